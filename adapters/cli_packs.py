@@ -1,0 +1,11 @@
+"""`quizbot packs` commands."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser("packs", help="(not built yet)")
+    parser.set_defaults(handler=lambda args: 2)

@@ -1,0 +1,60 @@
+"""Typed inbound events, built by adapters from platform payloads.
+
+Each event carries the platform's own event id, which the engine uses to drop
+duplicates (Slack retries, gateway replays). Adapters that have no event id
+derive a stable one from the payload (e.g. ``reaction:<message>:<member>:<emoji>``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    event_id: str
+    channel: ChannelRef
+    message: MessageRef
+    member: MemberRef
+    emoji: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A message posted (or edited, with ``edited=True``) inside a thread."""
+
+    event_id: str
+    channel: ChannelRef
+    thread: ThreadRef
+    message: MessageRef
+    member: MemberRef
+    text: str
+    edited: bool = False
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """``/quiz leaderboard week`` arrives as ``name="leaderboard", args=("week",)``."""
+
+    event_id: str
+    channel: ChannelRef
+    member: MemberRef
+    name: str
+    args: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPress:
+    event_id: str
+    channel: ChannelRef
+    message: MessageRef
+    member: MemberRef
+    action: str
+    value: str = ""
+
+
+Event = Reaction | Reply | Command | ButtonPress

@@ -1,0 +1,169 @@
+"""Domain records shared by the engine and the stores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from bot.refs import ChannelRef
+
+
+class FollowUpPolicy(StrEnum):
+    AFTER_FIRST_ANSWER = "after_first_answer"
+    IMMEDIATELY = "immediately"
+    WITH_REVEAL = "with_reveal"
+
+
+class RoundState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class ActionKind(StrEnum):
+    """Outgoing round actions, performed in this order by the outbox worker."""
+
+    QUESTION = "question"
+    THREAD = "thread"
+    HINT = "hint"
+    FOLLOW_UPS = "follow_ups"
+    OUTLINE = "outline"
+
+
+class ActionState(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class AnswerOutcome(StrEnum):
+    SCORED = "scored"  # the member's first answer in the round
+    KEPT = "kept"  # a later answer by the same member: text kept, no points
+    DUPLICATE = "duplicate"  # the same event or platform message seen before
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSettings:
+    id: int
+    ref: ChannelRef
+    timezone: str
+    schedule: str | None = None  # the spec as an admin typed it, e.g. "weekdays 09:30"
+    topics: tuple[str, ...] | None = None  # None: every topic is enabled
+    reveal_emoji: str = "💡"
+    reveal_min_reactors: int = 1
+    followup_policy: FollowUpPolicy = FollowUpPolicy.AFTER_FIRST_ANSWER
+    grace_hours: float = 6.0
+    paused: bool = False
+    disabled_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionKey:
+    pack: str
+    question: str
+    topic: str
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    id: int
+    channel_id: int
+    question_id: int
+    number: int  # 1, 2, 3 ... within the channel
+    scheduled_for: datetime
+    scheduled: bool  # a scheduled slot (counts for streaks) rather than /quiz now
+    state: RoundState
+    created_at: datetime
+    revealed_at: datetime | None = None
+    question_message: str | None = None  # platform message id of the posted question
+    thread: str | None = None  # platform thread id
+    closed_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxDraft:
+    round_id: int
+    kind: ActionKind
+    key: str  # deterministic, e.g. "round:42:question"; unique in the outbox
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxAction:
+    id: int
+    round_id: int
+    kind: ActionKind
+    key: str
+    state: ActionState
+    attempts: int
+    next_attempt_at: datetime
+    result_ref: str | None = None
+    last_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDraft:
+    event_id: str
+    platform: str
+    round_id: int
+    channel_id: int
+    member_id: int
+    message_id: str
+    text: str
+    at: datetime
+    points_for_answer: int
+    bonus_before_reveal: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResult:
+    outcome: AnswerOutcome
+    answer_id: int | None = None
+    before_reveal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRecord:
+    id: int
+    round_id: int
+    member_id: int
+    member_name: str
+    message_id: str
+    text: str
+    answered_at: datetime
+    before_reveal: bool
+    scoring: bool
+    points: int
+    votes: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    member_id: int
+    member_name: str
+    points: int
+    answers: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelStats:
+    rounds: int
+    answers: int
+    members: int
+    votes: int
+    revealed_rounds: int
+    pending_actions: int
+    failed_actions: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemberHistory:
+    """What ``/quiz me`` needs from the store for one member in one channel."""
+
+    points: int
+    answers: int
+    rank: int | None
+    answers_per_topic: dict[str, int] = field(default_factory=dict)
+    scheduled_round_ids: tuple[int, ...] = ()  # the channel's scheduled rounds, oldest first
+    answered_round_ids: frozenset[int] = frozenset()

@@ -1,0 +1,229 @@
+"""The seams of the core: what adapters and stores implement.
+
+``bot/`` never imports a platform library or a database driver; it talks to
+them only through these protocols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from bot.events import Event
+from bot.models import (
+    ActionKind,
+    AnswerDraft,
+    AnswerRecord,
+    AnswerResult,
+    ChannelSettings,
+    ChannelStats,
+    LeaderboardRow,
+    MemberHistory,
+    OutboxAction,
+    OutboxDraft,
+    QuestionKey,
+    Round,
+)
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Card, Response
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware, in UTC."""
+        ...
+
+
+class Platform(Protocol):
+    """A chat platform as the core sees it. Every method may raise ``PlatformError``.
+
+    ``key`` is the outbox key of the action: adapters attach it to the message
+    (Discord nonce, Slack metadata) so that :meth:`find_sent` can find a message
+    whose sending was not recorded before a crash.
+    """
+
+    name: str
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef: ...
+
+    async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef: ...
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef: ...
+
+    async def react(self, message: MessageRef, emoji: str) -> None: ...
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        """Show ``card`` to ``member`` only (ephemeral); outside the outbox."""
+        ...
+
+    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None: ...
+
+    async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
+
+
+class Store(Protocol):
+    """Persistence of the quiz. Every write is committed before the call returns."""
+
+    # channels
+    async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
+
+    async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None: ...
+
+    async def create_channel(self, settings: ChannelSettings) -> ChannelSettings:
+        """Insert (``settings.id`` is ignored) or return the existing row for ``settings.ref``."""
+        ...
+
+    async def update_channel(self, settings: ChannelSettings) -> None: ...
+
+    async def list_channels(self) -> list[ChannelSettings]: ...
+
+    # questions
+    async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
+        """Register questions (idempotent); returns the database id of each (pack, question)."""
+        ...
+
+    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
+        """How many rounds of the channel asked each question id (absent: never)."""
+        ...
+
+    # rounds
+    async def create_round(
+        self,
+        channel_id: int,
+        question_id: int,
+        scheduled_for: datetime,
+        *,
+        scheduled: bool,
+        created_at: datetime,
+        actions: Sequence[ActionKind],
+    ) -> Round | None:
+        """Atomically: close the channel's open round, insert the new one with the next
+        round number, and enqueue its actions with keys ``round:<id>:<kind>``.
+
+        Returns None, changing nothing, when the channel already has a round for
+        ``scheduled_for`` (the UNIQUE(channel, scheduled_for) key).
+        """
+        ...
+
+    async def get_round(self, round_id: int) -> Round | None: ...
+
+    async def open_round(self, channel_id: int) -> Round | None: ...
+
+    async def latest_round(self, channel_id: int) -> Round | None: ...
+
+    async def round_by_message(self, channel_id: int, message: str) -> Round | None:
+        """The round whose question is the platform message ``message``."""
+        ...
+
+    async def round_by_thread(self, channel_id: int, thread: str) -> Round | None: ...
+
+    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
+        """True only for the call that revealed the round (it was not revealed before)."""
+        ...
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+        """Record a distinct member reacting with the reveal emoji; returns the count."""
+        ...
+
+    async def close_round(self, round_id: int, at: datetime) -> bool: ...
+
+    # outbox
+    async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
+        """Insert actions whose key is new; returns how many were inserted."""
+        ...
+
+    async def due_actions(self, now: datetime, limit: int = 100) -> list[OutboxAction]:
+        """Pending actions whose next attempt is due, oldest first."""
+        ...
+
+    async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
+
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+        """Count an attempt before sending; returns the action with its new attempt count."""
+        ...
+
+    async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
+        """Mark done and store the result; a QUESTION result becomes the round's
+        ``question_message``, a THREAD result its ``thread``."""
+        ...
+
+    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None: ...
+
+    async def fail_action(self, action_id: int, error: str, at: datetime) -> None: ...
+
+    async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int: ...
+
+    # members, answers, votes
+    async def member_id(self, ref: MemberRef) -> int:
+        """The member's id, creating the member (and updating the display name) as needed."""
+        ...
+
+    async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
+        """Record the event id and the answer in one transaction (group-committed with
+        concurrent calls); returns only after the commit."""
+        ...
+
+    async def edit_answer(
+        self, round_id: int, message_id: str, text: str, at: datetime
+    ) -> bool: ...
+
+    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None: ...
+
+    async def answer_by_message_in_channel(
+        self, channel_id: int, message_id: str
+    ) -> AnswerRecord | None: ...
+
+    async def round_answers(self, round_id: int) -> list[AnswerRecord]:
+        """Answers of a round in the order they were given."""
+        ...
+
+    async def record_vote(
+        self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
+    ) -> bool:
+        """Count a peer vote once per voter; the answer's points become
+        ``base + per_vote * min(votes, max_votes)``. False for a repeated vote."""
+        ...
+
+    # inbound events
+    async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
+        """False when this event id was already recorded (a duplicate delivery)."""
+        ...
+
+    # reports
+    async def leaderboard(
+        self, channel_id: int, since: datetime | None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Top members by points (answers at or after ``since``), ties broken by more
+        answers, then the earlier first answer, then member id."""
+        ...
+
+    async def member_history(self, channel_id: int, member_id: int) -> MemberHistory: ...
+
+    async def channel_stats(self, channel_id: int) -> ChannelStats: ...
+
+    # small key/value facts (e.g. the hash of synced Discord commands)
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+EventHandler = Callable[[Event], Awaitable[Response | None]]
+
+
+class Connector(Protocol):
+    """A platform adapter's life cycle, driven by the runtime.
+
+    ``start`` connects and begins delivering inbound events to ``handler``
+    (it returns once connected; delivery goes on in the background until
+    ``stop``). ``connected`` feeds the health check.
+    """
+
+    async def start(self, handler: EventHandler) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    @property
+    def connected(self) -> bool: ...

@@ -1,0 +1,48 @@
+"""Platform-neutral references to places and people on a chat platform.
+
+Every reference carries the platform name and workspace (Slack team id,
+Discord guild id, "local" on the console) so that one process and one
+database can serve several platforms at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelRef:
+    platform: str
+    workspace: str
+    channel: str
+    name: str = ""
+
+    def label(self) -> str:
+        return f"{self.platform}:{self.name or self.channel}"
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A message in a channel or thread; ``message`` is the platform id (Slack ts, Discord id)."""
+
+    channel: ChannelRef
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadRef:
+    """A thread: on Slack the parent message ts, on Discord the thread channel id."""
+
+    channel: ChannelRef
+    thread: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRef:
+    platform: str
+    workspace: str
+    member: str
+    display_name: str = ""
+
+    def label(self) -> str:
+        return self.display_name or self.member

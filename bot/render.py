@@ -1,0 +1,94 @@
+"""The platform-neutral message model.
+
+The core builds every message once as a :class:`Card`; each adapter renders it
+(Discord embed, Slack Block Kit, plain text on the console) and splits long
+texts to its platform's limits with :func:`split_text`, never truncating.
+All text in a card may contain member input: adapters must render it inert
+(no pings, no markup injection).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class CardKind(StrEnum):
+    QUESTION = "question"
+    FOLLOW_UPS = "follow_ups"
+    OUTLINE = "outline"
+    INFO = "info"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    action: str
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    title: str
+    body: str = ""
+    fields: tuple[Field, ...] = ()
+    footer: str = ""
+    buttons: tuple[Button, ...] = ()
+    kind: CardKind = CardKind.INFO
+    bullets: tuple[str, ...] = field(default_factory=tuple)
+
+    def plain_text(self) -> str:
+        """The whole card as plain text (console, notifications, fallbacks)."""
+        parts = [self.title] if self.title else []
+        if self.body:
+            parts.append(self.body)
+        parts.extend(f"• {item}" for item in self.bullets)
+        parts.extend(f"{f.name}: {f.value}" for f in self.fields)
+        if self.footer:
+            parts.append(self.footer)
+        return "\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """What the engine answers to a command or button: shown to the caller only unless public."""
+
+    card: Card
+    public: bool = False
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Split ``text`` into chunks of at most ``limit`` characters, losing nothing.
+
+    Prefers paragraph breaks, then line breaks, then spaces; a single word
+    longer than ``limit`` is cut hard. Joining the chunks with the separator
+    that was split on gives back the text (whitespace at a cut is dropped).
+    """
+    if limit <= 0:
+        raise ValueError("limit must be positive")
+    chunks: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        window = rest[: limit + 1]
+        cut = -1
+        for separator in ("\n\n", "\n", " "):
+            cut = window.rfind(separator, 0, limit + 1)
+            if cut > 0:
+                break
+        if cut <= 0:
+            chunks.append(rest[:limit])
+            rest = rest[limit:]
+            continue
+        chunks.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest or not chunks:
+        chunks.append(rest)
+    return chunks

@@ -1,0 +1,138 @@
+"""Settings: ``QUIZBOT_*`` environment variables, a ``.env`` file and an optional TOML file.
+
+Precedence, highest first: values passed in code (CLI flags), environment,
+``.env``, the TOML file given with ``--config``, defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from bot.models import FollowUpPolicy
+
+PLATFORMS = ("console", "slack", "discord")
+
+
+class SettingsError(Exception):
+    """A setting is missing or wrong; the message names the variable to set."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="QUIZBOT_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        hide_input_in_errors=True,
+    )
+    toml_path: ClassVar[Path | None] = None
+
+    platform: str = Field(
+        default="auto",
+        description="console, slack, discord, or a comma list such as 'discord,slack'; "
+        "'auto' picks the platforms whose tokens are set, else the console.",
+    )
+    db_path: Path = Field(default=Path("quizbot.db"), description="The SQLite database file.")
+    packs_dir: list[Path] = Field(
+        default_factory=list, description="Extra directories of question packs (*.yaml)."
+    )
+    timezone: str = Field(default="UTC", description="Default IANA timezone for new channels.")
+    default_schedule: str = Field(
+        default="weekdays 09:00", description="Schedule of a channel when it is first set up."
+    )
+    grace_hours: float = Field(
+        default=6.0, ge=0, description="How late a missed slot may still be posted after downtime."
+    )
+    reveal_emoji: str = Field(default="💡", description="Default reveal emoji for new channels.")
+    followup_policy: FollowUpPolicy = FollowUpPolicy.AFTER_FIRST_ANSWER
+    log_level: str = "INFO"
+    log_format: str = Field(default="text", pattern="^(text|json)$")
+    http_port: int | None = Field(
+        default=None, description="Serve /healthz and /metrics on this port (off when unset)."
+    )
+    shutdown_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
+    )
+
+    slack_bot_token: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_api_url: str | None = None
+    slack_admins: list[str] = Field(
+        default_factory=list, description="Slack user ids treated as quiz admins."
+    )
+
+    discord_token: SecretStr | None = None
+    discord_api_url: str | None = None
+    discord_dev_guild: int | None = None
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        if cls.toml_path is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls.toml_path))
+        sources.append(file_secret_settings)
+        return tuple(sources)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as error:
+            raise ValueError(f"unknown IANA timezone {value!r}") from error
+        return value
+
+    def platforms(self) -> list[str]:
+        """The platforms to run, checked against the credentials they need."""
+        if self.platform.strip() == "auto":
+            chosen = [
+                name
+                for name, has_token in (
+                    ("discord", self.discord_token is not None),
+                    ("slack", self.slack_bot_token is not None),
+                )
+                if has_token
+            ] or ["console"]
+        else:
+            chosen = [p.strip() for p in self.platform.split(",") if p.strip()]
+        for name in chosen:
+            if name not in PLATFORMS:
+                raise SettingsError(
+                    f"unknown platform {name!r} in QUIZBOT_PLATFORM; use {', '.join(PLATFORMS)}"
+                )
+        return chosen
+
+    def require(self, *names: str) -> None:
+        """Raise a SettingsError naming each missing variable."""
+        missing = [f"QUIZBOT_{n.upper()}" for n in names if getattr(self, n) in (None, "")]
+        if missing:
+            raise SettingsError("missing setting: set " + " and ".join(missing))
+
+
+def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
+    """Settings from the environment, ``.env`` and ``config`` (TOML), then ``overrides``."""
+    if config is not None and not config.is_file():
+        raise SettingsError(f"config file not found: {config}")
+    Settings.toml_path = config
+    try:
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    finally:
+        Settings.toml_path = None
