@@ -1,11 +1,165 @@
-"""`quizbot packs` commands."""
+"""`quizbot packs` commands: validate pack files, import seed documents, list packs."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+
+from questions.loader import PackError, bundled_packs_dir, field_path, load_packs, parse_pack
+from questions.pack import Pack
+from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml, parse_seed, slugify
+
+SCHEMA_HINT = "# A quizbot question pack; check it with `quizbot packs validate FILE`.\n"
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("packs", help="(not built yet)")
-    parser.set_defaults(handler=lambda args: 2)
+    packs: argparse.ArgumentParser = commands.add_parser(
+        "packs", help="validate, import and list question packs", description=__doc__
+    )
+    actions = packs.add_subparsers(dest="packs_command", metavar="ACTION", required=True)
+
+    validate = actions.add_parser(
+        "validate",
+        help="check pack files; print each problem as file:line: field: message",
+        description="Check pack files. Exit 0 when all are valid, 1 otherwise.",
+    )
+    validate.add_argument(
+        "paths", nargs="+", type=Path, metavar="PATH", help="a pack file or a directory of them"
+    )
+    validate.set_defaults(handler=_validate)
+
+    convert = actions.add_parser(
+        "import",
+        help="convert a seed-format document (As asked / Sample answer outline) into a pack",
+        description="Convert a seed-format document into a pack file. Nothing is written on error.",
+    )
+    convert.add_argument("document", type=Path, metavar="DOC.txt", help="the seed document")
+    convert.add_argument("--out", type=Path, required=True, metavar="PACK.yaml", help="pack file")
+    convert.add_argument("--id", dest="pack_id", help="pack id (default: from the file name)")
+    convert.add_argument("--topic", help="topic of every question (default: the pack id)")
+    convert.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    convert.set_defaults(handler=_import)
+
+    listing = actions.add_parser(
+        "list",
+        help="show packs, topics and question counts",
+        description="Show the bundled packs and those in --dir: topics and question counts.",
+    )
+    listing.add_argument(
+        "--dir",
+        dest="dirs",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also list the packs in DIR (repeatable)",
+    )
+    listing.set_defaults(handler=_list)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    try:
+        packs = load_packs(args.paths)
+    except PackError as exc:
+        for problem in exc.problems:
+            print(problem)
+        files = len({p.file for p in exc.problems})
+        print(f"{len(exc.problems)} problem(s) in {files} file(s)", file=sys.stderr)
+        return 1
+    questions = sum(len(p.questions) for p in packs)
+    print(f"ok: {len(packs)} pack(s), {questions} question(s)")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    try:
+        pack_yaml = _converted(args)
+        _write_new(args.out, pack_yaml, overwrite=args.force)
+    except _ImportFailed as exc:
+        print(f"quizbot packs import: {exc}", file=sys.stderr)
+        return 1
+    pack = parse_pack(pack_yaml, args.out)
+    print(f"wrote {args.out}: pack {pack.id!r}, {len(pack.questions)} question(s)")
+    return 0
+
+
+class _ImportFailed(Exception):
+    pass
+
+
+def _converted(args: argparse.Namespace) -> str:
+    document_path: Path = args.document
+    try:
+        text = document_path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise _ImportFailed(f"{document_path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise _ImportFailed(f"{document_path}: cannot read: {exc.strerror}") from None
+    try:
+        document = parse_seed(text)
+    except SeedFormatError as exc:
+        raise _ImportFailed(f"{document_path}:{exc.line}: {exc.detail}") from None
+
+    pack_id = args.pack_id or slugify(document_path.stem)
+    if not pack_id:
+        raise _ImportFailed(f"cannot derive a pack id from {document_path.name!r}; pass --id")
+    try:
+        pack = pack_from_seed(document, pack_id=pack_id, topic=args.topic or pack_id)
+    except ValidationError as exc:
+        raise _ImportFailed(_describe_invalid(exc)) from None
+    pack_yaml = SCHEMA_HINT + pack_to_yaml(pack)
+    try:  # the written file must load back to the same pack
+        reloaded: Pack | None = parse_pack(pack_yaml, args.out)
+    except PackError:
+        reloaded = None
+    if reloaded != pack:
+        raise _ImportFailed("internal error: the generated YAML does not load back identically")
+    return pack_yaml
+
+
+def _describe_invalid(exc: ValidationError) -> str:
+    names = {"id": "--id", "questions.topic": "--topic"}
+    parts = []
+    for error in exc.errors():
+        location = [part for part in error["loc"] if not isinstance(part, int)]
+        field = names.get(".".join(str(p) for p in location), field_path(error["loc"]))
+        parts.append(f"{field}: {error['msg']} (got {error.get('input')!r})")
+    return "; ".join(dict.fromkeys(parts))
+
+
+def _write_new(path: Path, text: str, *, overwrite: bool) -> None:
+    """Write via a temporary file and a rename, so a failure leaves nothing half-written."""
+    if path.exists() and not overwrite:
+        raise _ImportFailed(f"{path} already exists; pass --force to overwrite it")
+    if not path.parent.is_dir():
+        raise _ImportFailed(f"{path.parent} is not a directory")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise _ImportFailed(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _list(args: argparse.Namespace) -> int:
+    try:
+        packs = load_packs([bundled_packs_dir(), *args.dirs])
+    except PackError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    for pack in packs:
+        print(f"{pack.id}  v{pack.version}  {len(pack.questions)} question(s)  {pack.title}")
+        counts = Counter(q.topic for q in pack.questions)
+        for topic in sorted(counts):
+            print(f"  {topic}: {counts[topic]}")
+    return 0
