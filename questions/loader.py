@@ -140,6 +140,8 @@ def _parse(text: str, file: Path) -> tuple[Pack, int]:
         for error in exc.errors():
             if id_problems and _is_duplicate_id_error(error):
                 continue  # already reported above, at the line of the second occurrence
+            if _is_cascade_of_refused_questions(error):
+                continue
             location = error["loc"]
             problems.append(
                 PackProblem(file, line_of(root, location), field_path(location), _message(error))
@@ -185,6 +187,13 @@ def _duplicate_question_ids(document: PositionedDocument, file: Path) -> list[Pa
             PackProblem(file, line_of(document.root, location), field_path(location), message)
         )
     return problems
+
+
+def _is_cascade_of_refused_questions(error: ErrorDetails) -> bool:
+    """pydantic also says "no questions" when every question was refused; that misleads."""
+    given = error.get("input")
+    refused_all = isinstance(given, list) and len(given) > 0
+    return error["type"] == "too_short" and tuple(error["loc"]) == ("questions",) and refused_all
 
 
 def _is_duplicate_id_error(error: ErrorDetails) -> bool:
