@@ -1,0 +1,214 @@
+"""QuizScheduler: one APScheduler job per scheduled channel, fired at its slots.
+
+The channels table is the source of truth: the runtime calls :meth:`set_channel`
+for every channel at start (the job store is in memory) and again whenever an
+admin changes a schedule, pauses or resumes, so a change takes effect at once.
+
+Slots missed while the process was down are not this class's business: the
+caller decides them with ``missed_slot`` before :meth:`start`. While the process
+is up APScheduler never drops a slot on its own (``misfire_grace_time=None``);
+a job that runs later than the channel's grace window logs and skips instead.
+
+Fire times come from :func:`bot.schedule_spec.next_slot` through
+:class:`SlotTrigger`, so ``next_run`` and the slots the engine records agree on
+DST days (APScheduler 3.11's own CronTrigger fires a repeated local time twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.base import BaseTrigger
+
+from bot.models import ChannelSettings
+from bot.ports import Clock
+from bot.schedule_spec import (
+    ScheduleError,
+    ScheduleSpec,
+    next_slot,
+    parse_schedule,
+    parse_timezone,
+    previous_slot,
+)
+
+log = logging.getLogger(__name__)
+
+SlotHandler = Callable[[int, datetime], Awaitable[None]]
+
+
+def job_id(channel_id: int) -> str:
+    return f"channel:{channel_id}"
+
+
+class SlotTrigger(BaseTrigger):  # type: ignore[misc]  # apscheduler ships no type hints
+    """An APScheduler trigger firing at the slots of a schedule in a timezone."""
+
+    __slots__ = ("spec", "tz")
+
+    def __init__(self, spec: ScheduleSpec, tz: ZoneInfo) -> None:
+        self.spec = spec
+        self.tz = tz
+
+    def get_next_fire_time(
+        self, previous_fire_time: datetime | None, now: datetime
+    ) -> datetime | None:
+        return next_slot(self.spec, self.tz, previous_fire_time or now)
+
+    def __str__(self) -> str:
+        return f"slots[{self.spec.text} {self.tz.key}]"
+
+    def __repr__(self) -> str:
+        return f"<SlotTrigger ({self.spec.text!r}, timezone={self.tz.key!r})>"
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelPlan:
+    """What a channel's job needs when it fires."""
+
+    channel_id: int
+    spec: ScheduleSpec
+    tz: ZoneInfo
+    grace: timedelta
+
+
+def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
+    """The channel's plan, or None when it should not fire (paused, disabled, no schedule).
+
+    Raises ScheduleError for a schedule or timezone that does not parse.
+    """
+    if channel.paused or channel.disabled_reason is not None or not channel.schedule:
+        return None
+    return ChannelPlan(
+        channel_id=channel.id,
+        spec=parse_schedule(channel.schedule),
+        tz=parse_timezone(channel.timezone),
+        grace=timedelta(hours=channel.grace_hours),
+    )
+
+
+class QuizScheduler:
+    """Calls ``on_slot(channel_id, slot)`` at each channel's slots (``slot`` in UTC)."""
+
+    def __init__(self, on_slot: SlotHandler, clock: Clock) -> None:
+        self._on_slot = on_slot
+        self._clock = clock
+        self._plans: dict[int, ChannelPlan] = {}
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self._scheduler = AsyncIOScheduler(timezone=UTC)
+        self._started = False
+
+    @property
+    def running(self) -> bool:
+        return self._started
+
+    def start(self) -> None:
+        """Start firing; call from a running event loop. Jobs set before start are added now."""
+        if self._started:
+            return
+        self._scheduler.start()
+        self._started = True
+        for plan in self._plans.values():
+            self._add_job(plan)
+
+    async def shutdown(self) -> None:
+        """Stop firing, let slots being handled finish, and stop APScheduler."""
+        if not self._started:
+            return
+        self._started = False
+        self._scheduler.pause()
+        others = self._in_flight - {asyncio.current_task()}
+        if others:
+            await asyncio.wait(others)
+        self._scheduler.shutdown(wait=False)
+        # AsyncIOScheduler.shutdown only queues the real shutdown on the loop (call_soon);
+        # a callback queued after it runs after it.
+        done = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(done.set_result, None)
+        await done
+        if self._scheduler.running:
+            raise RuntimeError("APScheduler is still running after shutdown")
+
+    def set_channel(self, channel: ChannelSettings) -> None:
+        """Add, replace or (paused, disabled, unscheduled, invalid) remove the channel's job."""
+        try:
+            plan = plan_for(channel)
+        except ScheduleError as problem:
+            log.error("channel %d: not scheduled, its schedule is invalid: %s", channel.id, problem)
+            plan = None
+        if plan is None:
+            self.remove_channel(channel.id)
+            return
+        self._plans[channel.id] = plan
+        if self._started:
+            self._add_job(plan)
+
+    def remove_channel(self, channel_id: int) -> None:
+        self._plans.pop(channel_id, None)
+        if self._started and self._scheduler.get_job(job_id(channel_id)) is not None:
+            self._scheduler.remove_job(job_id(channel_id))
+
+    def next_run(self, channel_id: int) -> datetime | None:
+        """When the channel's job fires next (UTC), or None when it has no job."""
+        plan = self._plans.get(channel_id)
+        if plan is None:
+            return None
+        if self._started:
+            job = self._scheduler.get_job(job_id(channel_id))
+            run_time: datetime | None = job.next_run_time if job is not None else None
+            return run_time.astimezone(UTC) if run_time is not None else None
+        return next_slot(plan.spec, plan.tz, self._clock.now())
+
+    def _add_job(self, plan: ChannelPlan) -> None:
+        first = next_slot(plan.spec, plan.tz, self._clock.now())
+        if first is None:
+            log.error("channel %d: schedule %r never fires", plan.channel_id, plan.spec.text)
+            self.remove_channel(plan.channel_id)
+            return
+        self._scheduler.add_job(
+            self._fire,
+            trigger=SlotTrigger(plan.spec, plan.tz),
+            args=(plan,),
+            id=job_id(plan.channel_id),
+            name=f"quiz slot for channel {plan.channel_id}",
+            replace_existing=True,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=None,  # never drop a slot silently; _fire applies the grace
+            next_run_time=first,  # from the injected clock, not APScheduler's wall clock
+        )
+
+    async def _fire(self, plan: ChannelPlan) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            await self._post(plan)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def _post(self, plan: ChannelPlan) -> None:
+        now = self._clock.now()
+        slot = previous_slot(plan.spec, plan.tz, now)
+        if slot is None:
+            log.error("channel %d: fired with no slot due at %s", plan.channel_id, now)
+            return
+        if now - slot > plan.grace:
+            log.warning(
+                "channel %d: slot %s fired %s late, beyond the grace window; skipped",
+                plan.channel_id,
+                slot.isoformat(),
+                now - slot,
+            )
+            return
+        try:
+            await self._on_slot(plan.channel_id, slot)
+        except Exception:
+            log.exception("channel %d: handling the slot %s failed", plan.channel_id, slot)
