@@ -10,12 +10,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from questions.loader import PackError, bundled_packs_dir, field_path, load_packs, parse_pack
-from questions.pack import Pack
+from questions.pack import Pack, Slug
 from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml, parse_seed, slugify
 
+SLUG: TypeAdapter[str] = TypeAdapter(Slug)
 SCHEMA_HINT = "# A quizbot question pack; check it with `quizbot packs validate FILE`.\n"
 
 
@@ -80,12 +81,11 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        pack_yaml = _converted(args)
+        pack, pack_yaml = _converted(args)
         _write_new(args.out, pack_yaml, overwrite=args.force)
     except _ImportFailed as exc:
         print(f"quizbot packs import: {exc}", file=sys.stderr)
         return 1
-    pack = parse_pack(pack_yaml, args.out)
     print(f"wrote {args.out}: pack {pack.id!r}, {len(pack.questions)} question(s)")
     return 0
 
@@ -94,7 +94,8 @@ class _ImportFailed(Exception):
     pass
 
 
-def _converted(args: argparse.Namespace) -> str:
+def _converted(args: argparse.Namespace) -> tuple[Pack, str]:
+    """The pack and the YAML text to write, checked to load back as the same pack."""
     document_path: Path = args.document
     try:
         text = document_path.read_text(encoding="utf-8")
@@ -107,13 +108,15 @@ def _converted(args: argparse.Namespace) -> str:
     except SeedFormatError as exc:
         raise _ImportFailed(f"{document_path}:{exc.line}: {exc.detail}") from None
 
-    pack_id = args.pack_id or slugify(document_path.stem)
+    pack_id = _slug_option("--id", args.pack_id) or slugify(document_path.stem)
     if not pack_id:
         raise _ImportFailed(f"cannot derive a pack id from {document_path.name!r}; pass --id")
+    topic = _slug_option("--topic", args.topic) or pack_id
     try:
-        pack = pack_from_seed(document, pack_id=pack_id, topic=args.topic or pack_id)
+        pack = pack_from_seed(document, pack_id=pack_id, topic=topic)
     except ValidationError as exc:
-        raise _ImportFailed(_describe_invalid(exc)) from None
+        problems = (f"{field_path(e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise _ImportFailed("; ".join(dict.fromkeys(problems))) from None
     pack_yaml = SCHEMA_HINT + pack_to_yaml(pack)
     try:  # the written file must load back to the same pack
         reloaded: Pack | None = parse_pack(pack_yaml, args.out)
@@ -121,17 +124,17 @@ def _converted(args: argparse.Namespace) -> str:
         reloaded = None
     if reloaded != pack:
         raise _ImportFailed("internal error: the generated YAML does not load back identically")
-    return pack_yaml
+    return pack, pack_yaml
 
 
-def _describe_invalid(exc: ValidationError) -> str:
-    names = {"id": "--id", "questions.topic": "--topic"}
-    parts = []
-    for error in exc.errors():
-        location = [part for part in error["loc"] if not isinstance(part, int)]
-        field = names.get(".".join(str(p) for p in location), field_path(error["loc"]))
-        parts.append(f"{field}: {error['msg']} (got {error.get('input')!r})")
-    return "; ".join(dict.fromkeys(parts))
+def _slug_option(option: str, value: str | None) -> str | None:
+    try:
+        return None if value is None else SLUG.validate_python(value)
+    except ValidationError:
+        raise _ImportFailed(
+            f"{option} {value!r}: use lowercase letters and digits separated by single '-'"
+            " (at most 64 characters), e.g. 'gpu-memory'"
+        ) from None
 
 
 def _write_new(path: Path, text: str, *, overwrite: bool) -> None:
