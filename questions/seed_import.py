@@ -16,7 +16,10 @@ The format (see the original seed bank)::
     ...
 
 Blank lines separate paragraphs; a text keeps its paragraph breaks as ``"\\n\\n"``
-and its line breaks inside a paragraph as ``"\\n"``.
+and its line breaks inside a paragraph as ``"\\n"``. LF, CRLF and CR line ends, a BOM,
+any number of blank lines, headers in any letter case or with a trailing ':' are accepted.
+Lines after a bullet (up to the next bullet or header) continue that follow-up; a
+follow-ups header with no bullet under it means no follow-ups.
 """
 
 from __future__ import annotations
@@ -39,60 +42,12 @@ BULLET = "•"
 _HEADERS = {h.casefold(): h for h in (AS_ASKED, OUTLINE, FOLLOW_UPS)}
 
 # Words that say nothing about a question's subject, skipped when deriving its id.
-_FILLER_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "between",
-        "by",
-        "can",
-        "could",
-        "describe",
-        "do",
-        "does",
-        "explain",
-        "for",
-        "from",
-        "give",
-        "how",
-        "in",
-        "is",
-        "it",
-        "its",
-        "much",
-        "many",
-        "of",
-        "on",
-        "or",
-        "should",
-        "that",
-        "the",
-        "their",
-        "them",
-        "these",
-        "this",
-        "those",
-        "to",
-        "under",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
-)
+_FILLER_TEXT = """
+    a an and are as at be between by can could describe do does explain for from give how in is
+    it its many much of on or should that the their them these this those to under what when
+    where which while who why will with would you your
+"""
+_FILLER_WORDS = frozenset(_FILLER_TEXT.split())
 _SLUG_WORDS = 4
 _SLUG_MAX = 40
 _SLUG_LIMIT = 64  # the pack model's limit
@@ -266,10 +221,6 @@ def _join(lines: Sequence[_Line]) -> str:
         else:
             paragraphs[-1].append(line.text)
     return "\n\n".join("\n".join(p).strip() for p in paragraphs if p)
-
-
-def _line_no(line: _Line | None, end_line: int) -> int:
-    return end_line if line is None else line.number
 
 
 def _show(line: _Line | None) -> str:

@@ -96,6 +96,12 @@ def test_crlf_extra_blank_lines_bom_and_unicode() -> None:
     assert question.follow_ups == ("Et le thé 🍵 ?",)
 
 
+def test_headers_tolerate_case_and_a_colon_and_an_empty_follow_ups_block() -> None:
+    text = "T\nAS ASKED:\nQ?\n  sample answer outline  \nO.\nExpect these follow-ups:\n\n"
+    [question] = parse_seed(text).questions
+    assert (question.question, question.outline, question.follow_ups) == ("Q?", "O.", ())
+
+
 def test_a_follow_up_may_continue_on_the_next_lines() -> None:
     text = SYNTHETIC.replace(
         "• What replaces them at scale?", "• What replaces them\nat scale?\n\nThink of CRDTs."
