@@ -100,6 +100,7 @@ class QuizScheduler:
         self._on_slot = on_slot
         self._clock = clock
         self._plans: dict[int, ChannelPlan] = {}
+        self._last_slot: dict[int, datetime] = {}  # the last slot handed to on_slot, per channel
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._scheduler = AsyncIOScheduler(timezone=UTC)
         self._started = False
@@ -208,6 +209,10 @@ class QuizScheduler:
                 now - slot,
             )
             return
+        if self._last_slot.get(plan.channel_id) == slot:
+            log.warning("channel %d: slot %s already fired; skipped", plan.channel_id, slot)
+            return
+        self._last_slot[plan.channel_id] = slot
         try:
             await self._on_slot(plan.channel_id, slot)
         except Exception:

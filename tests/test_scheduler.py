@@ -1,0 +1,309 @@
+"""QuizScheduler: jobs per channel, replaced at once, removed when paused, firing with the slot.
+
+The fake clock sits years ahead of the wall clock, so APScheduler (which decides
+due-ness by the wall clock) never fires a job on its own in these tests; the
+tests run a job's function directly, except one that places a slot just behind
+the wall clock to see APScheduler itself fire it, without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.models import ChannelSettings
+from bot.refs import ChannelRef
+from bot.schedule_spec import parse_schedule
+from bot.scheduler import QuizScheduler, SlotTrigger, job_id
+
+# Wednesday 2031-01-15 06:00 UTC (07:00 in Berlin, winter)
+START = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+class StepClock:
+    def __init__(self, now: datetime) -> None:
+        self.current = now
+
+    def now(self) -> datetime:
+        return self.current
+
+
+class SlotRecorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, datetime]] = []
+        self.fired = asyncio.Event()
+        self.fail_with: Exception | None = None
+
+    async def __call__(self, channel_id: int, slot: datetime) -> None:
+        self.calls.append((channel_id, slot))
+        self.fired.set()
+        if self.fail_with is not None:
+            raise self.fail_with
+
+
+def channel(
+    channel_id: int = 1,
+    schedule: str | None = "weekdays 09:30",
+    timezone: str = "Europe/Berlin",
+    **changes: object,
+) -> ChannelSettings:
+    ref = ChannelRef("console", "local", f"c{channel_id}")
+    return ChannelSettings(
+        id=channel_id,
+        ref=ref,
+        timezone=timezone,
+        schedule=schedule,
+        **changes,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def clock() -> StepClock:
+    return StepClock(START)
+
+
+@pytest.fixture
+def recorder() -> SlotRecorder:
+    return SlotRecorder()
+
+
+@pytest.fixture
+async def scheduler(clock: StepClock, recorder: SlotRecorder) -> AsyncIterator[QuizScheduler]:
+    quiz_scheduler = QuizScheduler(recorder, clock)
+    quiz_scheduler.start()
+    yield quiz_scheduler
+    await quiz_scheduler.shutdown()
+
+
+def aps_job(quiz_scheduler: QuizScheduler, channel_id: int) -> object:
+    return quiz_scheduler._scheduler.get_job(job_id(channel_id))
+
+
+async def run_job(quiz_scheduler: QuizScheduler, channel_id: int) -> None:
+    job = quiz_scheduler._scheduler.get_job(job_id(channel_id))
+    assert job is not None
+    await job.func(*job.args)
+
+
+async def test_set_channel_adds_a_job_with_the_next_slot(scheduler: QuizScheduler) -> None:
+    scheduler.set_channel(channel(1))
+    # Wednesday 09:30 Berlin (CET) = 08:30 UTC
+    assert scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    job = scheduler._scheduler.get_job("channel:1")
+    assert job.coalesce is True
+    assert job.max_instances == 1
+    assert job.misfire_grace_time is None  # never APScheduler's default of 1 s
+    assert isinstance(job.trigger, SlotTrigger)
+    assert str(job.trigger) == "slots[weekdays 09:30 Europe/Berlin]"
+    assert [j.id for j in scheduler._scheduler.get_jobs()] == ["channel:1"]
+
+
+async def test_replacing_a_schedule_takes_effect_at_once(scheduler: QuizScheduler) -> None:
+    scheduler.set_channel(channel(1))
+    scheduler.set_channel(channel(1, schedule="daily 07:15", timezone="America/New_York"))
+    # 07:15 EST = 12:15 UTC, the same day
+    assert scheduler.next_run(1) == datetime(2031, 1, 15, 12, 15, tzinfo=UTC)
+    assert len(scheduler._scheduler.get_jobs()) == 1
+    scheduler.set_channel(channel(1, schedule="0 6 * * 1-5", timezone="UTC"))
+    assert scheduler.next_run(1) == datetime(2031, 1, 16, 6, 0, tzinfo=UTC)  # strictly after
+
+
+async def test_channels_are_independent(scheduler: QuizScheduler) -> None:
+    scheduler.set_channel(channel(1))
+    scheduler.set_channel(channel(2, schedule="mon,wed,fri 12:00", timezone="UTC"))
+    assert scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    assert scheduler.next_run(2) == datetime(2031, 1, 15, 12, 0, tzinfo=UTC)
+    scheduler.remove_channel(1)
+    assert scheduler.next_run(1) is None
+    assert aps_job(scheduler, 1) is None
+    assert scheduler.next_run(2) is not None
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        channel(1, paused=True),
+        channel(1, disabled_reason="channel not found (404)"),
+        channel(1, schedule=None),
+        channel(1, schedule=""),
+    ],
+    ids=["paused", "disabled", "no-schedule", "empty-schedule"],
+)
+async def test_paused_disabled_or_unscheduled_channels_have_no_job(
+    scheduler: QuizScheduler, settings: ChannelSettings
+) -> None:
+    scheduler.set_channel(channel(1))
+    assert aps_job(scheduler, 1) is not None
+    scheduler.set_channel(settings)
+    assert aps_job(scheduler, 1) is None
+    assert scheduler.next_run(1) is None
+    # resume: the job is back
+    scheduler.set_channel(channel(1))
+    assert scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("schedule", "timezone", "problem"),
+    [("weekdayz 9", "UTC", "unknown schedule"), ("daily 10:00", "Mars/Base", "unknown timezone")],
+)
+async def test_an_invalid_stored_schedule_removes_the_job_and_logs(
+    scheduler: QuizScheduler,
+    caplog: pytest.LogCaptureFixture,
+    schedule: str,
+    timezone: str,
+    problem: str,
+) -> None:
+    scheduler.set_channel(channel(7))
+    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+        scheduler.set_channel(channel(7, schedule=schedule, timezone=timezone))
+    assert aps_job(scheduler, 7) is None
+    assert "channel 7: not scheduled" in caplog.text and problem in caplog.text
+
+
+async def test_channels_set_before_start_are_scheduled_at_start(
+    clock: StepClock, recorder: SlotRecorder
+) -> None:
+    quiz_scheduler = QuizScheduler(recorder, clock)
+    quiz_scheduler.set_channel(channel(1))
+    quiz_scheduler.set_channel(channel(2, paused=True))
+    assert quiz_scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    assert quiz_scheduler.next_run(2) is None
+    quiz_scheduler.start()
+    try:
+        assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == ["channel:1"]
+        assert quiz_scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    finally:
+        await quiz_scheduler.shutdown()
+
+
+async def test_the_job_passes_the_slot_time(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    scheduler.set_channel(channel(3))
+    clock.current = datetime(2031, 1, 15, 8, 30, 0, 400_000, tzinfo=UTC)  # fired a bit late
+    await run_job(scheduler, 3)
+    assert recorder.calls == [(3, datetime(2031, 1, 15, 8, 30, tzinfo=UTC))]
+
+
+async def test_summer_slot_is_an_hour_earlier_in_utc(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    clock.current = datetime(2031, 7, 14, 5, 0, tzinfo=UTC)  # Monday, CEST
+    scheduler.set_channel(channel(1))
+    assert scheduler.next_run(1) == datetime(2031, 7, 14, 7, 30, tzinfo=UTC)
+    clock.current = datetime(2031, 7, 14, 7, 30, 1, tzinfo=UTC)
+    await run_job(scheduler, 1)
+    assert recorder.calls == [(1, datetime(2031, 7, 14, 7, 30, tzinfo=UTC))]
+
+
+async def test_the_same_slot_is_handed_over_once(
+    scheduler: QuizScheduler,
+    clock: StepClock,
+    recorder: SlotRecorder,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    scheduler.set_channel(channel(1))
+    clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+    await run_job(scheduler, 1)
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await run_job(scheduler, 1)
+    assert len(recorder.calls) == 1
+    assert "already fired" in caplog.text
+
+
+async def test_a_run_later_than_the_grace_window_is_skipped_and_logged(
+    scheduler: QuizScheduler,
+    clock: StepClock,
+    recorder: SlotRecorder,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    scheduler.set_channel(channel(4, grace_hours=1.0))
+    clock.current = datetime(2031, 1, 15, 9, 31, tzinfo=UTC)  # 61 minutes after the slot
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await run_job(scheduler, 4)
+    assert recorder.calls == []
+    assert "channel 4: slot 2031-01-15T08:30:00+00:00 fired 1:01:00 late" in caplog.text
+
+
+async def test_errors_of_on_slot_are_logged_with_the_channel(
+    scheduler: QuizScheduler,
+    clock: StepClock,
+    recorder: SlotRecorder,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recorder.fail_with = RuntimeError("database is locked")
+    scheduler.set_channel(channel(5))
+    clock.current = datetime(2031, 1, 15, 8, 30, 2, tzinfo=UTC)
+    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+        await run_job(scheduler, 5)  # does not raise
+    assert recorder.calls == [(5, datetime(2031, 1, 15, 8, 30, tzinfo=UTC))]
+    record = next(r for r in caplog.records if r.name == "bot.scheduler")
+    assert "channel 5: handling the slot" in record.getMessage()
+    assert record.exc_info is not None and "database is locked" in str(record.exc_info[1])
+    # the job stays scheduled for the next slot
+    assert scheduler.next_run(5) is not None
+
+
+async def test_apscheduler_fires_a_due_job_with_its_slot(recorder: SlotRecorder) -> None:
+    # A daily UTC slot one minute behind the wall clock: due as soon as the job is added.
+    slot = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(minutes=1)
+    clock = StepClock(slot - timedelta(seconds=30))
+    quiz_scheduler = QuizScheduler(recorder, clock)
+    quiz_scheduler.start()
+    try:
+        quiz_scheduler.set_channel(
+            channel(9, schedule=f"{slot.minute} {slot.hour} * * *", timezone="UTC")
+        )
+        assert quiz_scheduler.next_run(9) == slot
+        clock.current = slot + timedelta(seconds=1)
+        await asyncio.wait_for(recorder.fired.wait(), timeout=5)
+        assert recorder.calls == [(9, slot)]
+        # coalesced and rescheduled: the next run is the next day's slot
+        assert quiz_scheduler.next_run(9) == slot + timedelta(days=1)
+    finally:
+        await quiz_scheduler.shutdown()
+
+
+async def test_shutdown_stops_apscheduler_and_waits_for_a_slot_in_flight(
+    clock: StepClock,
+) -> None:
+    release = asyncio.Event()
+    finished: list[int] = []
+
+    async def slow_slot(channel_id: int, slot: datetime) -> None:
+        await release.wait()
+        finished.append(channel_id)
+
+    quiz_scheduler = QuizScheduler(slow_slot, clock)
+    quiz_scheduler.start()
+    quiz_scheduler.set_channel(channel(1))
+    clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+    job = quiz_scheduler._scheduler.get_job("channel:1")
+    in_flight = asyncio.create_task(job.func(*job.args))
+    await asyncio.sleep(0)
+    stopping = asyncio.create_task(quiz_scheduler.shutdown())
+    await asyncio.sleep(0)
+    assert not stopping.done()
+    release.set()
+    await stopping
+    await in_flight
+    assert finished == [1]
+    assert quiz_scheduler._scheduler.running is False
+    assert quiz_scheduler.running is False
+    await quiz_scheduler.shutdown()  # a second shutdown is harmless
+
+
+def test_slot_trigger_fires_a_repeated_local_time_once() -> None:
+    trigger = SlotTrigger(parse_schedule("daily 02:30"), BERLIN)
+    first = trigger.get_next_fire_time(None, datetime(2031, 10, 25, 12, 0, tzinfo=UTC))
+    assert first is not None
+    second = trigger.get_next_fire_time(first, first)
+    # 2031-10-26 is the autumn change in Berlin: 02:30 CEST only, then 02:30 CET next day
+    assert first == datetime(2031, 10, 26, 0, 30, tzinfo=UTC)
+    assert second == datetime(2031, 10, 27, 1, 30, tzinfo=UTC)
