@@ -1,0 +1,86 @@
+"""Who is a quiz admin on Slack, and what members are called.
+
+Admins are the workspace's admins and owners (``users.info``) plus the user
+ids listed in ``QUIZBOT_SLACK_ADMINS``. Profiles are cached for a while so a
+busy channel does not call ``users.info`` on every command.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TTL_SECONDS = 300.0
+
+UserLookup = Callable[[str], Awaitable[Mapping[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class SlackProfile:
+    user: str
+    display_name: str
+    is_admin: bool
+
+
+class SlackMembers:
+    """A TTL cache over ``users.info`` (``lookup`` returns the response's ``user`` object)."""
+
+    def __init__(
+        self,
+        lookup: UserLookup,
+        *,
+        allow_list: Iterable[str] = (),
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._lookup = lookup
+        self._allow_list = frozenset(u.strip() for u in allow_list if u.strip())
+        self._ttl = ttl_seconds
+        self._monotonic = monotonic
+        self._cache: dict[str, tuple[float, SlackProfile]] = {}
+
+    async def profile(self, user: str) -> SlackProfile:
+        """The member's profile (raises what ``lookup`` raises when it is not cached)."""
+        cached = self._cache.get(user)
+        now = self._monotonic()
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        info = await self._lookup(user)
+        profile = SlackProfile(
+            user=user,
+            display_name=_display_name(info),
+            is_admin=bool(info.get("is_admin") or info.get("is_owner")),
+        )
+        self._cache[user] = (now + self._ttl, profile)
+        return profile
+
+    async def is_admin(self, user: str) -> bool:
+        if user in self._allow_list:
+            return True
+        return (await self.profile(user)).is_admin
+
+    async def display_name(self, user: str) -> str:
+        """Best effort: the name members see, or "" when Slack cannot tell us now."""
+        try:
+            return (await self.profile(user)).display_name
+        except Exception as problem:  # a name is a nicety; never fail an event over it
+            log.warning("could not look up Slack user %s: %s", user, problem)
+            return ""
+
+
+def _display_name(info: Mapping[str, Any]) -> str:
+    profile = info.get("profile") or {}
+    for candidate in (
+        profile.get("display_name"),
+        profile.get("real_name"),
+        info.get("real_name"),
+        info.get("name"),
+    ):
+        if isinstance(candidate, str) and candidate.strip():
+            return candidate.strip()
+    return ""

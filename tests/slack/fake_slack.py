@@ -1,0 +1,244 @@
+"""A fake Slack Web API on 127.0.0.1 (port 0): enough of it for the quiz, with failure knobs.
+
+slack_sdk appends the method name to its base URL, so the client's base URL
+is ``<url>/api/``. Messages keep their metadata, so ``conversations.history``
+can show a message whose sending the bot never recorded.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TEAM = "T0TEAM"
+BOT_USER = "U0BOT"
+BOT_ID = "B0BOT"
+BOT_TOKEN = "xoxb-test-token"
+APP_TOKEN = "xapp-test-token"
+TRUE_VALUES = {"1", "true", "True"}
+
+
+@dataclass
+class Posted:
+    channel: str
+    ts: str
+    text: str
+    blocks: list[dict[str, Any]]
+    thread_ts: str | None
+    metadata: dict[str, Any] | None
+
+    def as_message(self, *, with_metadata: bool) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "type": "message",
+            "user": BOT_USER,
+            "bot_id": BOT_ID,
+            "text": self.text,
+            "ts": self.ts,
+            "blocks": self.blocks,
+        }
+        if self.thread_ts:
+            message["thread_ts"] = self.thread_ts
+        if with_metadata and self.metadata:
+            message["metadata"] = self.metadata
+        return message
+
+    def block_texts(self) -> list[str]:
+        """Every text in the blocks, in order (headers, sections, fields, context)."""
+        texts: list[str] = []
+        for block in self.blocks:
+            if "text" in block:
+                texts.append(block["text"]["text"])
+            texts.extend(item["text"] for item in block.get("fields", ()))
+            if block["type"] == "context":
+                texts.extend(item["text"] for item in block["elements"])
+        return texts
+
+    @property
+    def key(self) -> str | None:
+        key = (self.metadata or {}).get("event_payload", {}).get("key")
+        return str(key) if key is not None else None
+
+
+@dataclass
+class FakeSlack:
+    users: dict[str, dict[str, Any]] = field(default_factory=dict)
+    messages: list[Posted] = field(default_factory=list)
+    ephemerals: list[dict[str, Any]] = field(default_factory=list)
+    reactions: list[tuple[str, str, str]] = field(default_factory=list)  # channel, ts, name
+    responses: list[dict[str, Any]] = field(default_factory=list)  # posts to response_url
+    calls: list[str] = field(default_factory=list)
+    # knobs: the next N calls of a method answer 429; a channel answers an error code
+    rate_limited: dict[str, int] = field(default_factory=dict)
+    retry_after: int = 0
+    channel_errors: dict[str, str] = field(default_factory=dict)
+    _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _runner: web.AppRunner | None = None
+    url: str = ""
+
+    # ---- life cycle
+
+    async def start(self) -> str:
+        application = web.Application()
+        application.router.add_route("*", "/api/{method}", self._api)
+        application.router.add_post("/response/{id}", self._response_url)
+        runner = web.AppRunner(application, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        self._runner = runner
+        host, port = runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.url}/api/"
+
+    # ---- views for assertions
+
+    def posts(self, channel: str | None = None, *, thread: str | None = None) -> list[Posted]:
+        return [
+            m
+            for m in self.messages
+            if (channel is None or m.channel == channel) and m.thread_ts == thread
+        ]
+
+    def with_key(self, key: str) -> list[Posted]:
+        return [m for m in self.messages if m.key == key]
+
+    def count(self, method: str) -> int:
+        return self.calls.count(method)
+
+    # ---- the API
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        self.calls.append(method)
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        params = await _params(request)
+        expected = APP_TOKEN if method == "apps.connections.open" else BOT_TOKEN
+        if token != expected:
+            return _ok({"ok": False, "error": "invalid_auth"})
+        if self.rate_limited.get(method, 0) > 0:
+            self.rate_limited[method] -= 1
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"},
+                status=429,
+                headers={"Retry-After": str(self.retry_after)},
+            )
+        channel = str(params.get("channel", ""))
+        if channel in self.channel_errors:
+            return _ok({"ok": False, "error": self.channel_errors[channel]})
+        handler = getattr(self, "_" + method.replace(".", "_"), None)
+        if handler is None:
+            return _ok({"ok": False, "error": "unknown_method"})
+        return _ok(handler(params))
+
+    def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
+
+    def _chat_postMessage(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        n = next(self._ts)
+        posted = Posted(
+            channel=str(params["channel"]),
+            ts=f"{1764000000 + n}.{n:06d}",
+            text=str(params.get("text", "")),
+            blocks=_json(params.get("blocks")) or [],
+            thread_ts=params.get("thread_ts"),
+            metadata=_json(params.get("metadata")),
+        )
+        self.messages.append(posted)
+        return {"ok": True, "channel": posted.channel, "ts": posted.ts}
+
+    def _chat_postEphemeral(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        self.ephemerals.append(
+            {
+                "channel": params["channel"],
+                "user": params["user"],
+                "text": params.get("text", ""),
+                "blocks": _json(params.get("blocks")) or [],
+            }
+        )
+        return {"ok": True, "message_ts": f"{1764000000}.{len(self.ephemerals):06d}"}
+
+    def _reactions_add(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        reaction = (str(params["channel"]), str(params["timestamp"]), str(params["name"]))
+        if reaction in self.reactions:
+            return {"ok": False, "error": "already_reacted"}
+        self.reactions.append(reaction)
+        return {"ok": True}
+
+    def _conversations_history(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        channel = str(params["channel"])
+        top = [m for m in self.messages if m.channel == channel and m.thread_ts is None]
+        newest_first = list(reversed(top))
+        start = int(params.get("cursor") or 0)
+        limit = int(params.get("limit") or 100)
+        page = newest_first[start : start + limit]
+        metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
+        messages = []
+        for posted in page:
+            message = posted.as_message(with_metadata=metadata)
+            replies = self.posts(channel, thread=posted.ts)
+            if replies:
+                message["thread_ts"] = posted.ts
+                message["reply_count"] = len(replies)
+            messages.append(message)
+        more = start + limit < len(newest_first)
+        return {
+            "ok": True,
+            "messages": messages,
+            "has_more": more,
+            "response_metadata": {"next_cursor": str(start + limit) if more else ""},
+        }
+
+    def _conversations_replies(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        channel, parent = str(params["channel"]), str(params["ts"])
+        metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
+        thread = [m for m in self.messages if m.channel == channel and m.ts == parent]
+        thread += self.posts(channel, thread=parent)
+        return {"ok": True, "messages": [m.as_message(with_metadata=metadata) for m in thread]}
+
+    def _users_info(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        user = str(params["user"])
+        profile = self.users.get(user, {})
+        return {
+            "ok": True,
+            "user": {
+                "id": user,
+                "name": user.lower(),
+                "is_admin": bool(profile.get("is_admin")),
+                "is_owner": bool(profile.get("is_owner")),
+                "profile": {"display_name": profile.get("name", f"Member {user}")},
+            },
+        }
+
+    async def _response_url(self, request: web.Request) -> web.Response:
+        self.responses.append(await request.json())
+        return web.Response(text="ok")
+
+
+def _ok(body: dict[str, Any]) -> web.Response:
+    return web.json_response(body)
+
+
+async def _params(request: web.Request) -> dict[str, Any]:
+    params: dict[str, Any] = dict(request.query)
+    if request.method == "POST":
+        if request.content_type == "application/json":
+            params.update(await request.json())
+        else:
+            params.update(dict(await request.post()))
+    return params
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value

@@ -1,0 +1,107 @@
+"""Signed Slack requests (Events API, slash command, interactivity), as Slack sends them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.signature import SignatureVerifier
+
+from tests.slack.fake_slack import TEAM
+
+SIGNING_SECRET = "test-signing-secret"
+_ids = itertools.count(1)
+
+
+def signed_headers(
+    body: str, *, content_type: str, secret: str = SIGNING_SECRET, timestamp: int | None = None
+) -> dict[str, str]:
+    stamp = str(int(time.time()) if timestamp is None else timestamp)
+    signature = SignatureVerifier(secret).generate_signature(timestamp=stamp, body=body)
+    assert signature is not None
+    return {
+        "content-type": content_type,
+        "x-slack-request-timestamp": stamp,
+        "x-slack-signature": signature,
+    }
+
+
+def event_body(event: dict[str, Any], *, event_id: str | None = None) -> str:
+    return json.dumps(
+        {
+            "token": "unused",
+            "team_id": TEAM,
+            "api_app_id": "A0APP",
+            "type": "event_callback",
+            "event_id": event_id or f"Ev{next(_ids):08d}",
+            "event_time": int(time.time()),
+            "event": event,
+            "authorizations": [{"team_id": TEAM, "user_id": "U0BOT", "is_bot": True}],
+        }
+    )
+
+
+def command_body(text: str, *, user: str, channel: str, response_url: str) -> str:
+    return urlencode(
+        {
+            "command": "/quiz",
+            "text": text,
+            "team_id": TEAM,
+            "channel_id": channel,
+            "user_id": user,
+            "user_name": user.lower(),
+            "trigger_id": f"trigger.{next(_ids)}",
+            "response_url": response_url,
+        }
+    )
+
+
+def action_body(
+    *, action: str, value: str, user: str, channel: str, message_ts: str, response_url: str
+) -> str:
+    payload = {
+        "type": "block_actions",
+        "team": {"id": TEAM},
+        "user": {"id": user, "name": user.lower(), "team_id": TEAM},
+        "channel": {"id": channel},
+        "container": {"type": "message", "message_ts": message_ts, "channel_id": channel},
+        "message": {"ts": message_ts, "type": "message"},
+        "trigger_id": f"trigger.{next(_ids)}",
+        "response_url": response_url,
+        "actions": [
+            {
+                "type": "button",
+                "action_id": action,
+                "value": value,
+                "block_id": "b",
+                "action_ts": "1",
+            }
+        ],
+    }
+    return urlencode({"payload": json.dumps(payload)})
+
+
+def bolt_request(
+    body: str,
+    *,
+    content_type: str,
+    secret: str = SIGNING_SECRET,
+    timestamp: int | None = None,
+    retry_num: int | None = None,
+) -> AsyncBoltRequest:
+    headers: dict[str, str | Sequence[str]] = {
+        **signed_headers(body, content_type=content_type, secret=secret, timestamp=timestamp)
+    }
+    if retry_num is not None:
+        headers["x-slack-retry-num"] = str(retry_num)
+        headers["x-slack-retry-reason"] = "http_timeout"
+    return AsyncBoltRequest(body=body, headers=dict(headers))
+
+
+JSON = "application/json"
+FORM = "application/x-www-form-urlencoded"

@@ -1,0 +1,129 @@
+"""Slack payloads → core events (pure translation)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qsl
+
+import pytest
+
+from adapters.slack_emoji import to_name, to_unicode
+from adapters.slack_inbound import button_from, command_from, reaction_from, reply_from
+from bot.events import Reply
+from tests.slack.fake_slack import TEAM
+from tests.slack.signed import action_body, command_body, event_body
+
+
+def _event(event: dict[str, Any], event_id: str = "Ev1") -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(event_body(event, event_id=event_id))
+    return body
+
+
+def test_reaction_on_a_message_becomes_a_reaction_with_unicode_emoji() -> None:
+    body = _event(
+        {
+            "type": "reaction_added",
+            "user": "U1",
+            "reaction": "bulb",
+            "item": {"type": "message", "channel": "C1", "ts": "1.000001"},
+        }
+    )
+    reaction = reaction_from(body)
+    assert reaction is not None
+    assert reaction.event_id == "Ev1"
+    assert reaction.emoji == "💡"
+    assert reaction.channel.workspace == TEAM
+    assert reaction.message.message == "1.000001"
+    assert reaction.member.member == "U1"
+
+
+def test_reaction_on_a_file_is_ignored() -> None:
+    body = _event(
+        {"type": "reaction_added", "user": "U1", "reaction": "+1", "item": {"type": "file"}}
+    )
+    assert reaction_from(body) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "emoji"), [("+1", "👍"), ("thumbsup", "👍"), ("+1::skin-tone-4", "👍"), ("bulb", "💡")]
+)
+def test_emoji_names_map_to_unicode_and_back(name: str, emoji: str) -> None:
+    assert to_unicode(name) == emoji
+    assert to_unicode(to_name(emoji)) == emoji
+
+
+def test_unknown_emoji_names_pass_through() -> None:
+    assert to_unicode("partyparrot") == "partyparrot"
+    assert to_name(":partyparrot:") == "partyparrot"
+
+
+def test_thread_reply_becomes_a_reply() -> None:
+    body = _event(
+        {
+            "type": "message",
+            "channel": "C1",
+            "user": "U2",
+            "text": "my answer",
+            "ts": "2.0",
+            "thread_ts": "1.0",
+        }
+    )
+    reply = reply_from(body)
+    assert isinstance(reply, Reply)
+    assert (reply.thread.thread, reply.message.message, reply.text) == ("1.0", "2.0", "my answer")
+    assert not reply.edited
+
+
+def test_edit_of_a_thread_reply_becomes_an_edited_reply() -> None:
+    body = _event(
+        {
+            "type": "message",
+            "subtype": "message_changed",
+            "channel": "C1",
+            "message": {"user": "U2", "text": "better", "ts": "2.0", "thread_ts": "1.0"},
+            "previous_message": {"user": "U2", "text": "my answer", "ts": "2.0"},
+        }
+    )
+    reply = reply_from(body)
+    assert reply is not None and reply.edited and reply.text == "better"
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"type": "message", "channel": "C1", "user": "U2", "text": "top", "ts": "1.0"},
+        {"type": "message", "channel": "C1", "user": "U2", "ts": "1.0", "thread_ts": "1.0"},
+        {"type": "message", "channel": "C1", "bot_id": "B1", "ts": "2.0", "thread_ts": "1.0"},
+        {"type": "message", "subtype": "bot_message", "channel": "C1", "ts": "2", "thread_ts": "1"},
+        {"type": "message", "subtype": "channel_join", "channel": "C1", "user": "U2", "ts": "2"},
+        {"type": "message", "subtype": "message_deleted", "channel": "C1", "ts": "2"},
+    ],
+)
+def test_other_messages_are_ignored(event: dict[str, Any]) -> None:
+    assert reply_from(_event(event)) is None
+
+
+def test_slash_command_splits_name_and_args() -> None:
+    body = dict(
+        parse_qsl(command_body("Leaderboard  week", user="U1", channel="C1", response_url=""))
+    )
+    command = command_from(body)
+    assert (command.name, command.args) == ("leaderboard", ("week",))
+    assert command.event_id.startswith("command:trigger.")
+
+
+def test_empty_slash_command_is_help() -> None:
+    body = dict(parse_qsl(command_body("", user="U1", channel="C1", response_url="")))
+    assert command_from(body).name == "help"
+
+
+def test_reveal_button_becomes_a_button_press() -> None:
+    raw = action_body(
+        action="quiz:reveal", value="7", user="U3", channel="C1", message_ts="1.0", response_url=""
+    )
+    body = json.loads(dict(parse_qsl(raw))["payload"])
+    press = button_from(body, body["actions"][0])
+    assert press is not None
+    assert (press.action, press.value, press.message.message) == ("reveal", "7", "1.0")
+    assert press.event_id.startswith("action:trigger.")
