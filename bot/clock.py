@@ -1,0 +1,10 @@
+"""The wall clock, for production; tests inject a fake one."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)

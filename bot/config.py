@@ -1,0 +1,23 @@
+"""The quiz's behaviour, as the core sees it (built from Settings by the runtime)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.models import FollowUpPolicy
+from bot.scoring import ScoringRules
+
+
+@dataclass(frozen=True, slots=True)
+class QuizConfig:
+    default_timezone: str = "UTC"
+    default_schedule: str | None = "weekdays 09:00"
+    reveal_emoji: str = "💡"
+    vote_emoji: str = "👍"
+    followup_policy: FollowUpPolicy = FollowUpPolicy.AFTER_FIRST_ANSWER
+    grace_hours: float = 6.0
+    scoring: ScoringRules = field(default_factory=ScoringRules)
+    max_send_attempts: int = 8
+    first_retry_seconds: float = 2.0
+    max_retry_seconds: float = 300.0
+    send_concurrency: int = 8

@@ -1,0 +1,284 @@
+"""QuizEngine: the state machine of a round.
+
+A round is posted (question, thread, hint reaction), collects answers and
+votes in its thread, is revealed once, and closes when the next round of its
+channel is posted or an admin skips it. Everything to send goes through the
+outbox; the engine itself never touches the network.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.config import QuizConfig
+from bot.events import Reaction, Reply
+from bot.models import (
+    ActionKind,
+    AnswerDraft,
+    AnswerOutcome,
+    ChannelSettings,
+    FollowUpPolicy,
+    OutboxDraft,
+    Round,
+)
+from bot.ports import Clock, Store
+from bot.refs import ChannelRef
+from bot.rotation import eligible_questions, pick_question
+from questions.catalog import Catalog, CatalogEntry
+
+log = logging.getLogger(__name__)
+
+VARIATION_SELECTOR = "\ufe0f"
+
+
+class NoQuestions(Exception):
+    """No question is eligible (every topic disabled, or an unknown topic)."""
+
+
+def same_emoji(a: str, b: str) -> bool:
+    return a.replace(VARIATION_SELECTOR, "") == b.replace(VARIATION_SELECTOR, "")
+
+
+def action_key(round_id: int, kind: ActionKind) -> str:
+    return f"round:{round_id}:{kind.value}"
+
+
+class QuizEngine:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        catalog: Catalog,
+        clock: Clock,
+        config: QuizConfig,
+        rng: random.Random,
+        wake_outbox: Callable[[], None],
+    ) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.clock = clock
+        self.config = config
+        self._rng = rng
+        self._wake_outbox = wake_outbox
+        self._question_keys: dict[int, tuple[str, str]] = {}
+        self._question_topics: dict[int, str] = {}
+        self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
+        self._round_by_thread: dict[tuple[int, str], int] = {}
+        self._open_round: dict[int, int | None] = {}
+        self._follow_ups_queued: set[int] = set()
+
+    async def load(self) -> None:
+        """Register the catalog's questions in the store (at start-up)."""
+        ids = await self.store.sync_questions(self.catalog.keys())
+        self._question_keys = {db_id: key for key, db_id in ids.items()}
+        self._question_topics = {
+            db_id: entry.question.topic
+            for db_id, key in self._question_keys.items()
+            if (entry := self.catalog.get(*key)) is not None
+        }
+
+    def question_key(self, question_id: int) -> tuple[str, str] | None:
+        return self._question_keys.get(question_id)
+
+    def question(self, question_id: int) -> CatalogEntry | None:
+        key = self._question_keys.get(question_id)
+        return self.catalog.get(*key) if key else None
+
+    # channels
+
+    async def channel(self, ref: ChannelRef) -> ChannelSettings | None:
+        cache_key = (ref.platform, ref.workspace, ref.channel)
+        cached = self._channels.get(cache_key)
+        if cached is None:
+            cached = await self.store.get_channel(ref)
+            if cached is not None:
+                self._channels[cache_key] = cached
+        return cached
+
+    async def create_channel(self, ref: ChannelRef) -> ChannelSettings:
+        draft = ChannelSettings(
+            id=0,
+            ref=ref,
+            timezone=self.config.default_timezone,
+            schedule=self.config.default_schedule,
+            reveal_emoji=self.config.reveal_emoji,
+            followup_policy=self.config.followup_policy,
+            grace_hours=self.config.grace_hours,
+        )
+        created = await self.store.create_channel(draft)
+        self._channels[(ref.platform, ref.workspace, ref.channel)] = created
+        log.info("quiz channel %s set up", ref.label())
+        return created
+
+    async def save_channel(self, settings: ChannelSettings) -> None:
+        await self.store.update_channel(settings)
+        ref = settings.ref
+        self._channels[(ref.platform, ref.workspace, ref.channel)] = settings
+
+    def forget_channel(self, settings: ChannelSettings) -> None:
+        ref = settings.ref
+        self._channels.pop((ref.platform, ref.workspace, ref.channel), None)
+
+    # rounds
+
+    async def start_round(
+        self,
+        channel: ChannelSettings,
+        *,
+        scheduled_for: datetime,
+        scheduled: bool,
+        topic: str | None = None,
+    ) -> Round | None:
+        """Record a new round and its actions; None if the slot already has one."""
+        eligible = eligible_questions(self._question_topics, channel.topics, topic)
+        counts = await self.store.question_ask_counts(channel.id)
+        question_id = pick_question(eligible, counts, self._rng)
+        if question_id is None:
+            raise NoQuestions(topic or "")
+        actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
+        if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
+            actions.append(ActionKind.FOLLOW_UPS)
+        round_ = await self.store.create_round(
+            channel.id,
+            question_id,
+            scheduled_for,
+            scheduled=scheduled,
+            created_at=self.clock.now(),
+            actions=actions,
+        )
+        if round_ is None:
+            return None
+        self._open_round[channel.id] = round_.id
+        if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
+            self._follow_ups_queued.add(round_.id)
+        log.info("round %d (#%d) posted to %s", round_.id, round_.number, channel.ref.label())
+        self._wake_outbox()
+        return round_
+
+    async def open_round(self, channel: ChannelSettings) -> Round | None:
+        return await self.store.open_round(channel.id)
+
+    async def skip(self, channel: ChannelSettings) -> Round | None:
+        round_ = await self.store.open_round(channel.id)
+        if round_ is None:
+            return None
+        await self.store.close_round(round_.id, self.clock.now())
+        self._open_round[channel.id] = None
+        return round_
+
+    async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
+        """Queue the outline (and pending follow-ups); True only the first time."""
+        if not await self.store.mark_revealed(round_.id, self.clock.now()):
+            return False
+        drafts = []
+        if channel.followup_policy is not FollowUpPolicy.IMMEDIATELY:
+            drafts.append(
+                OutboxDraft(
+                    round_.id, ActionKind.FOLLOW_UPS, action_key(round_.id, ActionKind.FOLLOW_UPS)
+                )
+            )
+            self._follow_ups_queued.add(round_.id)
+        drafts.append(
+            OutboxDraft(round_.id, ActionKind.OUTLINE, action_key(round_.id, ActionKind.OUTLINE))
+        )
+        await self.store.enqueue(drafts, self.clock.now())
+        self._wake_outbox()
+        return True
+
+    # inbound
+
+    async def on_reply(self, event: Reply) -> AnswerOutcome | None:
+        """Record a member's reply in a round's thread. Returns None when it is not an answer."""
+        if event.is_bot:
+            return None
+        channel = await self.channel(event.channel)
+        if channel is None:
+            return None
+        round_id = await self._round_id_for_thread(channel.id, event.thread.thread)
+        if round_id is None:
+            return None
+        if not await self._is_open(channel.id, round_id):
+            return None
+        member_id = await self.store.member_id(event.member)
+        now = self.clock.now()
+        if event.edited:
+            if await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+                await self.store.edit_answer(round_id, event.message.message, event.text, now)
+            return None
+        rules = self.config.scoring
+        result = await self.store.record_answer(
+            AnswerDraft(
+                event_id=event.event_id,
+                platform=event.channel.platform,
+                round_id=round_id,
+                channel_id=channel.id,
+                member_id=member_id,
+                message_id=event.message.message,
+                text=event.text,
+                at=now,
+                points_for_answer=rules.answer,
+                bonus_before_reveal=rules.before_reveal_bonus,
+            )
+        )
+        if (
+            result.outcome is not AnswerOutcome.DUPLICATE
+            and channel.followup_policy is FollowUpPolicy.AFTER_FIRST_ANSWER
+            and round_id not in self._follow_ups_queued
+        ):
+            self._follow_ups_queued.add(round_id)
+            draft = OutboxDraft(
+                round_id, ActionKind.FOLLOW_UPS, action_key(round_id, ActionKind.FOLLOW_UPS)
+            )
+            if await self.store.enqueue([draft], now):
+                self._wake_outbox()
+        return result.outcome
+
+    async def on_reaction(self, event: Reaction) -> None:
+        if event.is_bot:
+            return
+        channel = await self.channel(event.channel)
+        if channel is None:
+            return
+        now = self.clock.now()
+        if not await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+            return
+        if same_emoji(event.emoji, channel.reveal_emoji):
+            round_ = await self.store.round_by_message(channel.id, event.message.message)
+            if round_ is not None and round_.revealed_at is None:
+                member_id = await self.store.member_id(event.member)
+                reactors = await self.store.add_reveal_reactor(round_.id, member_id)
+                if reactors >= channel.reveal_min_reactors:
+                    await self.reveal(channel, round_)
+                return
+        if same_emoji(event.emoji, self.config.vote_emoji):
+            answer = await self.store.answer_by_message_in_channel(
+                channel.id, event.message.message
+            )
+            if answer is None:
+                return
+            voter_id = await self.store.member_id(event.member)
+            if voter_id == answer.member_id:
+                return  # no votes for one's own answer
+            rules = self.config.scoring
+            await self.store.record_vote(
+                answer.id, voter_id, now, per_vote=rules.per_vote, max_votes=rules.max_votes
+            )
+
+    async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:
+        cached = self._round_by_thread.get((channel_id, thread))
+        if cached is not None:
+            return cached
+        round_ = await self.store.round_by_thread(channel_id, thread)
+        if round_ is None:
+            return None
+        self._round_by_thread[(channel_id, thread)] = round_.id
+        return round_.id
+
+    async def _is_open(self, channel_id: int, round_id: int) -> bool:
+        if channel_id not in self._open_round:
+            open_round = await self.store.open_round(channel_id)
+            self._open_round[channel_id] = open_round.id if open_round else None
+        return self._open_round[channel_id] == round_id

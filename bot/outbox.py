@@ -1,0 +1,203 @@
+"""The outbox worker: performs each recorded round action exactly once.
+
+Every action was stored with a deterministic key before anything was sent.
+An attempt is counted *before* the send; when an action that already had an
+attempt comes round again (a crash or a lost answer between sending and
+recording), the platform is first asked whether a message with that key was
+already sent, so a retry never posts twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
+
+from bot import cards
+from bot.config import QuizConfig
+from bot.errors import ChannelUnavailable, PlatformError
+from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
+from bot.ports import Clock, Platform, Store
+from bot.refs import MessageRef, ThreadRef
+from questions.catalog import Catalog
+from questions.pack import Question
+
+log = logging.getLogger(__name__)
+
+# An action waits for these to be done first (the message or thread it acts on).
+NEEDS_QUESTION = frozenset({ActionKind.THREAD, ActionKind.HINT})
+NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+
+ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
+
+
+class OutboxWorker:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        platforms: Mapping[str, Platform],
+        catalog: Catalog,
+        question_keys: Callable[[int], tuple[str, str] | None],
+        clock: Clock,
+        config: QuizConfig,
+        disable_channel: ChannelDisabler,
+    ) -> None:
+        self._store = store
+        self._platforms = platforms
+        self._catalog = catalog
+        self._question_keys = question_keys
+        self._clock = clock
+        self._config = config
+        self._disable_channel = disable_channel
+        self._wake = asyncio.Event()
+        self._pass_lock = asyncio.Lock()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run(self, stopping: asyncio.Event, poll_seconds: float = 1.0) -> None:
+        """Perform due actions until ``stopping`` is set; woken early by :meth:`wake`."""
+        while not stopping.is_set():
+            self._wake.clear()
+            try:
+                await self.run_due()
+            except Exception:
+                log.exception("outbox pass failed; retrying")
+            waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stopping.wait())]
+            _, pending = await asyncio.wait(
+                waiters, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def run_due(self) -> int:
+        """One pass over every due action; returns how many were completed."""
+        async with self._pass_lock:
+            due = await self._store.due_actions(self._clock.now(), limit=1000)
+            by_round: dict[int, list[OutboxAction]] = {}
+            for action in due:
+                by_round.setdefault(action.round_id, []).append(action)
+            limit = asyncio.Semaphore(self._config.send_concurrency)
+
+            async def run_round(actions: list[OutboxAction]) -> int:
+                async with limit:
+                    return await self._run_round(actions)
+
+            done = await asyncio.gather(*(run_round(a) for a in by_round.values()))
+            return sum(done)
+
+    async def _run_round(self, actions: list[OutboxAction]) -> int:
+        completed = 0
+        for action in actions:  # oldest first: the question before its thread
+            round_ = await self._store.get_round(action.round_id)
+            if round_ is None:
+                await self._store.fail_action(action.id, "round not found", self._clock.now())
+                continue
+            channel = await self._store.get_channel_by_id(round_.channel_id)
+            if channel is None or channel.disabled_reason:
+                reason = channel.disabled_reason if channel else "channel not found"
+                await self._store.fail_action(
+                    action.id, f"channel disabled: {reason}", self._clock.now()
+                )
+                continue
+            if (action.kind in NEEDS_QUESTION and round_.question_message is None) or (
+                action.kind in NEEDS_THREAD and round_.thread is None
+            ):
+                break  # its prerequisite is not done yet; later actions wait too
+            if not await self._perform(action, round_, channel):
+                break
+            completed += 1
+        return completed
+
+    async def _perform(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> bool:
+        platform = self._platforms.get(channel.ref.platform)
+        if platform is None:
+            return False  # that platform is not running in this process; keep the action
+        question = self._question(round_)
+        if question is None:
+            await self._store.fail_action(
+                action.id, "question no longer in any pack", self._clock.now()
+            )
+            return False
+        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        try:
+            result = await self._send(platform, attempt, round_, channel, question)
+        except ChannelUnavailable as problem:
+            log.warning("channel %s unavailable, disabling it: %s", channel.ref.label(), problem)
+            await self._disable_channel(channel, str(problem))
+            return False
+        except Exception as problem:
+            await self._retry_later(attempt, problem)
+            return False
+        await self._store.complete_action(attempt.id, result, self._clock.now())
+        return True
+
+    async def _send(
+        self,
+        platform: Platform,
+        action: OutboxAction,
+        round_: Round,
+        channel: ChannelSettings,
+        question: Question,
+    ) -> str | None:
+        if action.attempts > 1 and action.kind in SENDS_MESSAGE:
+            already = await platform.find_sent(channel.ref, action.key)
+            if already is not None:
+                log.info("action %s was already sent; recording it", action.key)
+                return already.message
+        key = action.key
+        match action.kind:
+            case ActionKind.QUESTION:
+                card = cards.question_card(round_, question, channel.reveal_emoji)
+                return (await platform.post(channel.ref, card, key=key)).message
+            case ActionKind.THREAD:
+                parent = MessageRef(channel.ref, _known(round_.question_message))
+                title = cards.thread_title(round_, question)
+                return (await platform.open_thread(parent, title, key=key)).thread
+            case ActionKind.HINT:
+                parent = MessageRef(channel.ref, _known(round_.question_message))
+                await platform.react(parent, channel.reveal_emoji)
+                return None
+            case ActionKind.FOLLOW_UPS:
+                if not question.follow_ups:
+                    return None
+                thread = ThreadRef(channel.ref, _known(round_.thread))
+                return (
+                    await platform.reply(thread, cards.follow_ups_card(question), key=key)
+                ).message
+            case ActionKind.OUTLINE:
+                thread = ThreadRef(channel.ref, _known(round_.thread))
+                return (await platform.reply(thread, cards.outline_card(question), key=key)).message
+        raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _retry_later(self, action: OutboxAction, problem: Exception) -> None:
+        now = self._clock.now()
+        message = f"{type(problem).__name__}: {problem}"
+        if action.attempts >= self._config.max_send_attempts:
+            log.error("giving up on %s after %d attempts: %s", action.key, action.attempts, message)
+            await self._store.fail_action(action.id, message, now)
+            return
+        delay = min(
+            self._config.first_retry_seconds * 2 ** (action.attempts - 1),
+            self._config.max_retry_seconds,
+        )
+        if isinstance(problem, PlatformError) and problem.retry_after is not None:
+            delay = max(delay, problem.retry_after)
+        else:
+            log.warning("sending %s failed (attempt %d): %s", action.key, action.attempts, message)
+        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay))
+
+    def _question(self, round_: Round) -> Question | None:
+        key = self._question_keys(round_.question_id)
+        entry = self._catalog.get(*key) if key else None
+        return entry.question if entry else None
+
+
+def _known(value: str | None) -> str:
+    if value is None:
+        raise AssertionError("prerequisite action result missing")
+    return value

@@ -1,0 +1,68 @@
+"""Points, streaks and leaderboard periods."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from enum import StrEnum
+from zoneinfo import ZoneInfo
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    answer: int = 10  # a member's first answer in a round
+    before_reveal_bonus: int = 5  # ... given before the outline was revealed
+    per_vote: int = 1  # each peer 👍 on the answer
+    max_votes: int = 5  # votes counted per answer
+
+
+class Period(StrEnum):
+    WEEK = "week"
+    MONTH = "month"
+    ALL = "all"
+
+
+def period_start(period: Period, now: datetime, timezone: str) -> datetime | None:
+    """The start of ``period`` containing ``now``, in the channel's timezone (None: all time).
+
+    Weeks start on Monday 00:00 local time; months on the 1st.
+    """
+    if period is Period.ALL:
+        return None
+    zone = ZoneInfo(timezone)
+    local = now.astimezone(zone)
+    if period is Period.WEEK:
+        first_day = local.date() - timedelta(days=local.weekday())
+    else:
+        first_day = local.date().replace(day=1)
+    return datetime.combine(first_day, time(0), tzinfo=zone).astimezone(ZoneInfo("UTC"))
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    current: int
+    best: int
+
+
+def streak(
+    scheduled_round_ids: Sequence[int], answered: frozenset[int], open_round_id: int | None
+) -> Streak:
+    """Consecutive scheduled rounds of a channel that the member answered.
+
+    ``scheduled_round_ids`` is oldest first. A round still open and not yet
+    answered does not break the current streak: the member may still answer.
+    """
+    best = run = 0
+    for round_id in scheduled_round_ids:
+        run = run + 1 if round_id in answered else 0
+        best = max(best, run)
+    current = 0
+    for round_id in reversed(scheduled_round_ids):
+        if round_id in answered:
+            current += 1
+        elif round_id == open_round_id and current == 0:
+            continue
+        else:
+            break
+    return Streak(current=current, best=best)

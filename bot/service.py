@@ -1,0 +1,235 @@
+"""QuizService: the running core. Routes inbound events, runs the outbox and the scheduler.
+
+Adapters call :meth:`QuizService.handle` for every inbound event; the
+service never touches the network itself except through the Platform port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import random
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot import cards
+from bot.command_runner import CommandRunner
+from bot.config import QuizConfig
+from bot.engine import NoQuestions, QuizEngine
+from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.models import ChannelSettings
+from bot.outbox import OutboxWorker
+from bot.ports import Clock, Platform, Store
+from bot.render import Response
+from bot.schedule_spec import (
+    ScheduleError,
+    missed_slot,
+    next_slot,
+    parse_schedule,
+    parse_timezone,
+)
+from bot.scheduler import QuizScheduler
+from questions.catalog import Catalog
+
+log = logging.getLogger(__name__)
+
+
+class QuizService:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        platforms: Mapping[str, Platform],
+        catalog: Catalog,
+        clock: Clock,
+        config: QuizConfig | None = None,
+        rng: random.Random | None = None,
+        background: bool = True,
+    ) -> None:
+        self.config = config or QuizConfig()
+        self.store = store
+        self.platforms = dict(platforms)
+        self.clock = clock
+        self.outbox = OutboxWorker(
+            store=store,
+            platforms=self.platforms,
+            catalog=catalog,
+            question_keys=self._question_key,
+            clock=clock,
+            config=self.config,
+            disable_channel=self.disable_channel,
+        )
+        self.engine = QuizEngine(
+            store=store,
+            catalog=catalog,
+            clock=clock,
+            config=self.config,
+            rng=rng or random.Random(),
+            wake_outbox=self.outbox.wake,
+        )
+        self.commands = CommandRunner(self.engine, self)
+        # Without background work (tests), nothing fires by itself: tests call
+        # post_slot() and settle() when they choose.
+        self.background = background
+        self.scheduler = QuizScheduler(self.post_slot, clock) if background else None
+        self._stopping = asyncio.Event()
+        self._outbox_task: asyncio.Task[None] | None = None
+
+    def _question_key(self, question_id: int) -> tuple[str, str] | None:
+        return self.engine.question_key(question_id)
+
+    # life cycle
+
+    async def start(self) -> None:
+        """Register questions, rebuild the schedule, post missed slots, start the workers."""
+        await self.engine.load()
+        channels = await self.store.list_channels()
+        await self.catch_up(channels)
+        if self.scheduler is not None:
+            for channel in channels:
+                self.scheduler.set_channel(channel)
+            self.scheduler.start()
+        if self.background:
+            self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
+
+    async def stop(self, budget_seconds: float = 10.0) -> None:
+        """Stop taking work and give in-flight sends up to ``budget_seconds`` to finish."""
+        self._stopping.set()
+        if self.scheduler is not None:
+            await self.scheduler.shutdown()
+        if self._outbox_task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)
+            except TimeoutError:
+                log.warning("in-flight sends did not finish within %.0f s", budget_seconds)
+                self._outbox_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._outbox_task
+            self._outbox_task = None
+
+    async def settle(self) -> None:
+        """Perform outbox work until nothing more is due now (tests, end of console input)."""
+        while await self.outbox.run_due():
+            pass
+
+    # inbound
+
+    async def handle(self, event: Event) -> Response | None:
+        """The one entry point for inbound events. Never raises for bad input."""
+        try:
+            return await self._dispatch(event)
+        except Exception:
+            log.exception("failed to handle %s %s", type(event).__name__, event.event_id)
+            if isinstance(event, Command | ButtonPress):
+                return Response(cards.error("Something went wrong; it was logged. Try again."))
+            return None
+
+    async def _dispatch(self, event: Event) -> Response | None:
+        match event:
+            case Reply():
+                await self.engine.on_reply(event)
+                return None
+            case Reaction():
+                await self.engine.on_reaction(event)
+                return None
+            case Command():
+                platform = self.platforms[event.channel.platform]
+                now = self.clock.now()
+                if not await self.store.mark_event_processed(platform.name, event.event_id, now):
+                    return None
+                return await self.commands.run(event, platform)
+            case ButtonPress():
+                return await self._on_button(event)
+        raise AssertionError(f"unknown event {event!r}")
+
+    async def _on_button(self, event: ButtonPress) -> Response | None:
+        if event.action != cards.REVEAL_ACTION:
+            return Response(cards.error("That button is no longer supported."))
+        now = self.clock.now()
+        if not await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+            return None
+        channel = await self.engine.channel(event.channel)
+        round_ = await self.store.get_round(int(event.value)) if event.value.isdigit() else None
+        if channel is None or round_ is None or round_.channel_id != channel.id:
+            return Response(cards.error("That round is not in this channel."))
+        if await self.engine.reveal(channel, round_):
+            return Response(cards.info("Revealing the outline in the thread."))
+        return Response(cards.info("The outline is already in the thread."))
+
+    # scheduling
+
+    async def post_slot(self, channel_id: int, slot: datetime) -> None:
+        """A scheduled slot fired for a channel."""
+        channel = await self.store.get_channel_by_id(channel_id)
+        if channel is None or channel.paused or channel.disabled_reason or not channel.schedule:
+            return
+        try:
+            await self.engine.start_round(channel, scheduled_for=slot, scheduled=True)
+        except NoQuestions:
+            log.warning("channel %s has no eligible question", channel.ref.label())
+
+    async def catch_up(self, channels: list[ChannelSettings]) -> None:
+        """After downtime: each channel's last due slot within its grace window, once."""
+        now = self.clock.now()
+        for channel in channels:
+            if channel.paused or channel.disabled_reason or not channel.schedule:
+                continue
+            try:
+                spec = parse_schedule(channel.schedule)
+                zone = parse_timezone(channel.timezone)
+            except ScheduleError as problem:
+                log.error("channel %s has a bad schedule: %s", channel.ref.label(), problem)
+                continue
+            latest = await self.store.latest_round(channel.id)
+            decision = missed_slot(
+                spec,
+                zone,
+                now,
+                timedelta(hours=channel.grace_hours),
+                latest.scheduled_for if latest else None,
+            )
+            if decision.skipped:
+                log.warning(
+                    "channel %s: %d missed slot(s) older than the %g h grace window skipped",
+                    channel.ref.label(),
+                    decision.skipped,
+                    channel.grace_hours,
+                )
+            if decision.post is not None:
+                log.info(
+                    "channel %s: posting the missed %s slot late",
+                    channel.ref.label(),
+                    decision.post,
+                )
+                await self.post_slot(channel.id, decision.post)
+
+    def normalize(self, spec: str, timezone: str) -> str:
+        try:
+            parse_timezone(timezone)
+            return parse_schedule(spec).text
+        except ScheduleError as problem:
+            raise ValueError(str(problem)) from problem
+
+    def channel_changed(self, channel: ChannelSettings) -> None:
+        if self.scheduler is not None:
+            self.scheduler.set_channel(channel)
+
+    def next_post(self, channel: ChannelSettings) -> datetime | None:
+        if channel.paused or channel.disabled_reason or not channel.schedule:
+            return None
+        try:
+            spec = parse_schedule(channel.schedule)
+        except ScheduleError:
+            return None
+        return next_slot(spec, ZoneInfo(channel.timezone), self.clock.now())
+
+    async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
+        disabled = dataclasses.replace(channel, disabled_reason=reason)
+        await self.engine.save_channel(disabled)
+        await self.store.fail_channel_actions(
+            channel.id, f"channel disabled: {reason}", self.clock.now()
+        )
+        self.channel_changed(disabled)

@@ -1,0 +1,96 @@
+"""Shared fixtures: a fake clock, a FakePlatform and a running QuizService (``quiz``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config import QuizConfig
+from bot.service import QuizService
+from questions.catalog import Catalog
+from questions.pack import Pack
+from storage.sqlite_store import SqliteStore
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import QuizHarness
+
+# Monday 2026-11-30 08:00 UTC
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def sample_pack() -> Pack:
+    def q(qid: str, topic: str, follow_ups: list[str]) -> dict[str, object]:
+        return {
+            "id": qid,
+            "topic": topic,
+            "question": f"Question {qid}?",
+            "outline": f"Outline of {qid}.",
+            "follow_ups": follow_ups,
+        }
+
+    return Pack.model_validate(
+        {
+            "id": "sample",
+            "title": "Sample pack",
+            "questions": [
+                q("gpu-1", "gpu", ["Follow-up gpu-1 a?", "Follow-up gpu-1 b?"]),
+                q("gpu-2", "gpu", ["Follow-up gpu-2?"]),
+                q("net-1", "networking", ["Follow-up net-1?"]),
+                q("net-2", "networking", []),
+                q("mem-1", "memory", ["Follow-up mem-1?"]),
+            ],
+        }
+    )
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def platform() -> FakePlatform:
+    return FakePlatform()
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return Catalog([sample_pack()])
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "quiz.db"
+
+
+@pytest.fixture
+def config() -> QuizConfig:
+    return QuizConfig(default_schedule=None)
+
+
+@pytest.fixture
+async def quiz(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    config: QuizConfig,
+) -> AsyncIterator[QuizHarness]:
+    async with SqliteStore.open(db_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={platform.name: platform},
+            catalog=catalog,
+            clock=clock,
+            config=config,
+            rng=random.Random(7),
+            background=False,
+        )
+        await service.start()
+        try:
+            yield QuizHarness(service, platform, clock)
+        finally:
+            await service.stop()

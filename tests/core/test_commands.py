@@ -1,0 +1,204 @@
+"""The /quiz grammar and what members and admins get back."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.commands import (
+    CommandError,
+    Help,
+    PostNow,
+    SetFollowUps,
+    SetGrace,
+    SetPaused,
+    SetRevealEmoji,
+    SetSchedule,
+    SetTopics,
+    ShowLeaderboard,
+    ShowStats,
+    parse_command,
+)
+from bot.models import FollowUpPolicy
+from bot.scoring import Period
+from tests.fakes import FakePlatform
+from tests.harness import QuizHarness
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", Help()),
+        ("help", Help()),
+        ("leaderboard", ShowLeaderboard(Period.WEEK, False)),
+        ("leaderboard month", ShowLeaderboard(Period.MONTH, False)),
+        ("leaderboard all public", ShowLeaderboard(Period.ALL, True)),
+        ("LEADERBOARD Public Week", ShowLeaderboard(Period.WEEK, True)),
+        ("stats public", ShowStats(public=True)),
+        ("now", PostNow(None)),
+        ("now GPU", PostNow("gpu")),
+        ("topics enable gpu networking gpu", SetTopics(True, ("gpu", "networking"))),
+        ("topics disable memory", SetTopics(False, ("memory",))),
+        ("schedule weekdays 09:30", SetSchedule("weekdays 09:30", None)),
+        (
+            "schedule mon,wed,fri 09:00 Europe/Berlin",
+            SetSchedule("mon,wed,fri 09:00", "Europe/Berlin"),
+        ),
+        ("schedule 0 9 * * 1-5 UTC", SetSchedule("0 9 * * 1-5", "UTC")),
+        ("pause", SetPaused(True)),
+        ("resume", SetPaused(False)),
+        ("config reveal-emoji 🔍", SetRevealEmoji("🔍")),
+        ("config followups with_reveal", SetFollowUps(FollowUpPolicy.WITH_REVEAL)),
+        ("config grace 2.5", SetGrace(2.5)),
+    ],
+)
+def test_grammar_accepts(text: str, expected: object) -> None:
+    name, *args = text.split() or [""]
+    assert parse_command(name, args) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("leaderboard year", "Unexpected 'year'"),
+        ("leaderboard week week", "Unexpected 'week'"),
+        ("stats everyone", "Unexpected 'everyone'"),
+        ("me now", "takes no arguments"),
+        ("topics add gpu", "Expected 'enable' or 'disable'"),
+        ("topics enable", "at least one topic"),
+        ("now gpu memory", "at most one topic"),
+        ("schedule Europe/Berlin", "missing before the timezone"),
+        ("config grace lots", "Grace must be a number"),
+        ("config grace 100", "Grace must be a number"),
+        ("config followups sometimes", "Unknown follow-up policy"),
+        ("config reveal-emoji bulb", "not an emoji"),
+        ("config colour blue", "Unknown setting"),
+        ("config grace", "Give one setting and its value"),
+    ],
+)
+def test_grammar_rejects_with_form_and_example(text: str, fragment: str) -> None:
+    name, *args = text.split()
+    with pytest.raises(CommandError) as caught:
+        parse_command(name, args)
+    message = str(caught.value)
+    assert fragment in message
+    assert "Use: /quiz" in message and "Example: /quiz" in message
+
+
+def test_unknown_subcommand_gives_help() -> None:
+    assert parse_command("frobnicate", []) == Help(note="Unknown command 'frobnicate'.")
+
+
+async def test_help_lists_every_command(quiz: QuizHarness) -> None:
+    response = await quiz.command("help", by="alice")
+    text = response.card.plain_text()
+    for name in (
+        "leaderboard",
+        "me",
+        "stats",
+        "topics",
+        "schedule",
+        "packs",
+        "now",
+        "reveal",
+        "skip",
+        "pause",
+        "resume",
+        "config",
+    ):
+        assert f"/quiz {name}" in text
+    assert not response.public
+
+
+async def test_member_is_refused_admin_commands_and_nothing_changes(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    for text in (
+        "now",
+        "reveal",
+        "skip",
+        "pause",
+        "topics enable gpu",
+        "schedule daily 10:00",
+        "config grace 1",
+    ):
+        response = await quiz.command(text, by="alice")
+        assert "needs a quiz admin" in response.card.body, text
+        assert not response.public
+    assert platform.messages == []
+    assert await quiz.service.store.list_channels() == []
+
+
+async def test_member_commands_before_any_quiz_explain_how_to_start(quiz: QuizHarness) -> None:
+    response = await quiz.command("leaderboard", by="alice")
+    assert "no quiz in this channel yet" in response.card.body
+
+
+async def test_bad_argument_tells_the_member_the_right_form(quiz: QuizHarness) -> None:
+    response = await quiz.command("leaderboard forever", by="alice")
+    assert "Use: /quiz leaderboard [week|month|all] [public]" in response.card.body
+    assert "Example: /quiz leaderboard week" in response.card.body
+
+
+async def test_first_admin_command_makes_a_quiz_channel(quiz: QuizHarness) -> None:
+    await quiz.command("pause")
+    [channel] = await quiz.service.store.list_channels()
+    assert channel.ref.channel == quiz.channel.channel
+    assert channel.paused
+
+
+async def test_topics_enable_disable_and_listing(quiz: QuizHarness, platform: FakePlatform) -> None:
+    response = await quiz.command("topics disable gpu networking")
+    assert response.public and "Enabled topics: memory" in response.card.body
+    listing = (await quiz.command("topics", by="alice")).card.body
+    assert "✅ memory" in listing and "▫️ gpu" in listing
+    for _ in range(3):
+        await quiz.command("now")
+    assert all("mem-1" in m.card.body for m in platform.in_channel())
+    refused = await quiz.command("topics disable memory")
+    assert "At least one topic must stay enabled" in refused.card.body
+    unknown = await quiz.command("topics enable cooking")
+    assert "Unknown topic(s): cooking" in unknown.card.body
+    await quiz.command("topics enable gpu networking")
+    [channel] = await quiz.service.store.list_channels()
+    assert channel.topics is None  # every topic enabled again
+
+
+async def test_now_with_unknown_topic(quiz: QuizHarness, platform: FakePlatform) -> None:
+    response = await quiz.command("now cooking")
+    assert "Unknown topic 'cooking'" in response.card.body
+    assert platform.messages == []
+
+
+async def test_schedule_set_show_and_bad_spec(quiz: QuizHarness) -> None:
+    changed = await quiz.command("schedule weekdays 09:30 Europe/Berlin")
+    assert changed.public
+    assert "weekdays 09:30 (Europe/Berlin)" in changed.card.body
+    shown = (await quiz.command("schedule", by="alice")).card.plain_text()
+    assert "Europe/Berlin" in shown
+    # Monday 2026-11-30 08:00 UTC is 09:00 in Berlin: the next post is today at 09:30.
+    assert "Mon 30 Nov 2026 09:30 CET" in shown
+    bad = await quiz.command("schedule weekdayz 9")
+    assert "Example: /quiz schedule" in bad.card.body
+    bad_zone = await quiz.command("schedule daily 10:00 Mars/Olympus")
+    assert "Mars/Olympus" in bad_zone.card.body
+    [channel] = await quiz.service.store.list_channels()
+    assert (channel.schedule, channel.timezone) == ("weekdays 09:30", "Europe/Berlin")
+
+
+async def test_pause_and_resume(quiz: QuizHarness) -> None:
+    assert "Paused" in (await quiz.command("pause")).card.body
+    assert "already paused" in (await quiz.command("pause")).card.title
+    shown = (await quiz.command("schedule")).card.plain_text()
+    assert "paused" in shown
+    assert "Resumed" in (await quiz.command("resume")).card.body
+
+
+async def test_packs_and_stats(quiz: QuizHarness) -> None:
+    packs = await quiz.command("packs", by="alice")
+    assert "sample — Sample pack (5 questions" in packs.card.body
+    await quiz.command("now")
+    await quiz.answer("alice", "answer")
+    stats = await quiz.command("stats public", by="alice")
+    assert stats.public
+    text = stats.card.plain_text()
+    assert "Rounds: 1" in text and "Answers: 1" in text and "Status: active" in text

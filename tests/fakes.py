@@ -1,0 +1,113 @@
+"""Test doubles for the core's ports: a clock that only moves when told, and a FakePlatform."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from bot.errors import PlatformError
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Card
+
+
+class FakeClock:
+    def __init__(self, start: datetime) -> None:
+        self.current = start.astimezone(UTC)
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, **delta: float) -> datetime:
+        self.current += timedelta(**delta)
+        return self.current
+
+    def set(self, moment: datetime) -> None:
+        self.current = moment.astimezone(UTC)
+
+
+class SimulatedCrash(BaseException):
+    """Raised by FakePlatform to stand for the process dying mid-send."""
+
+
+@dataclass
+class Sent:
+    id: str
+    channel: ChannelRef
+    card: Card
+    key: str
+    thread: str | None = None  # None: posted in the channel
+
+
+@dataclass
+class FakePlatform:
+    """Records what the bot sends; lets a test choose admins and inject failures."""
+
+    name: str = "fake"
+    admins: set[str] = field(default_factory=lambda: {"admin"})
+    messages: list[Sent] = field(default_factory=list)
+    threads: dict[str, str] = field(default_factory=dict)  # thread id -> parent message id
+    reactions: list[tuple[str, str]] = field(default_factory=list)  # (message id, emoji)
+    told: list[tuple[str, Card]] = field(default_factory=list)
+    failures: list[BaseException] = field(default_factory=list)  # raised by the next sends
+    crash_after_send: bool = False
+    calls: int = 0
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
+
+    def _maybe_fail(self) -> None:
+        self.calls += 1
+        if self.failures:
+            raise self.failures.pop(0)
+
+    def _record(self, sent: Sent) -> MessageRef:
+        self.messages.append(sent)
+        if self.crash_after_send:
+            self.crash_after_send = False
+            raise SimulatedCrash(sent.key)
+        return MessageRef(sent.channel, sent.id)
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
+        self._maybe_fail()
+        return self._record(Sent(f"m{next(self._ids)}", channel, card, key))
+
+    async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
+        self._maybe_fail()
+        thread_id = f"t{message.message}"
+        if thread_id in self.threads:
+            raise PlatformError("thread already exists")
+        self.threads[thread_id] = message.message
+        return ThreadRef(message.channel, thread_id)
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        self._maybe_fail()
+        sent = Sent(f"m{next(self._ids)}", thread.channel, card, key, thread=thread.thread)
+        return self._record(sent)
+
+    async def react(self, message: MessageRef, emoji: str) -> None:
+        self._maybe_fail()
+        if (message.message, emoji) not in self.reactions:
+            self.reactions.append((message.message, emoji))
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        self.told.append((member.member, card))
+
+    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
+        for sent in self.messages:
+            if sent.key == key and sent.channel == channel:
+                return MessageRef(channel, sent.id)
+        return None
+
+    async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
+        return member.member in self.admins
+
+    # what tests look at
+
+    def in_channel(self) -> list[Sent]:
+        return [m for m in self.messages if m.thread is None]
+
+    def in_thread(self, thread: str) -> list[Sent]:
+        return [m for m in self.messages if m.thread == thread]
+
+    def titles(self, thread: str | None = None) -> list[str]:
+        sent = self.in_channel() if thread is None else self.in_thread(thread)
+        return [m.card.title for m in sent]

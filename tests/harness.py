@@ -1,0 +1,124 @@
+"""Drives a QuizService on a FakePlatform, the way members would (errbot's testbot, for quizbot)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from bot.events import ButtonPress, Command, Reaction, Reply
+from bot.models import Round
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Response
+from bot.service import QuizService
+from tests.fakes import FakeClock, FakePlatform, Sent
+
+CHANNEL = ChannelRef("fake", "team", "C1", "practice")
+
+
+@dataclass
+class QuizHarness:
+    service: QuizService
+    platform: FakePlatform
+    clock: FakeClock
+    channel: ChannelRef = CHANNEL
+    _events: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def member(self, name: str) -> MemberRef:
+        return MemberRef(self.platform.name, self.channel.workspace, name, name.title())
+
+    def event_id(self) -> str:
+        return f"ev{next(self._events)}"
+
+    async def command(self, text: str, *, by: str = "admin", settle: bool = True) -> Response:
+        self.clock.advance(seconds=1)  # commands take time; two `/quiz now` are two rounds
+        name, *args = text.split() or [""]
+        event = Command(self.event_id(), self.channel, self.member(by), name, tuple(args))
+        response = await self.service.handle(event)
+        assert response is not None
+        if settle:
+            await self.service.settle()
+        return response
+
+    async def round(self) -> Round:
+        channel = await self.service.engine.channel(self.channel)
+        assert channel is not None
+        round_ = await self.service.store.latest_round(channel.id)
+        assert round_ is not None
+        return round_
+
+    async def thread(self) -> str:
+        round_ = await self.round()
+        assert round_.thread is not None, "the round's thread is not open yet"
+        return round_.thread
+
+    async def answer(
+        self, by: str, text: str, *, event_id: str | None = None, message_id: str | None = None
+    ) -> str:
+        thread = await self.thread()
+        message = message_id or f"a{next(self._events)}"
+        await self.service.handle(
+            Reply(
+                event_id or self.event_id(),
+                self.channel,
+                ThreadRef(self.channel, thread),
+                MessageRef(self.channel, message),
+                self.member(by),
+                text,
+            )
+        )
+        await self.service.settle()
+        return message
+
+    async def edit(self, by: str, message_id: str, text: str) -> None:
+        thread = await self.thread()
+        await self.service.handle(
+            Reply(
+                self.event_id(),
+                self.channel,
+                ThreadRef(self.channel, thread),
+                MessageRef(self.channel, message_id),
+                self.member(by),
+                text,
+                edited=True,
+            )
+        )
+
+    async def react(
+        self, by: str, emoji: str, *, message_id: str | None = None, event_id: str | None = None
+    ) -> None:
+        if message_id is None:
+            round_ = await self.round()
+            assert round_.question_message is not None
+            message_id = round_.question_message
+        await self.service.handle(
+            Reaction(
+                event_id or self.event_id(),
+                self.channel,
+                MessageRef(self.channel, message_id),
+                self.member(by),
+                emoji,
+            )
+        )
+        await self.service.settle()
+
+    async def press_reveal(self, by: str) -> Response | None:
+        round_ = await self.round()
+        assert round_.question_message is not None
+        response = await self.service.handle(
+            ButtonPress(
+                self.event_id(),
+                self.channel,
+                MessageRef(self.channel, round_.question_message),
+                self.member(by),
+                "reveal",
+                str(round_.id),
+            )
+        )
+        await self.service.settle()
+        return response
+
+    async def thread_titles(self) -> list[str]:
+        return self.platform.titles(await self.thread())
+
+    async def thread_messages(self) -> list[Sent]:
+        return self.platform.in_thread(await self.thread())
