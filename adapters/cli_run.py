@@ -1,11 +1,54 @@
-"""`quizbot run` commands."""
+"""``quizbot run``: start the bot."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+
+from adapters.runtime import run_bot
+from bot.settings import SettingsError, load_settings
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("run", help="(not built yet)")
-    parser.set_defaults(handler=lambda args: 2)
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "run",
+        help="run the bot (the console platform when no tokens are configured)",
+        description="Run the bot. With no platform tokens configured it runs on the console: "
+        "channel #practice, you are the admin 'you'. Piped input is read as a script.",
+    )
+    parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
+    parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
+    parser.add_argument("--config", type=Path, help="a TOML settings file")
+    parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
+    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(
+            args.config,
+            platform=args.platform,
+            db_path=args.db,
+            packs_dir=args.packs_dir,
+            log_level=args.log_level,
+        )
+        settings.platforms()
+    except (SettingsError, ValidationError) as problem:
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 2
+    level = settings.log_level.upper()
+    if args.log_level is None and settings.platforms() == ["console"]:
+        level = "WARNING"  # keep the console transcript readable
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))

@@ -229,11 +229,16 @@ def _schedule(words: list[str]) -> QuizCommand:
     if not words:
         return ShowSchedule()
     timezone: str | None = None
-    if "/" in words[-1] or words[-1].upper() == "UTC":
+    if _looks_like_timezone(words[-1]):
         timezone, words = words[-1], words[:-1]
     if not words:
         raise _bad("schedule", "The schedule is missing before the timezone.")
     return SetSchedule(spec=" ".join(words), timezone=timezone)
+
+
+def _looks_like_timezone(word: str) -> bool:
+    """'Europe/Berlin' or 'UTC', but not a cron field such as '*/2'."""
+    return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
 
 
 def _now(words: list[str]) -> QuizCommand:

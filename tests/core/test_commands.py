@@ -44,6 +44,11 @@ from tests.harness import QuizHarness
             SetSchedule("mon,wed,fri 09:00", "Europe/Berlin"),
         ),
         ("schedule 0 9 * * 1-5 UTC", SetSchedule("0 9 * * 1-5", "UTC")),
+        ("schedule 0 9 */2 * *", SetSchedule("0 9 */2 * *", None)),
+        (
+            "schedule 30 8 * * mon-fri America/New_York",
+            SetSchedule("30 8 * * mon-fri", "America/New_York"),
+        ),
         ("pause", SetPaused(True)),
         ("resume", SetPaused(False)),
         ("config reveal-emoji 🔍", SetRevealEmoji("🔍")),

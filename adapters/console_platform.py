@@ -1,0 +1,91 @@
+"""The console platform: the whole quiz loop in a terminal, no tokens needed.
+
+One channel, ``#practice``. What the bot and the members say is printed as a
+transcript; lines in a round's thread are marked with the thread's name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Card
+
+CONSOLE_CHANNEL = ChannelRef("console", "local", "practice", "#practice")
+BOT_NAME = "quizbot"
+
+
+WRAP_WIDTH = 88
+
+
+def render_card(card: Card) -> list[str]:
+    """A card as plain-text lines, long paragraphs wrapped (the console's renderer)."""
+    lines: list[str] = []
+    for line in card.plain_text().splitlines():
+        indent = "  " if line.startswith("• ") else ""
+        lines.extend(textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent) or [""])
+    return lines or [""]
+
+
+@dataclass
+class ConsolePlatform:
+    out: TextIO
+    admins: set[str] = field(default_factory=lambda: {"you"})
+    name: str = "console"
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _sent_keys: dict[str, str] = field(default_factory=dict)
+    _thread_names: dict[str, str] = field(default_factory=dict)
+
+    def where(self, thread: str | None) -> str:
+        channel = CONSOLE_CHANNEL.name
+        if thread is None:
+            return f"[{channel}]"
+        return f"[{channel} › {self._thread_names.get(thread, 'thread')}]"
+
+    def say(self, thread: str | None, speaker: str, lines: list[str]) -> None:
+        prefix = f"{self.where(thread)} {speaker}:"
+        self.out.write(f"{prefix} {lines[0]}\n")
+        pad = " " * (len(self.where(thread)) + 1)
+        for line in lines[1:]:
+            self.out.write(f"{pad}  {line}\n" if line else "\n")
+        self.out.flush()
+
+    def note(self, text: str) -> None:
+        self.out.write(f"  ({text})\n")
+        self.out.flush()
+
+    # Platform
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
+        message = f"m{next(self._ids)}"
+        self.say(None, BOT_NAME, render_card(card))
+        self._sent_keys[key] = message
+        return MessageRef(channel, message)
+
+    async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
+        thread = f"thread-{message.message}"
+        self._thread_names[thread] = title
+        self.note(f"{BOT_NAME} opened the thread “{title}”: reply there with any line")
+        return ThreadRef(message.channel, thread)
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        message = f"m{next(self._ids)}"
+        self.say(thread.thread, BOT_NAME, render_card(card))
+        self._sent_keys[key] = message
+        return MessageRef(thread.channel, message)
+
+    async def react(self, message: MessageRef, emoji: str) -> None:
+        self.note(f"{BOT_NAME} reacted {emoji} to the question")
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        self.say(None, f"{BOT_NAME} → {member.label()} (private)", render_card(card))
+
+    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
+        message = self._sent_keys.get(key)
+        return MessageRef(channel, message) if message else None
+
+    async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
+        return member.member in self.admins
