@@ -15,6 +15,7 @@ from datetime import datetime
 
 from bot.config import QuizConfig
 from bot.events import Reaction, Reply
+from bot.metrics import Metrics, NoMetrics
 from bot.models import (
     ActionKind,
     AnswerDraft,
@@ -56,6 +57,7 @@ class QuizEngine:
         config: QuizConfig,
         rng: random.Random,
         wake_outbox: Callable[[], None],
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.catalog = catalog
@@ -63,6 +65,7 @@ class QuizEngine:
         self.config = config
         self._rng = rng
         self._wake_outbox = wake_outbox
+        self.metrics: Metrics = metrics or NoMetrics()
         self._question_keys: dict[int, tuple[str, str]] = {}
         self._question_topics: dict[int, str] = {}
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
@@ -86,6 +89,13 @@ class QuizEngine:
     def question(self, question_id: int) -> CatalogEntry | None:
         key = self._question_keys.get(question_id)
         return self.catalog.get(*key) if key else None
+
+    async def first_delivery(self, platform: str, event_id: str) -> bool:
+        """Record the event id; False for a duplicate delivery (a retry or a replay)."""
+        if await self.store.mark_event_processed(platform, event_id, self.clock.now()):
+            return True
+        self.metrics.duplicate_event(platform)
+        return False
 
     # channels
 
@@ -205,7 +215,7 @@ class QuizEngine:
         member_id = await self.store.member_id(event.member)
         now = self.clock.now()
         if event.edited:
-            if await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+            if await self.first_delivery(event.channel.platform, event.event_id):
                 await self.store.edit_answer(round_id, event.message.message, event.text, now)
             return None
         rules = self.config.scoring
@@ -223,6 +233,9 @@ class QuizEngine:
                 bonus_before_reveal=rules.before_reveal_bonus,
             )
         )
+        self.metrics.answer_recorded(event.channel.platform, result.outcome.value)
+        if result.outcome is AnswerOutcome.DUPLICATE:
+            self.metrics.duplicate_event(event.channel.platform)
         if (
             result.outcome is not AnswerOutcome.DUPLICATE
             and channel.followup_policy is FollowUpPolicy.AFTER_FIRST_ANSWER
@@ -243,7 +256,7 @@ class QuizEngine:
         if channel is None:
             return
         now = self.clock.now()
-        if not await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+        if not await self.first_delivery(event.channel.platform, event.event_id):
             return
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 
 from bot import cards
 from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
+from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, Platform, Store
 from bot.refs import MessageRef, ThreadRef
@@ -44,6 +46,7 @@ class OutboxWorker:
         clock: Clock,
         config: QuizConfig,
         disable_channel: ChannelDisabler,
+        metrics: Metrics,
     ) -> None:
         self._store = store
         self._platforms = platforms
@@ -52,6 +55,7 @@ class OutboxWorker:
         self._clock = clock
         self._config = config
         self._disable_channel = disable_channel
+        self._metrics = metrics
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()
 
@@ -124,15 +128,20 @@ class OutboxWorker:
             )
             return False
         attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        started = time.perf_counter()
         try:
             result = await self._send(platform, attempt, round_, channel, question)
         except ChannelUnavailable as problem:
+            self._metrics.platform_error(platform.name, "channel_unavailable")
             log.warning("channel %s unavailable, disabling it: %s", channel.ref.label(), problem)
             await self._disable_channel(channel, str(problem))
             return False
         except Exception as problem:
-            await self._retry_later(attempt, problem)
+            await self._retry_later(platform.name, attempt, problem)
             return False
+        self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
+        if action.kind is ActionKind.QUESTION:
+            self._metrics.round_posted(platform.name)
         await self._store.complete_action(attempt.id, result, self._clock.now())
         return True
 
@@ -174,10 +183,13 @@ class OutboxWorker:
                 return (await platform.reply(thread, cards.outline_card(question), key=key)).message
         raise AssertionError(f"unknown action kind {action.kind}")
 
-    async def _retry_later(self, action: OutboxAction, problem: Exception) -> None:
+    async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()
         message = f"{type(problem).__name__}: {problem}"
+        rate_limited = isinstance(problem, PlatformError) and problem.retry_after is not None
+        self._metrics.platform_error(platform, "rate_limited" if rate_limited else "error")
         if action.attempts >= self._config.max_send_attempts:
+            self._metrics.platform_error(platform, "gave_up")
             log.error("giving up on %s after %d attempts: %s", action.key, action.attempts, message)
             await self._store.fail_action(action.id, message, now)
             return

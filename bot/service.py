@@ -20,6 +20,7 @@ from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
@@ -48,11 +49,13 @@ class QuizService:
         config: QuizConfig | None = None,
         rng: random.Random | None = None,
         background: bool = True,
+        metrics: Metrics | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
         self.platforms = dict(platforms)
         self.clock = clock
+        self.metrics: Metrics = metrics or NoMetrics()
         self.outbox = OutboxWorker(
             store=store,
             platforms=self.platforms,
@@ -61,6 +64,7 @@ class QuizService:
             clock=clock,
             config=self.config,
             disable_channel=self.disable_channel,
+            metrics=self.metrics,
         )
         self.engine = QuizEngine(
             store=store,
@@ -69,6 +73,7 @@ class QuizService:
             config=self.config,
             rng=rng or random.Random(),
             wake_outbox=self.outbox.wake,
+            metrics=self.metrics,
         )
         self.commands = CommandRunner(self.engine, self)
         # Without background work (tests), nothing fires by itself: tests call
@@ -137,8 +142,7 @@ class QuizService:
                 return None
             case Command():
                 platform = self.platforms[event.channel.platform]
-                now = self.clock.now()
-                if not await self.store.mark_event_processed(platform.name, event.event_id, now):
+                if not await self.engine.first_delivery(platform.name, event.event_id):
                     return None
                 return await self.commands.run(event, platform)
             case ButtonPress():
@@ -148,8 +152,7 @@ class QuizService:
     async def _on_button(self, event: ButtonPress) -> Response | None:
         if event.action != cards.REVEAL_ACTION:
             return Response(cards.error("That button is no longer supported."))
-        now = self.clock.now()
-        if not await self.store.mark_event_processed(event.channel.platform, event.event_id, now):
+        if not await self.engine.first_delivery(event.channel.platform, event.event_id):
             return None
         channel = await self.engine.channel(event.channel)
         round_ = await self.store.get_round(int(event.value)) if event.value.isdigit() else None
