@@ -31,6 +31,12 @@ class PayloadError(ValueError):
     """A payload lacks a field the translation needs (named in the message)."""
 
 
+def unescape(text: str) -> str:
+    """Slack sends typed ``&``, ``<``, ``>`` escaped; the core keeps plain text (and the
+    renderer escapes it again on the way out)."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
 def channel_ref(team: str, channel: str) -> ChannelRef:
     return ChannelRef(platform=PLATFORM, workspace=team, channel=channel)
 
@@ -109,7 +115,7 @@ def reply_from(body: Payload) -> Reply | None:
         thread=ThreadRef(channel, str(thread_ts)),
         message=MessageRef(channel, str(ts)),
         member=member_ref(team, str(user)),
-        text=str(message.get("text") or ""),
+        text=unescape(str(message.get("text") or "")),
         edited=edited,
     )
 
@@ -117,7 +123,7 @@ def reply_from(body: Payload) -> Reply | None:
 def command_from(body: Payload) -> Command:
     """``/quiz leaderboard week`` → ``Command(name="leaderboard", args=("week",))``."""
     team = _required(body, "team_id", "slash command")
-    words = str(body.get("text") or "").split()
+    words = unescape(str(body.get("text") or "")).split()
     name = words[0].lower() if words else HELP_COMMAND
     return Command(
         event_id=f"command:{_required(body, 'trigger_id', 'slash command')}",

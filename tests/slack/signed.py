@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -31,7 +31,7 @@ def signed_headers(
     }
 
 
-def event_body(event: dict[str, Any], *, event_id: str | None = None) -> str:
+def event_body(event: Mapping[str, Any], *, event_id: str | None = None) -> str:
     return json.dumps(
         {
             "token": "unused",

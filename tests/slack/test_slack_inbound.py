@@ -75,6 +75,21 @@ def test_thread_reply_becomes_a_reply() -> None:
     assert not reply.edited
 
 
+def test_reply_text_arrives_unescaped_for_the_core() -> None:
+    body = _event(
+        {
+            "type": "message",
+            "channel": "C1",
+            "user": "U2",
+            "text": "a &lt; b &amp;&amp; c &gt; d &amp;lt;",
+            "ts": "2.0",
+            "thread_ts": "1.0",
+        }
+    )
+    reply = reply_from(body)
+    assert reply is not None and reply.text == "a < b && c > d &lt;"
+
+
 def test_edit_of_a_thread_reply_becomes_an_edited_reply() -> None:
     body = _event(
         {

@@ -1,0 +1,81 @@
+"""Fixtures: a fake Slack Web API, the Slack platform pointed at it, and a running quiz."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from adapters.slack_platform import SlackPlatform, create_slack_platform
+from bot.config import QuizConfig
+from bot.service import QuizService
+from bot.settings import Settings
+from questions.catalog import Catalog
+from storage.sqlite_store import SqliteStore
+from tests.fakes import FakeClock
+from tests.slack.driver import ADMIN, LISTED_ADMIN, SlackQuiz
+from tests.slack.fake_slack import BOT_TOKEN, FakeSlack
+from tests.slack.signed import SIGNING_SECRET
+
+
+@pytest.fixture
+async def fake_slack() -> AsyncIterator[FakeSlack]:
+    fake = FakeSlack(users={ADMIN: {"is_admin": True, "name": "Ada"}})
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+@pytest.fixture
+def slack_settings(fake_slack: FakeSlack) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        slack_bot_token=SecretStr(BOT_TOKEN),
+        slack_signing_secret=SecretStr(SIGNING_SECRET),
+        slack_api_url=fake_slack.api_url,
+        slack_admins=[LISTED_ADMIN],
+    )
+
+
+@pytest.fixture
+async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
+    platform = create_slack_platform(
+        slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0
+    )
+    try:
+        yield platform
+    finally:
+        await platform.stop()
+
+
+@pytest.fixture
+async def slack_quiz(
+    db_path: Path,
+    slack: SlackPlatform,
+    fake_slack: FakeSlack,
+    clock: FakeClock,
+    catalog: Catalog,
+    config: QuizConfig,
+) -> AsyncIterator[SlackQuiz]:
+    async with SqliteStore.open(db_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={slack.name: slack},
+            catalog=catalog,
+            clock=clock,
+            config=config,
+            rng=random.Random(7),
+            background=False,
+        )
+        await service.start()
+        await slack.start(service.handle)
+        try:
+            yield SlackQuiz(service, slack, fake_slack, clock)
+        finally:
+            await slack.stop()
+            await service.stop()

@@ -1,0 +1,75 @@
+"""A whole round on Slack, through signed requests and a fake Web API."""
+
+from __future__ import annotations
+
+from tests.slack.driver import ADMIN, SlackQuiz
+
+
+async def test_a_whole_round(slack_quiz: SlackQuiz) -> None:
+    quiz, fake = slack_quiz, slack_quiz.fake
+
+    response = await quiz.command("now")
+    assert response.status == 200
+    question = quiz.question()
+    assert [b["type"] for b in question.blocks] == [
+        "header",
+        "section",
+        "context",
+        "context",
+        "actions",
+    ]
+    assert question.blocks[0]["text"]["text"] == "Question #1"
+    assert question.blocks[-1]["elements"][0]["action_id"] == "quiz:reveal"
+    assert question.metadata == {
+        "event_type": "quizbot_action",
+        "event_payload": {"key": question.key},
+    }
+    assert (quiz.channel, question.ts, "bulb") in fake.reactions  # the reveal hint
+    assert quiz.told(ADMIN) == ["Posting question #1."]
+
+    first = await quiz.reply("Ring all-reduce: bandwidth-optimal", by="U1")
+    await quiz.reply("Tree all-reduce for latency", by="U2")
+    follow_ups = quiz.thread()
+    assert len(follow_ups) == 1 and "Follow-up" in follow_ups[0].block_texts()[0]
+
+    await quiz.react("bulb", by="U2", ts=question.ts)
+    thread = quiz.thread()
+    assert [m.block_texts()[0] for m in thread] == [
+        "Follow-up questions",
+        "Sample answer outline",
+    ]
+
+    await quiz.react("+1", by="U2", ts=first)
+    await quiz.react("thumbsup", by="U3", ts=first)
+
+    await quiz.command("leaderboard", by="U3")
+    [board] = quiz.told("U3")
+    lines = board.splitlines()
+    assert "Leaderboard" in lines[0]
+    assert "Member U1" in lines[1] and "Member U2" in lines[2]
+    assert len(quiz.thread()) == 2  # nothing was posted twice
+
+
+async def test_reveal_button_reveals_once(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    round_id = quiz.question().blocks[-1]["elements"][0]["value"]
+    response = await quiz.press("quiz:reveal", round_id, by="U5")
+    assert response.status == 200
+    await quiz.press("quiz:reveal", round_id, by="U6")
+    outlines = [m for m in quiz.thread() if m.block_texts()[0] == "Sample answer outline"]
+    assert len(outlines) == 1
+    assert quiz.told("U5") == ["Revealing the outline in the thread."]
+    assert quiz.told("U6") == ["The outline is already in the thread."]
+
+
+async def test_public_leaderboard_is_posted_in_the_channel(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    await quiz.reply("an answer", by="U1")
+    before = len(quiz.fake.posts(quiz.channel))
+    await quiz.command("leaderboard all public", by="U1")
+    posts = quiz.fake.posts(quiz.channel)
+    assert len(posts) == before + 1
+    assert posts[-1].block_texts()[0].startswith("Leaderboard")
+    assert quiz.told("U1") == []
