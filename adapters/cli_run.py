@@ -27,6 +27,15 @@ def register(commands: Any) -> None:
     parser.add_argument("--config", type=Path, help="a TOML settings file")
     parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument(
+        "--http",
+        action="store_const",
+        const="http",
+        dest="slack_mode",
+        help="Slack over HTTP (events at /slack/events; needs QUIZBOT_SLACK_SIGNING_SECRET) "
+        "instead of Socket Mode",
+    )
+    parser.add_argument("--port", type=int, dest="slack_http_port", help="Slack HTTP mode port")
     parser.set_defaults(handler=_run)
 
 
@@ -38,8 +47,10 @@ def _run(args: argparse.Namespace) -> int:
             db_path=args.db,
             packs_dir=args.packs_dir,
             log_level=args.log_level,
+            slack_mode=args.slack_mode,
+            slack_http_port=args.slack_http_port,
         )
-        settings.platforms()
+        settings.check_credentials()
     except (SettingsError, ValidationError) as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2

@@ -62,7 +62,9 @@ def _platform_connectors(
         elif name == "slack":
             from adapters.slack_platform import create_slack_platform
 
-            slack = create_slack_platform(settings)
+            slack = create_slack_platform(
+                settings, http=settings.slack_mode == "http", port=settings.slack_http_port
+            )
             platforms[name] = slack
             connectors.append(slack)
         elif name == "discord":

@@ -7,12 +7,13 @@ Precedence, highest first: values passed in code (CLI flags), environment,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -43,8 +44,9 @@ class Settings(BaseSettings):
         "'auto' picks the platforms whose tokens are set, else the console.",
     )
     db_path: Path = Field(default=Path("quizbot.db"), description="The SQLite database file.")
-    packs_dir: list[Path] = Field(
-        default_factory=list, description="Extra directories of question packs (*.yaml)."
+    packs_dir: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list,
+        description="Extra directories of question packs (*.yaml), comma-separated.",
     )
     timezone: str = Field(default="UTC", description="Default IANA timezone for new channels.")
     default_schedule: str = Field(
@@ -54,9 +56,14 @@ class Settings(BaseSettings):
         default=6.0, ge=0, description="How late a missed slot may still be posted after downtime."
     )
     reveal_emoji: str = Field(default="💡", description="Default reveal emoji for new channels.")
-    followup_policy: FollowUpPolicy = FollowUpPolicy.AFTER_FIRST_ANSWER
-    log_level: str = "INFO"
-    log_format: str = Field(default="text", pattern="^(text|json)$")
+    followup_policy: FollowUpPolicy = Field(
+        default=FollowUpPolicy.AFTER_FIRST_ANSWER,
+        description="When follow-ups are posted: after_first_answer, immediately, with_reveal.",
+    )
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
+    log_format: str = Field(
+        default="text", pattern="^(text|json)$", description="text, or json (one object a line)."
+    )
     http_port: int | None = Field(
         default=None, description="Serve /healthz and /metrics on this port (off when unset)."
     )
@@ -64,17 +71,33 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
     )
 
-    slack_bot_token: SecretStr | None = None
-    slack_app_token: SecretStr | None = None
-    slack_signing_secret: SecretStr | None = None
-    slack_api_url: str | None = None
-    slack_admins: list[str] = Field(
-        default_factory=list, description="Slack user ids treated as quiz admins."
+    slack_bot_token: SecretStr | None = Field(default=None, description="Slack bot token, xoxb-…")
+    slack_app_token: SecretStr | None = Field(
+        default=None, description="Slack app-level token for Socket Mode, xapp-…"
+    )
+    slack_signing_secret: SecretStr | None = Field(
+        default=None, description="Slack signing secret (HTTP mode)."
+    )
+    slack_api_url: str | None = Field(
+        default=None, description="Slack Web API base URL, ending in /api/ (GovSlack, tests)."
+    )
+    slack_mode: str = Field(
+        default="socket",
+        pattern="^(socket|http)$",
+        description="socket (Socket Mode, no public URL) or http (events at /slack/events).",
+    )
+    slack_http_port: int = Field(default=3000, description="Port of the Slack HTTP mode server.")
+    slack_admins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Slack user ids treated as quiz admins, comma-separated."
     )
 
-    discord_token: SecretStr | None = None
-    discord_api_url: str | None = None
-    discord_dev_guild: int | None = None
+    discord_token: SecretStr | None = Field(default=None, description="Discord bot token.")
+    discord_api_url: str | None = Field(
+        default=None, description="Discord REST base URL (a rate-limit proxy, tests)."
+    )
+    discord_dev_guild: int | None = Field(
+        default=None, description="Sync /quiz to this guild only (instant, for development)."
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -90,6 +113,13 @@ class Settings(BaseSettings):
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls.toml_path))
         sources.append(file_secret_settings)
         return tuple(sources)
+
+    @field_validator("packs_dir", "slack_admins", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
 
     @field_validator("timezone")
     @classmethod
@@ -119,6 +149,15 @@ class Settings(BaseSettings):
                     f"unknown platform {name!r} in QUIZBOT_PLATFORM; use {', '.join(PLATFORMS)}"
                 )
         return chosen
+
+    def check_credentials(self) -> None:
+        """Raise a SettingsError naming the variables the chosen platforms still need."""
+        for name in self.platforms():
+            if name == "slack":
+                second = "slack_signing_secret" if self.slack_mode == "http" else "slack_app_token"
+                self.require("slack_bot_token", second)
+            elif name == "discord":
+                self.require("discord_token")
 
     def require(self, *names: str) -> None:
         """Raise a SettingsError naming each missing variable."""
