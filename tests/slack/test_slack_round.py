@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.refs import ChannelRef
 from tests.slack.driver import ADMIN, SlackQuiz
+from tests.slack.fake_slack import TEAM
 
 
 async def test_a_whole_round(slack_quiz: SlackQuiz) -> None:
@@ -73,3 +75,38 @@ async def test_public_leaderboard_is_posted_in_the_channel(slack_quiz: SlackQuiz
     assert len(posts) == before + 1
     assert posts[-1].block_texts()[0].startswith("Leaderboard")
     assert quiz.told("U1") == []
+
+
+async def test_the_bots_own_hint_reaction_does_not_reveal(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    await quiz.react("bulb", by="U0BOT", ts=quiz.question().ts)  # bolt drops self events
+    assert quiz.thread() == []
+
+
+async def test_an_edited_answer_is_an_edit_not_a_new_answer(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    ts = await quiz.reply("first draft", by="U1")
+    question = quiz.question()
+    response = await quiz.event(
+        {
+            "type": "message",
+            "subtype": "message_changed",
+            "channel": quiz.channel,
+            "message": {
+                "user": "U1",
+                "text": "final &amp; better",
+                "ts": ts,
+                "thread_ts": question.ts,
+            },
+            "previous_message": {"user": "U1", "text": "first draft", "ts": ts},
+        }
+    )
+    assert response.status == 200
+    channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
+    assert channel is not None
+    round_ = await quiz.service.store.latest_round(channel.id)
+    assert round_ is not None
+    [answer] = await quiz.service.store.round_answers(round_.id)
+    assert answer.text == "final & better"
