@@ -40,12 +40,16 @@ class SocketModeTransport:
 
     async def start(self) -> None:
         handler = AsyncSocketModeHandler(self._app, self._app_token)
+        try:
+            # The SDK's connect() retries a failing connection forever; asking for the
+            # WebSocket URL first turns a wrong app token into a clear error instead.
+            async with slack_call("apps.connections.open"):
+                handler.client.wss_uri = await handler.client.issue_new_wss_url()
+            await handler.connect_async()  # type: ignore[no-untyped-call]
+        except BaseException:
+            await handler.close_async()  # type: ignore[no-untyped-call]
+            raise
         self._handler = handler
-        # The SDK's connect() retries a failing connection forever; asking for the
-        # WebSocket URL first turns a wrong app token into a clear error instead.
-        async with slack_call("apps.connections.open"):
-            handler.client.wss_uri = await handler.client.issue_new_wss_url()
-        await handler.connect_async()  # type: ignore[no-untyped-call]
         log.info("connected to Slack over Socket Mode")
 
     async def stop(self) -> None:

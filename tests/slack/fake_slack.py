@@ -7,6 +7,7 @@ can show a message whose sending the bot never recorded.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from collections.abc import Mapping
@@ -79,6 +80,10 @@ class FakeSlack:
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     url: str = ""
+    # Socket Mode: the connected WebSocket and the acks it sent back, by envelope id
+    socket: web.WebSocketResponse | None = None
+    socket_connected: asyncio.Event = field(default_factory=asyncio.Event)
+    acks: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
 
     # ---- life cycle
 
@@ -86,6 +91,7 @@ class FakeSlack:
         application = web.Application()
         application.router.add_route("*", "/api/{method}", self._api)
         application.router.add_post("/response/{id}", self._response_url)
+        application.router.add_get("/link", self._socket_mode)
         runner = web.AppRunner(application, access_log=None)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", 0).start()
@@ -95,6 +101,8 @@ class FakeSlack:
         return self.url
 
     async def stop(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -144,6 +152,30 @@ class FakeSlack:
 
     def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
+
+    def _apps_connections_open(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "url": self.url.replace("http://", "ws://") + "/link"}
+
+    async def _socket_mode(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.socket = socket
+        await socket.send_json({"type": "hello", "num_connections": 1})
+        self.socket_connected.set()
+        async for frame in socket:
+            message = json.loads(frame.data)
+            waiter = self.acks.get(message.get("envelope_id", ""))
+            if waiter is not None and not waiter.done():
+                waiter.set_result(message)
+        return socket
+
+    async def push(self, envelope: dict[str, Any]) -> dict[str, Any]:
+        """Send a Socket Mode envelope and wait for the app's acknowledgement."""
+        assert self.socket is not None, "no Socket Mode connection"
+        waiter = asyncio.get_running_loop().create_future()
+        self.acks[envelope["envelope_id"]] = waiter
+        await self.socket.send_json(envelope)
+        return await asyncio.wait_for(waiter, timeout=5)
 
     def _chat_postMessage(self, params: Mapping[str, Any]) -> dict[str, Any]:
         n = next(self._ts)
