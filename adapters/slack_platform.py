@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
@@ -144,8 +145,8 @@ class SlackPlatform:
                 )
         except PlatformError as problem:
             cause = problem.__cause__
-            if cause is not None and error_code(cause) == "already_reacted":  # type: ignore[arg-type]
-                return
+            if isinstance(cause, SlackApiError) and error_code(cause) == "already_reacted":
+                return  # a retried hint: the reaction is there, which is all we wanted
             raise
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:

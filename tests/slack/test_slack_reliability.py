@@ -201,3 +201,11 @@ async def test_admin_lookups_are_cached(slack_quiz: SlackQuiz) -> None:
     assert quiz.fake.count("users.info") == 1
     changes = [p.block_texts()[1] for p in quiz.fake.posts(quiz.channel)[1:]]
     assert changes[0].startswith("Paused") and changes[1] == "Resumed."
+
+
+async def test_adding_a_reaction_that_is_already_there_is_fine(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    question = MessageRef(ChannelRef("slack", TEAM, quiz.channel), quiz.question().ts)
+    await quiz.slack.react(question, "💡")  # the fake answers already_reacted
+    assert quiz.fake.reactions.count((quiz.channel, question.message, "bulb")) == 1
