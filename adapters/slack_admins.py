@@ -7,6 +7,7 @@ busy channel does not call ``users.info`` on every command.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -16,6 +17,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 300.0
+# A name is looked up while Slack waits for our 200 (3 s): never wait long for it.
+NAME_TIMEOUT_SECONDS = 1.0
 
 UserLookup = Callable[[str], Awaitable[Mapping[str, Any]]]
 
@@ -37,8 +40,10 @@ class SlackMembers:
         allow_list: Iterable[str] = (),
         ttl_seconds: float = DEFAULT_TTL_SECONDS,
         monotonic: Callable[[], float] = time.monotonic,
+        name_timeout: float = NAME_TIMEOUT_SECONDS,
     ) -> None:
         self._lookup = lookup
+        self._name_timeout = name_timeout
         self._allow_list = frozenset(u.strip() for u in allow_list if u.strip())
         self._ttl = ttl_seconds
         self._monotonic = monotonic
@@ -67,7 +72,8 @@ class SlackMembers:
     async def display_name(self, user: str) -> str:
         """Best effort: the name members see, or "" when Slack cannot tell us now."""
         try:
-            return (await self.profile(user)).display_name
+            async with asyncio.timeout(self._name_timeout):
+                return (await self.profile(user)).display_name
         except Exception as problem:  # a name is a nicety; never fail an event over it
             log.warning("could not look up Slack user %s: %s", user, problem)
             return ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,14 @@ async def test_a_failed_name_lookup_gives_an_empty_name() -> None:
         raise PlatformError("Slack users.info: ratelimited")
 
     assert await SlackMembers(lookup).display_name("U1") == ""
+
+
+async def test_a_slow_name_lookup_gives_up_quickly() -> None:
+    async def lookup(user: str) -> dict[str, Any]:
+        await asyncio.Event().wait()  # never answers
+        raise AssertionError("unreachable")
+
+    assert await SlackMembers(lookup, name_timeout=0.01).display_name("U1") == ""
 
 
 def _api_error(
