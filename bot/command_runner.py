@@ -92,6 +92,12 @@ class CommandRunner:
             if channel is None:
                 channel = await self._engine.create_channel(event.channel)
                 self._schedules.channel_changed(channel)
+            elif channel.disabled_reason:
+                # A command arriving from the channel shows the bot can reach it again.
+                log.info("channel %s enabled again by an admin", channel.ref.label())
+                channel = dataclasses.replace(channel, disabled_reason=None)
+                await self._engine.save_channel(channel)
+                self._schedules.channel_changed(channel)
             return await self._run_admin(command, channel)
         if isinstance(command, ShowPacks):
             return Response(cards.packs_card(self._engine.catalog.packs))

@@ -135,3 +135,15 @@ async def test_unavailable_channel_is_disabled_with_a_reason(
     stats = await quiz.command("stats", by="alice")
     assert "disabled: channel_not_found" in stats.card.plain_text()
     assert await quiz.service.store.due_actions(quiz.clock.now()) == []
+
+
+async def test_an_admin_command_enables_a_disabled_channel_again(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    platform.failures.append(ChannelUnavailable("not_in_channel"))
+    await quiz.command("now")
+    assert platform.messages == []
+    await quiz.command("now")
+    [channel] = await quiz.service.store.list_channels()
+    assert channel.disabled_reason is None
+    assert [m.card.title for m in platform.in_channel()] == ["Question #2"]
