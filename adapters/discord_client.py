@@ -80,6 +80,10 @@ class QuizClient(discord.Client):
             guild_ready_timeout=guild_ready_timeout,
             max_ratelimit_timeout=max_ratelimit_timeout,
             chunk_guilds_at_startup=False,
+            # No message cache: every handler works from raw events (the cache is empty
+            # after a restart anyway), and a cached message would be updated in place
+            # by a later edit before the handler of its creation has read it.
+            max_messages=None,
         )
         self.router = router
         self.tree = QuizCommandTree(self)

@@ -57,8 +57,8 @@ def _description_of(card: Card) -> str:
     return "\n\n".join(parts)
 
 
-def _drafts(card: Card) -> list[_EmbedDraft]:
-    """The card as embed drafts, each within the per-embed limits."""
+def _drafts(card: Card, budget: int) -> list[_EmbedDraft]:
+    """The card as embed drafts, each within the per-embed limits and ``budget`` characters."""
     title_parts = split_text(card.title, TITLE_LIMIT) if card.title else [""]
     description = _description_of(card)
     if len(title_parts) > 1:  # an overlong title continues in the description
@@ -74,7 +74,9 @@ def _drafts(card: Card) -> list[_EmbedDraft]:
         value = "\n".join([*names[1:], card_field.value]) if len(names) > 1 else card_field.value
         for index, chunk in enumerate(split_text(value or "\u200b", FIELD_VALUE_LIMIT)):
             shown_name = name if index == 0 else f"{name[: FIELD_NAME_LIMIT - 11]} (cont.)"
-            if len(drafts[-1].fields) >= FIELDS_PER_EMBED:
+            current = drafts[-1]
+            too_big = current.size() + len(shown_name) + len(chunk) > budget
+            if len(current.fields) >= FIELDS_PER_EMBED or (too_big and current.size() > 0):
                 drafts.append(_EmbedDraft())
             drafts[-1].fields.append((shown_name, chunk, card_field.inline))
     return drafts
@@ -85,8 +87,8 @@ def _footer_text(card: Card) -> str:
     return card.footer if len(card.footer) + MARKER_ROOM <= FOOTER_LIMIT else ""
 
 
-def _all_drafts(card: Card) -> list[_EmbedDraft]:
-    drafts = _drafts(card)
+def _all_drafts(card: Card, budget: int) -> list[_EmbedDraft]:
+    drafts = _drafts(card, budget)
     if card.footer and not _footer_text(card):
         drafts.extend(
             _EmbedDraft(description=chunk) for chunk in split_text(card.footer, DESCRIPTION_LIMIT)
@@ -110,7 +112,8 @@ def _pack(drafts: list[_EmbedDraft], footer_room: int) -> list[list[_EmbedDraft]
 
 
 def _grouped(card: Card) -> list[list[_EmbedDraft]]:
-    return _pack(_all_drafts(card), len(_footer_text(card)) + MARKER_ROOM)
+    footer_room = len(_footer_text(card)) + MARKER_ROOM
+    return _pack(_all_drafts(card, CHARACTERS_PER_MESSAGE - footer_room), footer_room)
 
 
 def render_card(card: Card, markers: Sequence[str] = ()) -> list[list[discord.Embed]]:

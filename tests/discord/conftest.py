@@ -208,4 +208,5 @@ def _interaction(
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(fake.guild_id)},
         "context": 0,
+        "attachment_size_limit": 10 * 1024 * 1024,
     }
