@@ -1,0 +1,118 @@
+"""Rows of the SQLite schema turned into the domain records of ``bot.models`` and back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from bot.models import (
+    ActionKind,
+    ActionState,
+    AnswerRecord,
+    ChannelSettings,
+    FollowUpPolicy,
+    OutboxAction,
+    Round,
+    RoundState,
+)
+from bot.refs import ChannelRef
+from storage.timestamps import from_db, optional_from_db
+
+CHANNEL_COLUMNS = (
+    "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
+    "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason"
+)
+ROUND_COLUMNS = (
+    "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
+    "revealed_at, question_message, thread, closed_at"
+)
+OUTBOX_COLUMNS = "id, round_id, kind, key, state, attempts, next_attempt_at, result_ref, last_error"
+# Selected from ``answers a JOIN members m ON m.id = a.member_id``.
+ANSWER_COLUMNS = (
+    "a.id, a.round_id, a.member_id, m.display_name, m.member, a.message_id, a.text, "
+    "a.answered_at, a.before_reveal, a.scoring, a.points, a.votes"
+)
+
+
+def channel_from_row(row: sqlite3.Row) -> ChannelSettings:
+    topics = row["topics"]
+    return ChannelSettings(
+        id=row["id"],
+        ref=ChannelRef(row["platform"], row["workspace"], row["channel"], row["name"]),
+        timezone=row["timezone"],
+        schedule=row["schedule"],
+        topics=None if topics is None else tuple(json.loads(topics)),
+        reveal_emoji=row["reveal_emoji"],
+        reveal_min_reactors=row["reveal_min_reactors"],
+        followup_policy=FollowUpPolicy(row["followup_policy"]),
+        grace_hours=row["grace_hours"],
+        paused=bool(row["paused"]),
+        disabled_reason=row["disabled_reason"],
+    )
+
+
+def channel_values(settings: ChannelSettings) -> dict[str, Any]:
+    """Named parameters of the channel columns other than ``id``."""
+    return {
+        "platform": settings.ref.platform,
+        "workspace": settings.ref.workspace,
+        "channel": settings.ref.channel,
+        "name": settings.ref.name,
+        "timezone": settings.timezone,
+        "schedule": settings.schedule,
+        "topics": None if settings.topics is None else json.dumps(list(settings.topics)),
+        "reveal_emoji": settings.reveal_emoji,
+        "reveal_min_reactors": settings.reveal_min_reactors,
+        "followup_policy": settings.followup_policy.value,
+        "grace_hours": settings.grace_hours,
+        "paused": int(settings.paused),
+        "disabled_reason": settings.disabled_reason,
+    }
+
+
+def round_from_row(row: sqlite3.Row) -> Round:
+    return Round(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        question_id=row["question_id"],
+        number=row["number"],
+        scheduled_for=from_db(row["scheduled_for"]),
+        scheduled=bool(row["scheduled"]),
+        state=RoundState(row["state"]),
+        created_at=from_db(row["created_at"]),
+        revealed_at=optional_from_db(row["revealed_at"]),
+        question_message=row["question_message"],
+        thread=row["thread"],
+        closed_at=optional_from_db(row["closed_at"]),
+    )
+
+
+def action_from_row(row: sqlite3.Row) -> OutboxAction:
+    return OutboxAction(
+        id=row["id"],
+        round_id=row["round_id"],
+        kind=ActionKind(row["kind"]),
+        key=row["key"],
+        state=ActionState(row["state"]),
+        attempts=row["attempts"],
+        next_attempt_at=from_db(row["next_attempt_at"]),
+        result_ref=row["result_ref"],
+        last_error=row["last_error"],
+    )
+
+
+def answer_from_row(row: sqlite3.Row) -> AnswerRecord:
+    return AnswerRecord(
+        id=row["id"],
+        round_id=row["round_id"],
+        member_id=row["member_id"],
+        member_name=row["display_name"] or row["member"],
+        message_id=row["message_id"],
+        text=row["text"],
+        answered_at=from_db(row["answered_at"]),
+        before_reveal=bool(row["before_reveal"]),
+        scoring=bool(row["scoring"]),
+        points=row["points"],
+        votes=row["votes"],
+    )

@@ -1,0 +1,693 @@
+"""The SQLite implementation of the ``Store`` port (aiosqlite).
+
+One long-lived connection (WAL, ``synchronous=NORMAL``) does every read and
+write. Several asyncio tasks share it, so each statement or transaction holds
+``_lock``: a transaction never interleaves with another task's statements, and
+no reader sees rows of a batch that may still roll back. Answers are
+group-committed (see ``storage.group_commit``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.models import (
+    ActionKind,
+    AnswerDraft,
+    AnswerRecord,
+    AnswerResult,
+    ChannelSettings,
+    ChannelStats,
+    LeaderboardRow,
+    MemberHistory,
+    OutboxAction,
+    OutboxDraft,
+    QuestionKey,
+    Round,
+)
+from bot.refs import ChannelRef, MemberRef
+from storage.answer_batch import write_answers
+from storage.errors import NotFoundError, StoreClosedError
+from storage.group_commit import GroupCommitter
+from storage.migrations import MigrationReport, migrate
+from storage.records import (
+    ANSWER_COLUMNS,
+    CHANNEL_COLUMNS,
+    OUTBOX_COLUMNS,
+    ROUND_COLUMNS,
+    action_from_row,
+    answer_from_row,
+    channel_from_row,
+    channel_values,
+    round_from_row,
+)
+from storage.timestamps import to_db
+
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+MAX_ERROR_LENGTH = 2000
+
+# Ordering of a board: points, then answers, then the earlier first answer, then member id.
+_LEADERBOARD = """
+SELECT b.member_id, m.display_name, m.member, b.points, b.answers
+FROM (
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
+           MIN(answered_at) AS first_at
+    FROM answers
+    WHERE channel_id = ? AND answered_at >= ?
+    GROUP BY member_id
+    ORDER BY points DESC, answers DESC, first_at, member_id
+    LIMIT ?
+) AS b
+JOIN members m ON m.id = b.member_id
+ORDER BY b.points DESC, b.answers DESC, b.first_at, b.member_id
+"""
+
+_MEMBER_STANDING = """
+SELECT points, answers, position FROM (
+    SELECT member_id, points, answers,
+           ROW_NUMBER() OVER (ORDER BY points DESC, answers DESC, first_at, member_id) AS position
+    FROM (
+        SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
+               MIN(answered_at) AS first_at
+        FROM answers WHERE channel_id = ? GROUP BY member_id
+    ) AS board
+) AS ranked
+WHERE member_id = ?
+"""
+
+_CHANNEL_STATS = """
+SELECT
+    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel) AS rounds,
+    (SELECT COUNT(*) FROM answers WHERE channel_id = :channel) AS answers,
+    (SELECT COUNT(DISTINCT member_id) FROM answers WHERE channel_id = :channel) AS members,
+    (SELECT COUNT(*) FROM votes v JOIN answers a ON a.id = v.answer_id
+        WHERE a.channel_id = :channel) AS votes,
+    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel AND revealed_at IS NOT NULL)
+        AS revealed_rounds,
+    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
+        WHERE r.channel_id = :channel AND o.state = 'pending') AS pending_actions,
+    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
+        WHERE r.channel_id = :channel AND o.state = 'failed') AS failed_actions
+"""
+
+
+class SqliteStore:
+    """``Store`` on SQLite. Open with ``async with SqliteStore.open(path) as store``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        """Use :meth:`open` or :meth:`connect`; this wraps an already configured connection."""
+        self._conn: aiosqlite.Connection | None = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+        self._member_ids: dict[tuple[str, str, str], tuple[int, str]] = {}
+        self._known_members: set[int] = set()
+        self._round_channels: dict[int, int] = {}
+        self._answers: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
+            self._write_answer_batch, name="answers"
+        )
+        self.migration: MigrationReport | None = None
+
+    # life cycle
+
+    @classmethod
+    async def connect(
+        cls,
+        path: Path | str,
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        run_migrations: bool = True,
+    ) -> Self:
+        """Open the database, configure the connection and apply pending migrations."""
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            store = cls(conn, path)
+            if run_migrations:
+                store.migration = await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        store._answers.start()
+        return store
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        run_migrations: bool = True,
+    ) -> AsyncIterator[Self]:
+        store = await cls.connect(
+            path, busy_timeout_ms=busy_timeout_ms, run_migrations=run_migrations
+        )
+        try:
+            yield store
+        finally:
+            await store.close()
+
+    async def close(self) -> None:
+        """Commit what is queued, then close the connection (and stop its thread)."""
+        if self._conn is None:
+            return
+        try:
+            await self._answers.close()
+        finally:
+            async with self._lock:
+                conn, self._conn = self._conn, None
+                if conn is not None:
+                    await conn.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
+
+    @property
+    def answer_batches(self) -> int:
+        """How many group-commit batches of answers were written so far."""
+        return self._answers.batches
+
+    # statement helpers
+
+    def _connection(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise StoreClosedError(f"the store of {self.path} is closed")
+        return self._conn
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction that no other task's statements can interleave with."""
+        async with self._lock:
+            conn = self._connection()
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+
+    async def _fetch(
+        self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
+    ) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._connection().execute_fetchall(sql, params))
+
+    async def _fetch_one(
+        self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
+    ) -> sqlite3.Row | None:
+        rows = await self._fetch(sql, params)
+        return rows[0] if rows else None
+
+    async def _change(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> int:
+        """Run one write statement (atomic on its own); returns the rows it changed."""
+        async with self._lock:
+            cursor = await self._connection().execute(sql, params)
+            count = cursor.rowcount
+            await cursor.close()
+            return count
+
+    # channels
+
+    async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None:
+        row = await self._fetch_one(
+            f"SELECT {CHANNEL_COLUMNS} FROM channels"
+            " WHERE platform = ? AND workspace = ? AND channel = ?",
+            (ref.platform, ref.workspace, ref.channel),
+        )
+        return None if row is None else channel_from_row(row)
+
+    async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None:
+        row = await self._fetch_one(
+            f"SELECT {CHANNEL_COLUMNS} FROM channels WHERE id = ?", (channel_id,)
+        )
+        return None if row is None else channel_from_row(row)
+
+    async def create_channel(self, settings: ChannelSettings) -> ChannelSettings:
+        values = channel_values(settings)
+        columns = ", ".join(values)
+        placeholders = ", ".join(f":{name}" for name in values)
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO channels ({columns}) VALUES ({placeholders})"
+                " ON CONFLICT (platform, workspace, channel) DO NOTHING",
+                values,
+            )
+            rows = list(
+                await conn.execute_fetchall(
+                    f"SELECT {CHANNEL_COLUMNS} FROM channels"
+                    " WHERE platform = :platform AND workspace = :workspace"
+                    " AND channel = :channel",
+                    values,
+                )
+            )
+        return channel_from_row(rows[0])
+
+    async def update_channel(self, settings: ChannelSettings) -> None:
+        values = channel_values(settings)
+        assignments = ", ".join(f"{name} = :{name}" for name in values)
+        changed = await self._change(
+            f"UPDATE channels SET {assignments} WHERE id = :id", {**values, "id": settings.id}
+        )
+        if changed == 0:
+            raise NotFoundError(f"no channel with id {settings.id}")
+
+    async def list_channels(self) -> list[ChannelSettings]:
+        rows = await self._fetch(f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id")
+        return [channel_from_row(row) for row in rows]
+
+    # questions
+
+    async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
+        params = [(q.pack, q.question, q.topic, q.content_hash) for q in questions]
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO questions (pack, question, topic, content_hash) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (pack, question) DO UPDATE"
+                " SET topic = excluded.topic, content_hash = excluded.content_hash",
+                params,
+            )
+            rows = await conn.execute_fetchall("SELECT id, pack, question FROM questions")
+        wanted = {(q.pack, q.question) for q in questions}
+        return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
+
+    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
+        rows = await self._fetch(
+            "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id",
+            (channel_id,),
+        )
+        return {row[0]: row[1] for row in rows}
+
+    # rounds
+
+    async def create_round(
+        self,
+        channel_id: int,
+        question_id: int,
+        scheduled_for: datetime,
+        *,
+        scheduled: bool,
+        created_at: datetime,
+        actions: Sequence[ActionKind],
+    ) -> Round | None:
+        slot, now = to_db(scheduled_for), to_db(created_at)
+        async with self._transaction() as conn:
+            taken = await conn.execute_fetchall(
+                "SELECT 1 FROM rounds WHERE channel_id = ? AND scheduled_for = ?",
+                (channel_id, slot),
+            )
+            if list(taken):
+                return None
+            await conn.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ?"
+                " WHERE channel_id = ? AND state = 'open'",
+                (now, channel_id),
+            )
+            rows = list(
+                await conn.execute_fetchall(
+                    "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
+                    " scheduled, state, created_at)"
+                    " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, 'open', ?"
+                    f" FROM rounds WHERE channel_id = ? RETURNING {ROUND_COLUMNS}",
+                    (channel_id, question_id, slot, int(scheduled), now, channel_id),
+                )
+            )
+            created = round_from_row(rows[0])
+            await conn.executemany(
+                "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+                [
+                    (created.id, kind.value, f"round:{created.id}:{kind.value}", now, now, now)
+                    for kind in actions
+                ],
+            )
+        self._round_channels[created.id] = channel_id
+        return created
+
+    async def _round_where(self, condition: str, params: Sequence[Any]) -> Round | None:
+        row = await self._fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE {condition}", params)
+        return None if row is None else round_from_row(row)
+
+    async def get_round(self, round_id: int) -> Round | None:
+        return await self._round_where("id = ?", (round_id,))
+
+    async def open_round(self, channel_id: int) -> Round | None:
+        return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))
+
+    async def latest_round(self, channel_id: int) -> Round | None:
+        return await self._round_where("channel_id = ? ORDER BY number DESC LIMIT 1", (channel_id,))
+
+    async def round_by_message(self, channel_id: int, message: str) -> Round | None:
+        return await self._round_where(
+            "channel_id = ? AND question_message = ?", (channel_id, message)
+        )
+
+    async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
+        return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
+
+    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
+            (to_db(at), round_id),
+        )
+        return changed == 1
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (round_id, member_id) DO NOTHING",
+                (round_id, member_id, _now_text()),
+            )
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?", (round_id,)
+                )
+            )
+        return int(rows[0][0])
+
+    async def close_round(self, round_id: int, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'",
+            (to_db(at), round_id),
+        )
+        return changed == 1
+
+    # outbox
+
+    async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
+        now = to_db(at)
+        async with self._transaction() as conn:
+            cursor = await conn.executemany(
+                "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
+                " ON CONFLICT (key) DO NOTHING",
+                [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
+            )
+            inserted = cursor.rowcount
+            await cursor.close()
+        return max(inserted, 0)
+
+    async def due_actions(self, now: datetime, limit: int = 100) -> list[OutboxAction]:
+        # Oldest first is creation order, so a round's actions come in the order enqueued.
+        rows = await self._fetch(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox"
+            " WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+            (to_db(now), limit),
+        )
+        return [action_from_row(row) for row in rows]
+
+    async def round_actions(self, round_id: int) -> list[OutboxAction]:
+        rows = await self._fetch(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? ORDER BY id", (round_id,)
+        )
+        return [action_from_row(row) for row in rows]
+
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+        rows = await self._fetch(
+            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
+            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            (to_db(at), action_id),
+        )
+        if not rows:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+        return action_from_row(rows[0])
+
+    async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
+        async with self._transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+                    " WHERE id = ? RETURNING round_id, kind",
+                    (result_ref, to_db(at), action_id),
+                )
+            )
+            if not rows:
+                raise NotFoundError(f"no outbox action with id {action_id}")
+            round_id, kind = rows[0][0], ActionKind(rows[0][1])
+            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
+                kind
+            )
+            if column is not None and result_ref is not None:
+                await conn.execute(
+                    f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id)
+                )
+
+    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None:
+        changed = await self._change(
+            "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?"
+            " WHERE id = ? AND state = 'pending'",
+            (_clip(error), to_db(next_attempt_at), _now_text(), action_id),
+        )
+        if changed == 0:
+            await self._require_action(action_id)
+
+    async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
+        changed = await self._change(
+            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?",
+            (_clip(error), to_db(at), action_id),
+        )
+        if changed == 0:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+
+    async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int:
+        return await self._change(
+            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
+            " WHERE state = 'pending'"
+            " AND round_id IN (SELECT id FROM rounds WHERE channel_id = ?)",
+            (_clip(error), to_db(at), channel_id),
+        )
+
+    async def _require_action(self, action_id: int) -> None:
+        if await self._fetch_one("SELECT 1 FROM outbox WHERE id = ?", (action_id,)) is None:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+
+    # members, answers, votes
+
+    async def member_id(self, ref: MemberRef) -> int:
+        key = (ref.platform, ref.workspace, ref.member)
+        cached = self._member_ids.get(key)
+        if cached is not None and (not ref.display_name or ref.display_name == cached[1]):
+            return cached[0]
+        rows = await self._fetch(
+            "INSERT INTO members (platform, workspace, member, display_name)"
+            " VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (platform, workspace, member) DO UPDATE SET display_name ="
+            " CASE WHEN excluded.display_name = '' THEN members.display_name"
+            " ELSE excluded.display_name END"
+            " RETURNING id, display_name",
+            (*key, ref.display_name),
+        )
+        member_id, name = int(rows[0][0]), str(rows[0][1])
+        self._member_ids[key] = (member_id, name)
+        self._known_members.add(member_id)
+        return member_id
+
+    async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
+        return await self._answers.submit(draft)
+
+    async def _write_answer_batch(
+        self, drafts: Sequence[AnswerDraft]
+    ) -> list[AnswerResult | Exception]:
+        rejected = await self._reject_unknown_references(drafts)
+        async with self._transaction() as conn:
+            return await write_answers(conn, drafts, rejected)
+
+    async def _reject_unknown_references(
+        self, drafts: Sequence[AnswerDraft]
+    ) -> dict[int, Exception]:
+        """Drafts naming a missing round or member fail alone instead of failing the batch."""
+        unknown_rounds = {d.round_id for d in drafts} - self._round_channels.keys()
+        unknown_members = {d.member_id for d in drafts} - self._known_members
+        if unknown_rounds:
+            marks = ", ".join("?" * len(unknown_rounds))
+            rows = await self._fetch(
+                f"SELECT id, channel_id FROM rounds WHERE id IN ({marks})", tuple(unknown_rounds)
+            )
+            self._round_channels.update((row[0], row[1]) for row in rows)
+        if unknown_members:
+            marks = ", ".join("?" * len(unknown_members))
+            rows = await self._fetch(
+                f"SELECT id FROM members WHERE id IN ({marks})", tuple(unknown_members)
+            )
+            self._known_members.update(row[0] for row in rows)
+        rejected: dict[int, Exception] = {}
+        for index, draft in enumerate(drafts):
+            channel_id = self._round_channels.get(draft.round_id)
+            if channel_id is None:
+                rejected[index] = NotFoundError(f"no round with id {draft.round_id}")
+            elif channel_id != draft.channel_id:
+                rejected[index] = ValueError(
+                    f"round {draft.round_id} belongs to channel {channel_id},"
+                    f" not {draft.channel_id}"
+                )
+            elif draft.member_id not in self._known_members:
+                rejected[index] = NotFoundError(f"no member with id {draft.member_id}")
+        return rejected
+
+    async def edit_answer(self, round_id: int, message_id: str, text: str, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?",
+            (text, to_db(at), round_id, message_id),
+        )
+        return changed == 1
+
+    async def _answers_where(self, condition: str, params: Sequence[Any]) -> list[AnswerRecord]:
+        rows = await self._fetch(
+            f"SELECT {ANSWER_COLUMNS} FROM answers a JOIN members m ON m.id = a.member_id"
+            f" WHERE {condition}",
+            params,
+        )
+        return [answer_from_row(row) for row in rows]
+
+    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None:
+        found = await self._answers_where(
+            "a.round_id = ? AND a.message_id = ?", (round_id, message_id)
+        )
+        return found[0] if found else None
+
+    async def answer_by_message_in_channel(
+        self, channel_id: int, message_id: str
+    ) -> AnswerRecord | None:
+        found = await self._answers_where(
+            "a.round_id IN (SELECT id FROM rounds WHERE channel_id = ?) AND a.message_id = ?"
+            " ORDER BY a.id LIMIT 1",
+            (channel_id, message_id),
+        )
+        return found[0] if found else None
+
+    async def round_answers(self, round_id: int) -> list[AnswerRecord]:
+        return await self._answers_where("a.round_id = ? ORDER BY a.answered_at, a.id", (round_id,))
+
+    async def record_vote(
+        self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
+    ) -> bool:
+        async with self._transaction() as conn:
+            found = list(
+                await conn.execute_fetchall(
+                    "SELECT (SELECT COUNT(*) FROM answers WHERE id = ?),"
+                    " (SELECT COUNT(*) FROM members WHERE id = ?)",
+                    (answer_id, voter_id),
+                )
+            )
+            if found[0][0] == 0:
+                raise NotFoundError(f"no answer with id {answer_id}")
+            if found[0][1] == 0:
+                raise NotFoundError(f"no member with id {voter_id}")
+            cursor = await conn.execute(
+                "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (answer_id, voter_id) DO NOTHING",
+                (answer_id, voter_id, to_db(at)),
+            )
+            counted = cursor.rowcount == 1
+            await cursor.close()
+            if counted:
+                await conn.execute(
+                    "UPDATE answers SET votes = votes + 1, points = base_points"
+                    " + ? * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
+                    (per_vote, max_votes, max_votes, answer_id),
+                )
+        return counted
+
+    # inbound events
+
+    async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
+        changed = await self._change(
+            "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (platform, event_id) DO NOTHING",
+            (platform, event_id, to_db(at)),
+        )
+        return changed == 1
+
+    # reports
+
+    async def leaderboard(
+        self, channel_id: int, since: datetime | None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        floor = "" if since is None else to_db(since)  # every stored time sorts after ''
+        rows = await self._fetch(_LEADERBOARD, (channel_id, floor, limit))
+        return [
+            LeaderboardRow(
+                rank=rank,
+                member_id=row[0],
+                member_name=row[1] or row[2],
+                points=row[3],
+                answers=row[4],
+            )
+            for rank, row in enumerate(rows, start=1)
+        ]
+
+    async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
+        standing = await self._fetch_one(_MEMBER_STANDING, (channel_id, member_id))
+        topics = await self._fetch(
+            "SELECT q.topic, COUNT(*) FROM answers a"
+            " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"
+            " WHERE a.channel_id = ? AND a.member_id = ? AND a.scoring = 1"
+            " GROUP BY q.topic ORDER BY q.topic",
+            (channel_id, member_id),
+        )
+        scheduled = await self._fetch(
+            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 ORDER BY number",
+            (channel_id,),
+        )
+        answered = await self._fetch(
+            "SELECT DISTINCT round_id FROM answers WHERE channel_id = ? AND member_id = ?",
+            (channel_id, member_id),
+        )
+        return MemberHistory(
+            points=0 if standing is None else standing[0],
+            answers=0 if standing is None else standing[1],
+            rank=None if standing is None else standing[2],
+            answers_per_topic={row[0]: row[1] for row in topics},
+            scheduled_round_ids=tuple(row[0] for row in scheduled),
+            answered_round_ids=frozenset(row[0] for row in answered),
+        )
+
+    async def channel_stats(self, channel_id: int) -> ChannelStats:
+        row = await self._fetch_one(_CHANNEL_STATS, {"channel": channel_id})
+        assert row is not None  # a SELECT without FROM always yields one row
+        return ChannelStats(
+            rounds=row["rounds"],
+            answers=row["answers"],
+            members=row["members"],
+            votes=row["votes"],
+            revealed_rounds=row["revealed_rounds"],
+            pending_actions=row["pending_actions"],
+            failed_actions=row["failed_actions"],
+        )
+
+    # small key/value facts
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._change(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def _clip(error: str) -> str:
+    return error if len(error) <= MAX_ERROR_LENGTH else error[: MAX_ERROR_LENGTH - 1] + "…"
+
+
+def _now_text() -> str:
+    """Wall-clock time for bookkeeping columns the protocol passes no time for."""
+    return to_db(datetime.now(UTC))
