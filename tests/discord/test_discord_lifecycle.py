@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import SecretStr
 
 from adapters.discord_platform import create_discord_platform
 from bot.settings import Settings, SettingsError
@@ -64,7 +65,9 @@ async def test_a_new_session_fires_ready_again_without_restarting_background_wor
 
 def test_the_factory_reads_the_settings(fake: FakeDiscord, memory_store: MemoryStore) -> None:
     settings = Settings(
-        discord_token="fake-token", discord_api_url=fake.base_url, discord_dev_guild=DEV_GUILD
+        discord_token=SecretStr("fake-token"),
+        discord_api_url=fake.base_url,
+        discord_dev_guild=DEV_GUILD,
     )
 
     platform = create_discord_platform(settings, topics=lambda: ["gpu"], store=memory_store)
@@ -80,7 +83,7 @@ def test_the_factory_refuses_a_missing_token_or_a_bad_api_url(memory_store: Memo
         create_discord_platform(Settings(discord_token=None), topics=list, store=memory_store)
     with pytest.raises(SettingsError, match="QUIZBOT_DISCORD_API_URL"):
         create_discord_platform(
-            Settings(discord_token="t", discord_api_url="discord.example"),
+            Settings(discord_token=SecretStr("t"), discord_api_url="discord.example"),
             topics=list,
             store=memory_store,
         )
