@@ -1,11 +1,93 @@
-"""`quizbot db` commands."""
+"""`quizbot db` commands: apply migrations, take an online backup."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sqlite3
+import sys
+from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+
+from bot.settings import SettingsError, load_settings
+from storage.backup import backup_database
+from storage.errors import StorageError
+from storage.sqlite_store import SqliteStore
+
+_DB_HELP = "the database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("db", help="(not built yet)")
-    parser.set_defaults(handler=lambda args: 2)
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "db",
+        help="database maintenance: migrate, backup",
+        description="Maintain the quiz database (SQLite).",
+    )
+    actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+
+    migrate = actions.add_parser(
+        "migrate",
+        help="apply pending schema migrations",
+        description="Apply the schema migrations the database does not have yet. The bot "
+        "also does this at start-up; a database newer than this quizbot is refused.",
+    )
+    migrate.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    migrate.set_defaults(handler=run_migrate)
+
+    backup = actions.add_parser(
+        "backup",
+        help="copy the database to a new file, safely while the bot runs",
+        description="Copy the database with SQLite's online backup API into a new file. "
+        "Safe while the bot is running and writing; the copy is integrity-checked.",
+    )
+    backup.add_argument("path", type=Path, metavar="PATH", help="the backup file to create")
+    backup.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    backup.set_defaults(handler=run_backup)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    return _report_errors(_migrate, args)
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    return _report_errors(_backup, args)
+
+
+async def _migrate(args: argparse.Namespace) -> str:
+    path = _database_path(args)
+    async with SqliteStore.open(path) as store:
+        report = store.migration
+    assert report is not None
+    if report.applied == 0:
+        return f"{path}: schema is up to date (version {report.to_version})"
+    return (
+        f"{path}: migrated from schema version {report.from_version} to {report.to_version}"
+        f" ({report.applied} migration{'s' if report.applied != 1 else ''})"
+    )
+
+
+async def _backup(args: argparse.Namespace) -> str:
+    source = _database_path(args)
+    report = await backup_database(source, args.path)
+    return (
+        f"backed up {source} to {report.target}"
+        f" ({report.size_bytes} bytes, schema version {report.schema_version})"
+    )
+
+
+def _database_path(args: argparse.Namespace) -> Path:
+    if args.db is not None:
+        return Path(args.db)
+    return load_settings().db_path
+
+
+def _report_errors(action: Any, args: argparse.Namespace) -> int:
+    try:
+        message: str = asyncio.run(action(args))
+    except (StorageError, SettingsError, ValidationError, sqlite3.Error, OSError) as error:
+        print(f"quizbot db {args.db_command}: error: {error}", file=sys.stderr)
+        return 1
+    print(message)
+    return 0

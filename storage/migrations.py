@@ -39,14 +39,15 @@ class MigrationReport:
 def split_statements(script: str, *, source: str = "<sql>") -> tuple[str, ...]:
     """The statements of ``script``; semicolons inside strings, comments and triggers stay put."""
     statements: list[str] = []
+    *terminated, tail = script.split(";")
     pending = ""
-    for piece in script.split(";"):
+    for piece in terminated:
         pending += piece + ";"
         if sqlite3.complete_statement(pending):
             if _has_code(pending):
                 statements.append(pending.strip())
             pending = ""
-    if _has_code(pending.removesuffix(";")):
+    if _has_code(pending + tail):
         raise MigrationError(f"{source}: the last statement does not end with ';'")
     return tuple(statements)
 
