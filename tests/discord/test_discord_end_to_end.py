@@ -1,0 +1,272 @@
+"""The real QuizService and SqliteStore driven through the Discord adapter and the fake Discord."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.discord_platform import DiscordOptions, DiscordPlatform
+from bot.config import QuizConfig
+from bot.events import Event
+from bot.models import Round
+from bot.render import Response
+from bot.service import QuizService
+from questions.catalog import Catalog
+from questions.loader import load_catalog
+from storage.sqlite_store import SqliteStore
+from tests.discord.conftest import (
+    TOKEN,
+    button_payload,
+    command_payload,
+    eventually,
+    feed,
+    message_payload,
+    reaction_payload,
+)
+from tests.discord.fake_discord import MANAGE_GUILD, FakeDiscord
+from tests.fakes import FakeClock
+
+ANN = 730000000000000001
+LEAD = 730000000000000003
+BOB = 730000000000000004
+MESSAGES = r"/channels/\d+/messages"
+EPHEMERAL = 64
+
+
+@dataclass
+class Handled:
+    """Wraps the service's handler; records each event once its handling finished."""
+
+    service: QuizService
+    done: list[tuple[Event, Response | None]] = field(default_factory=list)
+
+    async def __call__(self, event: Event) -> Response | None:
+        response = await self.service.handle(event)
+        self.done.append((event, response))
+        return response
+
+
+@dataclass
+class Quiz:
+    fake: FakeDiscord
+    store: SqliteStore
+    service: QuizService
+    catalog: Catalog
+    clock: FakeClock
+    handled: Handled
+    platform: DiscordPlatform | None = None
+
+    async def connect(self) -> DiscordPlatform:
+        """(Re)start the Discord side: a new client, as after a process restart."""
+        options = DiscordOptions(token=TOKEN, api_url=self.fake.base_url, guild_ready_timeout=0.05)
+        self.platform = DiscordPlatform(options, topics=self.catalog.topics, store=self.store)
+        self.service.platforms["discord"] = self.platform
+        await self.platform.start(self.handled)
+        return self.platform
+
+    async def disconnect(self) -> None:
+        if self.platform is not None:
+            await self.platform.stop()
+            self.platform = None
+
+    def connected(self) -> DiscordPlatform:
+        assert self.platform is not None
+        return self.platform
+
+    async def run(self, payload_event: str, payload: dict[str, Any]) -> None:
+        """Feed one gateway payload and wait until the core has handled it."""
+        before = len(self.handled.done)
+        feed(self.connected(), payload_event, payload)
+        await eventually(lambda: len(self.handled.done) > before)
+
+    async def command(self, user: int, name: str, options: dict[str, object] | None = None) -> None:
+        """Run a /quiz command and wait until its answer reached the member."""
+        self.clock.advance(seconds=1)
+        replies = len(self.fake.interaction_replies)
+        await self.run("INTERACTION_CREATE", command_payload(self.fake, user, name, options))
+        # deferred, then a follow-up (private) or the placeholder deleted (public / none)
+        await eventually(lambda: len(self.fake.interaction_replies) >= replies + 2)
+
+    async def round(self) -> Round:
+        channels = await self.store.list_channels()
+        assert channels, "no quiz channel yet"
+        round_ = await self.store.latest_round(channels[0].id)
+        assert round_ is not None
+        return round_
+
+
+@pytest.fixture
+async def quiz(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Quiz]:
+    fake.add_member(ANN, "ann")
+    fake.add_member(LEAD, "lead", permissions=MANAGE_GUILD)
+    fake.add_member(BOB, "@everyone <@&1>")  # a hostile display name
+    catalog = load_catalog()
+    clock = FakeClock(datetime(2025, 1, 6, 9, 0, tzinfo=UTC))
+    async with SqliteStore.open(tmp_path / "quiz.db") as store:
+        service = QuizService(
+            store=store,
+            platforms={},
+            catalog=catalog,
+            clock=clock,
+            config=QuizConfig(),
+            rng=random.Random(7),
+            background=False,
+        )
+        await service.start()
+        quiz = Quiz(fake, store, service, catalog, clock, Handled(service))
+        await quiz.connect()
+        try:
+            yield quiz
+        finally:
+            await quiz.disconnect()
+            await service.stop()
+
+
+def bot_posts(fake: FakeDiscord, channel_id: int) -> list[dict[str, Any]]:
+    return [m for m in fake.channel_messages(channel_id) if m["author"]["id"] == str(fake.bot_id)]
+
+
+async def _post_round(quiz: Quiz) -> Round:
+    await quiz.command(LEAD, "now")
+    await quiz.service.settle()
+    return await quiz.round()
+
+
+async def test_a_whole_round_through_the_adapter(quiz: Quiz) -> None:
+    fake = quiz.fake
+    round_ = await _post_round(quiz)
+
+    [question] = fake.channel_messages()
+    assert round_.question_message == question["id"]
+    assert question["embeds"][0]["title"] == "Question #1"
+    assert question["components"][0]["components"][0]["custom_id"] == f"quizbot:reveal:{round_.id}"
+    assert round_.thread == question["id"]  # the thread started from the question
+    assert fake.channels[int(question["id"])]["name"].startswith("Round 1 · ")
+    assert fake.reactions[(int(question["id"]), "💡")] == [fake.bot_id]
+
+    assert round_.thread is not None
+    thread_id = int(round_.thread)
+    answer = fake.add_message(thread_id, ANN, "Shard the batch, @everyone")
+    await quiz.run("MESSAGE_CREATE", message_payload(fake, answer))
+    vote = reaction_payload(fake, thread_id, int(answer["id"]), LEAD, "👍")
+    await quiz.run("MESSAGE_REACTION_ADD", vote)
+    reveal = reaction_payload(fake, fake.channel_id, int(question["id"]), BOB, "💡")
+    await quiz.run("MESSAGE_REACTION_ADD", reveal)
+    await quiz.service.settle()
+
+    [answer_record] = await quiz.store.round_answers(round_.id)
+    assert answer_record.text == "Shard the batch, @everyone" and answer_record.votes == 1
+    assert (await quiz.round()).revealed_at is not None
+    bot_posts = [
+        m for m in fake.channel_messages(thread_id) if m["author"]["id"] == str(fake.bot_id)
+    ]
+    kinds = [m["embeds"][0]["title"] for m in bot_posts]
+    assert len(kinds) == 2  # follow-ups after the first answer, then the outline
+    for request in fake.requests_to("POST", MESSAGES):
+        assert request.body["allowed_mentions"] == {"parse": []}
+        assert request.body["enforce_nonce"] is True
+
+    await quiz.command(BOB, "leaderboard", {"public": True})
+    board = fake.channel_messages()[-1]
+    assert "ann" in str(board["embeds"])
+    assert fake.requests_to("POST", MESSAGES)[-1].body["allowed_mentions"] == {"parse": []}
+
+
+async def test_admin_commands_need_manage_guild_and_members_get_private_answers(
+    quiz: Quiz,
+) -> None:
+    feed(quiz.connected(), "INTERACTION_CREATE", command_payload(quiz.fake, ANN, "now"))
+    await eventually(lambda: len(quiz.fake.interaction_replies) == 1)  # refused by the adapter
+    await quiz.command(ANN, "me")  # no quiz here yet: a private answer
+    await eventually(lambda: len(quiz.fake.interaction_replies) == 3)
+
+    assert await quiz.store.list_channels() == []
+    refusal, deferred, private = quiz.fake.interaction_replies
+    assert "Manage Server" in refusal["data"]["embeds"][0]["description"]
+    assert deferred["data"]["flags"] & EPHEMERAL and private["flags"] & EPHEMERAL
+    assert quiz.fake.channel_messages() == []
+
+    await _post_round(quiz)
+    assert len(quiz.fake.channel_messages()) == 1
+
+
+async def test_the_reveal_button_reveals_once(quiz: Quiz) -> None:
+    round_ = await _post_round(quiz)
+    [question] = quiz.fake.channel_messages()
+    custom_id = f"quizbot:reveal:{round_.id}"
+
+    for _ in range(2):
+        await quiz.run("INTERACTION_CREATE", button_payload(quiz.fake, ANN, question, custom_id))
+        await quiz.service.settle()
+
+    assert (await quiz.round()).revealed_at is not None
+    thread_posts = quiz.fake.channel_messages(int(question["id"]))
+    assert len(thread_posts) == 2  # follow-ups (with the reveal) and the outline, once
+
+
+async def test_a_429_on_the_question_is_retried_and_posts_one_message(quiz: Quiz) -> None:
+    quiz.fake.rate_limit_next("POST", MESSAGES, retry_after=0.05)
+
+    round_ = await _post_round(quiz)
+
+    assert len(quiz.fake.requests_to("POST", rf"/channels/{quiz.fake.channel_id}/messages")) == 2
+    [question] = quiz.fake.channel_messages()
+    assert round_.question_message == question["id"]
+
+
+async def test_a_send_whose_answer_was_lost_is_not_sent_twice(quiz: Quiz) -> None:
+    quiz.fake.fail_next("POST", MESSAGES, 500, after_effect=True)  # created, answer lost
+
+    await quiz.command(LEAD, "now")
+    await quiz.service.settle()
+    assert (await quiz.round()).question_message is None
+    quiz.clock.advance(minutes=10)  # the outbox retries later; Discord forgot the nonce
+    quiz.fake.forget_nonces = True
+    await quiz.service.settle()
+
+    [question] = quiz.fake.channel_messages()
+    assert (await quiz.round()).question_message == question["id"]
+    assert (await quiz.round()).thread == question["id"]
+
+
+async def test_a_forbidden_channel_is_disabled_with_its_reason(quiz: Quiz) -> None:
+    quiz.fake.channels[quiz.fake.channel_id]["forbidden"] = True
+
+    await _post_round(quiz)
+    await quiz.command(ANN, "stats")
+
+    [channel] = await quiz.store.list_channels()
+    assert channel.disabled_reason is not None and "403" in channel.disabled_reason
+    assert "disabled" in str(quiz.fake.interaction_replies[-1]["embeds"])
+
+
+async def test_a_reveal_and_answers_made_while_offline_are_reconciled_once(quiz: Quiz) -> None:
+    fake = quiz.fake
+    round_ = await _post_round(quiz)
+    assert round_.thread is not None and round_.question_message is not None
+    await quiz.disconnect()
+
+    answer = fake.add_message(int(round_.thread), ANN, "Answered while the bot was down")
+    fake.add_reaction(int(round_.thread), int(answer["id"]), "👍", LEAD)
+    fake.add_reaction(fake.channel_id, int(round_.question_message), "💡", BOB)
+    platform = await quiz.connect()
+    await eventually(lambda: len(quiz.handled.done) >= 4)  # answer, vote, reveal (+ command)
+    await quiz.service.settle()
+    await platform.reconcile_open_rounds()  # a second pass (e.g. after a resume)
+    await quiz.service.settle()
+
+    [answer_record] = await quiz.store.round_answers(round_.id)
+    assert answer_record.message_id == answer["id"] and answer_record.votes == 1
+    assert (await quiz.round()).revealed_at is not None
+    bot_posts = [
+        m
+        for m in fake.channel_messages(int(round_.thread))
+        if m["author"]["id"] == str(fake.bot_id)
+    ]
+    assert len(bot_posts) == 2  # follow-ups and outline, each once
