@@ -49,54 +49,11 @@ from storage.records import (
     channel_values,
     round_from_row,
 )
+from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
 from storage.timestamps import to_db
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 MAX_ERROR_LENGTH = 2000
-
-# Ordering of a board: points, then answers, then the earlier first answer, then member id.
-_LEADERBOARD = """
-SELECT b.member_id, m.display_name, m.member, b.points, b.answers
-FROM (
-    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
-           MIN(answered_at) AS first_at
-    FROM answers
-    WHERE channel_id = ? AND answered_at >= ?
-    GROUP BY member_id
-    ORDER BY points DESC, answers DESC, first_at, member_id
-    LIMIT ?
-) AS b
-JOIN members m ON m.id = b.member_id
-ORDER BY b.points DESC, b.answers DESC, b.first_at, b.member_id
-"""
-
-_MEMBER_STANDING = """
-SELECT points, answers, position FROM (
-    SELECT member_id, points, answers,
-           ROW_NUMBER() OVER (ORDER BY points DESC, answers DESC, first_at, member_id) AS position
-    FROM (
-        SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
-               MIN(answered_at) AS first_at
-        FROM answers WHERE channel_id = ? GROUP BY member_id
-    ) AS board
-) AS ranked
-WHERE member_id = ?
-"""
-
-_CHANNEL_STATS = """
-SELECT
-    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel) AS rounds,
-    (SELECT COUNT(*) FROM answers WHERE channel_id = :channel) AS answers,
-    (SELECT COUNT(DISTINCT member_id) FROM answers WHERE channel_id = :channel) AS members,
-    (SELECT COUNT(*) FROM votes v JOIN answers a ON a.id = v.answer_id
-        WHERE a.channel_id = :channel) AS votes,
-    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel AND revealed_at IS NOT NULL)
-        AS revealed_rounds,
-    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
-        WHERE r.channel_id = :channel AND o.state = 'pending') AS pending_actions,
-    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
-        WHERE r.channel_id = :channel AND o.state = 'failed') AS failed_actions
-"""
 
 
 class SqliteStore:
@@ -619,7 +576,7 @@ class SqliteStore:
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
         floor = "" if since is None else to_db(since)  # every stored time sorts after ''
-        rows = await self._fetch(_LEADERBOARD, (channel_id, floor, limit))
+        rows = await self._fetch(LEADERBOARD, (channel_id, floor, limit))
         return [
             LeaderboardRow(
                 rank=rank,
@@ -632,7 +589,7 @@ class SqliteStore:
         ]
 
     async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
-        standing = await self._fetch_one(_MEMBER_STANDING, (channel_id, member_id))
+        standing = await self._fetch_one(MEMBER_STANDING, (channel_id, member_id))
         topics = await self._fetch(
             "SELECT q.topic, COUNT(*) FROM answers a"
             " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"
@@ -658,7 +615,7 @@ class SqliteStore:
         )
 
     async def channel_stats(self, channel_id: int) -> ChannelStats:
-        row = await self._fetch_one(_CHANNEL_STATS, {"channel": channel_id})
+        row = await self._fetch_one(CHANNEL_STATS, {"channel": channel_id})
         assert row is not None  # a SELECT without FROM always yields one row
         return ChannelStats(
             rounds=row["rounds"],

@@ -1,0 +1,52 @@
+"""The SQL of the reports: leaderboards, a member's standing, a channel's counts.
+
+Boards count every answer's points (votes on a later answer count too) and
+the member's scoring answers (one per round answered), so extra replies in a
+round never improve a member's standing by themselves.
+"""
+
+from __future__ import annotations
+
+# Ordering of a board: points, then answers, then the earlier first answer, then member id.
+LEADERBOARD = """
+SELECT b.member_id, m.display_name, m.member, b.points, b.answers
+FROM (
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
+           MIN(answered_at) AS first_at
+    FROM answers
+    WHERE channel_id = ? AND answered_at >= ?
+    GROUP BY member_id
+    ORDER BY points DESC, answers DESC, first_at, member_id
+    LIMIT ?
+) AS b
+JOIN members m ON m.id = b.member_id
+ORDER BY b.points DESC, b.answers DESC, b.first_at, b.member_id
+"""
+
+MEMBER_STANDING = """
+SELECT points, answers, position FROM (
+    SELECT member_id, points, answers,
+           ROW_NUMBER() OVER (ORDER BY points DESC, answers DESC, first_at, member_id) AS position
+    FROM (
+        SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
+               MIN(answered_at) AS first_at
+        FROM answers WHERE channel_id = ? GROUP BY member_id
+    ) AS board
+) AS ranked
+WHERE member_id = ?
+"""
+
+CHANNEL_STATS = """
+SELECT
+    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel) AS rounds,
+    (SELECT COUNT(*) FROM answers WHERE channel_id = :channel) AS answers,
+    (SELECT COUNT(DISTINCT member_id) FROM answers WHERE channel_id = :channel) AS members,
+    (SELECT COUNT(*) FROM votes v JOIN answers a ON a.id = v.answer_id
+        WHERE a.channel_id = :channel) AS votes,
+    (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel AND revealed_at IS NOT NULL)
+        AS revealed_rounds,
+    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
+        WHERE r.channel_id = :channel AND o.state = 'pending') AS pending_actions,
+    (SELECT COUNT(*) FROM outbox o JOIN rounds r ON r.id = o.round_id
+        WHERE r.channel_id = :channel AND o.state = 'failed') AS failed_actions
+"""
