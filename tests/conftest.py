@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,12 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import QuizConfig
-from bot.service import QuizService
 from questions.catalog import Catalog
 from questions.pack import Pack
-from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness
+from tests.harness import QuizHarness, running_service
 
 # Monday 2026-11-30 08:00 UTC
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -79,18 +76,5 @@ async def quiz(
     catalog: Catalog,
     config: QuizConfig,
 ) -> AsyncIterator[QuizHarness]:
-    async with SqliteStore.open(db_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=config,
-            rng=random.Random(7),
-            background=False,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock)
-        finally:
-            await service.stop()
+    async with running_service(db_path, [platform], clock, catalog, config) as service:
+        yield QuizHarness(service, platform, clock)

@@ -3,16 +3,56 @@
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from bot.config import QuizConfig
 from bot.events import ButtonPress, Command, Reaction, Reply
+from bot.metrics import Metrics
 from bot.models import Round
+from bot.ports import Clock, Platform, Store
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response
 from bot.service import QuizService
+from questions.catalog import Catalog
+from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform, Sent
 
 CHANNEL = ChannelRef("fake", "team", "C1", "practice")
+
+
+@asynccontextmanager
+async def running_service(
+    db_path: Path,
+    platforms: Sequence[Platform],
+    clock: Clock,
+    catalog: Catalog,
+    config: QuizConfig | None = None,
+    *,
+    metrics: Callable[[Store], Metrics] | None = None,
+    seed: int = 7,
+) -> AsyncIterator[QuizService]:
+    """A started QuizService on the database at ``db_path``, with no background work:
+    tests decide when slots fire and when the outbox runs (``settle``)."""
+    async with SqliteStore.open(db_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={p.name: p for p in platforms},
+            catalog=catalog,
+            clock=clock,
+            config=config or QuizConfig(default_schedule=None),
+            rng=random.Random(seed),
+            background=False,
+            metrics=metrics(store) if metrics else None,
+        )
+        await service.start()
+        try:
+            yield service
+        finally:
+            await service.stop()
 
 
 @dataclass

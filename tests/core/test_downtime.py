@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import logging
-import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness
+from tests.harness import QuizHarness, running_service
 
 
 async def _start_at(
@@ -22,19 +19,8 @@ async def _start_at(
 ) -> list[str]:
     """Start the bot at ``moment`` on the same database; return the titles it posted."""
     before = len(platform.messages)
-    async with SqliteStore.open(db_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=FakeClock(moment),
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(1),
-            background=False,
-        )
-        await service.start()
+    async with running_service(db_path, [platform], FakeClock(moment), catalog, seed=1) as service:
         await service.settle()
-        await service.stop()
     return [m.card.title for m in platform.messages[before:] if m.thread is None]
 
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
-from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
-from tests.harness import QuizHarness
+from tests.harness import QuizHarness, running_service
 
 
 async def _restarted(
@@ -21,19 +19,8 @@ async def _restarted(
 ) -> list[str]:
     """Start a fresh service on the same database and platform; return the keys it sent."""
     before = len(platform.messages)
-    async with SqliteStore.open(db_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(1),
-            background=False,
-        )
-        await service.start()
+    async with running_service(db_path, [platform], clock, catalog, seed=1) as service:
         await service.settle()
-        await service.stop()
     return [m.key for m in platform.messages[before:]]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,11 +10,10 @@ from pydantic import SecretStr
 
 from adapters.slack_platform import SlackPlatform, create_slack_platform
 from bot.config import QuizConfig
-from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock
+from tests.harness import running_service
 from tests.slack.driver import ADMIN, LISTED_ADMIN, SlackQuiz
 from tests.slack.fake_slack import BOT_TOKEN, FakeSlack
 from tests.slack.signed import SIGNING_SECRET
@@ -62,20 +60,9 @@ async def slack_quiz(
     catalog: Catalog,
     config: QuizConfig,
 ) -> AsyncIterator[SlackQuiz]:
-    async with SqliteStore.open(db_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={slack.name: slack},
-            catalog=catalog,
-            clock=clock,
-            config=config,
-            rng=random.Random(7),
-            background=False,
-        )
-        await service.start()
+    async with running_service(db_path, [slack], clock, catalog, config) as service:
         await slack.start(service.handle)
         try:
             yield SlackQuiz(service, slack, fake_slack, clock)
         finally:
             await slack.stop()
-            await service.stop()
