@@ -10,6 +10,7 @@ group-committed (see ``storage.group_commit``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -51,6 +52,8 @@ from storage.records import (
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
 from storage.timestamps import to_db
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 MAX_ERROR_LENGTH = 2000
@@ -126,7 +129,12 @@ class SqliteStore:
             async with self._lock:
                 conn, self._conn = self._conn, None
                 if conn is not None:
-                    await conn.close()
+                    try:
+                        await conn.execute("PRAGMA optimize")  # SQLite's advice before closing
+                    except sqlite3.Error as error:
+                        log.warning("PRAGMA optimize failed on close: %s", error)
+                    finally:
+                        await conn.close()
 
     @property
     def closed(self) -> bool:

@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
+from contextlib import closing
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -347,13 +348,12 @@ async def test_concurrent_answers_are_group_committed(store: SqliteStore, db_pat
     assert outcomes.count(AnswerOutcome.DUPLICATE) == 2
     assert all(r.outcome is AnswerOutcome.SCORED for r in results[:50])
     assert store.answer_batches - batches_before < 20  # batched, not one commit each
-    with other_connection(db_path) as conn:  # committed, as seen from outside
+    with closing(other_connection(db_path)) as conn:  # committed, as seen from outside
         scoring = conn.execute(
             "SELECT member_id, COUNT(*) FROM answers WHERE scoring = 1 GROUP BY member_id"
         ).fetchall()
         total = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
         events = conn.execute("SELECT COUNT(*) FROM processed_events").fetchone()[0]
-    conn.close()
     assert sorted(scoring) == [(m, 1) for m in members]
     assert total == 500
     assert events == 501
@@ -377,6 +377,38 @@ async def test_a_failed_batch_fails_every_caller(store: SqliteStore, db_path: Pa
     assert await store.round_answers(round_.id) == []
     retried = await store.record_answer(draft(round_, ann, "m0"))
     assert retried.outcome is AnswerOutcome.SCORED
+
+
+async def test_a_failing_transaction_never_rolls_back_other_tasks_writes(
+    store: SqliteStore, db_path: Path
+) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    ann = await member(store, "ann")
+    answers = [store.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
+    failing = [store.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)]
+    events = [store.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)]
+    results = await asyncio.gather(*answers, *failing, *events, return_exceptions=True)
+    assert all(isinstance(r, NotFoundError) for r in results[100:120])
+    assert results[120:] == [True] * 20
+    with closing(other_connection(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 100
+        assert conn.execute("SELECT COUNT(*) FROM processed_events").fetchone()[0] == 120
+
+
+async def test_close_commits_answers_still_queued(db_path: Path) -> None:
+    store = await SqliteStore.connect(db_path)
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    pending = [
+        asyncio.create_task(store.record_answer(draft(round_, ann, f"m{i}"))) for i in range(50)
+    ]
+    await asyncio.sleep(0)  # the tasks queue their answers
+    await store.close()
+    outcomes = [(await task).outcome for task in pending]
+    assert outcomes == [AnswerOutcome.SCORED] + [AnswerOutcome.KEPT] * 49
+    with closing(other_connection(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 50
 
 
 async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
