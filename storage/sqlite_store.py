@@ -182,9 +182,7 @@ class SqliteStore:
         """Run one write statement (atomic on its own); returns the rows it changed."""
         async with self._lock:
             cursor = await self._connection().execute(sql, params)
-            count = cursor.rowcount
-            await cursor.close()
-            return count
+            return cursor.rowcount  # a write statement is finished: no cursor to close
 
     # channels
 
@@ -364,7 +362,6 @@ class SqliteStore:
                 [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
             )
             inserted = cursor.rowcount
-            await cursor.close()
         return max(inserted, 0)
 
     async def due_actions(self, now: datetime, limit: int = 100) -> list[OutboxAction]:
@@ -413,6 +410,7 @@ class SqliteStore:
                 )
 
     async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None:
+        """Schedule another attempt of a pending action (a done or failed one stays as it is)."""
         changed = await self._change(
             "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?"
             " WHERE id = ? AND state = 'pending'",
@@ -422,12 +420,14 @@ class SqliteStore:
             await self._require_action(action_id)
 
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
+        """Give up on a pending action (a done one stays done)."""
         changed = await self._change(
-            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?",
+            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
+            " WHERE id = ? AND state = 'pending'",
             (_clip(error), to_db(at), action_id),
         )
         if changed == 0:
-            raise NotFoundError(f"no outbox action with id {action_id}")
+            await self._require_action(action_id)
 
     async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int:
         return await self._change(
@@ -559,7 +559,6 @@ class SqliteStore:
                 (answer_id, voter_id, to_db(at)),
             )
             counted = cursor.rowcount == 1
-            await cursor.close()
             if counted:
                 await conn.execute(
                     "UPDATE answers SET votes = votes + 1, points = base_points"

@@ -524,6 +524,8 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     await store.complete_action(question.id, "msg-1", T0)
     await store.complete_action(thread.id, "thread-1", T0)
     await store.fail_action(hint.id, "forbidden", T0)
+    await store.fail_action(question.id, "too late", T0)  # done stays done
+    await store.retry_action(hint.id, "again?", T0)  # failed stays failed
     updated = await store.get_round(round_.id)
     assert updated is not None
     assert (updated.question_message, updated.thread) == ("msg-1", "thread-1")
@@ -532,6 +534,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     states = {a.kind: (a.state, a.result_ref) for a in await store.round_actions(round_.id)}
     assert states[ActionKind.QUESTION] == (ActionState.DONE, "msg-1")
     assert states[ActionKind.HINT] == (ActionState.FAILED, None)
+    assert [a.last_error for a in await store.round_actions(round_.id)][2] == "forbidden"
     assert await store.fail_channel_actions(channel_id, "channel archived", T0) == 1
     assert await store.due_actions(T0 + timedelta(days=1)) == []
     stats = await store.channel_stats(channel_id)
@@ -540,6 +543,8 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
         await store.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
         await store.complete_action(999, None, T0)
+    with pytest.raises(NotFoundError):
+        await store.fail_action(999, "x", T0)
 
 
 # reports
