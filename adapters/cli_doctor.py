@@ -115,10 +115,15 @@ def _secrets_in_environment() -> list[str]:
 
 # configuration
 
-_REQUIRED = {
-    "slack": ("slack_bot_token", "slack_app_token"),  # Socket Mode, as `quizbot run` uses
-    "discord": ("discord_token",),
-}
+
+def required_settings(settings: Settings, platform: str) -> tuple[str, ...]:
+    """The settings a platform needs, as `quizbot run` will use it."""
+    if platform == "slack":
+        second = "slack_signing_secret" if settings.slack_mode == "http" else "slack_app_token"
+        return ("slack_bot_token", second)
+    if platform == "discord":
+        return ("discord_token",)
+    return ()
 
 
 def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Settings | None, Check]:
@@ -136,7 +141,7 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
     missing = [
         f"QUIZBOT_{name.upper()} (for {platform})"
         for platform in platforms
-        for name in _REQUIRED.get(platform, ())
+        for name in required_settings(settings, platform)
         if _blank(getattr(settings, name))
     ]
     if missing:
@@ -273,7 +278,8 @@ def check_packs(extra_dirs: Sequence[Path]) -> Check:
 
 
 async def check_slack(settings: Settings) -> Check:
-    """``auth.test`` with the bot token, and ``apps.connections.open`` with the app token."""
+    """``auth.test`` with the bot token; in Socket Mode ``apps.connections.open`` with the
+    app token (it only issues a connection URL, it does not connect)."""
     base_url = settings.slack_api_url or SLACK_API_URL
     if settings.slack_bot_token is None:
         return Check("slack", False, "no bot token", "set QUIZBOT_SLACK_BOT_TOKEN")
@@ -281,7 +287,7 @@ async def check_slack(settings: Settings) -> Check:
         identity = await _slack_call(
             settings.slack_bot_token.get_secret_value(), base_url, "auth.test"
         )
-        if settings.slack_app_token is not None:
+        if settings.slack_mode == "socket" and settings.slack_app_token is not None:
             await _slack_call(
                 settings.slack_app_token.get_secret_value(), base_url, "apps.connections.open"
             )
