@@ -6,6 +6,7 @@ Precedence, highest first: values passed in code (CLI flags), environment,
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -118,6 +119,8 @@ class Settings(BaseSettings):
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):
+            if value.lstrip().startswith("["):
+                return json.loads(value)  # a JSON list works too
             return [item.strip() for item in value.split(",") if item.strip()]
         return value
 

@@ -43,6 +43,8 @@ def test_environment_dotenv_and_toml_in_that_order(
     assert settings.grace_hours == 4  # environment beats .env beats TOML
     assert settings.slack_admins == ["U1", "U2"]
     assert load_settings(config, grace_hours=1).grace_hours == 1  # flags beat everything
+    monkeypatch.setenv("QUIZBOT_SLACK_ADMINS", '["U3", "U4"]')
+    assert load_settings().slack_admins == ["U3", "U4"]  # a JSON list is read too
 
 
 def test_tokens_pick_the_platforms_in_auto_mode(monkeypatch: pytest.MonkeyPatch) -> None:
