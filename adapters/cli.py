@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from adapters import cli_db, cli_discord, cli_packs, cli_run
+from adapters import cli_db, cli_discord, cli_doctor, cli_packs, cli_run
 
-COMMAND_GROUPS = (cli_run, cli_packs, cli_db, cli_discord)
+COMMAND_GROUPS = (cli_run, cli_packs, cli_db, cli_discord, cli_doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

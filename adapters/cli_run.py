@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from adapters.logging_setup import configure_logging
 from adapters.runtime import run_bot
 from bot.settings import SettingsError, load_settings
 
@@ -27,6 +27,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--config", type=Path, help="a TOML settings file")
     parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument(
+        "--log-format", choices=("text", "json"), help="text (default) or json: one object a line"
+    )
+    parser.add_argument(
+        "--http-port", type=int, help="serve /healthz and /metrics on this port (off by default)"
+    )
     parser.add_argument(
         "--http",
         action="store_const",
@@ -47,6 +53,8 @@ def _run(args: argparse.Namespace) -> int:
             db_path=args.db,
             packs_dir=args.packs_dir,
             log_level=args.log_level,
+            log_format=args.log_format,
+            http_port=args.http_port,
             slack_mode=args.slack_mode,
             slack_http_port=args.slack_http_port,
         )
@@ -57,9 +65,9 @@ def _run(args: argparse.Namespace) -> int:
     level = settings.log_level.upper()
     if args.log_level is None and settings.platforms() == ["console"]:
         level = "WARNING"  # keep the console transcript readable
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    try:
+        configure_logging(settings, level=level)
+    except SettingsError as problem:
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 2
     return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))

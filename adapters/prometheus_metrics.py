@@ -8,7 +8,6 @@ port; the outbox gauges are read from the store when ``/metrics`` is scraped
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -31,22 +30,9 @@ class OutboxCounts:
 
 
 async def outbox_counts(store: Store) -> OutboxCounts:
-    """Pending and failed outbox actions over every channel.
-
-    Uses a store's own ``outbox_counts()`` when it has one (one SQL count by
-    state); otherwise sums ``channel_stats`` of each channel, which the Store
-    port offers today (every action belongs to a round of a channel).
-    """
-    own: Callable[[], Awaitable[dict[str, int]]] | None = getattr(store, "outbox_counts", None)
-    if own is not None:
-        by_state = await own()
-        return OutboxCounts(by_state.get("pending", 0), by_state.get("failed", 0))
-    pending = failed = 0
-    for channel in await store.list_channels():
-        stats = await store.channel_stats(channel.id)
-        pending += stats.pending_actions
-        failed += stats.failed_actions
-    return OutboxCounts(pending, failed)
+    """Pending and failed outbox actions over every channel."""
+    by_state = await store.outbox_counts()
+    return OutboxCounts(by_state.get("pending", 0), by_state.get("failed", 0))
 
 
 class PrometheusMetrics:

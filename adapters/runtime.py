@@ -11,11 +11,14 @@ import contextlib
 import logging
 import signal
 import sys
+import threading
 from collections.abc import AsyncIterator
 from typing import TextIO
 
 from adapters.console_platform import ConsolePlatform
 from adapters.console_session import ConsoleSession
+from adapters.health_server import HealthServer, start_health_server
+from adapters.prometheus_metrics import PrometheusMetrics
 from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.ports import Connector, Platform
@@ -39,11 +42,30 @@ def quiz_config(settings: Settings) -> QuizConfig:
 
 
 async def _stdin_lines(stream: TextIO, session: ConsoleSession, prompt: bool) -> AsyncIterator[str]:
+    """Lines of ``stream``, read by a daemon thread.
+
+    Not asyncio.to_thread: asyncio.run joins its executor's threads at exit, and a
+    readline() blocked on idle terminal input must not hold up a SIGTERM exit.
+    """
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            line = stream.readline()
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            except RuntimeError:  # the loop is closed: we are shutting down
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
     while True:
         if prompt:
             sys.stdout.write(session.prompt())
             sys.stdout.flush()
-        line = await asyncio.to_thread(stream.readline)
+        line = await lines.get()
         if not line:
             return
         yield line
@@ -83,6 +105,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     interactive = "console" in names and stdin.isatty()
     scripted = "console" in names and not interactive
     async with SqliteStore.open(settings.db_path) as store:
+        metrics = PrometheusMetrics(store)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, stdout
         )
@@ -93,6 +116,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             clock=SystemClock(),
             config=quiz_config(settings),
             background=not scripted,  # a script's transcript must not depend on timing
+            metrics=metrics,
         )
         await service.start()
         stopping = asyncio.Event()
@@ -100,7 +124,10 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(signum, stopping.set)
+        health: HealthServer | None = None
         try:
+            if settings.http_port is not None:
+                health = await start_health_server(settings.http_port, store, connectors, metrics)
             for connector in connectors:
                 await connector.start(service.handle)
             if console is not None:
@@ -128,4 +155,6 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
                 except Exception:
                     log.exception("stopping a platform failed")
             await service.stop(settings.shutdown_timeout)
+            if health is not None:
+                await health.close()
     return 0

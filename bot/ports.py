@@ -202,6 +202,10 @@ class Store(Protocol):
 
     async def channel_stats(self, channel_id: int) -> ChannelStats: ...
 
+    async def outbox_counts(self) -> dict[str, int]:
+        """Outbox actions of every channel by state ("pending", "done", "failed")."""
+        ...
+
     # small key/value facts (e.g. the hash of synced Discord commands)
     async def get_meta(self, key: str) -> str | None: ...
 

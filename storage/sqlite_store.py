@@ -634,6 +634,10 @@ class SqliteStore:
             failed_actions=row["failed_actions"],
         )
 
+    async def outbox_counts(self) -> dict[str, int]:
+        rows = await self._fetch("SELECT state, COUNT(*) AS n FROM outbox GROUP BY state")
+        return {row["state"]: row["n"] for row in rows}
+
     # small key/value facts
 
     async def get_meta(self, key: str) -> str | None:

@@ -9,8 +9,6 @@ import sqlite3
 import sys
 from pathlib import Path
 
-import pytest
-
 REPO = str(Path(__file__).resolve().parents[1])
 EXIT_WITHIN = 15.0  # the shutdown budget is 10 s by default; scripted console work is instant
 
@@ -115,11 +113,6 @@ async def test_sigterm_mid_round_loses_nothing_and_sends_nothing_twice(tmp_path:
     assert dict(actions).keys() == {"done"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adapters/runtime.py reads stdin with asyncio.to_thread; asyncio.run then waits "
-    "for the executor thread blocked in readline() until input arrives or ends",
-)
 async def test_sigterm_exits_while_console_input_is_idle(tmp_path: Path) -> None:
     bot = await Bot.start(tmp_path / "quiz.db")
     await bot.send("/quiz now", until="opened the thread")

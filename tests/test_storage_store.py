@@ -539,6 +539,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     assert await store.due_actions(T0 + timedelta(days=1)) == []
     stats = await store.channel_stats(channel_id)
     assert (stats.pending_actions, stats.failed_actions) == (0, 2)
+    assert await store.outbox_counts() == {"done": 2, "failed": 2}
     with pytest.raises(NotFoundError):
         await store.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
