@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from adapters.logging_setup import configure_logging
 from adapters.runtime import run_bot
+from bot.errors import PlatformError
 from bot.settings import SettingsError, load_settings
 
 
@@ -70,4 +71,8 @@ def _run(args: argparse.Namespace) -> int:
     except SettingsError as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2
-    return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
+    try:
+        return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
+    except PlatformError as problem:  # e.g. a token the platform refused at start-up
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 1

@@ -33,6 +33,7 @@ from bot.commands import (
 )
 from bot.engine import NoQuestions, QuizEngine
 from bot.events import Command
+from bot.log_context import about
 from bot.models import ChannelSettings
 from bot.ports import Platform
 from bot.render import Response
@@ -94,7 +95,7 @@ class CommandRunner:
                 self._schedules.channel_changed(channel)
             elif channel.disabled_reason:
                 # A command arriving from the channel shows the bot can reach it again.
-                log.info("channel %s enabled again by an admin", channel.ref.label())
+                log.info("channel enabled again by an admin", extra=about(channel.ref))
                 channel = dataclasses.replace(channel, disabled_reason=None)
                 await self._engine.save_channel(channel)
                 self._schedules.channel_changed(channel)
@@ -241,5 +242,5 @@ class CommandRunner:
     async def _change(self, channel: ChannelSettings, note: str) -> Response:
         await self._engine.save_channel(channel)
         self._schedules.channel_changed(channel)
-        log.info("channel %s changed: %s", channel.ref.label(), note)
+        log.info("channel settings changed: %s", note, extra=about(channel.ref))
         return Response(cards.info("Quiz settings changed", note), public=True)

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from bot.config import QuizConfig
 from bot.events import Reaction, Reply
+from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import (
     ActionKind,
@@ -120,7 +121,7 @@ class QuizEngine:
         )
         created = await self.store.create_channel(draft)
         self._channels[(ref.platform, ref.workspace, ref.channel)] = created
-        log.info("quiz channel %s set up", ref.label())
+        log.info("quiz channel set up", extra=about(ref))
         return created
 
     async def save_channel(self, settings: ChannelSettings) -> None:
@@ -164,7 +165,7 @@ class QuizEngine:
         self._open_round[channel.id] = round_.id
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             self._follow_ups_queued.add(round_.id)
-        log.info("round %d (#%d) posted to %s", round_.id, round_.number, channel.ref.label())
+        log.info("round #%d recorded", round_.number, extra=about(channel.ref, round_.id))
         self._wake_outbox()
         return round_
 

@@ -18,6 +18,7 @@ from datetime import timedelta
 from bot import cards
 from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
+from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, Platform, Store
@@ -133,7 +134,11 @@ class OutboxWorker:
             result = await self._send(platform, attempt, round_, channel, question)
         except ChannelUnavailable as problem:
             self._metrics.platform_error(platform.name, "channel_unavailable")
-            log.warning("channel %s unavailable, disabling it: %s", channel.ref.label(), problem)
+            log.warning(
+                "channel unavailable, disabling it: %s",
+                problem,
+                extra=about(channel.ref, round_.id),
+            )
             await self._disable_channel(channel, str(problem))
             return False
         except Exception as problem:
@@ -190,7 +195,13 @@ class OutboxWorker:
         self._metrics.platform_error(platform, "rate_limited" if rate_limited else "error")
         if action.attempts >= self._config.max_send_attempts:
             self._metrics.platform_error(platform, "gave_up")
-            log.error("giving up on %s after %d attempts: %s", action.key, action.attempts, message)
+            log.error(
+                "giving up on %s after %d attempts: %s",
+                action.key,
+                action.attempts,
+                message,
+                extra={"platform": platform, "round": action.round_id},
+            )
             await self._store.fail_action(action.id, message, now)
             return
         delay = min(
@@ -200,7 +211,13 @@ class OutboxWorker:
         if isinstance(problem, PlatformError) and problem.retry_after is not None:
             delay = max(delay, problem.retry_after)
         else:
-            log.warning("sending %s failed (attempt %d): %s", action.key, action.attempts, message)
+            log.warning(
+                "sending %s failed (attempt %d): %s",
+                action.key,
+                action.attempts,
+                message,
+                extra={"platform": platform, "round": action.round_id},
+            )
         await self._store.retry_action(action.id, message, now + timedelta(seconds=delay))
 
     def _question(self, round_: Round) -> Question | None:

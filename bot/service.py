@@ -20,6 +20,7 @@ from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
@@ -172,7 +173,7 @@ class QuizService:
         try:
             await self.engine.start_round(channel, scheduled_for=slot, scheduled=True)
         except NoQuestions:
-            log.warning("channel %s has no eligible question", channel.ref.label())
+            log.warning("no eligible question: every topic disabled?", extra=about(channel.ref))
 
     async def catch_up(self, channels: list[ChannelSettings]) -> None:
         """After downtime: each channel's last due slot within its grace window, once."""
@@ -184,7 +185,7 @@ class QuizService:
                 spec = parse_schedule(channel.schedule)
                 zone = parse_timezone(channel.timezone)
             except ScheduleError as problem:
-                log.error("channel %s has a bad schedule: %s", channel.ref.label(), problem)
+                log.error("bad schedule: %s", problem, extra=about(channel.ref))
                 continue
             latest = await self.store.latest_round(channel.id)
             decision = missed_slot(
@@ -196,17 +197,15 @@ class QuizService:
             )
             if decision.skipped:
                 log.warning(
-                    "channel %s: %d missed slot(s) older than the %g h grace window skipped",
-                    channel.ref.label(),
+                    "%d missed slot(s) older than the %g h grace window skipped (%s to %s)",
                     decision.skipped,
                     channel.grace_hours,
+                    decision.oldest_skipped,
+                    decision.newest_skipped,
+                    extra=about(channel.ref),
                 )
             if decision.post is not None:
-                log.info(
-                    "channel %s: posting the missed %s slot late",
-                    channel.ref.label(),
-                    decision.post,
-                )
+                log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
                 await self.post_slot(channel.id, decision.post)
 
     def normalize(self, spec: str, timezone: str) -> str:

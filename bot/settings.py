@@ -66,7 +66,10 @@ class Settings(BaseSettings):
         default="text", pattern="^(text|json)$", description="text, or json (one object a line)."
     )
     http_port: int | None = Field(
-        default=None, description="Serve /healthz and /metrics on this port (off when unset)."
+        default=None,
+        ge=1,
+        le=65535,
+        description="Serve /healthz and /metrics on this port (off when unset).",
     )
     shutdown_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."

@@ -231,3 +231,12 @@ async def test_skip_closes_the_round(quiz: QuizHarness) -> None:
     assert (await quiz.round()).state == "closed"
     again = await quiz.command("skip")
     assert "No round is open" in again.card.title
+
+
+async def test_log_lines_carry_platform_channel_and_round(
+    quiz: QuizHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level("INFO", logger="bot"):
+        await quiz.command("now")
+    [recorded] = [r for r in caplog.records if r.getMessage() == "round #1 recorded"]
+    assert (recorded.platform, recorded.channel, recorded.round) == ("fake", "practice", 1)  # type: ignore[attr-defined]
