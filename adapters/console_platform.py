@@ -83,7 +83,9 @@ class ConsolePlatform:
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         self.say(None, f"{BOT_NAME} → {member.label()} (private)", render_card(card))
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
         message = self._sent_keys.get(key)
         return MessageRef(channel, message) if message else None
 

@@ -37,6 +37,7 @@ from adapters.discord_reconcile import OpenRound, Reconciler, RoundSource, open_
 from adapters.discord_responses import NO_MENTIONS, defer, deliver, error_card
 from adapters.discord_responses import tell as tell_interaction
 from adapters.discord_sync import MetaStore, sync_if_changed
+from adapters.unfinished_sends import UnfinishedSends
 from bot.errors import PlatformError
 from bot.events import ButtonPress, Command, Event
 from bot.ports import EventHandler
@@ -83,6 +84,7 @@ class DiscordPlatform:
     ) -> None:
         self._options = options
         self._store = store
+        self._unfinished = UnfinishedSends()
         self._client = QuizClient(
             _Router(self), topics, guild_ready_timeout=options.guild_ready_timeout
         )
@@ -233,6 +235,10 @@ class DiscordPlatform:
         count = message_count(card)
         groups = render_card(card, [marker_for_key(key, part) for part in range(count)])
         first: discord.Message | None = None
+        # A retry sends every part again: the parts a failed attempt already posted come
+        # back from Discord for the same nonce (enforce_nonce) instead of twice.
+        if count > 1:
+            self._unfinished.begin(key)
         for part, embeds in enumerate(groups):
             view = view_for(card.buttons) if part == 0 else None
             with platform_errors(where):
@@ -248,6 +254,7 @@ class DiscordPlatform:
                         allowed_mentions=NO_MENTIONS,
                     )
             first = first or sent
+        self._unfinished.finish(key)
         if first is None:
             raise PlatformError(f"{where}: the card rendered to no message")
         return first
@@ -306,32 +313,25 @@ class DiscordPlatform:
             for embeds in render_card(card):
                 await user.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
-        """The message sent for ``key`` (its footer marker) in recent history, if any.
-
-        Thread replies are found through their round: the question's thread on
-        Discord has the question message's id.
-        """
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        """The message sent for ``key`` (its footer marker) in the recent history of
+        ``thread`` or, without one, of the channel."""
+        if key in self._unfinished:
+            return None  # some parts are out, not all: the retry resumes the card
         marker = marker_for_key(key, 0)
+        where = thread.thread if thread else channel.channel
         with platform_errors(f"looking for {key} in {channel.label()}"):
-            found = await self._find_marker(channel.channel, channel.workspace, marker)
-            if found is not None:
-                return MessageRef(channel, found)
-            question_key = _question_key_of(key)
-            if question_key is None or question_key == key:
-                return None
-            question = await self._find_marker(
-                channel.channel, channel.workspace, marker_for_key(question_key, 0)
-            )
-            if question is None:
-                return None
             try:
-                found = await self._find_marker(question, channel.workspace, marker)
+                found = await self._find_marker(where, channel.workspace, marker)
             except discord.NotFound:
-                return None  # the question has no thread yet
+                return None  # the thread is gone
         if found is None:
             return None
-        return MessageRef(channel_ref(int(channel.workspace) or None, int(question)), found)
+        if thread is None:
+            return MessageRef(channel, found)
+        return MessageRef(channel_ref(int(channel.workspace) or None, int(thread.thread)), found)
 
     async def _find_marker(self, channel_id: str, workspace: str, marker: str) -> str | None:
         target = self._messageable(channel_id, workspace)
@@ -497,14 +497,6 @@ class _Router(InboundRouter):
         self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
     ) -> None:
         await self._platform._on_command(interaction, name, args, admin)
-
-
-def _question_key_of(key: str) -> str | None:
-    """``round:42:outline`` -> ``round:42:question`` (the outbox's key scheme)."""
-    parts = key.split(":")
-    if len(parts) == 3 and parts[0] == "round" and parts[1].isdigit():
-        return f"round:{parts[1]}:question"
-    return None
 
 
 def _log_failure(task: asyncio.Task[int]) -> None:

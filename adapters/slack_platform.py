@@ -11,7 +11,6 @@ recording, that an action was already done.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,6 +30,7 @@ from adapters.slack_errors import error_code, slack_call
 from adapters.slack_listeners import SlackListeners
 from adapters.slack_pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack_transport import HttpTransport, SlackTransport, SocketModeTransport
+from adapters.unfinished_sends import UnfinishedSends
 from bot.errors import PlatformError
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -42,8 +42,6 @@ log = logging.getLogger(__name__)
 METADATA_EVENT_TYPE = "quizbot_action"
 HISTORY_PAGE_SIZE = 200
 HISTORY_PAGES = 2  # find_sent looks at the newest 400 top-level messages at most
-THREADS_SCANNED = 5  # ... and inside the threads of at most 5 recent quiz messages
-ROUND_KEY = re.compile(r"^(round:\d+:)")
 DEFAULT_HTTP_PORT = 3000
 
 
@@ -81,6 +79,7 @@ class SlackPlatform:
     ) -> None:
         self.client = client
         self._pacer = pacer or ChannelPacer()
+        self._unfinished = UnfinishedSends()
         self._members = SlackMembers(self._user_info, allow_list=admins)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(self, self._work)
@@ -159,8 +158,23 @@ class SlackPlatform:
                     blocks=message.blocks,
                 )
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
-        recent: list[Mapping[str, Any]] = []
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        if key in self._unfinished:
+            return None  # some parts are out, not all: the retry resumes the card
+        if thread is not None:
+            async with slack_call("conversations.replies"):
+                replies = await self.client.conversations_replies(
+                    channel=channel.channel,
+                    ts=thread.thread,
+                    limit=HISTORY_PAGE_SIZE,
+                    include_all_metadata=True,
+                )
+            for message in replies.get("messages") or []:
+                if message.get("ts") != thread.thread and metadata_key(message) == (key, 0):
+                    return MessageRef(channel, str(message["ts"]))
+            return None
         cursor: str | None = None
         for _ in range(HISTORY_PAGES):
             async with slack_call("conversations.history"):
@@ -174,21 +188,9 @@ class SlackPlatform:
             for message in messages:
                 if metadata_key(message) == (key, 0):
                     return MessageRef(channel, str(message["ts"]))
-            recent.extend(messages)
             cursor = (page.get("response_metadata") or {}).get("next_cursor") or None
             if not cursor:
                 break
-        for parent in _threads_to_scan(recent, key):
-            async with slack_call("conversations.replies"):
-                replies = await self.client.conversations_replies(
-                    channel=channel.channel,
-                    ts=parent,
-                    limit=HISTORY_PAGE_SIZE,
-                    include_all_metadata=True,
-                )
-            for message in replies.get("messages") or []:
-                if message.get("ts") != parent and metadata_key(message) == (key, 0):
-                    return MessageRef(channel, str(message["ts"]))
         return None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
@@ -212,14 +214,19 @@ class SlackPlatform:
     async def _post_all(
         self, channel: str, messages: list[SlackMessage], *, key: str, thread_ts: str | None
     ) -> str:
-        """Post the parts of a card in order; the first part's ts stands for the card."""
-        first: str | None = None
+        """Post the parts of a card in order, resuming after the parts a failed attempt
+        already posted; the first part's ts stands for the card."""
+        posted = self._unfinished.sent(key)
         for part, message in enumerate(messages):
+            if part < len(posted):
+                continue
             ts = await self._post_one(channel, message, key=key, part=part, thread_ts=thread_ts)
-            first = first or ts
-        if first is None:
+            self._unfinished.record(key, ts)
+            posted.append(ts)
+        self._unfinished.finish(key)
+        if not posted:
             raise AssertionError("a card renders to at least one message")
-        return first
+        return posted[0]
 
     async def _post_one(
         self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None
@@ -238,20 +245,6 @@ class SlackPlatform:
         if not ts:
             raise PlatformError("Slack chat.postMessage: no ts in the answer")
         return str(ts)
-
-
-def _threads_to_scan(messages: list[Mapping[str, Any]], key: str) -> list[str]:
-    """Parents whose threads may hold a reply with ``key``: the same round's question
-    first, then other recent quiz messages with replies; at most ``THREADS_SCANNED``."""
-    same_round = ROUND_KEY.match(key)
-    prefix = same_round.group(1) if same_round else None
-    ours = [
-        (str(m["ts"]), found[0])
-        for m in messages
-        if (found := metadata_key(m)) is not None and m.get("ts") and m.get("reply_count")
-    ]
-    ranked = sorted(ours, key=lambda item: not (prefix and item[1].startswith(prefix)))
-    return [ts for ts, _ in ranked[:THREADS_SCANNED]]
 
 
 def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> AsyncWebClient:

@@ -63,7 +63,9 @@ class NullPlatform:
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         return None
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
         return None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:

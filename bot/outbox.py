@@ -159,7 +159,12 @@ class OutboxWorker:
         question: Question,
     ) -> str | None:
         if action.attempts > 1 and action.kind in SENDS_MESSAGE:
-            already = await platform.find_sent(channel.ref, action.key)
+            thread = (
+                ThreadRef(channel.ref, round_.thread)
+                if action.kind in NEEDS_THREAD and round_.thread
+                else None
+            )
+            already = await platform.find_sent(channel.ref, action.key, thread=thread)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
                 return already.message

@@ -57,7 +57,12 @@ class Platform(Protocol):
         """Show ``card`` to ``member`` only (ephemeral); outside the outbox."""
         ...
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None: ...
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        """The message sent earlier with ``key``, if any; ``thread`` is where a reply
+        would have been posted (None: the channel itself)."""
+        ...
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
 

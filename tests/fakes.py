@@ -91,9 +91,12 @@ class FakePlatform:
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         self.told.append((member.member, card))
 
-    async def find_sent(self, channel: ChannelRef, key: str) -> MessageRef | None:
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        where = thread.thread if thread else None
         for sent in self.messages:
-            if sent.key == key and sent.channel == channel:
+            if sent.key == key and sent.channel == channel and sent.thread == where:
                 return MessageRef(channel, sent.id)
         return None
 

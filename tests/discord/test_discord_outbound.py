@@ -145,10 +145,33 @@ async def test_find_sent_finds_a_send_whose_result_was_lost_after_nonces_expired
     fake.add_message(fake.channel_id, fake.bot_id, "unrelated")
 
     assert await platform.find_sent(channel, "round:42:question") == question
-    found = await platform.find_sent(channel, "round:42:outline")
+    found = await platform.find_sent(channel, "round:42:outline", thread=thread)
     assert found is not None and found.message == outline.message
-    assert await platform.find_sent(channel, "round:42:follow_ups") is None
+    assert await platform.find_sent(channel, "round:42:outline") is None  # not in the channel
+    assert await platform.find_sent(channel, "round:42:follow_ups", thread=thread) is None
     assert await platform.find_sent(channel, "round:43:question") is None
+
+
+async def test_a_long_card_cut_short_is_resumed_once_not_marked_sent(
+    fake: FakeDiscord, make_platform: PlatformFactory
+) -> None:
+    platform = await make_platform()
+    channel = quiz_channel(fake)
+    card = Card(title="Outline", body="\n\n".join("word " * 300 for _ in range(12)))
+    # the first part is posted but its answer is lost; the send fails
+    fake.fail_next("POST", MESSAGES, 500, after_effect=True)
+    with pytest.raises(PlatformError):
+        await platform.post(channel, card, key="round:8:outline")
+    assert len(fake.channel_messages()) == 1
+    assert await platform.find_sent(channel, "round:8:outline") is None  # not all of it
+
+    first = await platform.post(channel, card, key="round:8:outline")  # the outbox's retry
+
+    messages = fake.channel_messages()
+    assert len(messages) >= 2
+    assert messages[0]["id"] == first.message  # the first part was not posted twice
+    assert len({m["id"] for m in messages}) == len(messages)
+    assert await platform.find_sent(channel, "round:8:outline") == first
 
 
 async def test_a_long_card_is_split_over_messages_without_losing_text(

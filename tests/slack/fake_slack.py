@@ -76,6 +76,7 @@ class FakeSlack:
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
     retry_after: int = 0
+    failing_calls: dict[str, set[int]] = field(default_factory=dict)  # nth calls: internal_error
     channel_errors: dict[str, str] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
@@ -142,6 +143,8 @@ class FakeSlack:
                 status=429,
                 headers={"Retry-After": str(self.retry_after)},
             )
+        if self.calls.count(method) in self.failing_calls.get(method, set()):
+            return _ok({"ok": False, "error": "internal_error"})
         channel = str(params.get("channel", ""))
         if channel in self.channel_errors:
             return _ok({"ok": False, "error": self.channel_errors[channel]})

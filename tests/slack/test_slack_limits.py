@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.refs import ChannelRef
+from bot.refs import ChannelRef, ThreadRef
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.slack.driver import SlackQuiz
@@ -74,8 +74,29 @@ async def test_a_split_message_is_found_by_its_first_part_after_a_crash(
     await quiz.react("bulb", by="U1", ts=quiz.question().ts)
     parts = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
     channel = ChannelRef("slack", TEAM, quiz.channel)
-    found = await quiz.slack.find_sent(channel, parts[0].key or "")
+    thread = ThreadRef(channel, quiz.question().ts)
+    found = await quiz.slack.find_sent(channel, parts[0].key or "", thread=thread)
     assert found is not None and found.message == parts[0].ts
+    assert await quiz.slack.find_sent(channel, parts[0].key or "") is None  # not in the channel
+
+
+async def test_a_split_message_cut_short_is_resumed_without_repeating_a_part(
+    slack_quiz: SlackQuiz,
+) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    posted = quiz.fake.count("chat.postMessage")
+    # after the reveal: the follow-ups, the outline's first part, then its second part fails
+    quiz.fake.failing_calls["chat.postMessage"] = {posted + 3}
+    await quiz.react("bulb", by="U1", ts=quiz.question().ts)
+    cut_short = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
+    assert len(cut_short) == 1
+    quiz.clock.advance(seconds=quiz.service.config.max_retry_seconds)
+    await quiz.settle()
+    parts = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
+    assert parts[0].ts == cut_short[0].ts
+    assert len(parts) >= 2
+    assert _words(parts) == LONG_OUTLINE.split()  # every word once, in order
 
 
 async def test_mentions_echoed_from_members_are_escaped(slack_quiz: SlackQuiz) -> None:
