@@ -7,6 +7,8 @@ Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
 
 from __future__ import annotations
 
+import logging
+import re
 import shlex
 import uuid
 from collections.abc import AsyncIterator
@@ -18,6 +20,8 @@ from bot.models import Round
 from bot.refs import MemberRef, MessageRef, ThreadRef
 from bot.service import QuizService
 
+log = logging.getLogger(__name__)
+
 CONTROLS = (
     "/quiz ...            a slash command (try /quiz help)",
     ":as NAME [admin]     act as member NAME (an admin only with 'admin')",
@@ -26,6 +30,7 @@ CONTROLS = (
     "anything else        your answer, in the current round's thread",
 )
 OWNER = "you"
+ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
 
 
 @dataclass
@@ -49,7 +54,13 @@ class ConsoleSession:
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         async for raw in lines:
-            if not await self.handle_line(raw.rstrip("\r\n")):
+            try:
+                keep_going = await self.handle_line(raw.rstrip("\r\n"))
+            except Exception:  # one bad line must not end the session
+                log.exception("console input %r failed", raw)
+                self.platform.note("that line failed; it was logged")
+                keep_going = True
+            if not keep_going:
                 break
             if not self.service.background:
                 await self.service.settle()
@@ -138,7 +149,7 @@ class ConsoleSession:
 
     async def _react(self, text: str) -> None:
         words = text.split()
-        if len(words) not in (2, 3) or (len(words) == 3 and not words[2].lstrip("#").isdigit()):
+        if len(words) not in (2, 3) or (len(words) == 3 and not ANSWER_NUMBER.fullmatch(words[2])):
             self.platform.note("use :react EMOJI or :react EMOJI #N")
             return
         emoji = words[1]

@@ -62,8 +62,9 @@ NO_QUIZ_YET = (
 class ScheduleBook(Protocol):
     """The scheduler as commands see it."""
 
-    def normalize(self, spec: str, timezone: str) -> str:
-        """The schedule as it will be shown; raises ValueError with the right form."""
+    def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
+        """The schedule and the timezone's canonical name ("europe/berlin" ->
+        "Europe/Berlin") as they will be stored; raises ValueError with the right form."""
         ...
 
     def channel_changed(self, channel: ChannelSettings) -> None: ...
@@ -164,9 +165,8 @@ class CommandRunner:
             case SetTopics(enable=enable, topics=topics):
                 return await self._set_topics(channel, enable, topics)
             case SetSchedule(spec=spec, timezone=timezone):
-                zone = timezone or channel.timezone
                 try:
-                    normalized = self._schedules.normalize(spec, zone)
+                    normalized, zone = self._schedules.normalize(spec, timezone or channel.timezone)
                 except ValueError as problem:
                     return Response(cards.error(str(problem)))
                 return await self._change(

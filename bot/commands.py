@@ -269,7 +269,7 @@ def _config(words: list[str]) -> QuizCommand:
             raise _bad("config", f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.")
         return SetGrace(hours=hours)
     if setting == "reveal-reactors":
-        if not value.isdigit() or not 1 <= int(value) <= MAX_REVEAL_REACTORS:
+        if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_REVEAL_REACTORS:
             raise _bad("config", f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.")
         return SetRevealReactors(count=int(value))
     raise _bad("config", f"Unknown setting {words[0]!r}.")

@@ -184,17 +184,13 @@ class QuizEngine:
         """Queue the outline (and pending follow-ups); True only the first time."""
         if not await self.store.mark_revealed(round_.id, self.clock.now()):
             return False
-        drafts = []
-        if channel.followup_policy is not FollowUpPolicy.IMMEDIATELY:
-            drafts.append(
-                OutboxDraft(
-                    round_.id, ActionKind.FOLLOW_UPS, action_key(round_.id, ActionKind.FOLLOW_UPS)
-                )
-            )
-            self._follow_ups_queued.add(round_.id)
-        drafts.append(
-            OutboxDraft(round_.id, ActionKind.OUTLINE, action_key(round_.id, ActionKind.OUTLINE))
-        )
+        # Follow-ups go out by the reveal at the latest, whatever the policy is now
+        # (it may have changed since the round started); the unique key drops a repeat.
+        self._follow_ups_queued.add(round_.id)
+        drafts = [
+            OutboxDraft(round_.id, kind, action_key(round_.id, kind))
+            for kind in (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
+        ]
         await self.store.enqueue(drafts, self.clock.now())
         self._wake_outbox()
         return True
@@ -211,14 +207,14 @@ class QuizEngine:
         round_id = await self._round_id_for_thread(channel.id, event.thread.thread)
         if round_id is None:
             return None
-        if not await self._is_open(channel.id, round_id):
-            return None
-        member_id = await self.store.member_id(event.member)
         now = self.clock.now()
-        if event.edited:
+        if event.edited:  # the answer's text stays current, even after the round closed
             if await self.first_delivery(event.channel.platform, event.event_id):
                 await self.store.edit_answer(round_id, event.message.message, event.text, now)
             return None
+        if not await self._is_open(channel.id, round_id):
+            return None
+        member_id = await self.store.member_id(event.member)
         rules = self.config.scoring
         result = await self.store.record_answer(
             AnswerDraft(

@@ -82,7 +82,9 @@ class OutboxWorker:
     async def run_due(self) -> int:
         """One pass over every due action; returns how many were completed."""
         async with self._pass_lock:
-            due = await self._store.due_actions(self._clock.now(), limit=1000)
+            due = await self._store.due_actions(
+                self._clock.now(), limit=1000, platforms=self._platforms.keys()
+            )
             by_round: dict[int, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(action.round_id, []).append(action)
@@ -92,8 +94,20 @@ class OutboxWorker:
                 async with limit:
                     return await self._run_round(actions)
 
-            done = await asyncio.gather(*(run_round(a) for a in by_round.values()))
-            return sum(done)
+            # Wait for every round even when one fails: returning early would let the
+            # next pass send actions whose first send is still in flight.
+            results = await asyncio.gather(
+                *(run_round(a) for a in by_round.values()), return_exceptions=True
+            )
+            completed = 0
+            for result in results:
+                if isinstance(result, int):
+                    completed += result
+                elif isinstance(result, Exception):
+                    log.error("outbox round failed; it is retried", exc_info=result)
+                else:
+                    raise result  # a BaseException such as cancellation: not ours to swallow
+            return completed
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
         completed = 0

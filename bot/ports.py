@@ -6,7 +6,7 @@ them only through these protocols.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -138,8 +138,11 @@ class Store(Protocol):
         """Insert actions whose key is new; returns how many were inserted."""
         ...
 
-    async def due_actions(self, now: datetime, limit: int = 100) -> list[OutboxAction]:
-        """Pending actions whose next attempt is due, oldest first."""
+    async def due_actions(
+        self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
+    ) -> list[OutboxAction]:
+        """Pending actions whose next attempt is due, oldest first; with ``platforms``,
+        only those of channels on these platforms."""
         ...
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...

@@ -96,7 +96,7 @@ class QuizService:
         await self.catch_up(channels)
         if self.scheduler is not None:
             for channel in channels:
-                self.scheduler.set_channel(channel)
+                self.channel_changed(channel)
             self.scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
@@ -156,7 +156,8 @@ class QuizService:
         if not await self.engine.first_delivery(event.channel.platform, event.event_id):
             return None
         channel = await self.engine.channel(event.channel)
-        round_ = await self.store.get_round(int(event.value)) if event.value.isdigit() else None
+        round_id = int(event.value) if event.value.isascii() and event.value.isdigit() else None
+        round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             return Response(cards.error("That round is not in this channel."))
         if await self.engine.reveal(channel, round_):
@@ -168,7 +169,7 @@ class QuizService:
     async def post_slot(self, channel_id: int, slot: datetime) -> None:
         """A scheduled slot fired for a channel."""
         channel = await self.store.get_channel_by_id(channel_id)
-        if channel is None or channel.paused or channel.disabled_reason or not channel.schedule:
+        if channel is None or not self._runs_here(channel):
             return
         try:
             await self.engine.start_round(channel, scheduled_for=slot, scheduled=True)
@@ -179,7 +180,7 @@ class QuizService:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self.clock.now()
         for channel in channels:
-            if channel.paused or channel.disabled_reason or not channel.schedule:
+            if channel.schedule is None or not self._runs_here(channel):
                 continue
             try:
                 spec = parse_schedule(channel.schedule)
@@ -208,16 +209,30 @@ class QuizService:
                 log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
                 await self.post_slot(channel.id, decision.post)
 
-    def normalize(self, spec: str, timezone: str) -> str:
+    def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
         try:
-            parse_timezone(timezone)
-            return parse_schedule(spec).text
+            return parse_schedule(spec).text, parse_timezone(timezone).key
         except ScheduleError as problem:
             raise ValueError(str(problem)) from problem
 
+    def _runs_here(self, channel: ChannelSettings) -> bool:
+        """Scheduled questions are due: a schedule, not paused or disabled, and its
+        platform runs in this process (a channel of a platform not running now gets
+        no backlog of rounds that would all be posted when it comes back)."""
+        return (
+            channel.ref.platform in self.platforms
+            and bool(channel.schedule)
+            and not channel.paused
+            and not channel.disabled_reason
+        )
+
     def channel_changed(self, channel: ChannelSettings) -> None:
-        if self.scheduler is not None:
+        if self.scheduler is None:
+            return
+        if channel.ref.platform in self.platforms:
             self.scheduler.set_channel(channel)
+        else:
+            self.scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         if channel.paused or channel.disabled_reason or not channel.schedule:
@@ -229,7 +244,9 @@ class QuizService:
         return next_slot(spec, ZoneInfo(channel.timezone), self.clock.now())
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
-        disabled = dataclasses.replace(channel, disabled_reason=reason)
+        # From the stored settings: an admin may have changed them during the send.
+        current = await self.store.get_channel_by_id(channel.id) or channel
+        disabled = dataclasses.replace(current, disabled_reason=reason)
         await self.engine.save_channel(disabled)
         await self.store.fail_channel_actions(
             channel.id, f"channel disabled: {reason}", self.clock.now()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -364,12 +364,22 @@ class SqliteStore:
             inserted = cursor.rowcount
         return max(inserted, 0)
 
-    async def due_actions(self, now: datetime, limit: int = 100) -> list[OutboxAction]:
+    async def due_actions(
+        self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
+    ) -> list[OutboxAction]:
         # Oldest first is creation order, so a round's actions come in the order enqueued.
+        where, params = "", [to_db(now)]
+        if platforms is not None:
+            names = sorted(platforms)
+            where = (
+                " AND round_id IN (SELECT r.id FROM rounds r JOIN channels c ON c.id = r.channel_id"
+                f" WHERE c.platform IN ({', '.join('?' for _ in names)}))"
+            )
+            params.extend(names)
         rows = await self._fetch(
             f"SELECT {OUTBOX_COLUMNS} FROM outbox"
-            " WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
-            (to_db(now), limit),
+            f" WHERE state = 'pending' AND next_attempt_at <= ?{where} ORDER BY id LIMIT ?",
+            (*params, limit),
         )
         return [action_from_row(row) for row in rows]
 
@@ -560,9 +570,11 @@ class SqliteStore:
             )
             counted = cursor.rowcount == 1
             if counted:
+                # Votes on a member's later replies are counted but earn nothing:
+                # only the first answer of a round scores.
                 await conn.execute(
-                    "UPDATE answers SET votes = votes + 1, points = base_points"
-                    " + ? * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
+                    "UPDATE answers SET votes = votes + 1, points = base_points + scoring * ?"
+                    " * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
                     (per_vote, max_votes, max_votes, answer_id),
                 )
         return counted

@@ -72,6 +72,7 @@ def test_controls_and_bad_input_never_crash(tmp_path: Path) -> None:
             "/quiz now",
             ":react 👍 #3",
             ":react 👍 #x",
+            ":react 👍 #¹",
             ":as dana admin",
             "/quiz skip",
             ":quit",

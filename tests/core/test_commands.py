@@ -78,6 +78,8 @@ def test_grammar_accepts(text: str, expected: object) -> None:
         ("config reveal-emoji bulb", "not an emoji"),
         ("config colour blue", "Unknown setting"),
         ("config grace", "Give one setting and its value"),
+        ("config reveal-reactors ²", "Reveal reactors must be from 1 to"),
+        ("config reveal-reactors 0", "Reveal reactors must be from 1 to"),
     ],
 )
 def test_grammar_rejects_with_form_and_example(text: str, fragment: str) -> None:
