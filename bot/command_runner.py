@@ -29,6 +29,7 @@ from bot.commands import (
     ShowStats,
     ShowTopics,
     SkipRound,
+    needs_admin,
     parse_command,
 )
 from bot.engine import NoQuestions, QuizEngine
@@ -79,6 +80,12 @@ class CommandRunner:
         self._schedules = schedules
 
     async def run(self, event: Command, platform: Platform) -> Response:
+        if needs_admin(event.name, event.args) and not await platform.is_admin(
+            event.member, event.channel
+        ):
+            return Response(
+                cards.error(f"`/quiz {event.name}` needs a quiz admin of this channel.")
+            )
         try:
             command = parse_command(event.name, event.args)
         except CommandError as problem:
@@ -87,10 +94,6 @@ class CommandRunner:
             return Response(cards.help_card(command.note))
         channel = await self._engine.channel(event.channel)
         if isinstance(command, ADMIN_COMMANDS):
-            if not await platform.is_admin(event.member, event.channel):
-                return Response(
-                    cards.error(f"`/quiz {event.name}` needs a quiz admin of this channel.")
-                )
             if channel is None:
                 channel = await self._engine.create_channel(event.channel)
                 self._schedules.channel_changed(channel)

@@ -163,6 +163,16 @@ MAX_GRACE_HOURS = 48
 MAX_REVEAL_REACTORS = 50
 
 
+def needs_admin(name: str, args: Sequence[str]) -> bool:
+    """Whether ``/quiz NAME ARGS`` is an admin command (``topics`` and ``schedule`` only
+    change things when given arguments), decided before the arguments are parsed."""
+    name = name.strip().lower()
+    usage = USAGE.get(name)
+    if usage is None:
+        return False
+    return usage.admin or (name in ("topics", "schedule") and any(a.strip() for a in args))
+
+
 def parse_command(name: str, args: Sequence[str]) -> QuizCommand:
     """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad input.
 

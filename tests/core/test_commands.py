@@ -135,6 +135,16 @@ async def test_member_is_refused_admin_commands_and_nothing_changes(
     assert await quiz.service.store.list_channels() == []
 
 
+async def test_a_member_with_bad_admin_arguments_is_told_it_needs_an_admin(
+    quiz: QuizHarness,
+) -> None:
+    for text in ("config grace lots", "schedule weekdayz 9", "topics add gpu", "now a b"):
+        response = await quiz.command(text, by="alice")
+        assert "needs a quiz admin" in response.card.body, text
+    shown = await quiz.command("topics", by="alice")  # without arguments: for everyone
+    assert "Topics" in shown.card.title
+
+
 async def test_member_commands_before_any_quiz_explain_how_to_start(quiz: QuizHarness) -> None:
     response = await quiz.command("leaderboard", by="alice")
     assert "no quiz in this channel yet" in response.card.body
