@@ -62,8 +62,7 @@ class ConsoleSession:
                 keep_going = True
             if not keep_going:
                 break
-            if not self.service.background:
-                await self.service.settle()
+            await self.service.settle()  # what the line set off is shown before the next prompt
         await self.service.settle()
 
     async def handle_line(self, line: str) -> bool:
