@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,34 +13,26 @@ from adapters.health_server import start_health_server
 from adapters.prometheus_metrics import PrometheusMetrics
 from bot.config import QuizConfig
 from bot.errors import PlatformError
-from bot.service import QuizService
+from bot.ports import Store
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness
+from tests.harness import QuizHarness, running_service
 
 
 @pytest.fixture
 async def measured(
     db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, config: QuizConfig
 ) -> AsyncIterator[tuple[QuizHarness, PrometheusMetrics]]:
-    async with SqliteStore.open(db_path) as store:
-        metrics = PrometheusMetrics(store)
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=config,
-            rng=random.Random(7),
-            background=False,
-            metrics=metrics,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock), metrics
-        finally:
-            await service.stop()
+    made: list[PrometheusMetrics] = []
+
+    def metrics_for(store: Store) -> PrometheusMetrics:
+        made.append(PrometheusMetrics(store))
+        return made[0]
+
+    async with running_service(
+        db_path, [platform], clock, catalog, config, metrics=metrics_for
+    ) as service:
+        yield QuizHarness(service, platform, clock), made[0]
 
 
 def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
