@@ -29,7 +29,7 @@ from bot.models import (
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
 from bot.rotation import eligible_questions, pick_question
-from questions.catalog import Catalog, CatalogEntry
+from questions.catalog import Catalog
 
 log = logging.getLogger(__name__)
 
@@ -87,10 +87,6 @@ class QuizEngine:
     def question_key(self, question_id: int) -> tuple[str, str] | None:
         return self._question_keys.get(question_id)
 
-    def question(self, question_id: int) -> CatalogEntry | None:
-        key = self._question_keys.get(question_id)
-        return self.catalog.get(*key) if key else None
-
     async def first_delivery(self, platform: str, event_id: str) -> bool:
         """Record the event id; False for a duplicate delivery (a retry or a replay)."""
         if await self.store.mark_event_processed(platform, event_id, self.clock.now()):
@@ -129,10 +125,6 @@ class QuizEngine:
         ref = settings.ref
         self._channels[(ref.platform, ref.workspace, ref.channel)] = settings
 
-    def forget_channel(self, settings: ChannelSettings) -> None:
-        ref = settings.ref
-        self._channels.pop((ref.platform, ref.workspace, ref.channel), None)
-
     # rounds
 
     async def start_round(
@@ -168,9 +160,6 @@ class QuizEngine:
         log.info("round #%d recorded", round_.number, extra=about(channel.ref, round_.id))
         self._wake_outbox()
         return round_
-
-    async def open_round(self, channel: ChannelSettings) -> Round | None:
-        return await self.store.open_round(channel.id)
 
     async def skip(self, channel: ChannelSettings) -> Round | None:
         round_ = await self.store.open_round(channel.id)
