@@ -16,3 +16,12 @@ class ChannelUnavailable(PlatformError):
 
     The engine disables the channel with this reason instead of retrying forever.
     """
+
+
+class NotRecorded(Exception):
+    """An inbound answer, edit or reaction could not be recorded (the store failed).
+
+    ``QuizService.handle`` raises it, chained from the cause, instead of acknowledging
+    the event: Slack then answers non-2xx so the event is redelivered; Discord, which
+    never redelivers, keeps the event and retries it. A redelivery counts once.
+    """
