@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from adapters.discord_endpoint import restore_defaults
-from adapters.discord_platform import DiscordOptions, DiscordPlatform
+from adapters.discord.connector import DiscordOptions, DiscordPlatform
+from adapters.discord.endpoint import restore_defaults
 from bot.events import Event
 from bot.models import ChannelSettings, Round
 from bot.render import Response

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from adapters.discord_pending import PendingEvents
+from adapters.discord.pending import PendingEvents
 from bot.errors import NotRecorded
 from bot.events import Event, Reaction
 from bot.refs import ChannelRef, MemberRef, MessageRef
