@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import ActionKind, AnswerDraft, ChannelSettings, QuestionKey
+from bot.models import ActionKind, AnswerDraft, ChannelSettings
 from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
 from storage.backup import backup_database
 from storage.errors import StorageError
 from storage.sqlite_store import SqliteStore

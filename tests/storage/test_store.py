@@ -21,12 +21,12 @@ from bot.models import (
     ChannelSettings,
     FollowUpPolicy,
     OutboxDraft,
-    QuestionKey,
     Round,
     RoundState,
 )
 from bot.ports import Store
 from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore
 
