@@ -28,7 +28,7 @@ from pathlib import Path
 import aiohttp
 from pydantic import SecretStr
 
-from adapters.slack_platform import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform, create_slack_platform
 from bot.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings

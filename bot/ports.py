@@ -22,11 +22,11 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
-    QuestionKey,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Response
+from questions.catalog import QuestionKey
 
 
 class Clock(Protocol):

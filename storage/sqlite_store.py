@@ -31,10 +31,10 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
-    QuestionKey,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
 from storage.answer_batch import write_answers
 from storage.errors import NotFoundError, StoreClosedError
 from storage.group_commit import GroupCommitter

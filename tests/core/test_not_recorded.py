@@ -16,7 +16,7 @@ from bot.events import Command, Reaction, Reply
 from bot.refs import MessageRef, ThreadRef
 from bot.render import CardKind
 from tests.harness import QuizHarness
-from tests.write_lock import SHORT_BUSY_TIMEOUT_MS, held_write_lock
+from tests.storage.write_lock import SHORT_BUSY_TIMEOUT_MS, held_write_lock
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack_platform import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform, create_slack_platform
 from bot.config import QuizConfig
 from bot.settings import Settings
 from questions.catalog import Catalog

@@ -9,7 +9,7 @@ from typing import Any
 
 from slack_bolt.response import BoltResponse
 
-from adapters.slack_platform import SlackPlatform
+from adapters.slack.connector import SlackPlatform
 from bot.refs import ChannelRef
 from bot.service import QuizService
 from tests.fakes import FakeClock

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.slack.driver import SlackQuiz
-from tests.write_lock import SHORT_BUSY_TIMEOUT_MS, held_write_lock
+from tests.storage.write_lock import SHORT_BUSY_TIMEOUT_MS, held_write_lock
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 from slack_sdk.http_retry import builtin_async_handlers
 
-from adapters.slack_platform import SlackPlatform
+from adapters.slack.connector import SlackPlatform
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from tests.fakes import SimulatedCrash
