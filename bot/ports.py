@@ -198,6 +198,10 @@ class Store(Protocol):
         """False when this event id was already recorded (a duplicate delivery)."""
         ...
 
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        """True when this event id was recorded (read only: nothing is marked)."""
+        ...
+
     # reports
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10

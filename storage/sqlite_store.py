@@ -589,6 +589,13 @@ class SqliteStore:
         )
         return changed == 1
 
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        row = await self._fetch_one(
+            "SELECT 1 FROM processed_events WHERE platform = ? AND event_id = ?",
+            (platform, event_id),
+        )
+        return row is not None
+
     # reports
 
     async def leaderboard(

@@ -32,6 +32,7 @@ from adapters.discord.inbound import (
     reply_event,
 )
 from adapters.discord.nonce import marker_for_key, nonce_for_key
+from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import message_count, render_card
 from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card
@@ -68,6 +69,8 @@ class DiscordOptions:
     guild_ready_timeout: float = 2.0
     ready_timeout: float = 60.0
     vote_emoji: str = "👍"
+    pending_limit: int = DEFAULT_LIMIT
+    retry_first_delay: float = FIRST_DELAY_SECONDS
 
 
 class DiscordPlatform:
@@ -90,6 +93,7 @@ class DiscordPlatform:
         )
         self._channels = ChannelResolver(self._client)
         self._handler: EventHandler | None = None
+        self._pending: PendingEvents | None = None
         self._ready = asyncio.Event()
         self._connected = False
         self._gateway_task: asyncio.Task[None] | None = None
@@ -117,6 +121,9 @@ class DiscordPlatform:
         if self._gateway_task is not None:
             raise RuntimeError("the Discord platform is already started")
         self._handler = handler
+        self._pending = PendingEvents(
+            handler, limit=self._options.pending_limit, first_delay=self._options.retry_first_delay
+        )
         if self._options.api_url:
             use_api_base(self._options.api_url)
         try:
@@ -177,6 +184,8 @@ class DiscordPlatform:
                 log.debug("background task ended with an error (already logged)")
         self._gateway_task = None
         self._reconcile_task = None
+        if self._pending is not None:
+            await self._pending.close()
 
     # gateway life cycle (called by the router)
 
@@ -210,9 +219,9 @@ class DiscordPlatform:
 
     async def reconcile_open_rounds(self) -> int:
         """Feed reactions and thread messages made while offline; returns the events fed."""
-        handler = self._require_handler()
+        self._require_handler()
         rounds = await open_rounds(self._store)
-        return await self.reconcile(handler, rounds)
+        return await self.reconcile(self._deliver, rounds)
 
     async def reconcile(self, handler: EventHandler, rounds: Sequence[OpenRound]) -> int:
         return await self.reconciler.run(handler, rounds)
@@ -361,8 +370,10 @@ class DiscordPlatform:
     # inbound (called by the router)
 
     async def _deliver(self, event: Event) -> None:
-        handler = self._require_handler()
-        await handler(event)
+        """An answer, edit or reaction to the core; kept and retried if not recorded."""
+        if self._pending is None:
+            raise RuntimeError("the Discord platform is not started")
+        await self._pending.deliver(event)
 
     def _message_lock(self, message_id: int) -> asyncio.Lock:
         lock = self._message_locks.get(message_id)
