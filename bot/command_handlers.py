@@ -29,8 +29,10 @@ from bot.engine import NoQuestions, QuizEngine
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform
 from bot.render import Response
 from bot.scoring import period_start, streak
+from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
     from bot.command_grammar import Subcommand
@@ -60,6 +62,7 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+    platform: Platform | None = None  # where the command came from (to tell others privately)
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -67,6 +70,10 @@ class CommandContext:
         if self.channel is None:
             raise LookupError(f"/quiz {self.event.name} ran without a quiz in the channel")
         return self.channel
+
+    def topics(self) -> list[str]:
+        """The topics of the questions this workspace sees (bundled and its own)."""
+        return self.engine.questions.topics(workspace_of(self.event.channel))
 
     async def change(self, channel: ChannelSettings, note: str) -> Response:
         await self.engine.save_channel(channel)
@@ -120,9 +127,9 @@ async def show_packs(ctx: CommandContext, command: object) -> Response:
 async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
     if isinstance(command, ShowTopics):
         enabled = ctx.channel.topics if ctx.channel else None
-        return Response(cards.topics_card(ctx.engine.catalog.topics(), enabled))
+        return Response(cards.topics_card(ctx.topics(), enabled))
     channel = ctx.quiz
-    known = ctx.engine.catalog.topics()
+    known = ctx.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
         return Response(
@@ -157,8 +164,8 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
-    if topic is not None and topic not in engine.catalog.topics():
-        known = ", ".join(engine.catalog.topics())
+    if topic is not None and topic not in ctx.topics():
+        known = ", ".join(ctx.topics())
         return Response(cards.error(f"Unknown topic {topic!r}. Topics: {known}."))
     try:
         round_ = await engine.start_round(

@@ -51,7 +51,9 @@ class CommandRunner:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:
                 return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-        context = CommandContext(self._engine, self._schedules, event, channel, QUIZ_COMMANDS)
+        context = CommandContext(
+            self._engine, self._schedules, event, channel, QUIZ_COMMANDS, platform
+        )
         return await subcommand.handler(context, command)
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:

@@ -100,6 +100,31 @@ class SetRevealReactors:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestQuestion:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReview:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """``/quiz review approve|reject|edit ITEM [REASON]``; ITEM is ``12``/``s12`` (a
+    suggestion) or ``f3`` (a flag)."""
+
+    action: str
+    item: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRound:
+    reason: str
+
+
 QuizCommand = (
     Help
     | ShowLeaderboard
@@ -118,4 +143,8 @@ QuizCommand = (
     | SetFollowUps
     | SetGrace
     | SetRevealReactors
+    | SuggestQuestion
+    | ShowReview
+    | ReviewDecision
+    | FlagRound
 )

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from bot.bank_store import BankStore
 from bot.events import Event
 from bot.models import (
     ActionKind,
@@ -69,6 +70,11 @@ class Platform(Protocol):
 
 class Store(Protocol):
     """Persistence of the quiz. Every write is committed before the call returns."""
+
+    @property
+    def bank(self) -> BankStore:
+        """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
+        ...
 
     # channels
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...

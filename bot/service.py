@@ -20,13 +20,16 @@ from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import NotRecorded
-from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.events import ButtonPress, Command, Event, FormSubmit, Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
+from bot.refs import ChannelRef
 from bot.render import Response
+from bot.review_cards import REVIEW_ACTIONS
+from bot.review_desk import ReviewDesk
 from bot.schedule_spec import (
     ScheduleError,
     missed_slot,
@@ -36,6 +39,7 @@ from bot.schedule_spec import (
 )
 from bot.scheduler import QuizScheduler
 from questions.catalog import Catalog
+from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +65,7 @@ class QuizService:
         self.outbox = OutboxWorker(
             store=store,
             platforms=self.platforms,
-            catalog=catalog,
-            question_keys=self._question_key,
+            questions=self._question_for,
             clock=clock,
             config=self.config,
             disable_channel=self.disable_channel,
@@ -78,6 +81,7 @@ class QuizService:
             metrics=self.metrics,
         )
         self.commands = CommandRunner(self.engine, self)
+        self.review = ReviewDesk(self.engine)
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
         self.background = background
@@ -85,8 +89,8 @@ class QuizService:
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
 
-    def _question_key(self, question_id: int) -> tuple[str, str] | None:
-        return self.engine.question_key(question_id)
+    def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
+        return self.engine.question_for(channel, question_id)
 
     # life cycle
 
@@ -138,7 +142,7 @@ class QuizService:
                 kind = type(event).__name__.lower()
                 raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
             log.exception("failed to handle %s %s", type(event).__name__, event.event_id)
-            if isinstance(event, Command | ButtonPress):
+            if isinstance(event, Command | ButtonPress | FormSubmit):
                 return Response(cards.error("Something went wrong; it was logged. Try again."))
             return None
 
@@ -157,9 +161,26 @@ class QuizService:
                 return await self.commands.run(event, platform)
             case ButtonPress():
                 return await self._on_button(event)
+            case FormSubmit():
+                return await self._on_form(event)
         raise AssertionError(f"unknown event {event!r}")
 
+    async def _on_form(self, event: FormSubmit) -> Response | None:
+        """A filled-in form. Its id is recorded only once it was accepted: a refused form is
+        submitted again (Slack keeps the same view) and must not look like a repeat."""
+        platform = event.channel.platform
+        if await self.engine.seen_before(platform, event.event_id):
+            return None
+        response = await self.review.on_form(event, self.platforms[platform])
+        if not response.problems:
+            await self.engine.first_delivery(platform, event.event_id)
+        return response
+
     async def _on_button(self, event: ButtonPress) -> Response | None:
+        if event.action in REVIEW_ACTIONS:
+            if not await self.engine.first_delivery(event.channel.platform, event.event_id):
+                return None
+            return await self.review.on_button(event, self.platforms[event.channel.platform])
         if event.action != cards.REVEAL_ACTION:
             return Response(cards.error("That button is no longer supported."))
         if not await self.engine.first_delivery(event.channel.platform, event.event_id):

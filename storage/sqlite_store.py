@@ -51,6 +51,7 @@ from storage.records import (
     round_from_row,
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
+from storage.sqlite_bank import SqliteBank
 from storage.timestamps import to_db
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ class SqliteStore:
             self._write_answer_batch, name="answers"
         )
         self.migration: MigrationReport | None = None
+        self.bank = SqliteBank(self._fetch, self._transaction)
 
     # life cycle
 
@@ -602,7 +604,9 @@ class SqliteStore:
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
         floor = "" if since is None else to_db(since)  # every stored time sorts after ''
-        rows = await self._fetch(LEADERBOARD, (channel_id, floor, limit))
+        rows = await self._fetch(
+            LEADERBOARD, {"channel": channel_id, "since": floor, "limit": limit}
+        )
         return [
             LeaderboardRow(
                 rank=rank,
@@ -615,7 +619,9 @@ class SqliteStore:
         ]
 
     async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
-        standing = await self._fetch_one(MEMBER_STANDING, (channel_id, member_id))
+        standing = await self._fetch_one(
+            MEMBER_STANDING, {"channel": channel_id, "member": member_id, "since": ""}
+        )
         topics = await self._fetch(
             "SELECT q.topic, COUNT(*) FROM answers a"
             " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"
