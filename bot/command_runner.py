@@ -37,6 +37,7 @@ from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
 from bot.ports import Platform
+from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
 
@@ -210,7 +211,7 @@ class CommandRunner:
         engine = self._engine
         if topic is not None and topic not in engine.catalog.topics():
             known = ", ".join(engine.catalog.topics())
-            return Response(cards.error(f"Unknown topic {topic!r}. Topics: {known}."))
+            return Response(cards.error(f"Unknown topic {quoted(topic)}. Topics: {known}."))
         try:
             round_ = await engine.start_round(
                 channel, scheduled_for=engine.clock.now(), scheduled=False, topic=topic

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.models import FollowUpPolicy
+from bot.quoting import quoted
 from bot.scoring import Period
 
 
@@ -183,7 +184,7 @@ def parse_command(name: str, args: Sequence[str]) -> QuizCommand:
     if name in ("", "help"):
         return Help()
     if name not in USAGE:
-        return Help(note=f"Unknown command {name!r}.")
+        return Help(note=f"Unknown command {quoted(name)}.")
     parser = _PARSERS[name]
     return parser(words)
 
@@ -212,7 +213,7 @@ def _leaderboard(words: list[str]) -> QuizCommand:
         elif lowered in {p.value for p in Period} and not seen_period:
             period, seen_period = Period(lowered), True
         else:
-            raise _bad("leaderboard", f"Unexpected {word!r}.")
+            raise _bad("leaderboard", f"Unexpected {quoted(word)}.")
     return ShowLeaderboard(period=period, public=public)
 
 
@@ -221,7 +222,7 @@ def _stats(words: list[str]) -> QuizCommand:
         return ShowStats()
     if len(words) == 1 and words[0].lower() == "public":
         return ShowStats(public=True)
-    raise _bad("stats", f"Unexpected {' '.join(words)!r}.")
+    raise _bad("stats", f"Unexpected {quoted(' '.join(words))}.")
 
 
 def _topics(words: list[str]) -> QuizCommand:
@@ -229,7 +230,7 @@ def _topics(words: list[str]) -> QuizCommand:
         return ShowTopics()
     action, topics = words[0].lower(), tuple(dict.fromkeys(w.lower() for w in words[1:]))
     if action not in ("enable", "disable"):
-        raise _bad("topics", f"Expected 'enable' or 'disable', not {words[0]!r}.")
+        raise _bad("topics", f"Expected 'enable' or 'disable', not {quoted(words[0])}.")
     if not topics:
         raise _bad("topics", f"Name at least one topic to {action}.")
     return SetTopics(enable=action == "enable", topics=topics)
@@ -263,13 +264,13 @@ def _config(words: list[str]) -> QuizCommand:
     setting, value = words[0].lower(), words[1]
     if setting == "reveal-emoji":
         if len(value) > 64 or value.isalnum():
-            raise _bad("config", f"{value!r} is not an emoji.")
+            raise _bad("config", f"{quoted(value)} is not an emoji.")
         return SetRevealEmoji(emoji=value)
     if setting == "followups":
         try:
             return SetFollowUps(policy=FollowUpPolicy(value.lower()))
         except ValueError:
-            raise _bad("config", f"Unknown follow-up policy {value!r}.") from None
+            raise _bad("config", f"Unknown follow-up policy {quoted(value)}.") from None
     if setting == "grace":
         try:
             hours = float(value)
@@ -279,10 +280,11 @@ def _config(words: list[str]) -> QuizCommand:
             raise _bad("config", f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.")
         return SetGrace(hours=hours)
     if setting == "reveal-reactors":
-        if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_REVEAL_REACTORS:
+        digits = value.isascii() and value.isdigit() and len(value) <= len(str(MAX_REVEAL_REACTORS))
+        if not digits or not 1 <= int(value) <= MAX_REVEAL_REACTORS:
             raise _bad("config", f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.")
         return SetRevealReactors(count=int(value))
-    raise _bad("config", f"Unknown setting {words[0]!r}.")
+    raise _bad("config", f"Unknown setting {quoted(words[0])}.")
 
 
 _PARSERS: dict[str, _Parser] = {
