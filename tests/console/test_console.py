@@ -98,7 +98,7 @@ def test_input_that_is_not_utf8_is_answered_and_the_bot_exits(tmp_path: Path) ->
     env = {k: v for k, v in os.environ.items() if not k.startswith("QUIZBOT_")}
     env["PYTHONIOENCODING"] = "utf-8:strict"  # stdin decodes strictly, as on a UTF-8 terminal
     result = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "run", "--db", str(tmp_path / "q.db")],
+        [sys.executable, "-m", "adapters.cli.main", "run", "--db", str(tmp_path / "q.db")],
         input=b"/quiz now \xff\xfe\n/quiz leaderboard\n",
         capture_output=True,
         env=env,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from adapters.console_platform import ConsolePlatform
-from adapters.console_session import ConsoleSession
+from adapters.console.connector import ConsolePlatform
+from adapters.console.session import ConsoleSession
 from questions.catalog import Catalog
 from tests.command_inputs import FUZZ, quiz_inputs, with_reported_inputs
 from tests.fakes import FakeClock
