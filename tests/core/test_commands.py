@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from bot.command_registry import parse_command
 from bot.commands import (
     CommandError,
     Help,
@@ -18,7 +19,6 @@ from bot.commands import (
     SetTopics,
     ShowLeaderboard,
     ShowStats,
-    parse_command,
 )
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
