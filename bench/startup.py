@@ -92,8 +92,8 @@ async def serve(db: Path, port: int) -> None:
     """The bot as ``quizbot run`` wires it, with a platform that answers at once."""
     from bench_platform import BenchPlatform
 
-    from adapters.health_server import start_health_server
-    from adapters.prometheus_metrics import PrometheusMetrics
+    from adapters.ops.health import start_health_server
+    from adapters.ops.metrics import PrometheusMetrics
     from bot.clock import SystemClock
     from bot.config import QuizConfig
     from bot.service import QuizService

@@ -94,6 +94,23 @@ class QuizEngine:
         self.metrics.duplicate_event(platform)
         return False
 
+    async def seen_before(self, platform: str, event_id: str) -> bool:
+        """True for a delivery whose effect was already recorded (a retry or a replay).
+
+        Reactions and edits record their id only *after* their effect committed
+        (:meth:`_done`): an id recorded first would make the redelivery of an event
+        whose work then failed look like a duplicate, and the event would be lost.
+        Their effects are idempotent, so two deliveries racing past this check
+        still count once.
+        """
+        if await self.store.event_processed(platform, event_id):
+            self.metrics.duplicate_event(platform)
+            return True
+        return False
+
+    async def _done(self, platform: str, event_id: str) -> None:
+        await self.store.mark_event_processed(platform, event_id, self.clock.now())
+
     # channels
 
     async def channel(self, ref: ChannelRef) -> ChannelSettings | None:
@@ -198,8 +215,10 @@ class QuizEngine:
             return None
         now = self.clock.now()
         if event.edited:  # the answer's text stays current, even after the round closed
-            if await self.first_delivery(event.channel.platform, event.event_id):
+            platform = event.channel.platform
+            if not await self.seen_before(platform, event.event_id):
                 await self.store.edit_answer(round_id, event.message.message, event.text, now)
+                await self._done(platform, event.event_id)
             return None
         if not await self._is_open(channel.id, round_id):
             return None
@@ -241,9 +260,13 @@ class QuizEngine:
         channel = await self.channel(event.channel)
         if channel is None:
             return
-        now = self.clock.now()
-        if not await self.first_delivery(event.channel.platform, event.event_id):
+        platform = event.channel.platform
+        if await self.seen_before(platform, event.event_id):
             return
+        await self._apply_reaction(channel, event)
+        await self._done(platform, event.event_id)
+
+    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> None:
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message)
             if round_ is not None and round_.revealed_at is None:
@@ -263,7 +286,11 @@ class QuizEngine:
                 return  # no votes for one's own answer
             rules = self.config.scoring
             await self.store.record_vote(
-                answer.id, voter_id, now, per_vote=rules.per_vote, max_votes=rules.max_votes
+                answer.id,
+                voter_id,
+                self.clock.now(),
+                per_vote=rules.per_vote,
+                max_votes=rules.max_votes,
             )
 
     async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:

@@ -58,14 +58,6 @@ class ChannelSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class QuestionKey:
-    pack: str
-    question: str
-    topic: str
-    content_hash: str
-
-
-@dataclass(frozen=True, slots=True)
 class Round:
     id: int
     channel_id: int

@@ -22,11 +22,11 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
-    QuestionKey,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Response
+from questions.catalog import QuestionKey
 
 
 class Clock(Protocol):
@@ -196,6 +196,10 @@ class Store(Protocol):
     # inbound events
     async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
         """False when this event id was already recorded (a duplicate delivery)."""
+        ...
+
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
     # reports

@@ -19,6 +19,7 @@ from bot import cards
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
+from bot.errors import NotRecorded
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
@@ -124,10 +125,18 @@ class QuizService:
     # inbound
 
     async def handle(self, event: Event) -> Response | None:
-        """The one entry point for inbound events. Never raises for bad input."""
+        """The one entry point for inbound events.
+
+        Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
+        edit or reaction could not be recorded, so the adapter never acknowledges it
+        and it is delivered again. A command or a button that fails gets an error card.
+        """
         try:
             return await self._dispatch(event)
-        except Exception:
+        except Exception as error:
+            if isinstance(event, Reply | Reaction):
+                kind = type(event).__name__.lower()
+                raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
             log.exception("failed to handle %s %s", type(event).__name__, event.event_id)
             if isinstance(event, Command | ButtonPress):
                 return Response(cards.error("Something went wrong; it was logged. Try again."))

@@ -5,8 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.models import QuestionKey
 from questions.pack import Pack, Question
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionKey:
+    """What the store records of a question: where it comes from, its topic, its content hash."""
+
+    pack: str
+    question: str
+    topic: str
+    content_hash: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,10 +31,10 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
-    QuestionKey,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
 from storage.answer_batch import write_answers
 from storage.errors import NotFoundError, StoreClosedError
 from storage.group_commit import GroupCommitter
@@ -588,6 +588,13 @@ class SqliteStore:
             (platform, event_id, to_db(at)),
         )
         return changed == 1
+
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        row = await self._fetch_one(
+            "SELECT 1 FROM processed_events WHERE platform = ? AND event_id = ?",
+            (platform, event_id),
+        )
+        return row is not None
 
     # reports
 

@@ -1,4 +1,7 @@
-"""The core must not depend on a platform library or the storage driver."""
+"""Dependencies point one way: adapters → bot → questions, and storage implements bot's ports.
+
+Check it by hand with: ``python -m pytest tests/test_boundaries.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-FORBIDDEN = ("discord", "slack_bolt", "slack_sdk", "aiosqlite", "aiohttp")
-BOT = Path(__file__).resolve().parents[1] / "bot"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLATFORM_LIBRARIES = ("discord", "slack_bolt", "slack_sdk", "aiohttp")
+DATABASE_DRIVERS = ("aiosqlite", "sqlite3")
+
+# package → the top-level imports it must never make
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "bot": (*PLATFORM_LIBRARIES, *DATABASE_DRIVERS, "adapters", "storage"),
+    "questions": (*PLATFORM_LIBRARIES, *DATABASE_DRIVERS, "adapters", "storage", "bot"),
+    "storage": (*PLATFORM_LIBRARIES, "adapters"),
+}
 
 
-def _imported_roots(path: Path) -> set[str]:
+def imported_roots(source: str) -> set[str]:
+    """The top-level packages a module's source imports, wherever the import stands."""
     roots: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -21,21 +35,47 @@ def _imported_roots(path: Path) -> set[str]:
     return roots
 
 
-def test_bot_sources_import_no_platform_or_driver() -> None:
-    offenders = {
-        str(path.relative_to(BOT.parent)): sorted(_imported_roots(path) & set(FORBIDDEN))
-        for path in BOT.rglob("*.py")
-    }
-    assert {k: v for k, v in offenders.items() if v} == {}
-    assert len(offenders) >= 5  # the walk really saw the core's modules
+def offending_imports(package: str) -> dict[str, list[str]]:
+    offenders: dict[str, list[str]] = {}
+    sources = sorted((ROOT / package).rglob("*.py"))
+    assert len(sources) >= 5, f"the walk did not see {package}/'s modules"
+    for path in sources:
+        found = imported_roots(path.read_text(encoding="utf-8")) & set(FORBIDDEN[package])
+        if found:
+            offenders[str(path.relative_to(ROOT))] = sorted(found)
+    return offenders
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_imports_point_one_way(package: str) -> None:
+    assert offending_imports(package) == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "forbidden"),
+    [
+        ("import discord\n", "discord"),
+        ("from slack_sdk.errors import SlackApiError\n", "slack_sdk"),
+        ("def f():\n    import aiosqlite\n", "aiosqlite"),
+        ("from bot.models import Round\n", "bot"),
+    ],
+)
+def test_the_import_walk_sees_what_the_rule_forbids(source: str, forbidden: str) -> None:
+    assert forbidden in imported_roots(source)
 
 
 def test_importing_every_core_module_loads_no_platform_or_driver() -> None:
-    modules = sorted(f"bot.{p.stem}" for p in BOT.glob("*.py") if p.stem != "__init__")
+    modules = sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts)
+        for package in ("bot", "questions")
+        for p in (ROOT / package).rglob("*.py")
+        if p.stem != "__init__"
+    )
+    forbidden = (*PLATFORM_LIBRARIES, "aiosqlite")
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"
-        f"print(sorted(r for r in {FORBIDDEN!r} if r in sys.modules))\n"
+        f"print(sorted(r for r in {forbidden!r} if r in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.command_registry import parse_command
 from bot.commands import (
     CommandError,
     Help,
@@ -16,7 +17,6 @@ from bot.commands import (
     SetTopics,
     ShowLeaderboard,
     ShowStats,
-    parse_command,
 )
 from bot.models import FollowUpPolicy
 from bot.scoring import Period

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from adapters.discord_endpoint import restore_defaults
-from adapters.discord_platform import DiscordOptions, DiscordPlatform
+from adapters.discord.connector import DiscordOptions, DiscordPlatform
+from adapters.discord.endpoint import restore_defaults
 from bot.events import Event
 from bot.models import ChannelSettings, Round
 from bot.render import Response
@@ -100,9 +100,14 @@ async def make_platform(
         store: Any = None,
         dev_guild: int | None = None,
         start: bool = True,
+        **settings: Any,
     ) -> DiscordPlatform:
         options = DiscordOptions(
-            token=TOKEN, api_url=fake.base_url, dev_guild=dev_guild, guild_ready_timeout=0.05
+            token=TOKEN,
+            api_url=fake.base_url,
+            dev_guild=dev_guild,
+            guild_ready_timeout=0.05,
+            **settings,
         )
         platform = DiscordPlatform(
             options, topics=lambda: TOPICS, store=store if store is not None else memory_store

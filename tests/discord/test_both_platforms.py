@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from adapters.discord_platform import DiscordOptions, DiscordPlatform
-from adapters.slack_platform import create_slack_platform
+from adapters.discord.connector import DiscordOptions, DiscordPlatform
+from adapters.slack.connector import create_slack_platform
 from bot.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord_embeds import (
+from adapters.discord.nonce import marker_for_key, nonce_for_key
+from adapters.discord.render import (
     CHARACTERS_PER_MESSAGE,
     DESCRIPTION_LIMIT,
     EMBEDS_PER_MESSAGE,
@@ -14,7 +15,6 @@ from adapters.discord_embeds import (
     message_count,
     render_card,
 )
-from adapters.discord_nonce import marker_for_key, nonce_for_key
 from bot.render import Card, Field
 
 

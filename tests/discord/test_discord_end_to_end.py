@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from adapters.discord_platform import DiscordOptions, DiscordPlatform
+from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from bot.config import QuizConfig
 from bot.events import Event
 from bot.models import Round

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.discord_inbound import channel_ref, member_ref
+from adapters.discord.inbound import channel_ref, member_ref
 from bot.events import Reaction, Reply
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.discord_inbound import channel_ref, member_ref
+from adapters.discord.inbound import channel_ref, member_ref
 from bot.events import ButtonPress, Command
 from bot.refs import MessageRef
 from bot.render import Card, Response

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from adapters.discord_platform import create_discord_platform
+from adapters.discord.connector import create_discord_platform
 from bot.settings import Settings, SettingsError
 from tests.discord.conftest import MemoryStore, PlatformFactory, Recorder, eventually
 from tests.discord.fake_discord import FakeDiscord

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord_inbound import channel_ref
-from adapters.discord_nonce import marker_for_key, nonce_for_key
+from adapters.discord.inbound import channel_ref
+from adapters.discord.nonce import marker_for_key, nonce_for_key
 from bot.errors import ChannelUnavailable, PlatformError
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Button, Card, CardKind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from adapters.slack_blocks import (
+from adapters.slack.render import (
     MAX_BLOCKS_PER_MESSAGE,
     SECTION_TEXT_LIMIT,
     escape,

@@ -8,8 +8,8 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from adapters.slack_emoji import to_name, to_unicode
-from adapters.slack_inbound import button_from, command_from, reaction_from, reply_from
+from adapters.slack.emoji import to_name, to_unicode
+from adapters.slack.inbound import button_from, command_from, reaction_from, reply_from
 from bot.events import Reply
 from tests.slack.fake_slack import TEAM
 from tests.slack.signed import action_body, command_body, event_body

@@ -12,9 +12,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from adapters.slack_admins import SlackMembers
-from adapters.slack_errors import to_platform_error
-from adapters.slack_pacing import ChannelPacer
+from adapters.slack.admins import SlackMembers
+from adapters.slack.errors import to_platform_error
+from adapters.slack.pacing import ChannelPacer
 from bot.errors import ChannelUnavailable, PlatformError
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack-manifest.yml"

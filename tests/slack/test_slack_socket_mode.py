@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack_platform import create_slack_platform
+from adapters.slack.connector import create_slack_platform
 from bot.errors import PlatformError
 from bot.events import Event, Reaction
 from bot.render import Response

@@ -1,0 +1,381 @@
+"""``quizbot doctor``: check configuration, database, packs and platform credentials.
+
+Prints one line per check, ``ok`` or ``FAIL`` with what to fix, and exits 1
+when anything failed. Never writes to the database and never prints a secret.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import aiosqlite
+from pydantic import ValidationError
+
+from adapters.ops.logs import Redactor, secret_values
+from bot.settings import Settings, SettingsError, load_settings
+from questions.loader import PackError, bundled_packs_dir, load_packs
+from storage.errors import MigrationError
+from storage.migrations import bundled_migrations
+
+DISCORD_API_URL = "https://discord.com/api/v10"
+SLACK_API_URL = "https://slack.com/api/"
+NETWORK_TIMEOUT = 10.0
+MAX_PROBLEMS_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        if self.ok:
+            return f"ok    {self.name}: {self.detail}"
+        fix = f"\n      fix: {self.fix}" if self.fix else ""
+        return f"FAIL  {self.name}: {self.detail}{fix}"
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "doctor",
+        help="check configuration, database, packs and platform credentials",
+        description="Check the configuration, the database (migrations, integrity), the "
+        "question packs and each configured platform's credentials. Prints what to fix; "
+        "exits 1 when anything fails.",
+    )
+    parser.add_argument("--config", type=Path, help="a TOML settings file")
+    parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
+    parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
+    parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
+    parser.set_defaults(handler=_doctor)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m adapters.cli.doctor``: the same as ``quizbot doctor``."""
+    parser = argparse.ArgumentParser(prog="quizbot")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["doctor", *(sys.argv[1:] if argv is None else argv)])
+    result: int = args.handler(args)
+    return result
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    checks = asyncio.run(
+        run_checks(args.config, platform=args.platform, db_path=args.db, packs_dir=args.packs_dir)
+    )
+    return report(checks, print)
+
+
+def report(checks: Sequence[Check], write: Callable[[str], object]) -> int:
+    """Write one line per check; the exit code: 1 when any failed."""
+    for check in checks:
+        write(check.line())
+    failed = sum(not c.ok for c in checks)
+    write(f"{failed} problem(s) found" if failed else "everything looks fine")
+    return 1 if failed else 0
+
+
+async def run_checks(config: Path | None = None, **overrides: Any) -> list[Check]:
+    """Every check, in order; later checks are skipped when the settings do not load."""
+    redact = Redactor(_secrets_in_environment())
+    settings, config_check = check_settings(config, overrides)
+    checks = [config_check]
+    if settings is not None:
+        redact = Redactor([*redact.secrets, *secret_values(settings)])
+        checks.append(await check_database(settings.db_path))
+        checks.append(check_packs(settings.packs_dir))
+        for name in settings.platforms():
+            if name == "slack":
+                checks.append(await check_slack(settings))
+            elif name == "discord":
+                checks.append(await check_discord(settings))
+    else:
+        checks.append(Check("other checks", False, "skipped", "fix the configuration first"))
+    return [Check(c.name, c.ok, redact(c.detail), redact(c.fix)) for c in checks]
+
+
+def _secrets_in_environment() -> list[str]:
+    return [
+        value
+        for name, value in os.environ.items()
+        if name.startswith("QUIZBOT_") and ("TOKEN" in name or "SECRET" in name)
+    ]
+
+
+# configuration
+
+
+def required_settings(settings: Settings, platform: str) -> tuple[str, ...]:
+    """The settings a platform needs, as `quizbot run` will use it."""
+    if platform == "slack":
+        second = "slack_signing_secret" if settings.slack_mode == "http" else "slack_app_token"
+        return ("slack_bot_token", second)
+    if platform == "discord":
+        return ("discord_token",)
+    return ()
+
+
+def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Settings | None, Check]:
+    try:
+        settings = load_settings(config, **overrides)
+        platforms = settings.platforms()
+    except SettingsError as problem:
+        return None, Check("config", False, str(problem), "correct the setting named above")
+    except ValidationError as problem:
+        lines = [
+            f"QUIZBOT_{'_'.join(str(p) for p in error['loc']).upper()}: {error['msg']}"
+            for error in problem.errors()
+        ]
+        return None, Check("config", False, "; ".join(lines), "correct the settings named above")
+    missing = [
+        f"QUIZBOT_{name.upper()} (for {platform})"
+        for platform in platforms
+        for name in required_settings(settings, platform)
+        if _blank(getattr(settings, name))
+    ]
+    if missing:
+        return settings, Check(
+            "config", False, "missing " + ", ".join(missing), "set them in .env or the environment"
+        )
+    if settings.http_port is not None and not 0 < settings.http_port < 65536:
+        return settings, Check(
+            "config",
+            False,
+            f"QUIZBOT_HTTP_PORT={settings.http_port} is not a TCP port",
+            "use a port between 1 and 65535, or unset it to turn the health server off",
+        )
+    if "discord" in platforms and settings.discord_api_url:
+        from adapters.discord.endpoint import check_api_url
+
+        try:
+            check_api_url(settings.discord_api_url)
+        except SettingsError as problem:
+            return settings, Check("config", False, str(problem), "correct QUIZBOT_DISCORD_API_URL")
+    return settings, Check("config", True, f"platforms {', '.join(platforms)}")
+
+
+def _blank(value: object) -> bool:
+    if value is None:
+        return True
+    secret = getattr(value, "get_secret_value", None)
+    text = secret() if callable(secret) else value
+    return isinstance(text, str) and not text.strip()
+
+
+# database
+
+
+async def check_database(path: Path) -> Check:
+    """Readable as SQLite, intact, and at a schema version this quizbot knows."""
+    located = _locate_database(path)
+    if isinstance(located, Check):
+        return located
+    try:
+        newest = bundled_migrations()[-1].version
+    except (MigrationError, IndexError) as problem:
+        return Check("database", False, f"bundled migrations are broken: {problem}", "reinstall")
+    try:
+        async with aiosqlite.connect(located, uri=True) as conn:
+            version = int((await _one(conn, "PRAGMA user_version"))[0])
+            integrity = [
+                str(row[0]) for row in await conn.execute_fetchall("PRAGMA integrity_check")
+            ]
+    except sqlite3.DatabaseError as problem:
+        return Check(
+            "database",
+            False,
+            f"{path} is not a usable SQLite database ({problem})",
+            "point QUIZBOT_DB_PATH / --db at the quizbot database, or restore a backup",
+        )
+    if integrity != ["ok"]:
+        shown = "; ".join(integrity[:MAX_PROBLEMS_SHOWN])
+        return Check(
+            "database",
+            False,
+            f"{path} failed the integrity check: {shown}",
+            "stop the bot and restore the latest backup (see the README, Operations)",
+        )
+    if version > newest:
+        return Check(
+            "database",
+            False,
+            f"{path} has schema version {version}, newer than this quizbot's {newest}",
+            "upgrade quizbot, or restore a backup taken before the newer version ran",
+        )
+    if version < newest:
+        return Check(
+            "database",
+            True,
+            f"{path} intact; schema {version}, {newest - version} migration(s) pending"
+            " (`quizbot run` applies them at start; back up first)",
+        )
+    return Check("database", True, f"{path} intact; schema version {version} is current")
+
+
+def _locate_database(path: Path) -> str | Check:
+    """A read-only URI of the existing file, or the verdict when there is no file yet."""
+    if path.exists():
+        return path.resolve().as_uri() + "?mode=ro"
+    directory = path.parent
+    if not directory.is_dir():
+        return Check(
+            "database",
+            False,
+            f"directory {directory} does not exist",
+            "create it, or point QUIZBOT_DB_PATH / --db elsewhere",
+        )
+    if not os.access(directory, os.W_OK):
+        return Check(
+            "database",
+            False,
+            f"{path} does not exist and {directory} is not writable",
+            "let the bot's user write that directory, or point QUIZBOT_DB_PATH elsewhere",
+        )
+    return Check("database", True, f"{path} does not exist yet; `quizbot run` creates it")
+
+
+async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row:
+    rows = list(await conn.execute_fetchall(sql))
+    return rows[0]
+
+
+# packs
+
+
+def check_packs(extra_dirs: Sequence[Path]) -> Check:
+    dirs = [bundled_packs_dir(), *extra_dirs]
+    try:
+        packs = load_packs(dirs)
+    except PackError as error:
+        shown = [str(p) for p in error.problems[:MAX_PROBLEMS_SHOWN]]
+        more = len(error.problems) - len(shown)
+        if more > 0:
+            shown.append(f"... and {more} more")
+        return Check(
+            "packs",
+            False,
+            "\n      ".join([f"{len(error.problems)} problem(s):", *shown]),
+            "correct the files above (`quizbot packs validate PATH` rechecks them), or remove "
+            "the directory from QUIZBOT_PACKS_DIR / --packs-dir",
+        )
+    questions = sum(len(pack.questions) for pack in packs)
+    names = ", ".join(pack.id for pack in packs)
+    return Check("packs", True, f"{len(packs)} pack(s) ({names}), {questions} question(s)")
+
+
+# credentials
+
+
+async def check_slack(settings: Settings) -> Check:
+    """``auth.test`` with the bot token; in Socket Mode ``apps.connections.open`` with the
+    app token (it only issues a connection URL, it does not connect)."""
+    base_url = settings.slack_api_url or SLACK_API_URL
+    if settings.slack_bot_token is None:
+        return Check("slack", False, "no bot token", "set QUIZBOT_SLACK_BOT_TOKEN")
+    try:
+        identity = await _slack_call(
+            settings.slack_bot_token.get_secret_value(), base_url, "auth.test"
+        )
+        if settings.slack_mode == "socket" and settings.slack_app_token is not None:
+            await _slack_call(
+                settings.slack_app_token.get_secret_value(), base_url, "apps.connections.open"
+            )
+    except SlackCallFailed as failed:
+        return Check("slack", False, failed.detail, failed.fix)
+    team, user = identity.get("team", "?"), identity.get("user", "?")
+    return Check("slack", True, f"signed in as {user} in workspace {team}")
+
+
+class SlackCallFailed(Exception):
+    def __init__(self, detail: str, fix: str) -> None:
+        super().__init__(detail)
+        self.detail, self.fix = detail, fix
+
+
+async def _slack_call(token: str, base_url: str, method: str) -> Any:
+    from slack_sdk.errors import SlackApiError
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    client = AsyncWebClient(token=token, base_url=base_url, timeout=int(NETWORK_TIMEOUT))
+    try:
+        return await client.api_call(method)
+    except SlackApiError as error:
+        code = str(error.response.get("error", "unknown_error"))
+        raise SlackCallFailed(f"{method} answered {code}", _slack_fix(method, code)) from None
+    except (aiohttp.ClientError, TimeoutError, OSError) as error:
+        raise SlackCallFailed(
+            f"cannot reach the Slack API at {base_url}: {type(error).__name__}: {error}",
+            "check the network and QUIZBOT_SLACK_API_URL (unset it for slack.com)",
+        ) from None
+
+
+def _slack_fix(method: str, code: str) -> str:
+    if method == "apps.connections.open":
+        return (
+            "create an app-level token with the connections:write scope (Basic Information › "
+            "App-Level Tokens) and set it as QUIZBOT_SLACK_APP_TOKEN (xapp-…); "
+            "Socket Mode must be on"
+        )
+    if code in ("invalid_auth", "not_authed", "token_revoked", "account_inactive"):
+        return (
+            "copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions into "
+            "QUIZBOT_SLACK_BOT_TOKEN; reinstall the app if it was revoked"
+        )
+    return "see https://api.slack.com/methods/auth.test for this error"
+
+
+async def check_discord(settings: Settings) -> Check:
+    """``GET /users/@me`` with ``Authorization: Bot <token>``."""
+    base = (settings.discord_api_url or DISCORD_API_URL).rstrip("/")
+    if settings.discord_token is None:
+        return Check("discord", False, "no token", "set QUIZBOT_DISCORD_TOKEN")
+    headers = {"Authorization": f"Bot {settings.discord_token.get_secret_value()}"}
+    timeout = aiohttp.ClientTimeout(total=NETWORK_TIMEOUT)
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.get(f"{base}/users/@me", headers=headers) as response,
+        ):
+            status = response.status
+            body = await response.text()
+            identity = await response.json(content_type=None) if status == 200 else {}
+    except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as error:
+        return Check(
+            "discord",
+            False,
+            f"cannot reach the Discord API at {base}: {type(error).__name__}: {error}",
+            "check the network and QUIZBOT_DISCORD_API_URL (unset it for discord.com)",
+        )
+    if status == 401:
+        return Check(
+            "discord",
+            False,
+            "the token was rejected (401 Unauthorized)",
+            "reset the token in the Developer Portal › your application › Bot and set it as "
+            "QUIZBOT_DISCORD_TOKEN",
+        )
+    if status != 200:
+        return Check(
+            "discord",
+            False,
+            f"GET /users/@me answered {status}: {body[:200]}",
+            "check QUIZBOT_DISCORD_API_URL and Discord's status page",
+        )
+    name = identity.get("username", "?") if isinstance(identity, dict) else "?"
+    user_id = identity.get("id", "?") if isinstance(identity, dict) else "?"
+    return Check("discord", True, f"signed in as {name} (id {user_id})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

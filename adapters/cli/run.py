@@ -1,0 +1,78 @@
+"""``quizbot run``: start the bot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from adapters.ops.logs import configure_logging
+from adapters.ops.runtime import run_bot
+from bot.errors import PlatformError
+from bot.settings import SettingsError, load_settings
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "run",
+        help="run the bot (the console platform when no tokens are configured)",
+        description="Run the bot. With no platform tokens configured it runs on the console: "
+        "channel #practice, you are the admin 'you'. Piped input is read as a script.",
+    )
+    parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
+    parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
+    parser.add_argument("--config", type=Path, help="a TOML settings file")
+    parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
+    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument(
+        "--log-format", choices=("text", "json"), help="text (default) or json: one object a line"
+    )
+    parser.add_argument(
+        "--http-port", type=int, help="serve /healthz and /metrics on this port (off by default)"
+    )
+    parser.add_argument(
+        "--http",
+        action="store_const",
+        const="http",
+        dest="slack_mode",
+        help="Slack over HTTP (events at /slack/events; needs QUIZBOT_SLACK_SIGNING_SECRET) "
+        "instead of Socket Mode",
+    )
+    parser.add_argument("--port", type=int, dest="slack_http_port", help="Slack HTTP mode port")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(
+            args.config,
+            platform=args.platform,
+            db_path=args.db,
+            packs_dir=args.packs_dir,
+            log_level=args.log_level,
+            log_format=args.log_format,
+            http_port=args.http_port,
+            slack_mode=args.slack_mode,
+            slack_http_port=args.slack_http_port,
+        )
+        settings.check_credentials()
+    except (SettingsError, ValidationError) as problem:
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 2
+    level = settings.log_level.upper()
+    if args.log_level is None and settings.platforms() == ["console"]:
+        level = "WARNING"  # keep the console transcript readable
+    try:
+        configure_logging(settings, level=level)
+    except SettingsError as problem:
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
+    except PlatformError as problem:  # e.g. a token the platform refused at start-up
+        print(f"quizbot: {problem}", file=sys.stderr)
+        return 1

@@ -1,0 +1,177 @@
+"""Reads console input and turns it into quiz events.
+
+Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
+``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:quit``;
+``:help``; any other line is a reply in the current round's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shlex
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, render_card
+from bot.events import Command, Reaction, Reply
+from bot.models import Round
+from bot.refs import MemberRef, MessageRef, ThreadRef
+from bot.service import QuizService
+
+log = logging.getLogger(__name__)
+
+CONTROLS = (
+    "/quiz ...            a slash command (try /quiz help)",
+    ":as NAME [admin]     act as member NAME (an admin only with 'admin')",
+    ":react EMOJI [#N]    react to the question, or to the N-th answer of the round",
+    ":quit                leave",
+    "anything else        your answer, in the current round's thread",
+)
+OWNER = "you"
+ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
+
+
+@dataclass
+class ConsoleSession:
+    service: QuizService
+    platform: ConsolePlatform
+    echo: bool  # print input lines too (scripts); a terminal already shows them
+    member: str = OWNER
+    _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    _counter: int = 0
+
+    def _next_id(self, kind: str) -> str:
+        self._counter += 1
+        return f"console-{self._session}-{kind}{self._counter}"
+
+    def _member_ref(self) -> MemberRef:
+        return MemberRef("console", CONSOLE_CHANNEL.workspace, self.member, self.member)
+
+    def prompt(self) -> str:
+        return f"{self.member}> "
+
+    async def run(self, lines: AsyncIterator[str]) -> None:
+        async for raw in lines:
+            try:
+                keep_going = await self.handle_line(raw.rstrip("\r\n"))
+            except Exception:  # one bad line must not end the session
+                log.exception("console input %r failed", raw)
+                self.platform.note("that line failed; it was logged")
+                keep_going = True
+            if not keep_going:
+                break
+            await self.service.settle()  # what the line set off is shown before the next prompt
+        await self.service.settle()
+
+    async def handle_line(self, line: str) -> bool:
+        """Act on one input line; False means quit."""
+        text = line.strip()
+        if not text:
+            return True
+        if text == ":quit":
+            return False
+        if text == ":help":
+            for control in CONTROLS:
+                self.platform.note(control)
+        elif text.startswith(":as"):
+            self._switch_member(text)
+        elif text.startswith(":react"):
+            await self._react(text)
+        elif text.startswith("/quiz"):
+            await self._command(text)
+        elif text.startswith(("/", ":")):
+            self.platform.note(f"unknown control {text.split()[0]!r}; :help lists them")
+        else:
+            await self._reply(text)
+        return True
+
+    def _switch_member(self, text: str) -> None:
+        words = text.split()
+        if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "admin"):
+            self.platform.note("use :as NAME or :as NAME admin")
+            return
+        self.member = words[1]
+        if len(words) == 3:
+            self.platform.admins.add(self.member)
+        elif self.member != OWNER:
+            self.platform.admins.discard(self.member)
+        role = "an admin" if self.member in self.platform.admins else "a member"
+        self.platform.note(f"you are now {self.member}, {role}")
+
+    async def _command(self, text: str) -> None:
+        if self.echo:
+            self.platform.say(None, self.member, [text])
+        try:
+            words = shlex.split(text)[1:]
+        except ValueError:
+            words = text.split()[1:]
+        name, *args = words or ["help"]
+        event = Command(
+            self._next_id("cmd"), CONSOLE_CHANNEL, self._member_ref(), name, tuple(args)
+        )
+        response = await self.service.handle(event)
+        if response is None:
+            return
+        if response.public:
+            self.platform.say(None, "quizbot", render_card(response.card))
+        else:
+            await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
+
+    async def _current_round(self) -> Round | None:
+        channel = await self.service.engine.channel(CONSOLE_CHANNEL)
+        if channel is None:
+            return None
+        return await self.service.store.open_round(channel.id)
+
+    async def _reply(self, text: str) -> None:
+        round_ = await self._current_round()
+        if round_ is None or round_.thread is None:
+            if self.echo:
+                self.platform.say(None, self.member, [text])
+            self.platform.note("no round is open: an admin can post one with /quiz now")
+            return
+        if self.echo:
+            self.platform.say(round_.thread, self.member, [text])
+        message = self._next_id("msg")
+        await self.service.handle(
+            Reply(
+                self._next_id("ev"),
+                CONSOLE_CHANNEL,
+                ThreadRef(CONSOLE_CHANNEL, round_.thread),
+                MessageRef(CONSOLE_CHANNEL, message),
+                self._member_ref(),
+                text,
+            )
+        )
+
+    async def _react(self, text: str) -> None:
+        words = text.split()
+        if len(words) not in (2, 3) or (len(words) == 3 and not ANSWER_NUMBER.fullmatch(words[2])):
+            self.platform.note("use :react EMOJI or :react EMOJI #N")
+            return
+        emoji = words[1]
+        round_ = await self._current_round()
+        if round_ is None or round_.question_message is None:
+            self.platform.note("no round is open to react to")
+            return
+        target, described = round_.question_message, f"question #{round_.number}"
+        if len(words) == 3:
+            number = int(words[2].lstrip("#"))
+            answers = await self.service.store.round_answers(round_.id)
+            if not 1 <= number <= len(answers):
+                self.platform.note(f"round #{round_.number} has {len(answers)} answer(s)")
+                return
+            target = answers[number - 1].message_id
+            described = f"answer #{number} by {answers[number - 1].member_name}"
+        self.platform.note(f"{self.member} reacted {emoji} to {described}")
+        await self.service.handle(
+            Reaction(
+                self._next_id("ev"),
+                CONSOLE_CHANNEL,
+                MessageRef(CONSOLE_CHANNEL, target),
+                self._member_ref(),
+                emoji,
+            )
+        )

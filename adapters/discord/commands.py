@@ -1,0 +1,170 @@
+"""The ``/quiz`` slash command group, derived from the core's command registry.
+
+Each subcommand of :data:`bot.command_registry.QUIZ_COMMANDS` becomes a Discord
+subcommand with typed options: a flag is a boolean, a choice a fixed list, a free
+value a string with autocomplete where the registry suggests values. An invocation
+turns its options back into the words of the core grammar
+(``/quiz schedule spec:"weekdays 09:30" timezone:Europe/Berlin`` becomes
+``Command(name="schedule", args=("weekdays", "09:30", "Europe/Berlin"))``) and
+hands them to a dispatcher, saying whether the invocation needs an admin.
+
+Discord only honours ``default_permissions`` and ``guild_only`` on a top-level
+command, not on subcommands, and putting ``manage_guild`` on the whole group
+would hide ``/quiz leaderboard`` from members; so the admin subcommands are
+enforced in code (``manage_guild``) by the dispatcher, and the core asks
+``is_admin`` again.
+"""
+
+from __future__ import annotations
+
+import inspect
+import zoneinfo
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from typing import Any, Literal, cast
+
+import discord
+from discord import app_commands
+
+from bot.command_grammar import Param, ParamKind, Subcommand, Suggest
+from bot.command_registry import QUIZ_COMMANDS
+
+CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...], bool], Awaitable[None]]
+TopicSource = Callable[[], Sequence[str]]
+Choices = list[app_commands.Choice[str]]
+Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
+
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+DESCRIPTION_LIMIT = 100
+SETTING, VALUE = "setting", "value"
+
+
+def words(*values: str | None) -> tuple[str, ...]:
+    """The whitespace-separated words of the given option values, in order."""
+    return tuple(word for value in values if value for word in value.split())
+
+
+def complete_last_word(current: str, candidates: Sequence[str]) -> list[app_commands.Choice[str]]:
+    """Choices completing the last word of ``current`` (several topics may be typed)."""
+    head, _, last = current.rpartition(" ")
+    typed = set(head.split())
+    matches = [c for c in candidates if c.lower().startswith(last.lower()) and c not in typed]
+    prefix = f"{head} " if head else ""
+    return [
+        app_commands.Choice(name=f"{prefix}{c}"[:100], value=f"{prefix}{c}"[:100])
+        for c in sorted(matches)[:AUTOCOMPLETE_LIMIT]
+    ]
+
+
+def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The core grammar's words for a slash command's options."""
+    if subcommand.settings:
+        return words(options.get(SETTING), options.get(VALUE))
+    said: list[str | None] = []
+    for param in subcommand.params:
+        value = options.get(param.name)
+        if param.kind is ParamKind.FLAG:
+            said.append(param.name if value else None)
+        else:
+            said.append(None if value is None else str(value))
+    return words(*said)
+
+
+class QuizGroup(app_commands.Group):
+    """``/quiz``: one Discord subcommand per declared subcommand (admins checked in code)."""
+
+    def __init__(self, dispatch: CommandDispatch, topics: TopicSource) -> None:
+        super().__init__(
+            name="quiz", description="Daily interview practice question", guild_only=True
+        )
+        self._dispatch = dispatch
+        self._topics = topics
+        for subcommand in QUIZ_COMMANDS:
+            self.add_command(self._command(subcommand))
+
+    def _command(self, subcommand: Subcommand) -> app_commands.Command[Any, Any, None]:
+        dispatch = self._dispatch
+
+        async def invoke(interaction: discord.Interaction, /, **options: Any) -> None:
+            said = invocation_words(subcommand, options)
+            await dispatch(interaction, subcommand.name, said, subcommand.needs_admin(said))
+
+        parameters, descriptions = _options(subcommand)
+        invoke.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [_parameter("interaction", discord.Interaction), *parameters]
+        )
+        invoke.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+        summary = subcommand.summary
+        description = f"Admins: {summary}" if subcommand.admin else summary[0].upper() + summary[1:]
+        command: app_commands.Command[Any, Any, None] = app_commands.Command(
+            name=subcommand.name, description=description[:DESCRIPTION_LIMIT], callback=invoke
+        )
+        for param in subcommand.params:
+            if param.suggest is not None:
+                command.autocomplete(param.name)(self._completer(param))
+        if subcommand.settings:
+            command.autocomplete(VALUE)(_setting_values(subcommand))
+        return command
+
+    def _completer(self, param: Param) -> Completer:
+        several = param.kind is ParamKind.WORDS
+
+        async def complete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            if param.suggest is Suggest.TIMEZONES:
+                return _timezones(current)
+            typed = current if several else current.strip()
+            return complete_last_word(typed, list(self._topics()))
+
+        return complete
+
+
+def _options(subcommand: Subcommand) -> tuple[list[inspect.Parameter], dict[str, str]]:
+    if subcommand.settings:
+        names = tuple(s.name for s in subcommand.settings)
+        parameters = [_parameter(SETTING, _literal(names)), _parameter(VALUE, str)]
+        described = ", ".join(f"{s.name}: {s.value.description}" for s in subcommand.settings)
+        return parameters, {SETTING: "Which setting", VALUE: described[:DESCRIPTION_LIMIT]}
+    parameters = []
+    for param in subcommand.params:
+        if param.kind is ParamKind.FLAG:
+            parameters.append(_parameter(param.name, bool, default=False))
+        elif param.kind is ParamKind.CHOICE:
+            parameters.append(_parameter(param.name, _literal(param.choices) | None, default=None))
+        else:
+            parameters.append(_parameter(param.name, str | None, default=None))
+    return parameters, {p.name: p.description[:DESCRIPTION_LIMIT] for p in subcommand.params}
+
+
+def _parameter(name: str, annotation: Any, **default: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation, **default
+    )
+
+
+def _literal(values: tuple[str, ...]) -> Any:
+    return cast(Any, Literal)[values]
+
+
+def _timezones(current: str) -> list[app_commands.Choice[str]]:
+    needle = current.lower()
+    names = sorted(z for z in zoneinfo.available_timezones() if needle in z.lower())
+    return [app_commands.Choice(name=z, value=z) for z in names[:AUTOCOMPLETE_LIMIT]]
+
+
+def _setting_values(subcommand: Subcommand) -> Completer:
+    """The allowed values of the setting chosen so far, for a setting that has a list."""
+
+    async def complete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        chosen = getattr(interaction.namespace, SETTING, None)
+        setting = next((s for s in subcommand.settings if s.name == chosen), None)
+        choices = setting.value.choices if setting else ()
+        return [
+            app_commands.Choice(name=c, value=c)
+            for c in choices
+            if c.startswith(current.strip().lower())
+        ][:AUTOCOMPLETE_LIMIT]
+
+    return complete

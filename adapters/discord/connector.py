@@ -1,0 +1,543 @@
+"""Discord as a quiz platform: the :class:`~bot.ports.Platform` and
+:class:`~bot.ports.Connector` of the core, on discord.py.
+
+Outbound calls use partial channel and message objects, so nothing depends on
+the gateway cache (which is empty after a restart). Every send carries a nonce
+derived from the outbox key (discord.py adds ``enforce_nonce``) and
+``AllowedMentions.none()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import discord
+
+from adapters.discord.buttons import view_for
+from adapters.discord.client import InboundRouter, QuizClient
+from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
+from adapters.discord.errors import platform_errors
+from adapters.discord.inbound import (
+    PLATFORM,
+    ChannelResolver,
+    channel_ref,
+    member_ref,
+    reaction_event,
+    reply_event,
+)
+from adapters.discord.nonce import marker_for_key, nonce_for_key
+from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
+from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
+from adapters.discord.render import message_count, render_card
+from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card
+from adapters.discord.responses import tell as tell_interaction
+from adapters.discord.sync import MetaStore, sync_if_changed
+from adapters.unfinished_sends import UnfinishedSends
+from bot.errors import PlatformError
+from bot.events import ButtonPress, Command, Event
+from bot.ports import EventHandler
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Card
+from bot.settings import Settings, SettingsError
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100
+THREAD_ALREADY_EXISTS = 160004
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
+ADMIN_MEMORY_SECONDS = 300.0
+INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
+ADMIN_REFUSAL = "`/quiz {name}` needs the **Manage Server** permission."
+
+
+class DiscordStore(MetaStore, RoundSource, Protocol):
+    """What the adapter needs from the store: the command hash and the open rounds."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordOptions:
+    token: str
+    api_url: str | None = None
+    dev_guild: int | None = None
+    history_limit: int = 100
+    guild_ready_timeout: float = 2.0
+    ready_timeout: float = 60.0
+    vote_emoji: str = "👍"
+    pending_limit: int = DEFAULT_LIMIT
+    retry_first_delay: float = FIRST_DELAY_SECONDS
+
+
+class DiscordPlatform:
+    """One Discord bot connection serving every guild it is invited to."""
+
+    name = PLATFORM
+
+    def __init__(
+        self,
+        options: DiscordOptions,
+        *,
+        topics: Callable[[], Sequence[str]],
+        store: DiscordStore,
+    ) -> None:
+        self._options = options
+        self._store = store
+        self._unfinished = UnfinishedSends()
+        self._client = QuizClient(
+            _Router(self), topics, guild_ready_timeout=options.guild_ready_timeout
+        )
+        self._channels = ChannelResolver(self._client)
+        self._handler: EventHandler | None = None
+        self._pending: PendingEvents | None = None
+        self._ready = asyncio.Event()
+        self._connected = False
+        self._gateway_task: asyncio.Task[None] | None = None
+        self._reconcile_task: asyncio.Task[int] | None = None
+        self._reconcile_again = False
+        self._message_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
+        self._interactions: dict[tuple[str, str], discord.Interaction] = {}
+        self.reconciler = Reconciler(self._client, self._channels, vote_emoji=options.vote_emoji)
+
+    @property
+    def client(self) -> discord.Client:
+        return self._client
+
+    # Connector
+
+    @property
+    def connected(self) -> bool:
+        return self._connected and not self._client.is_closed()
+
+    async def start(self, handler: EventHandler) -> None:
+        """Log in, sync commands if they changed, connect, and wait for the first READY."""
+        if self._gateway_task is not None:
+            raise RuntimeError("the Discord platform is already started")
+        self._handler = handler
+        self._pending = PendingEvents(
+            handler, limit=self._options.pending_limit, first_delay=self._options.retry_first_delay
+        )
+        if self._options.api_url:
+            use_api_base(self._options.api_url)
+        try:
+            await self._client.login(self._options.token)
+        except discord.LoginFailure as error:
+            await self._client.close()
+            raise PlatformError("Discord rejected QUIZBOT_DISCORD_TOKEN (401)") from error
+        except (discord.HTTPException, OSError) as error:
+            await self._client.close()
+            raise PlatformError(f"cannot log in to Discord: {type(error).__name__}") from error
+        with platform_errors("connecting to Discord"):
+            if self._options.api_url:
+                gateway = await use_gateway_of(self._client.http)
+                log.info("Discord gateway from the API override: %s", gateway)
+            await self._sync_commands()
+        self._gateway_task = asyncio.create_task(self._run_gateway(), name="discord-gateway")
+        ready = asyncio.create_task(self._ready.wait())
+        done, _ = await asyncio.wait(
+            {ready, self._gateway_task},
+            timeout=self._options.ready_timeout,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if ready not in done:
+            ready.cancel()
+            await self.stop()
+            raise PlatformError("the Discord gateway did not become ready")
+
+    async def _sync_commands(self) -> None:
+        application_id = self._client.application_id
+        if application_id is None:
+            raise PlatformError("Discord did not tell the application id")
+        await sync_if_changed(
+            self._client.tree, application_id, self._options.dev_guild, self._store
+        )
+
+    async def _run_gateway(self) -> None:
+        try:
+            await self._client.connect(reconnect=True)
+        except Exception:
+            log.exception("the Discord gateway connection ended with an error")
+            raise
+        finally:
+            self._connected = False
+
+    async def stop(self) -> None:
+        self._connected = False
+        await self._client.close()
+        for task in (self._reconcile_task, self._gateway_task):
+            if task is None:
+                continue
+            if not task.done():
+                task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+            except Exception:
+                log.debug("background task ended with an error (already logged)")
+        self._gateway_task = None
+        self._reconcile_task = None
+        if self._pending is not None:
+            await self._pending.close()
+
+    # gateway life cycle (called by the router)
+
+    async def _on_ready(self) -> None:
+        """READY may come many times (new sessions); every one can follow missed events."""
+        self._connected = True
+        self._ready.set()
+        self.request_reconcile()
+
+    async def _on_resumed(self) -> None:
+        self._connected = True
+        self.request_reconcile()
+
+    def request_reconcile(self) -> None:
+        """Reconcile the open rounds in the background (one run at a time)."""
+        if self._handler is None:
+            return
+        if self._reconcile_task is not None and not self._reconcile_task.done():
+            self._reconcile_again = True
+            return
+        self._reconcile_task = asyncio.create_task(self._reconcile_loop(), name="discord-reconcile")
+        self._reconcile_task.add_done_callback(_log_failure)
+
+    async def _reconcile_loop(self) -> int:
+        fed = 0
+        while True:
+            self._reconcile_again = False
+            fed += await self.reconcile_open_rounds()
+            if not self._reconcile_again:
+                return fed
+
+    async def reconcile_open_rounds(self) -> int:
+        """Feed reactions and thread messages made while offline; returns the events fed."""
+        self._require_handler()
+        rounds = await open_rounds(self._store)
+        return await self.reconcile(self._deliver, rounds)
+
+    async def reconcile(self, handler: EventHandler, rounds: Sequence[OpenRound]) -> int:
+        return await self.reconciler.run(handler, rounds)
+
+    def _require_handler(self) -> EventHandler:
+        if self._handler is None:
+            raise RuntimeError("the Discord platform is not started")
+        return self._handler
+
+    # Platform: outbound
+
+    def _messageable(self, channel: ChannelRef | str, workspace: str) -> discord.PartialMessageable:
+        channel_id = channel.channel if isinstance(channel, ChannelRef) else channel
+        guild_id = int(workspace) or None
+        return self._client.get_partial_messageable(int(channel_id), guild_id=guild_id)
+
+    async def _send_card(
+        self, target: discord.PartialMessageable, card: Card, key: str, where: str
+    ) -> discord.Message:
+        count = message_count(card)
+        groups = render_card(card, [marker_for_key(key, part) for part in range(count)])
+        first: discord.Message | None = None
+        # A retry sends every part again: the parts a failed attempt already posted come
+        # back from Discord for the same nonce (enforce_nonce) instead of twice.
+        if count > 1:
+            self._unfinished.begin(key)
+        for part, embeds in enumerate(groups):
+            view = view_for(card.buttons) if part == 0 else None
+            with platform_errors(where):
+                if view is None:
+                    sent = await target.send(
+                        embeds=embeds, nonce=nonce_for_key(key, part), allowed_mentions=NO_MENTIONS
+                    )
+                else:
+                    sent = await target.send(
+                        embeds=embeds,
+                        view=view,
+                        nonce=nonce_for_key(key, part),
+                        allowed_mentions=NO_MENTIONS,
+                    )
+            first = first or sent
+        self._unfinished.finish(key)
+        if first is None:
+            raise PlatformError(f"{where}: the card rendered to no message")
+        return first
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
+        target = self._messageable(channel, channel.workspace)
+        sent = await self._send_card(target, card, key, f"posting to {channel.label()}")
+        return MessageRef(channel, str(sent.id))
+
+    async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
+        channel = message.channel
+        name = title.strip()[:THREAD_NAME_LIMIT] or "Answers"
+        try:
+            with platform_errors(f"opening a thread in {channel.label()}"):
+                # The raw route needs no guild in the cache (empty after a restart).
+                data = await self._client.http.start_thread_with_message(
+                    int(channel.channel),
+                    int(message.message),
+                    name=name,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+        except PlatformError as problem:
+            cause = problem.__cause__
+            if isinstance(cause, discord.HTTPException) and cause.code == THREAD_ALREADY_EXISTS:
+                # A retried open: a thread started from a message has the message's id.
+                self._channels.remember(int(message.message), int(channel.channel))
+                return ThreadRef(channel, message.message)
+            raise
+        thread_id = int(data["id"])
+        self._channels.remember(thread_id, int(channel.channel))
+        return ThreadRef(channel, str(thread_id))
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        workspace = thread.channel.workspace
+        target = self._messageable(thread.thread, workspace)
+        sent = await self._send_card(target, card, key, f"replying in {thread.channel.label()}")
+        return MessageRef(channel_ref(int(workspace) or None, int(thread.thread)), str(sent.id))
+
+    async def react(self, message: MessageRef, emoji: str) -> None:
+        channel = message.channel
+        target = self._messageable(channel, channel.workspace).get_partial_message(
+            int(message.message)
+        )
+        with platform_errors(f"reacting in {channel.label()}"):
+            await target.add_reaction(emoji)
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        """Ephemeral through the member's recent interaction, else a direct message."""
+        interaction = self._interactions.get((member.workspace, member.member))
+        if interaction is not None and not interaction.is_expired():
+            with platform_errors(f"telling {member.label()}"):
+                await tell_interaction(interaction, card)
+            return
+        with platform_errors(f"telling {member.label()} directly"):
+            user = await self._client.fetch_user(int(member.member))
+            for embeds in render_card(card):
+                await user.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
+
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        """The message sent for ``key`` (its footer marker) in the recent history of
+        ``thread`` or, without one, of the channel."""
+        if key in self._unfinished:
+            return None  # some parts are out, not all: the retry resumes the card
+        marker = marker_for_key(key, 0)
+        where = thread.thread if thread else channel.channel
+        with platform_errors(f"looking for {key} in {channel.label()}"):
+            try:
+                found = await self._find_marker(where, channel.workspace, marker)
+            except discord.NotFound:
+                return None  # the thread is gone
+        if found is None:
+            return None
+        if thread is None:
+            return MessageRef(channel, found)
+        return MessageRef(channel_ref(int(channel.workspace) or None, int(thread.thread)), found)
+
+    async def _find_marker(self, channel_id: str, workspace: str, marker: str) -> str | None:
+        target = self._messageable(channel_id, workspace)
+        me = self._client.user.id if self._client.user else None
+        async for message in target.history(limit=self._options.history_limit):
+            if me is not None and message.author.id != me:
+                continue
+            for embed in message.embeds:
+                if embed.footer.text and embed.footer.text.endswith(marker):
+                    return str(message.id)
+        return None
+
+    async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
+        """A member with Manage Server (or Administrator) in the channel's guild."""
+        remembered = self._admins.get((member.workspace, member.member))
+        if remembered is not None and time.monotonic() - remembered[1] < ADMIN_MEMORY_SECONDS:
+            return remembered[0]
+        with platform_errors(f"checking the permissions of {member.label()}"):
+            guild = self._client.get_guild(int(member.workspace))
+            if guild is None:
+                guild = await self._client.fetch_guild(int(member.workspace))
+            found = await guild.fetch_member(int(member.member))
+            allowed = found.guild_permissions.manage_guild
+        self._admins[(member.workspace, member.member)] = (allowed, time.monotonic())
+        return allowed
+
+    # inbound (called by the router)
+
+    async def _deliver(self, event: Event) -> None:
+        """An answer, edit or reaction to the core; kept and retried if not recorded."""
+        if self._pending is None:
+            raise RuntimeError("the Discord platform is not started")
+        await self._pending.deliver(event)
+
+    def _message_lock(self, message_id: int) -> asyncio.Lock:
+        lock = self._message_locks.get(message_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._message_locks[message_id] = lock
+        return lock
+
+    def _is_me(self, user_id: int) -> bool:
+        return self._client.user is not None and self._client.user.id == user_id
+
+    async def _on_reaction(self, payload: discord.RawReactionActionEvent) -> None:
+        if self._handler is None or self._is_me(payload.user_id) or payload.guild_id is None:
+            return
+        parent = await self._channels.parent_of(payload.channel_id)
+        is_bot = payload.member.bot if payload.member is not None else False
+        await self._deliver(reaction_event(payload, parent or payload.channel_id, is_bot=is_bot))
+
+    async def _on_message(self, message: discord.Message, *, edited: bool = False) -> None:
+        # Taken before any await: gateway events start in arrival order, so an edit
+        # never overtakes the message it edits.
+        async with self._message_lock(message.id):
+            if self._handler is None or self._is_me(message.author.id):
+                return
+            if message.guild is None and getattr(message.channel, "guild_id", None) is None:
+                return
+            if message.type not in (discord.MessageType.default, discord.MessageType.reply):
+                return
+            if isinstance(message.channel, discord.TextChannel):
+                return  # not in a thread: not an answer
+            parent = await self._channels.parent_of(message.channel.id)
+            if parent is None:
+                return
+            await self._deliver(reply_event(message, parent, edited=edited))
+
+    # interactions (called by the router)
+
+    async def _interaction_refs(
+        self, interaction: discord.Interaction
+    ) -> tuple[ChannelRef, MemberRef]:
+        guild_id = interaction.guild_id
+        channel_id = interaction.channel_id or 0
+        parent = await self._channels.parent_of(channel_id)
+        quiz_channel_id = parent or channel_id
+        cached = self._client.get_channel(quiz_channel_id)
+        name = getattr(cached, "name", "") or ""
+        user = interaction.user
+        return (
+            channel_ref(guild_id, quiz_channel_id, name),
+            member_ref(guild_id, user.id, user.display_name),
+        )
+
+    def _remember(self, interaction: discord.Interaction, member: MemberRef) -> None:
+        key = (member.workspace, member.member)
+        self._admins[key] = (interaction.permissions.manage_guild, time.monotonic())
+        self._interactions[key] = interaction
+        now = time.monotonic()
+        if len(self._admins) > 1024:
+            self._admins = {
+                k: v for k, v in self._admins.items() if now - v[1] < ADMIN_MEMORY_SECONDS
+            }
+        if len(self._interactions) > 1024:
+            self._interactions = {k: v for k, v in self._interactions.items() if not v.is_expired()}
+
+    async def _on_command(
+        self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
+    ) -> None:
+        channel, member = await self._interaction_refs(interaction)
+        self._remember(interaction, member)
+        if admin and not interaction.permissions.manage_guild:
+            await tell_interaction(interaction, error_card(ADMIN_REFUSAL.format(name=name)))
+            return
+        event = Command(str(interaction.id), channel, member, name, args)
+        await self._answer(interaction, event, f"/quiz {name}")
+
+    async def _on_button(self, interaction: discord.Interaction, action: str, value: str) -> None:
+        channel, member = await self._interaction_refs(interaction)
+        self._remember(interaction, member)
+        message_id = interaction.message.id if interaction.message is not None else 0
+        message = MessageRef(
+            channel_ref(interaction.guild_id, interaction.channel_id or 0), str(message_id)
+        )
+        event = ButtonPress(str(interaction.id), channel, message, member, action, value)
+        await self._answer(interaction, event, f"the {action} button")
+
+    async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
+        await defer(interaction)
+        handler = self._require_handler()
+        try:
+            response = await handler(event)
+        except Exception:
+            # Shown to the member and logged with its traceback; re-raising would only
+            # make discord.py answer the interaction a second time.
+            log.exception("handling %s failed", what)
+            await tell_interaction(
+                interaction, error_card(f"Handling {what} failed; the error was logged.")
+            )
+            return
+        await deliver(interaction, response)
+
+
+class _Router(InboundRouter):
+    """Forwards the client's gateway callbacks to the platform."""
+
+    def __init__(self, platform: DiscordPlatform) -> None:
+        self._platform = platform
+
+    async def ready(self) -> None:
+        await self._platform._on_ready()
+
+    async def resumed(self) -> None:
+        await self._platform._on_resumed()
+
+    def disconnected(self) -> None:
+        self._platform._connected = False
+
+    async def reaction_added(self, payload: discord.RawReactionActionEvent) -> None:
+        await self._platform._on_reaction(payload)
+
+    async def message_created(self, message: discord.Message) -> None:
+        await self._platform._on_message(message)
+
+    async def message_edited(self, payload: discord.RawMessageUpdateEvent) -> None:
+        if payload.message.edited_at is None:
+            return  # an embed unfurl or pin, not an edit by the member
+        await self._platform._on_message(payload.message, edited=True)
+
+    async def card_button(self, interaction: discord.Interaction, action: str, value: str) -> None:
+        await self._platform._on_button(interaction, action, value)
+
+    async def command(
+        self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
+    ) -> None:
+        await self._platform._on_command(interaction, name, args, admin)
+
+
+def _log_failure(task: asyncio.Task[int]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("reconciling open Discord rounds failed", exc_info=error)
+    else:
+        log.info("reconciled open Discord rounds: %d event(s) fed", task.result())
+
+
+def create_discord_platform(
+    settings: Settings,
+    *,
+    topics: Callable[[], Sequence[str]],
+    store: DiscordStore,
+    vote_emoji: str = "👍",
+) -> DiscordPlatform:
+    """The Discord platform from settings (``QUIZBOT_DISCORD_*``)."""
+    settings.require("discord_token")
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    if not token.strip():
+        raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")
+    if settings.discord_api_url:
+        check_api_url(settings.discord_api_url)
+    options = DiscordOptions(
+        token=token,
+        api_url=settings.discord_api_url,
+        dev_guild=settings.discord_dev_guild,
+        vote_emoji=vote_emoji,
+    )
+    return DiscordPlatform(options, topics=topics, store=store)

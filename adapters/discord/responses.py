@@ -1,0 +1,55 @@
+"""Answer a slash command or button press with the core's :class:`~bot.render.Response`.
+
+The interaction is deferred (ephemeral, "thinking") before the core runs, so a
+slow database never breaks Discord's 3-second deadline. A private response
+becomes ephemeral follow-ups; a public one a normal channel message, after
+which the "thinking" placeholder is removed.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from adapters.discord.render import render_card
+from bot.render import Card, CardKind, Response
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def error_card(text: str) -> Card:
+    return Card(title="Sorry", body=text, kind=CardKind.ERROR)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def tell(interaction: discord.Interaction, card: Card) -> None:
+    """Show ``card`` to the interaction's user only."""
+    for embeds in render_card(card):
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+        else:
+            await interaction.response.send_message(
+                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+
+
+async def deliver(interaction: discord.Interaction, response: Response | None) -> None:
+    """Send the core's answer to a deferred interaction."""
+    if response is None:
+        await interaction.delete_original_response()
+        return
+    if not response.public:
+        await tell(interaction, response.card)
+        return
+    # A partial channel: the channel cache may not know it (e.g. after a restart).
+    channel = interaction.client.get_partial_messageable(
+        interaction.channel_id or 0, guild_id=interaction.guild_id
+    )
+    for embeds in render_card(response.card):
+        await channel.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
+    await interaction.delete_original_response()

@@ -1,0 +1,288 @@
+"""The Slack platform: the core's ``Platform`` (outbound) and ``Connector`` (inbound).
+
+Outbound calls go through one ``AsyncWebClient`` (its base URL can point at
+GovSlack, an Enterprise proxy or a test server) with the SDK's
+``AsyncRateLimitErrorRetryHandler``, and posts to one channel are paced.
+Every message the bot posts carries message metadata with its outbox key, so
+:meth:`SlackPlatform.find_sent` can tell, after a crash between sending and
+recording, that an action was already done.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.slack.admins import SlackMembers
+from adapters.slack.background import BackgroundWork
+from adapters.slack.emoji import to_name
+from adapters.slack.errors import error_code, slack_call
+from adapters.slack.listeners import SlackListeners
+from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
+from adapters.slack.render import SlackMessage, render_card
+from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
+from adapters.unfinished_sends import UnfinishedSends
+from bot.errors import PlatformError
+from bot.ports import EventHandler
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.render import Card
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+METADATA_EVENT_TYPE = "quizbot_action"
+HISTORY_PAGE_SIZE = 200
+HISTORY_PAGES = 2  # find_sent looks at the newest 400 top-level messages at most
+DEFAULT_HTTP_PORT = 3000
+
+
+def message_metadata(key: str, part: int = 0) -> dict[str, Any]:
+    payload: dict[str, Any] = {"key": key}
+    if part:
+        payload["part"] = part
+    return {"event_type": METADATA_EVENT_TYPE, "event_payload": payload}
+
+
+def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
+    """The outbox key and part number a message of ours carries, if any."""
+    metadata = message.get("metadata") or {}
+    if metadata.get("event_type") != METADATA_EVENT_TYPE:
+        return None
+    payload = metadata.get("event_payload") or {}
+    key = payload.get("key")
+    return (str(key), int(payload.get("part") or 0)) if key else None
+
+
+class SlackPlatform:
+    name = "slack"
+
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        *,
+        signing_secret: str = "",
+        app_token: str = "",
+        http: bool = False,
+        host: str = "0.0.0.0",
+        port: int = DEFAULT_HTTP_PORT,
+        admins: Sequence[str] = (),
+        pacer: ChannelPacer | None = None,
+    ) -> None:
+        self.client = client
+        self._pacer = pacer or ChannelPacer()
+        self._unfinished = UnfinishedSends()
+        self._members = SlackMembers(self._user_info, allow_list=admins)
+        self._work = BackgroundWork()
+        self._listeners = SlackListeners(self, self._work)
+        self.app = AsyncApp(
+            client=client,
+            signing_secret=signing_secret,
+            request_verification_enabled=http,
+            process_before_response=True,
+            name="quizbot",
+        )
+        self._listeners.register(self.app)
+        self.http_transport: HttpTransport | None = None
+        self._transport: SlackTransport
+        if http:
+            self.http_transport = HttpTransport(self.app, host=host, port=port)
+            self._transport = self.http_transport
+        else:
+            self._transport = SocketModeTransport(self.app, app_token)
+
+    # ---- Connector
+
+    async def start(self, handler: EventHandler) -> None:
+        self._listeners.attach(handler)
+        async with slack_call("auth.test"):  # a wrong bot token fails here, clearly
+            identity = await self.client.auth_test()
+        log.info("Slack bot %s in workspace %s", identity.get("user_id"), identity.get("team_id"))
+        await self._transport.start()
+
+    async def stop(self) -> None:
+        await self._transport.stop()
+        await self._work.drain()
+
+    @property
+    def connected(self) -> bool:
+        return self._transport.connected
+
+    async def wait_idle(self) -> None:
+        """Wait until every acknowledged command and button has been answered."""
+        await self._work.drain()
+
+    # ---- Platform
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
+        ts = await self._post_all(channel.channel, render_card(card), key=key, thread_ts=None)
+        return MessageRef(channel, ts)
+
+    async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
+        # A Slack thread is the replies to a message: nothing to create.
+        return ThreadRef(message.channel, message.message)
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        ts = await self._post_all(
+            thread.channel.channel, render_card(card), key=key, thread_ts=thread.thread
+        )
+        return MessageRef(thread.channel, ts)
+
+    async def react(self, message: MessageRef, emoji: str) -> None:
+        try:
+            async with slack_call("reactions.add"):
+                await self.client.reactions_add(
+                    channel=message.channel.channel, timestamp=message.message, name=to_name(emoji)
+                )
+        except PlatformError as problem:
+            cause = problem.__cause__
+            if isinstance(cause, SlackApiError) and error_code(cause) == "already_reacted":
+                return  # a retried hint: the reaction is there, which is all we wanted
+            raise
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        for message in render_card(card):
+            async with slack_call("chat.postEphemeral"):
+                await self.client.chat_postEphemeral(
+                    channel=channel.channel,
+                    user=member.member,
+                    text=message.text,
+                    blocks=message.blocks,
+                )
+
+    async def find_sent(
+        self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
+    ) -> MessageRef | None:
+        if key in self._unfinished:
+            return None  # some parts are out, not all: the retry resumes the card
+        if thread is not None:
+            async with slack_call("conversations.replies"):
+                replies = await self.client.conversations_replies(
+                    channel=channel.channel,
+                    ts=thread.thread,
+                    limit=HISTORY_PAGE_SIZE,
+                    include_all_metadata=True,
+                )
+            for message in replies.get("messages") or []:
+                if message.get("ts") != thread.thread and metadata_key(message) == (key, 0):
+                    return MessageRef(channel, str(message["ts"]))
+            return None
+        cursor: str | None = None
+        for _ in range(HISTORY_PAGES):
+            async with slack_call("conversations.history"):
+                page = await self.client.conversations_history(
+                    channel=channel.channel,
+                    limit=HISTORY_PAGE_SIZE,
+                    include_all_metadata=True,
+                    cursor=cursor,
+                )
+            messages = page.get("messages") or []
+            for message in messages:
+                if metadata_key(message) == (key, 0):
+                    return MessageRef(channel, str(message["ts"]))
+            cursor = (page.get("response_metadata") or {}).get("next_cursor") or None
+            if not cursor:
+                break
+        return None
+
+    async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
+        return await self._members.is_admin(member.member)
+
+    # ---- for the listeners
+
+    async def display_name(self, user: str) -> str:
+        return await self._members.display_name(user)
+
+    # ---- internals
+
+    async def _user_info(self, user: str) -> Mapping[str, Any]:
+        async with slack_call("users.info"):
+            response = await self.client.users_info(user=user)
+        info = response.get("user")
+        if not isinstance(info, Mapping):
+            raise PlatformError("Slack users.info: no user in the answer")
+        return info
+
+    async def _post_all(
+        self, channel: str, messages: list[SlackMessage], *, key: str, thread_ts: str | None
+    ) -> str:
+        """Post the parts of a card in order, resuming after the parts a failed attempt
+        already posted; the first part's ts stands for the card."""
+        posted = self._unfinished.sent(key)
+        for part, message in enumerate(messages):
+            if part < len(posted):
+                continue
+            ts = await self._post_one(channel, message, key=key, part=part, thread_ts=thread_ts)
+            self._unfinished.record(key, ts)
+            posted.append(ts)
+        self._unfinished.finish(key)
+        if not posted:
+            raise AssertionError("a card renders to at least one message")
+        return posted[0]
+
+    async def _post_one(
+        self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None
+    ) -> str:
+        async with self._pacer.slot(channel), slack_call("chat.postMessage"):
+            response = await self.client.chat_postMessage(
+                channel=channel,
+                text=message.text,
+                blocks=message.blocks,
+                thread_ts=thread_ts,
+                metadata=message_metadata(key, part),
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+        ts = response.get("ts")
+        if not ts:
+            raise PlatformError("Slack chat.postMessage: no ts in the answer")
+        return str(ts)
+
+
+def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> AsyncWebClient:
+    settings.require("slack_bot_token")
+    assert settings.slack_bot_token is not None
+    options: dict[str, Any] = {}
+    if settings.slack_api_url:
+        options["base_url"] = settings.slack_api_url
+    return AsyncWebClient(
+        token=settings.slack_bot_token.get_secret_value(),
+        retry_handlers=[
+            AsyncConnectionErrorRetryHandler(),
+            AsyncRateLimitErrorRetryHandler(max_retry_count=rate_limit_retries),
+        ],
+        **options,
+    )
+
+
+def create_slack_platform(
+    settings: Settings,
+    *,
+    http: bool = False,
+    host: str = "0.0.0.0",
+    port: int | None = None,
+    post_interval: float = DEFAULT_INTERVAL,
+) -> SlackPlatform:
+    """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
+    (bot token + signing secret) serving ``/slack/events`` on ``host:port``."""
+    settings.require("slack_bot_token", "slack_signing_secret" if http else "slack_app_token")
+    secret = settings.slack_signing_secret
+    app_token = settings.slack_app_token
+    return SlackPlatform(
+        build_web_client(settings),
+        signing_secret=secret.get_secret_value() if secret else "",
+        app_token=app_token.get_secret_value() if app_token else "",
+        http=http,
+        host=host,
+        port=DEFAULT_HTTP_PORT if port is None else port,
+        admins=settings.slack_admins,
+        pacer=ChannelPacer(post_interval),
+    )

@@ -1,0 +1,165 @@
+"""Bolt listeners: Slack requests in, core events out, responses back to Slack.
+
+The app runs with ``process_before_response=True`` so nothing runs in a task
+bolt would forget: Events API deliveries are handed to the core *before* the
+200 goes back: an event the core could not record (``NotRecorded``) is answered
+503 and Slack delivers it again; the core drops repeats by event id, so a
+duplicate is answered 200 and does nothing.
+Slash commands and buttons are acknowledged first (Slack wants that within
+3 seconds) and answered from a tracked background job.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.response import BoltResponse
+
+from adapters.ops.log_throttle import ThrottledLog
+from adapters.slack.background import BackgroundWork
+from adapters.slack.inbound import (
+    PayloadError,
+    button_from,
+    command_from,
+    reaction_from,
+    reply_from,
+)
+from adapters.slack.render import ACTION_PREFIX, render_card
+from bot.errors import NotRecorded, PlatformError
+from bot.events import ButtonPress, Command, Event
+from bot.ports import EventHandler
+from bot.refs import ChannelRef, MemberRef
+from bot.render import Card, CardKind, Response
+
+log = logging.getLogger(__name__)
+# A store that cannot write fails every event: one line per interval says so.
+log_not_recorded = ThrottledLog(log, logging.WARNING)
+
+COMMAND = "/quiz"
+FAILURE_CARD = Card(
+    title="Sorry",
+    body="Something went wrong while handling that. Please try again in a minute.",
+    kind=CardKind.ERROR,
+)
+
+Ack = Callable[..., Awaitable[Any]]
+Respond = Callable[..., Awaitable[Any]]
+T = TypeVar("T")
+
+
+class Outbound(Protocol):
+    """The part of the platform the listeners answer through."""
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> Any: ...
+
+    async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None: ...
+
+    async def display_name(self, user: str) -> str: ...
+
+
+class SlackListeners:
+    def __init__(self, outbound: Outbound, work: BackgroundWork) -> None:
+        self._outbound = outbound
+        self._work = work
+        self._handler: EventHandler | None = None
+
+    def register(self, app: AsyncApp) -> None:
+        app.event("reaction_added")(self.on_reaction)
+        app.event("message")(self.on_message)
+        app.command(COMMAND)(self.on_command)
+        app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
+        app.error(self.on_error)
+
+    def attach(self, handler: EventHandler) -> None:
+        self._handler = handler
+
+    # Events API: handled before the 200 goes back.
+
+    async def on_reaction(self, body: dict[str, Any]) -> None:
+        event = _translate(reaction_from, body)
+        if event is not None:
+            await self._handle(event, respond=None)
+
+    async def on_message(self, body: dict[str, Any]) -> None:
+        event = _translate(reply_from, body)
+        if event is not None:
+            event = dataclasses.replace(event, member=await self._named(event.member))
+            await self._handle(event, respond=None)
+
+    async def on_error(self, error: Exception, body: dict[str, Any]) -> BoltResponse | None:
+        """An event the core could not record is answered 503, so Slack delivers it again."""
+        if isinstance(error, NotRecorded):
+            log_not_recorded("answering 503 so Slack delivers it again: %s", error)
+            return BoltResponse(status=503, body="")
+        log.error("handling a Slack request failed", exc_info=error)
+        return None  # bolt answers 500
+
+    # Slash command and buttons: acknowledged first, answered afterwards.
+
+    async def on_command(self, body: dict[str, Any], ack: Ack, respond: Respond) -> None:
+        await ack()
+        command = _translate(command_from, body)
+        if command is not None:
+            self._work.spawn(self._answer(command, respond), name=command.event_id)
+
+    async def on_action(
+        self, body: dict[str, Any], action: dict[str, Any], ack: Ack, respond: Respond
+    ) -> None:
+        await ack()
+        press = _translate(lambda b: button_from(b, action), body)
+        if press is not None:
+            self._work.spawn(self._answer(press, respond), name=press.event_id)
+
+    async def _answer(self, event: Command | ButtonPress, respond: Respond | None) -> None:
+        event = dataclasses.replace(event, member=await self._named(event.member))
+        try:
+            await self._handle(event, respond=respond)
+        except Exception:
+            log.exception("handling %s failed", event.event_id)
+            await self._deliver(Response(FAILURE_CARD), event, respond)
+
+    async def _handle(self, event: Event, *, respond: Respond | None) -> None:
+        if self._handler is None:
+            raise RuntimeError("Slack event arrived before the connector was started")
+        response = await self._handler(event)
+        if response is not None:
+            await self._deliver(response, event, respond)
+
+    async def _named(self, member: MemberRef) -> MemberRef:
+        name = await self._outbound.display_name(member.member)
+        return dataclasses.replace(member, display_name=name) if name else member
+
+    async def _deliver(self, response: Response, event: Event, respond: Respond | None) -> None:
+        try:
+            if response.public:
+                await self._outbound.post(
+                    event.channel, response.card, key=f"response:{event.event_id}"
+                )
+            else:
+                await self._outbound.tell(event.member, event.channel, response.card)
+            return
+        except PlatformError as problem:
+            if respond is None:
+                log.warning("could not answer %s: %s", event.event_id, problem)
+                return
+            log.info("answering %s through response_url: %s", event.event_id, problem)
+        # The bot may not be in the channel yet: the command's response_url still works.
+        for message in render_card(response.card):
+            await respond(
+                text=message.text,
+                blocks=message.blocks,
+                response_type="in_channel" if response.public else "ephemeral",
+            )
+
+
+def _translate(translate: Callable[[dict[str, Any]], T], body: dict[str, Any]) -> T | None:
+    try:
+        return translate(body)
+    except PayloadError as problem:
+        log.warning("ignoring a Slack payload: %s", problem)
+        return None

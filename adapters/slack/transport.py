@@ -1,0 +1,113 @@
+"""How Slack's requests reach the bolt app: Socket Mode (default) or HTTP.
+
+Both only carry requests to ``AsyncApp.async_dispatch``; what a request means
+is decided by the listeners (``adapters.slack.listeners``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.app.async_app import AsyncApp
+
+from adapters.slack.errors import slack_call
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+
+
+class SlackTransport(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    @property
+    def connected(self) -> bool: ...
+
+
+class SocketModeTransport:
+    """A WebSocket to Slack opened with the app-level token: no public URL needed."""
+
+    def __init__(self, app: AsyncApp, app_token: str) -> None:
+        self._app = app
+        self._app_token = app_token
+        self._handler: AsyncSocketModeHandler | None = None
+
+    async def start(self) -> None:
+        handler = AsyncSocketModeHandler(self._app, self._app_token)
+        try:
+            # The SDK's connect() retries a failing connection forever; asking for the
+            # WebSocket URL first turns a wrong app token into a clear error instead.
+            async with slack_call("apps.connections.open"):
+                handler.client.wss_uri = await handler.client.issue_new_wss_url()
+            await handler.connect_async()  # type: ignore[no-untyped-call]
+        except BaseException:
+            await handler.close_async()  # type: ignore[no-untyped-call]
+            raise
+        self._handler = handler
+        log.info("connected to Slack over Socket Mode")
+
+    async def stop(self) -> None:
+        if self._handler is not None:
+            await self._handler.close_async()  # type: ignore[no-untyped-call]
+            self._handler = None
+
+    @property
+    def connected(self) -> bool:
+        if self._handler is None:
+            return False
+        client = self._handler.client
+        session = client.current_session
+        return not client.closed and session is not None and not session.closed
+
+
+class HttpTransport:
+    """An aiohttp server answering Slack's signed requests at ``/slack/events``.
+
+    Events, the slash command and interactivity all use that one URL; bolt
+    checks the signature and the timestamp of each request (401 otherwise).
+    """
+
+    def __init__(self, app: AsyncApp, *, host: str, port: int, path: str = EVENTS_PATH) -> None:
+        self._app = app
+        self._host = host
+        self._port = port
+        self._path = path
+        self._runner: web.AppRunner | None = None
+        self.bound_port: int | None = None
+
+    def web_app(self) -> web.Application:
+        application = web.Application()
+        application.router.add_post(self._path, self._handle)
+        return application
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        bolt_response = await self._app.async_dispatch(await to_bolt_request(request))
+        return await to_aiohttp_response(bolt_response)
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self.web_app(), access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self._host, self._port).start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        address = runner.addresses[0]
+        self.bound_port = int(address[1])
+        log.info("serving Slack requests on %s:%d%s", self._host, self.bound_port, self._path)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def connected(self) -> bool:
+        return self._runner is not None

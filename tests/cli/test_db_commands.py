@@ -1,0 +1,65 @@
+"""`quizbot db migrate` and `quizbot db backup`."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from adapters.cli.main import main
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    monkeypatch.delenv("QUIZBOT_DB_PATH", raising=False)
+
+
+def _version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_migrate_then_migrate_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "quiz.db"
+    assert main(["db", "migrate", "--db", str(db)]) == 0
+    assert "migrated from schema version 0 to 1" in capsys.readouterr().out
+    assert main(["db", "migrate", "--db", str(db)]) == 0
+    assert "up to date (version 1)" in capsys.readouterr().out
+    assert _version(db) == 1
+
+
+def test_default_database_path_comes_from_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("QUIZBOT_DB_PATH", str(tmp_path / "from-env.db"))
+    assert main(["db", "migrate"]) == 0
+    assert (tmp_path / "from-env.db").is_file()
+    assert main(["db", "backup", str(tmp_path / "copy.db")]) == 0
+    assert "backed up" in capsys.readouterr().out
+    assert _version(tmp_path / "copy.db") == 1
+
+
+def test_errors_are_reported_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 42")
+    conn.close()
+    assert main(["db", "migrate", "--db", str(db)]) == 1
+    assert "schema version 42" in capsys.readouterr().err
+    assert main(["db", "backup", str(tmp_path / "b.db"), "--db", str(tmp_path / "none.db")]) == 1
+    assert "no database at" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["db"], ["db", "migrate"], ["db", "backup"]])
+def test_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: quizbot db" in capsys.readouterr().out

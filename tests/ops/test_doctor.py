@@ -1,0 +1,173 @@
+"""`quizbot doctor`: one line per check, what to fix, exit 1 on any failure, no secret printed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from storage.sqlite_store import SqliteStore
+
+GOOD_BOT_TOKEN = "xoxb-SECRET-TEST-good"
+GOOD_APP_TOKEN = "xapp-SECRET-TEST-good"
+GOOD_DISCORD_TOKEN = "discord-SECRET-TEST-good"
+BAD_DISCORD_TOKEN = "discord-SECRET-TEST-bad"
+REPO = str(Path(__file__).resolve().parents[2])
+
+
+@dataclass
+class FakeApis:
+    """Just enough of Slack's auth.test / apps.connections.open and Discord's /users/@me."""
+
+    url: str
+
+
+async def _slack(request: web.Request) -> web.Response:
+    token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+    method = request.match_info["method"]
+    good = GOOD_BOT_TOKEN if method == "auth.test" else GOOD_APP_TOKEN
+    if token != good:
+        return web.json_response({"ok": False, "error": "invalid_auth"})
+    if method == "auth.test":
+        return web.json_response({"ok": True, "team": "Acme", "user": "quizbot"})
+    return web.json_response({"ok": True, "url": "wss://example.invalid/link"})
+
+
+async def _discord_me(request: web.Request) -> web.Response:
+    authorization = request.headers.get("Authorization", "")
+    if authorization == f"Bot {GOOD_DISCORD_TOKEN}":
+        return web.json_response({"id": "4242", "username": "quizbot"})
+    # echo the credential back, the way a misbehaving proxy might
+    return web.Response(status=403, text=f"forbidden for {authorization}")
+
+
+@pytest.fixture
+async def apis() -> AsyncIterator[FakeApis]:
+    app = web.Application()
+    app.router.add_post("/slack/api/{method}", _slack)
+    app.router.add_get("/discord/users/@me", _discord_me)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    port = runner.addresses[0][1]
+    try:
+        yield FakeApis(f"http://127.0.0.1:{port}")
+    finally:
+        await runner.cleanup()
+
+
+def clean_env(**values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QUIZBOT_")}
+    env.update(values)
+    return env
+
+
+async def doctor(cwd: Path, env: dict[str, str], *args: str) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "adapters.cli.doctor",
+        *args,
+        cwd=cwd,
+        env={**env, "PYTHONPATH": REPO},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, output.decode()
+
+
+def platform_env(apis: FakeApis, *, discord_token: str) -> dict[str, str]:
+    return clean_env(
+        QUIZBOT_PLATFORM="slack,discord",
+        QUIZBOT_SLACK_BOT_TOKEN=GOOD_BOT_TOKEN,
+        QUIZBOT_SLACK_APP_TOKEN=GOOD_APP_TOKEN,
+        QUIZBOT_SLACK_API_URL=f"{apis.url}/slack/api/",
+        QUIZBOT_DISCORD_TOKEN=discord_token,
+        QUIZBOT_DISCORD_API_URL=f"{apis.url}/discord",
+    )
+
+
+def assert_no_secret(output: str) -> None:
+    for secret in (GOOD_BOT_TOKEN, GOOD_APP_TOKEN, GOOD_DISCORD_TOKEN, BAD_DISCORD_TOKEN):
+        assert secret not in output
+    assert "SECRET-TEST" not in output
+
+
+async def test_a_good_setup_passes_every_check(apis: FakeApis, tmp_path: Path) -> None:
+    db = tmp_path / "quiz.db"
+    async with SqliteStore.open(db):
+        pass
+    code, output = await doctor(
+        tmp_path, platform_env(apis, discord_token=GOOD_DISCORD_TOKEN), "--db", str(db)
+    )
+    assert code == 0, output
+    lines = output.splitlines()
+    assert lines[0] == "ok    config: platforms slack, discord"
+    assert lines[1].startswith(f"ok    database: {db} intact; schema version ")
+    assert lines[1].endswith(" is current")
+    assert lines[2].startswith("ok    packs: 1 pack(s) (ai-infra), ")
+    assert lines[3] == "ok    slack: signed in as quizbot in workspace Acme"
+    assert lines[4] == "ok    discord: signed in as quizbot (id 4242)"
+    assert lines[5] == "everything looks fine"
+    assert_no_secret(output)
+
+
+async def test_a_broken_setup_names_each_problem_and_its_fix(
+    apis: FakeApis, tmp_path: Path
+) -> None:
+    not_sqlite = tmp_path / "quiz.db"
+    not_sqlite.write_text("these are notes, not a database\n" * 100)
+    bad_packs = tmp_path / "packs"
+    bad_packs.mkdir()
+    (bad_packs / "broken.yaml").write_text("id: broken\ntitle: Broken\nquestions: []\n")
+    env = platform_env(apis, discord_token=BAD_DISCORD_TOKEN)
+    env["QUIZBOT_SLACK_BOT_TOKEN"] = "xoxb-SECRET-TEST-revoked"
+    code, output = await doctor(
+        tmp_path, env, "--db", str(not_sqlite), "--packs-dir", str(bad_packs)
+    )
+    assert code == 1
+    assert f"FAIL  database: {not_sqlite} is not a usable SQLite database" in output
+    assert "fix: point QUIZBOT_DB_PATH / --db at the quizbot database" in output
+    assert "FAIL  packs: 1 problem(s):" in output
+    assert f"{bad_packs / 'broken.yaml'}:3: questions:" in output
+    assert "FAIL  slack: auth.test answered invalid_auth" in output
+    assert "fix: copy the Bot User OAuth Token (xoxb-…)" in output
+    assert "FAIL  discord: GET /users/@me answered 403: forbidden for Bot [redacted]" in output
+    assert output.splitlines()[-1] == "4 problem(s) found"
+    assert "xoxb-SECRET-TEST-revoked" not in output
+    assert_no_secret(output)
+
+
+async def test_missing_credentials_and_bad_settings_fail_the_config_check(
+    tmp_path: Path,
+) -> None:
+    code, output = await doctor(tmp_path, clean_env(QUIZBOT_PLATFORM="discord,slack"))
+    assert code == 1
+    assert output.splitlines()[0] == (
+        "FAIL  config: missing QUIZBOT_DISCORD_TOKEN (for discord), "
+        "QUIZBOT_SLACK_BOT_TOKEN (for slack), QUIZBOT_SLACK_APP_TOKEN (for slack)"
+    )
+    code, output = await doctor(tmp_path, clean_env(QUIZBOT_TIMEZONE="Mars/Olympus"))
+    assert code == 1
+    assert output.splitlines()[0].startswith("FAIL  config: QUIZBOT_TIMEZONE: ")
+    assert "FAIL  other checks: skipped" in output
+
+
+async def test_a_database_from_a_newer_quizbot_fails(tmp_path: Path) -> None:
+    db = tmp_path / "future.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    code, output = await doctor(tmp_path, clean_env(), "--db", str(db))
+    assert code == 1
+    assert "has schema version 999, newer than this quizbot's" in output
+    assert "fix: upgrade quizbot, or restore a backup" in output

@@ -1,0 +1,612 @@
+"""SqliteStore against the Store protocol: constraints, answers, votes, rounds, outbox, boards."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
+from contextlib import closing
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.models import (
+    ActionKind,
+    ActionState,
+    AnswerDraft,
+    AnswerOutcome,
+    ChannelSettings,
+    FollowUpPolicy,
+    OutboxDraft,
+    Round,
+    RoundState,
+)
+from bot.ports import Store
+from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
+from storage.errors import NotFoundError, StoreClosedError
+from storage.sqlite_store import SqliteStore
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ACTIONS = (ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "quiz.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore.open(db_path) as opened:
+        yield opened
+
+
+def channel_settings(channel: str = "C1") -> ChannelSettings:
+    return ChannelSettings(id=0, ref=ChannelRef("slack", "T1", channel, "quiz"), timezone="UTC")
+
+
+async def new_channel(store: SqliteStore, channel: str = "C1") -> int:
+    return (await store.create_channel(channel_settings(channel))).id
+
+
+async def new_round(
+    store: SqliteStore,
+    channel_id: int,
+    at: datetime = T0,
+    *,
+    topic: str = "gpu",
+    question: str = "q1",
+) -> Round:
+    ids = await store.sync_questions([QuestionKey("ai-infra", question, topic, "hash")])
+    created = await store.create_round(
+        channel_id,
+        ids[("ai-infra", question)],
+        at,
+        scheduled=True,
+        created_at=at,
+        actions=ACTIONS,
+    )
+    assert created is not None
+    return created
+
+
+async def member(store: SqliteStore, name: str) -> int:
+    return await store.member_id(MemberRef("slack", "T1", f"U-{name}", name))
+
+
+def draft(
+    round_: Round,
+    member_id: int,
+    message: str,
+    *,
+    event: str | None = None,
+    at: datetime = T0,
+    points: int = 10,
+    bonus: int = 5,
+) -> AnswerDraft:
+    return AnswerDraft(
+        event_id=event or f"ev-{message}",
+        platform="slack",
+        round_id=round_.id,
+        channel_id=round_.channel_id,
+        member_id=member_id,
+        message_id=message,
+        text=f"answer {message}",
+        at=at,
+        points_for_answer=points,
+        bonus_before_reveal=bonus,
+    )
+
+
+def other_connection(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path)
+
+
+# the protocol and the life cycle
+
+
+async def test_sqlite_store_satisfies_the_store_protocol(db_path: Path) -> None:
+    opened = await SqliteStore.connect(db_path)
+    store: Store = opened  # mypy checks every method's signature here
+    assert await store.get_meta("missing") is None
+    await store.close()
+    assert opened.closed
+
+
+async def test_close_stops_the_connection_thread_and_refuses_more_work(db_path: Path) -> None:
+    before = set(threading.enumerate())
+    store = await SqliteStore.connect(db_path)
+    started = set(threading.enumerate()) - before
+    assert len(started) == 1  # aiosqlite's worker thread
+    await store.close()
+    for thread in started:
+        thread.join(timeout=5)  # it exits right after resolving close()
+        assert not thread.is_alive()
+    with pytest.raises(StoreClosedError):
+        await store.list_channels()
+    with pytest.raises(StoreClosedError):
+        await store.record_answer(
+            AnswerDraft("e", "slack", 1, 1, 1, "m", "t", T0, 10, 5),
+        )
+    await store.close()  # closing twice is harmless
+
+
+async def test_connection_uses_wal_and_foreign_keys(store: SqliteStore) -> None:
+    assert [tuple(r) for r in await store._fetch("PRAGMA journal_mode")] == [("wal",)]
+    assert [tuple(r) for r in await store._fetch("PRAGMA foreign_keys")] == [(1,)]
+    assert [tuple(r) for r in await store._fetch("PRAGMA synchronous")] == [(1,)]  # NORMAL
+
+
+async def test_naive_datetime_is_refused_with_a_clear_error(store: SqliteStore) -> None:
+    with pytest.raises(ValueError, match="naive datetime"):
+        await store.mark_event_processed("slack", "e1", datetime(2026, 1, 1))
+
+
+# channels, members, meta
+
+
+async def test_create_channel_is_idempotent_and_update_round_trips(store: SqliteStore) -> None:
+    created = await store.create_channel(channel_settings())
+    again = await store.create_channel(replace(channel_settings(), timezone="Europe/Berlin"))
+    assert again == created
+    changed = replace(
+        created,
+        schedule="weekdays 09:30",
+        topics=("gpu", "networking"),
+        followup_policy=FollowUpPolicy.WITH_REVEAL,
+        paused=True,
+        grace_hours=1.5,
+        disabled_reason="archived",
+    )
+    await store.update_channel(changed)
+    assert await store.get_channel(created.ref) == changed
+    assert await store.get_channel_by_id(created.id) == changed
+    assert await store.list_channels() == [changed]
+    with pytest.raises(NotFoundError):
+        await store.update_channel(replace(changed, id=999))
+
+
+async def test_channel_with_no_topics_keeps_an_empty_tuple_apart_from_none(
+    store: SqliteStore,
+) -> None:
+    created = await store.create_channel(replace(channel_settings(), topics=()))
+    assert created.topics == ()
+    assert (await store.create_channel(channel_settings("C2"))).topics is None
+
+
+async def test_member_id_is_stable_and_updates_the_display_name(store: SqliteStore) -> None:
+    first = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+    assert await store.member_id(MemberRef("slack", "T1", "U1")) == first
+    assert await store.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
+    assert await store.member_id(MemberRef("discord", "T1", "U1")) != first
+    rows = await store._fetch("SELECT display_name FROM members WHERE id = ?", (first,))
+    assert rows[0][0] == "Annie"
+
+
+async def test_meta_set_and_get(store: SqliteStore) -> None:
+    await store.set_meta("commands", "a")
+    await store.set_meta("commands", "b")
+    assert await store.get_meta("commands") == "b"
+
+
+async def test_sync_questions_is_idempotent(store: SqliteStore) -> None:
+    keys = [QuestionKey("p", "q1", "gpu", "h1"), QuestionKey("p", "q2", "net", "h2")]
+    ids = await store.sync_questions(keys)
+    again = await store.sync_questions([replace(keys[0], content_hash="h9")])
+    assert again == {("p", "q1"): ids[("p", "q1")]}
+    assert len(set(ids.values())) == 2
+
+
+# unique constraints
+
+
+def test_unique_constraints_hold_in_the_schema(db_path: Path) -> None:
+    asyncio.run(_migrate_only(db_path))
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.executescript(
+        """
+        INSERT INTO channels (id, platform, workspace, channel, timezone, reveal_emoji,
+            reveal_min_reactors, followup_policy, grace_hours)
+            VALUES (1, 'slack', 'T', 'C', 'UTC', 'x', 1, 'immediately', 6);
+        INSERT INTO questions (id, pack, question, topic, content_hash)
+            VALUES (1, 'p', 'q', 't', 'h');
+        INSERT INTO rounds (id, channel_id, question_id, number, scheduled_for, scheduled,
+            state, created_at) VALUES (1, 1, 1, 1, 'S', 1, 'closed', 'S');
+        INSERT INTO members (id, platform, workspace, member) VALUES (1, 'slack', 'T', 'U');
+        INSERT INTO answers (id, round_id, channel_id, member_id, message_id, text, answered_at,
+            before_reveal, scoring, base_points, points)
+            VALUES (1, 1, 1, 1, 'm', 't', 'A', 1, 1, 1, 1);
+        INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (1, 1, 'V');
+        INSERT INTO outbox (round_id, kind, key, state, next_attempt_at, created_at, updated_at)
+            VALUES (1, 'question', 'k', 'pending', 'N', 'N', 'N');
+        INSERT INTO processed_events (platform, event_id, processed_at) VALUES ('slack', 'e', 'P');
+        INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (1, 1, 'R');
+        """
+    )
+    duplicates = {
+        "channel": "INSERT INTO channels (platform, workspace, channel, timezone, reveal_emoji,"
+        " reveal_min_reactors, followup_policy, grace_hours)"
+        " VALUES ('slack', 'T', 'C', 'UTC', 'x', 1, 'immediately', 6)",
+        "question": "INSERT INTO questions (pack, question, topic, content_hash)"
+        " VALUES ('p', 'q', 't2', 'h2')",
+        "round slot": "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
+        " scheduled, state, created_at) VALUES (1, 1, 2, 'S', 1, 'closed', 'S')",
+        "round number": "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
+        " scheduled, state, created_at) VALUES (1, 1, 1, 'S2', 1, 'closed', 'S')",
+        "member": "INSERT INTO members (platform, workspace, member) VALUES ('slack', 'T', 'U')",
+        "answer message": "INSERT INTO answers (round_id, channel_id, member_id, message_id, text,"
+        " answered_at, before_reveal, scoring, base_points, points)"
+        " VALUES (1, 1, 1, 'm', 't', 'A', 1, 0, 0, 0)",
+        "second scoring answer": "INSERT INTO answers (round_id, channel_id, member_id,"
+        " message_id, text, answered_at, before_reveal, scoring, base_points, points)"
+        " VALUES (1, 1, 1, 'm2', 't', 'A', 1, 1, 1, 1)",
+        "vote": "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (1, 1, 'V2')",
+        "outbox key": "INSERT INTO outbox (round_id, kind, key, state, next_attempt_at,"
+        " created_at, updated_at) VALUES (1, 'thread', 'k', 'pending', 'N', 'N', 'N')",
+        "processed event": "INSERT INTO processed_events (platform, event_id, processed_at)"
+        " VALUES ('slack', 'e', 'P2')",
+        "reveal reactor": "INSERT INTO reveal_reactors (round_id, member_id, reacted_at)"
+        " VALUES (1, 1, 'R2')",
+    }
+    try:
+        for label, sql in duplicates.items():
+            with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+                conn.execute(sql)
+                pytest.fail(f"duplicate {label} was accepted")
+        # a later, non-scoring answer of the same member is allowed
+        conn.execute(
+            "INSERT INTO answers (round_id, channel_id, member_id, message_id, text, answered_at,"
+            " before_reveal, scoring, base_points, points)"
+            " VALUES (1, 1, 1, 'm3', 't', 'A', 1, 0, 0, 0)"
+        )
+    finally:
+        conn.close()
+
+
+async def _migrate_only(path: Path) -> None:
+    async with SqliteStore.open(path):
+        pass
+
+
+async def test_mark_event_processed_detects_a_duplicate_delivery(store: SqliteStore) -> None:
+    assert await store.mark_event_processed("slack", "E1", T0)
+    assert not await store.mark_event_processed("slack", "E1", T0)
+    assert await store.mark_event_processed("discord", "E1", T0)
+
+
+# answers
+
+
+async def test_first_answer_scores_with_bonus_later_one_is_kept(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    first = await store.record_answer(draft(round_, ann, "m1"))
+    second = await store.record_answer(draft(round_, ann, "m2"))
+    assert (first.outcome, first.before_reveal) == (AnswerOutcome.SCORED, True)
+    assert second.outcome is AnswerOutcome.KEPT
+    answers = await store.round_answers(round_.id)
+    assert [(a.message_id, a.points, a.scoring) for a in answers] == [
+        ("m1", 15, True),
+        ("m2", 0, False),
+    ]
+    assert answers[0].member_name == "ann"
+    assert answers[0].id == first.answer_id
+
+
+async def test_answer_after_the_reveal_gets_no_bonus(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    assert await store.mark_revealed(round_.id, T0 + timedelta(minutes=5))
+    assert not await store.mark_revealed(round_.id, T0 + timedelta(minutes=6))
+    early = await store.record_answer(draft(round_, await member(store, "a"), "m1"))
+    late = await store.record_answer(
+        draft(round_, await member(store, "b"), "m2", at=T0 + timedelta(minutes=10))
+    )
+    assert early.before_reveal and not late.before_reveal
+    points = {a.message_id: a.points for a in await store.round_answers(round_.id)}
+    assert points == {"m1": 15, "m2": 10}
+
+
+async def test_duplicate_event_or_message_is_reported_and_not_stored(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    assert (await store.record_answer(draft(round_, ann, "m1"))).outcome is AnswerOutcome.SCORED
+    same_event = await store.record_answer(draft(round_, ann, "m9", event="ev-m1"))
+    same_message = await store.record_answer(draft(round_, ann, "m1", event="other"))
+    assert same_event.outcome is AnswerOutcome.DUPLICATE
+    assert same_message.outcome is AnswerOutcome.DUPLICATE
+    assert [a.message_id for a in await store.round_answers(round_.id)] == ["m1"]
+
+
+async def test_answer_for_an_unknown_round_fails_alone(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    good, bad = await asyncio.gather(
+        store.record_answer(draft(round_, ann, "m1")),
+        store.record_answer(replace(draft(round_, ann, "m2"), round_id=999)),
+        return_exceptions=True,
+    )
+    assert not isinstance(good, BaseException) and good.outcome is AnswerOutcome.SCORED
+    assert isinstance(bad, NotFoundError)
+
+
+async def test_concurrent_answers_are_group_committed(store: SqliteStore, db_path: Path) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    members = [await member(store, f"m{i}") for i in range(50)]
+    drafts = [draft(round_, members[i % 50], f"msg{i}") for i in range(500)]
+    drafts.append(draft(round_, members[0], "msg0", event="replayed"))  # same message again
+    drafts.append(draft(round_, members[1], "msg-x", event="ev-msg1"))  # same event again
+    batches_before = store.answer_batches
+    results = await asyncio.gather(*(store.record_answer(d) for d in drafts))
+    outcomes = [r.outcome for r in results]
+    assert outcomes.count(AnswerOutcome.SCORED) == 50
+    assert outcomes.count(AnswerOutcome.KEPT) == 450
+    assert outcomes.count(AnswerOutcome.DUPLICATE) == 2
+    assert all(r.outcome is AnswerOutcome.SCORED for r in results[:50])
+    assert store.answer_batches - batches_before < 20  # batched, not one commit each
+    with closing(other_connection(db_path)) as conn:  # committed, as seen from outside
+        scoring = conn.execute(
+            "SELECT member_id, COUNT(*) FROM answers WHERE scoring = 1 GROUP BY member_id"
+        ).fetchall()
+        total = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+        events = conn.execute("SELECT COUNT(*) FROM processed_events").fetchone()[0]
+    assert sorted(scoring) == [(m, 1) for m in members]
+    assert total == 500
+    assert events == 501
+
+
+async def test_a_failed_batch_fails_every_caller(store: SqliteStore, db_path: Path) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    blocker = sqlite3.connect(db_path, timeout=0)
+    blocker.execute("BEGIN IMMEDIATE")  # hold the write lock so the batch cannot commit
+    await store._change("PRAGMA busy_timeout = 50")
+    try:
+        results = await asyncio.gather(
+            *(store.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
+            return_exceptions=True,
+        )
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert all(isinstance(r, sqlite3.OperationalError) for r in results)
+    assert await store.round_answers(round_.id) == []
+    retried = await store.record_answer(draft(round_, ann, "m0"))
+    assert retried.outcome is AnswerOutcome.SCORED
+
+
+async def test_a_failing_transaction_never_rolls_back_other_tasks_writes(
+    store: SqliteStore, db_path: Path
+) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    ann = await member(store, "ann")
+    answers = [store.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
+    failing = [store.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)]
+    events = [store.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)]
+    results = await asyncio.gather(*answers, *failing, *events, return_exceptions=True)
+    assert all(isinstance(r, NotFoundError) for r in results[100:120])
+    assert results[120:] == [True] * 20
+    with closing(other_connection(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 100
+        assert conn.execute("SELECT COUNT(*) FROM processed_events").fetchone()[0] == 120
+
+
+async def test_close_commits_answers_still_queued(db_path: Path) -> None:
+    store = await SqliteStore.connect(db_path)
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    pending = [
+        asyncio.create_task(store.record_answer(draft(round_, ann, f"m{i}"))) for i in range(50)
+    ]
+    await asyncio.sleep(0)  # the tasks queue their answers
+    await store.close()
+    outcomes = [(await task).outcome for task in pending]
+    assert outcomes == [AnswerOutcome.SCORED] + [AnswerOutcome.KEPT] * 49
+    with closing(other_connection(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 50
+
+
+async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    ann = await member(store, "ann")
+    await store.record_answer(draft(round_, ann, "m1"))
+    assert await store.edit_answer(round_.id, "m1", "better", T0 + timedelta(minutes=1))
+    assert not await store.edit_answer(round_.id, "nope", "x", T0)
+    found = await store.answer_by_message(round_.id, "m1")
+    assert found is not None and found.text == "better"
+    assert await store.answer_by_message_in_channel(channel_id, "m1") == found
+    assert await store.answer_by_message_in_channel(channel_id + 1, "m1") is None
+    assert await store.answer_by_message(round_.id, "m2") is None
+
+
+async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann = await member(store, "ann")
+    result = await store.record_answer(draft(round_, ann, "m1"))
+    assert result.answer_id is not None
+    voters = [await member(store, f"v{i}") for i in range(4)]
+    votes = [
+        await store.record_vote(result.answer_id, v, T0, per_vote=2, max_votes=3) for v in voters
+    ]
+    repeat = await store.record_vote(result.answer_id, voters[0], T0, per_vote=2, max_votes=3)
+    assert votes == [True] * 4 and not repeat
+    answer = await store.answer_by_message(round_.id, "m1")
+    assert answer is not None
+    assert (answer.votes, answer.points) == (4, 15 + 2 * 3)
+    with pytest.raises(NotFoundError):
+        await store.record_vote(999, voters[0], T0, per_vote=2, max_votes=3)
+
+
+# rounds and the outbox
+
+
+async def test_create_round_numbers_rounds_closes_the_previous_and_enqueues(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    first = await new_round(store, channel_id, T0)
+    second = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    assert (first.number, second.number) == (1, 2)
+    assert first.state is RoundState.OPEN
+    closed = await store.get_round(first.id)
+    assert closed is not None and closed.state is RoundState.CLOSED
+    assert closed.closed_at == T0 + timedelta(days=1)
+    assert await store.open_round(channel_id) == second
+    assert await store.latest_round(channel_id) == second
+    actions = await store.round_actions(second.id)
+    assert [(a.kind, a.key) for a in actions] == [
+        (kind, f"round:{second.id}:{kind.value}") for kind in ACTIONS
+    ]
+    assert await store.question_ask_counts(channel_id) == {
+        first.question_id: 1,
+        second.question_id: 1,
+    }
+
+
+async def test_create_round_for_a_taken_slot_changes_nothing(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    first = await new_round(store, channel_id, T0)
+    again = await store.create_round(
+        channel_id,
+        first.question_id,
+        T0,
+        scheduled=True,
+        created_at=T0 + timedelta(hours=1),
+        actions=ACTIONS,
+    )
+    assert again is None
+    assert await store.open_round(channel_id) == first
+    assert len(await store.due_actions(T0 + timedelta(days=1))) == len(ACTIONS)
+
+
+async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    assert await store.add_reveal_reactor(round_.id, ann) == 1
+    assert await store.add_reveal_reactor(round_.id, ann) == 1
+    assert await store.add_reveal_reactor(round_.id, bob) == 2
+    assert await store.close_round(round_.id, T0 + timedelta(hours=1))
+    assert not await store.close_round(round_.id, T0 + timedelta(hours=2))
+    assert await store.open_round(round_.channel_id) is None
+
+
+async def test_outbox_lifecycle(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    question, thread, hint = await store.round_actions(round_.id)
+    extra = OutboxDraft(round_.id, ActionKind.OUTLINE, f"round:{round_.id}:outline")
+    assert await store.enqueue([extra, OutboxDraft(round_.id, ActionKind.HINT, hint.key)], T0) == 1
+    assert await store.enqueue([extra], T0) == 0
+
+    assert await store.due_actions(T0 - timedelta(seconds=1)) == []
+    due = await store.due_actions(T0)
+    assert [a.kind for a in due] == [*ACTIONS, ActionKind.OUTLINE]
+    assert [a.kind for a in await store.due_actions(T0, limit=2)] == list(ACTIONS[:2])
+
+    attempt = await store.begin_attempt(question.id, T0)
+    assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
+    await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1))
+    assert [a.kind for a in await store.due_actions(T0)] == [
+        ActionKind.THREAD,
+        *ACTIONS[2:],
+        ActionKind.OUTLINE,
+    ]
+    retried = await store.due_actions(T0 + timedelta(minutes=1))
+    assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
+    assert (await store.begin_attempt(question.id, T0)).attempts == 2
+
+    await store.complete_action(question.id, "msg-1", T0)
+    await store.complete_action(thread.id, "thread-1", T0)
+    await store.fail_action(hint.id, "forbidden", T0)
+    await store.fail_action(question.id, "too late", T0)  # done stays done
+    await store.retry_action(hint.id, "again?", T0)  # failed stays failed
+    updated = await store.get_round(round_.id)
+    assert updated is not None
+    assert (updated.question_message, updated.thread) == ("msg-1", "thread-1")
+    assert await store.round_by_message(channel_id, "msg-1") == updated
+    assert await store.round_by_thread(channel_id, "thread-1") == updated
+    states = {a.kind: (a.state, a.result_ref) for a in await store.round_actions(round_.id)}
+    assert states[ActionKind.QUESTION] == (ActionState.DONE, "msg-1")
+    assert states[ActionKind.HINT] == (ActionState.FAILED, None)
+    assert [a.last_error for a in await store.round_actions(round_.id)][2] == "forbidden"
+    assert await store.fail_channel_actions(channel_id, "channel archived", T0) == 1
+    assert await store.due_actions(T0 + timedelta(days=1)) == []
+    stats = await store.channel_stats(channel_id)
+    assert (stats.pending_actions, stats.failed_actions) == (0, 2)
+    assert await store.outbox_counts() == {"done": 2, "failed": 2}
+    with pytest.raises(NotFoundError):
+        await store.begin_attempt(999, T0)
+    with pytest.raises(NotFoundError):
+        await store.complete_action(999, None, T0)
+    with pytest.raises(NotFoundError):
+        await store.fail_action(999, "x", T0)
+
+
+# reports
+
+
+async def test_leaderboard_orders_by_points_answers_first_answer_and_id(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    r1 = await new_round(store, channel_id, T0, question="q1")
+    r2 = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    names = ["ann", "bob", "cid", "dan", "eve"]
+    ids = {name: await member(store, name) for name in names}
+    day2 = T0 + timedelta(days=1)
+    # ann: 20 in two answers; bob: 20 in one; cid and dan: 10 each, cid first; eve: 10 later
+    await store.record_answer(draft(r1, ids["ann"], "a1", points=10, bonus=0))
+    await store.record_answer(draft(r2, ids["ann"], "a2", at=day2, points=10, bonus=0))
+    await store.record_answer(draft(r2, ids["bob"], "b1", at=day2, points=20, bonus=0))
+    await store.record_answer(draft(r1, ids["cid"], "c1", at=T0, points=10, bonus=0))
+    await store.record_answer(draft(r1, ids["dan"], "d1", at=T0, points=10, bonus=0))
+    await store.record_answer(draft(r2, ids["eve"], "e1", at=day2, points=10, bonus=0))
+    board = await store.leaderboard(channel_id, None)
+    assert [(r.rank, r.member_name, r.points, r.answers) for r in board] == [
+        (1, "ann", 20, 2),
+        (2, "bob", 20, 1),
+        (3, "cid", 10, 1),
+        (4, "dan", 10, 1),
+        (5, "eve", 10, 1),
+    ]
+    assert ids["cid"] < ids["dan"]  # equal first answers: the member id decides
+    recent = await store.leaderboard(channel_id, day2)
+    assert [(r.member_name, r.points) for r in recent] == [("bob", 20), ("ann", 10), ("eve", 10)]
+    assert [r.member_name for r in await store.leaderboard(channel_id, None, limit=2)] == [
+        "ann",
+        "bob",
+    ]
+    assert await store.leaderboard(channel_id + 1, None) == []
+
+
+async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    r1 = await new_round(store, channel_id, T0, question="q1", topic="gpu")
+    r2 = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2", topic="net")
+    r3 = await new_round(store, channel_id, T0 + timedelta(days=2), question="q3", topic="gpu")
+    ann, bob, cid = [await member(store, n) for n in ("ann", "bob", "cid")]
+    a1 = await store.record_answer(draft(r1, ann, "a1"))
+    await store.record_answer(draft(r1, ann, "a1b"))  # kept: not a second gpu answer
+    await store.record_answer(draft(r3, ann, "a3"))
+    await store.record_answer(draft(r2, bob, "b2", points=100))
+    assert a1.answer_id is not None
+    await store.record_vote(a1.answer_id, bob, T0, per_vote=1, max_votes=5)
+    await store.mark_revealed(r1.id, T0)
+
+    history = await store.member_history(channel_id, ann)
+    assert (history.points, history.answers, history.rank) == (31, 2, 2)
+    assert history.answers_per_topic == {"gpu": 2}
+    assert history.scheduled_round_ids == (r1.id, r2.id, r3.id)
+    assert history.answered_round_ids == frozenset({r1.id, r3.id})
+    nobody = await store.member_history(channel_id, cid)
+    assert (nobody.points, nobody.answers, nobody.rank) == (0, 0, None)
+
+    stats = await store.channel_stats(channel_id)
+    assert (stats.rounds, stats.answers, stats.members, stats.votes) == (3, 4, 2, 1)
+    assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (1, 9, 0)
