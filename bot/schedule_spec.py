@@ -27,6 +27,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.errors import QuizError
+
 USAGE = (
     "Use: weekdays HH:MM | daily HH:MM | mon,wed,fri HH:MM | "
     "a 5-field cron such as '0 9 * * 1-5'. "
@@ -57,7 +59,7 @@ _REFERENCE = datetime(2000, 1, 1, tzinfo=UTC)
 _UTC_ZONE = ZoneInfo("UTC")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(QuizError, ValueError):
     """A schedule or timezone an admin typed is wrong; the message says how to write it."""
 
 
