@@ -42,8 +42,16 @@ def follow_ups_card(question: Question) -> Card:
     )
 
 
+KEY_POINTS_HEADING = "Did you cover…"
+
+
 def outline_card(question: Question) -> Card:
-    return Card(title="Sample answer outline", body=question.outline, kind=CardKind.OUTLINE)
+    """The outline, then the question's key points as a checklist to grade oneself against."""
+    body = question.outline
+    if question.key_points:
+        checklist = "\n".join(f"☐ {point}" for point in question.key_points)
+        body = f"{body}\n\n{KEY_POINTS_HEADING}\n{checklist}"
+    return Card(title="Sample answer outline", body=body, kind=CardKind.OUTLINE)
 
 
 def info(title: str, body: str = "") -> Card:
