@@ -165,7 +165,7 @@ class QuizService:
         if not await self.engine.first_delivery(event.channel.platform, event.event_id):
             return None
         channel = await self.engine.channel(event.channel)
-        round_id = int(event.value) if event.value.isascii() and event.value.isdigit() else None
+        round_id = cards.round_id_from(event.value)
         round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             return Response(cards.error("That round is not in this channel."))
