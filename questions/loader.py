@@ -236,6 +236,8 @@ def _message(error: ErrorDetails) -> str:
         return f"must be a whole number, got {value!r}"
     if kind == "greater_than_equal":
         return f"must be at least {context.get('ge')}, got {value!r}"
+    if kind == "value_error":  # the model's own rule, said in its words
+        return str(context.get("error", error["msg"]))
     return str(error["msg"])
 
 
