@@ -75,7 +75,6 @@ class MessageEnvelope(TypedDict):
 
 
 class SlashCommand(TypedDict):
-    command: str
     team_id: str
     channel_id: str
     user_id: str

@@ -7,6 +7,8 @@ them gets a 5xx or logs a traceback, and a flood of them logs one line.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import time
@@ -15,6 +17,7 @@ import aiohttp
 import pytest
 
 from adapters.slack.connector import SlackPlatform
+from adapters.slack.verification import RequestVerifier
 from tests.slack.driver import SlackQuiz
 from tests.slack.fake_slack import TEAM
 from tests.slack.signed import FORM, JSON, SIGNING_SECRET, signed_headers
@@ -32,9 +35,6 @@ async def _post(slack: SlackPlatform, body: bytes, headers: dict[str, str]) -> i
 
 
 def _signed(body: bytes, content_type: str, *, timestamp: str | None = None) -> dict[str, str]:
-    import hashlib
-    import hmac
-
     stamp = timestamp if timestamp is not None else str(int(time.time()))
     base = b"v0:" + stamp.encode() + b":" + body
     digest = hmac.new(SIGNING_SECRET.encode(), base, hashlib.sha256).hexdigest()
@@ -98,8 +98,6 @@ async def test_unverified_requests_get_401_with_one_short_line_and_no_traceback(
 
 
 def test_a_timestamp_with_a_fraction_is_refused_even_when_signed() -> None:
-    from adapters.slack.verification import RequestVerifier
-
     body = b"token=x"
     verifier = RequestVerifier(SIGNING_SECRET, now=lambda: 1796046314.0)
     headers = _signed(body, FORM, timestamp="1796046314.220")
