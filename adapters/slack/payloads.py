@@ -19,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from adapters.slack.render import ACTION_PREFIX
+from bot.errors import QuizError
 
 QUIZ_COMMAND = "/quiz"
 EVENT_TYPES = frozenset({"reaction_added", "message"})
@@ -126,7 +127,7 @@ class BlockActions(TypedDict):
 T = TypeVar("T")
 
 
-class PayloadError(ValueError):
+class PayloadError(QuizError, ValueError):
     """A payload lacks a field the quiz needs, or has one of another type (says where)."""
 
 
