@@ -16,14 +16,14 @@ With GQA, about 0.3 MB per token.
 follow_ups: What does paged attention change?
 key_points: the per-token formula
 .
-topic: kv-cache
+topic: kv-cache-sizing
 key_points: the per-token formula
 GQA divides it by the group size
 linear in the context length
 .
 :as you
 /quiz review approve s1
-/quiz now kv-cache
+/quiz now kv-cache-sizing
 """
 
 
