@@ -29,6 +29,7 @@ from bot.engine import NoQuestions, QuizEngine
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
 
@@ -159,7 +160,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
     if topic is not None and topic not in engine.catalog.topics():
         known = ", ".join(engine.catalog.topics())
-        return Response(cards.error(f"Unknown topic {topic!r}. Topics: {known}."))
+        return Response(cards.error(f"Unknown topic {quoted(topic)}. Topics: {known}."))
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
