@@ -113,7 +113,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     catalog = load_catalog(settings.packs_dir)
     interactive = "console" in names and stdin.isatty()
     scripted = "console" in names and not interactive
-    async with SqliteStore.open(settings.db_path) as store:
+    async with SqliteStore.open(settings.db_path, synchronous=settings.sqlite_synchronous) as store:
         metrics = PrometheusMetrics(store)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, stdout
