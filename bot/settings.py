@@ -20,12 +20,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.errors import QuizError
 from bot.models import FollowUpPolicy
 
 PLATFORMS = ("console", "slack", "discord")
 
 
-class SettingsError(Exception):
+class SettingsError(QuizError):
     """A setting is missing or wrong; the message names the variable to set."""
 
 
