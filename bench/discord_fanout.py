@@ -16,7 +16,7 @@ For each it prints the REST requests, how many were answered 429 and the time
 from the slot to the last post against the floor. Targets (1.): 429s <= 1% of
 requests, time <= 1.3x the floor.
 
-    python bench/discord_fanout.py [--channels 200] [--rate 45] [--global-limit 50]
+    PYTHONPATH=. python bench/discord_fanout.py [--channels 200] [--rate 45] [--global-limit 50]
                                    [--send-concurrency 8]
 """
 
@@ -27,7 +27,6 @@ import asyncio
 import logging
 import random
 import re
-import sys
 import tempfile
 import time
 import warnings
@@ -49,8 +48,6 @@ from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore
 
-# The fake Discord lives with the tests, which are not an installed package.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     from adapters.discord.connector import DiscordOptions, DiscordPlatform

@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.commands import USAGE
 from bot.models import ChannelSettings, ChannelStats, LeaderboardRow, Round
 from bot.render import Button, Card, CardKind, Field
 from bot.scoring import Period, Streak
@@ -43,8 +42,16 @@ def follow_ups_card(question: Question) -> Card:
     )
 
 
+KEY_POINTS_HEADING = "Did you cover…"
+
+
 def outline_card(question: Question) -> Card:
-    return Card(title="Sample answer outline", body=question.outline, kind=CardKind.OUTLINE)
+    """The outline, then the question's key points as a checklist to grade oneself against."""
+    body = question.outline
+    if question.key_points:
+        checklist = "\n".join(f"☐ {point}" for point in question.key_points)
+        body = f"{body}\n\n{KEY_POINTS_HEADING}\n{checklist}"
+    return Card(title="Sample answer outline", body=body, kind=CardKind.OUTLINE)
 
 
 def info(title: str, body: str = "") -> Card:
@@ -55,12 +62,12 @@ def error(body: str) -> Card:
     return Card(title="Sorry", body=body, kind=CardKind.ERROR)
 
 
-def help_card(note: str = "") -> Card:
-    members = [u for u in USAGE.values() if not u.admin]
-    admins = [u for u in USAGE.values() if u.admin]
+def help_card(usages: Sequence[tuple[str, str, bool]], note: str = "") -> Card:
+    """One line per subcommand: (form, summary, admin only), members' commands first."""
     lines = [note] if note else []
-    lines += [f"`{u.form}` — {u.summary}" for u in members]
-    lines += ["", "Admins:"] + [f"`{u.form}` — {u.summary}" for u in admins]
+    lines += [f"`{form}` — {summary}" for form, summary, admin in usages if not admin]
+    lines += ["", "Admins:"]
+    lines += [f"`{form}` — {summary}" for form, summary, admin in usages if admin]
     return Card(title="quizbot commands", body="\n".join(lines), kind=CardKind.INFO)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.config import QuizConfig
+from bot.errors import Refused
 from bot.events import Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 VARIATION_SELECTOR = "\ufe0f"
 
 
-class NoQuestions(Exception):
+class NoQuestions(Refused):
     """No question is eligible (every topic disabled, or an unknown topic)."""
 
 
@@ -86,13 +87,6 @@ class QuizEngine:
 
     def question_key(self, question_id: int) -> tuple[str, str] | None:
         return self._question_keys.get(question_id)
-
-    async def first_delivery(self, platform: str, event_id: str) -> bool:
-        """Record the event id; False for a duplicate delivery (a retry or a replay)."""
-        if await self.store.mark_event_processed(platform, event_id, self.clock.now()):
-            return True
-        self.metrics.duplicate_event(platform)
-        return False
 
     # channels
 
@@ -188,8 +182,6 @@ class QuizEngine:
 
     async def on_reply(self, event: Reply) -> AnswerOutcome | None:
         """Record a member's reply in a round's thread. Returns None when it is not an answer."""
-        if event.is_bot:
-            return None
         channel = await self.channel(event.channel)
         if channel is None:
             return None
@@ -198,8 +190,7 @@ class QuizEngine:
             return None
         now = self.clock.now()
         if event.edited:  # the answer's text stays current, even after the round closed
-            if await self.first_delivery(event.channel.platform, event.event_id):
-                await self.store.edit_answer(round_id, event.message.message, event.text, now)
+            await self.store.edit_answer(round_id, event.message.message, event.text, now)
             return None
         if not await self._is_open(channel.id, round_id):
             return None
@@ -236,14 +227,12 @@ class QuizEngine:
         return result.outcome
 
     async def on_reaction(self, event: Reaction) -> None:
-        if event.is_bot:
-            return
         channel = await self.channel(event.channel)
         if channel is None:
             return
-        now = self.clock.now()
-        if not await self.first_delivery(event.channel.platform, event.event_id):
-            return
+        await self._apply_reaction(channel, event)
+
+    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> None:
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message)
             if round_ is not None and round_.revealed_at is None:
@@ -263,7 +252,11 @@ class QuizEngine:
                 return  # no votes for one's own answer
             rules = self.config.scoring
             await self.store.record_vote(
-                answer.id, voter_id, now, per_vote=rules.per_vote, max_votes=rules.max_votes
+                answer.id,
+                voter_id,
+                self.clock.now(),
+                per_vote=rules.per_vote,
+                max_votes=rules.max_votes,
             )
 
     async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:

@@ -44,6 +44,7 @@ class Platform(Protocol):
     """
 
     name: str
+    admin_rule: str  # who is a quiz admin, as a refused member is told
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef: ...
 
@@ -196,6 +197,10 @@ class Store(Protocol):
     # inbound events
     async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
         """False when this event id was already recorded (a duplicate delivery)."""
+        ...
+
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
     # reports

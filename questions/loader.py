@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from questions.catalog import Catalog
+from questions.errors import QuizError
 from questions.pack import Pack, Question
 from questions.yaml_positions import (
     Location,
@@ -37,7 +38,7 @@ class PackProblem:
         return f"{self.file}:{self.line}: {self.field}: {self.message}"
 
 
-class PackError(Exception):
+class PackError(QuizError):
     def __init__(self, problems: Sequence[PackProblem]) -> None:
         self.problems: list[PackProblem] = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
@@ -236,6 +237,8 @@ def _message(error: ErrorDetails) -> str:
         return f"must be a whole number, got {value!r}"
     if kind == "greater_than_equal":
         return f"must be at least {context.get('ge')}, got {value!r}"
+    if kind == "value_error":  # the model's own rule, said in its words
+        return str(context.get("error", error["msg"]))
     return str(error["msg"])
 
 

@@ -11,6 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+KeyPoint = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+
+MIN_KEY_POINTS = 3
+MAX_KEY_POINTS = 7
 
 
 class Difficulty(StrEnum):
@@ -33,12 +37,29 @@ class Question(BaseModel):
     follow_ups: tuple[Text, ...] = Field(
         default=(), description="The interviewer's follow-up questions; may be empty."
     )
+    key_points: tuple[KeyPoint, ...] = Field(
+        default=(),
+        description=(
+            f"{MIN_KEY_POINTS}-{MAX_KEY_POINTS} short points a strong answer covers, drawn from"
+            " the outline; shown as a checklist at the reveal. May be omitted."
+        ),
+    )
+
+    @field_validator("key_points")
+    @classmethod
+    def _key_points_are_a_short_list(cls, points: tuple[str, ...]) -> tuple[str, ...]:
+        if points and not MIN_KEY_POINTS <= len(points) <= MAX_KEY_POINTS:
+            raise ValueError(
+                f"give {MIN_KEY_POINTS} to {MAX_KEY_POINTS} key points, not {len(points)}"
+            )
+        return points
 
     def content_hash(self) -> str:
         """A digest of the texts, so that an edited question can be told from the old one."""
-        payload = json.dumps(
-            [self.question, self.outline, list(self.follow_ups)], ensure_ascii=False
-        )
+        texts: list[object] = [self.question, self.outline, list(self.follow_ups)]
+        if self.key_points:  # questions without key points keep the hash they always had
+            texts.append(list(self.key_points))
+        payload = json.dumps(texts, ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 

@@ -11,6 +11,7 @@ import pytest
 from bot.config import QuizConfig
 from questions.catalog import Catalog
 from questions.pack import Pack
+from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
 
@@ -69,12 +70,21 @@ def config() -> QuizConfig:
 
 
 @pytest.fixture
+def busy_timeout_ms() -> int:
+    """The store's busy timeout; a module testing a locked database overrides it."""
+    return DEFAULT_BUSY_TIMEOUT_MS
+
+
+@pytest.fixture
 async def quiz(
     db_path: Path,
     platform: FakePlatform,
     clock: FakeClock,
     catalog: Catalog,
     config: QuizConfig,
+    busy_timeout_ms: int,
 ) -> AsyncIterator[QuizHarness]:
-    async with running_service(db_path, [platform], clock, catalog, config) as service:
+    async with running_service(
+        db_path, [platform], clock, catalog, config, busy_timeout_ms=busy_timeout_ms
+    ) as service:
         yield QuizHarness(service, platform, clock)

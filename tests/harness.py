@@ -18,7 +18,7 @@ from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response
 from bot.service import QuizService
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock, FakePlatform, Sent
 
 CHANNEL = ChannelRef("fake", "team", "C1", "practice")
@@ -34,10 +34,11 @@ async def running_service(
     *,
     metrics: Callable[[Store], Metrics] | None = None,
     seed: int = 7,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
 ) -> AsyncIterator[QuizService]:
     """A started QuizService on the database at ``db_path``, with no background work:
     tests decide when slots fire and when the outbox runs (``settle``)."""
-    async with SqliteStore.open(db_path) as store:
+    async with SqliteStore.open(db_path, busy_timeout_ms=busy_timeout_ms) as store:
         service = QuizService(
             store=store,
             platforms={p.name: p for p in platforms},

@@ -1,31 +1,41 @@
-"""The ``/quiz`` slash command group: typed options in, the core's text grammar out.
+"""The ``/quiz`` slash command group, derived from the core's command registry.
 
-Each subcommand turns its options into the words of the core grammar
+Each subcommand of :data:`bot.command_registry.QUIZ_COMMANDS` becomes a Discord
+subcommand with typed options: a flag is a boolean, a choice a fixed list, a free
+value a string with autocomplete where the registry suggests values. An invocation
+turns its options back into the words of the core grammar
 (``/quiz schedule spec:"weekdays 09:30" timezone:Europe/Berlin`` becomes
 ``Command(name="schedule", args=("weekdays", "09:30", "Europe/Berlin"))``) and
-hands them to a dispatcher, saying whether the invocation needs an admin.
+hands them to a dispatcher.
 
 Discord only honours ``default_permissions`` and ``guild_only`` on a top-level
 command, not on subcommands, and putting ``manage_guild`` on the whole group
 would hide ``/quiz leaderboard`` from members; so the admin subcommands are
-enforced in code (``manage_guild``) by the dispatcher, and the core asks
-``is_admin`` again.
+checked by the core's inbound chain, which asks the platform's ``is_admin``
+(``manage_guild``, known from the interaction).
 """
 
 from __future__ import annotations
 
+import inspect
 import zoneinfo
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Literal
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
 
-CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...], bool], Awaitable[None]]
+from bot.command_grammar import Param, ParamKind, Subcommand, Suggest
+from bot.command_registry import QUIZ_COMMANDS
+
+CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 TopicSource = Callable[[], Sequence[str]]
+Choices = list[app_commands.Choice[str]]
+Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
-CONFIG_SETTINGS = ("reveal-emoji", "followups", "grace")
+DESCRIPTION_LIMIT = 100
+SETTING, VALUE = "setting", "value"
 
 
 def words(*values: str | None) -> tuple[str, ...]:
@@ -45,8 +55,22 @@ def complete_last_word(current: str, candidates: Sequence[str]) -> list[app_comm
     ]
 
 
+def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The core grammar's words for a slash command's options."""
+    if subcommand.settings:
+        return words(options.get(SETTING), options.get(VALUE))
+    said: list[str | None] = []
+    for param in subcommand.params:
+        value = options.get(param.name)
+        if param.kind is ParamKind.FLAG:
+            said.append(param.name if value else None)
+        else:
+            said.append(None if value is None else str(value))
+    return words(*said)
+
+
 class QuizGroup(app_commands.Group):
-    """``/quiz``: everyone's reports plus the admin subcommands (checked in code)."""
+    """``/quiz``: one Discord subcommand per declared subcommand (admins checked by the core)."""
 
     def __init__(self, dispatch: CommandDispatch, topics: TopicSource) -> None:
         super().__init__(
@@ -54,119 +78,93 @@ class QuizGroup(app_commands.Group):
         )
         self._dispatch = dispatch
         self._topics = topics
+        for subcommand in QUIZ_COMMANDS:
+            self.add_command(self._command(subcommand))
 
-    async def _topic_choices(self, current: str) -> list[app_commands.Choice[str]]:
-        return complete_last_word(current, list(self._topics()))
+    def _command(self, subcommand: Subcommand) -> app_commands.Command[Any, Any, None]:
+        dispatch = self._dispatch
 
-    # everyone
+        async def invoke(interaction: discord.Interaction, /, **options: Any) -> None:
+            said = invocation_words(subcommand, options)
+            await dispatch(interaction, subcommand.name, said)
 
-    @app_commands.command(description="How the quiz works and what you can do")
-    async def help(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "help", (), False)
-
-    @app_commands.command(description="Top members by points")
-    @app_commands.describe(period="Which answers count", public="Post it in the channel")
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction,
-        period: Literal["week", "month", "all"] | None = None,
-        public: bool = False,
-    ) -> None:
-        await self._dispatch(
-            interaction, "leaderboard", words(period, "public" if public else None), False
+        parameters, descriptions = _options(subcommand)
+        invoke.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [_parameter("interaction", discord.Interaction), *parameters]
         )
+        invoke.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+        summary = subcommand.summary
+        description = f"Admins: {summary}" if subcommand.admin else summary[0].upper() + summary[1:]
+        command: app_commands.Command[Any, Any, None] = app_commands.Command(
+            name=subcommand.name, description=description[:DESCRIPTION_LIMIT], callback=invoke
+        )
+        for param in subcommand.params:
+            if param.suggest is not None:
+                command.autocomplete(param.name)(self._completer(param))
+        if subcommand.settings:
+            command.autocomplete(VALUE)(_setting_values(subcommand))
+        return command
 
-    @app_commands.command(description="Your points, streak and topics")
-    async def me(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "me", (), False)
+    def _completer(self, param: Param) -> Completer:
+        several = param.kind is ParamKind.WORDS
 
-    @app_commands.command(description="This channel's quiz statistics")
-    @app_commands.describe(public="Post it in the channel")
-    async def stats(self, interaction: discord.Interaction, public: bool = False) -> None:
-        await self._dispatch(interaction, "stats", words("public" if public else None), False)
+        async def complete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            if param.suggest is Suggest.TIMEZONES:
+                return _timezones(current)
+            typed = current if several else current.strip()
+            return complete_last_word(typed, list(self._topics()))
 
-    @app_commands.command(description="List topics, or (admins) enable or disable some")
-    @app_commands.describe(action="Admins: enable or disable", names="Topics, space-separated")
-    async def topics(
-        self,
-        interaction: discord.Interaction,
-        action: Literal["enable", "disable"] | None = None,
-        names: str | None = None,
-    ) -> None:
-        admin = action is not None or bool(names)
-        await self._dispatch(interaction, "topics", words(action, names), admin)
+        return complete
 
-    @topics.autocomplete("names")
-    async def _topics_names(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self._topic_choices(current)
 
-    @app_commands.command(description="Show the schedule, or (admins) change it")
-    @app_commands.describe(
-        spec='Admins: e.g. "weekdays 09:30" or "mon,wed,fri 10:00"',
-        timezone="Admins: IANA timezone, e.g. Europe/Berlin",
+def _options(subcommand: Subcommand) -> tuple[list[inspect.Parameter], dict[str, str]]:
+    if subcommand.settings:
+        names = tuple(s.name for s in subcommand.settings)
+        parameters = [_parameter(SETTING, _literal(names)), _parameter(VALUE, str)]
+        described = ", ".join(f"{s.name}: {s.value.description}" for s in subcommand.settings)
+        return parameters, {SETTING: "Which setting", VALUE: described[:DESCRIPTION_LIMIT]}
+    parameters = []
+    for param in subcommand.params:
+        if param.kind is ParamKind.FLAG:
+            parameters.append(_parameter(param.name, bool, default=False))
+        elif param.kind is ParamKind.CHOICE:
+            parameters.append(_parameter(param.name, _literal(param.choices) | None, default=None))
+        else:
+            parameters.append(_parameter(param.name, str | None, default=None))
+    return parameters, {p.name: p.description[:DESCRIPTION_LIMIT] for p in subcommand.params}
+
+
+def _parameter(name: str, annotation: Any, **default: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation, **default
     )
-    async def schedule(
-        self,
-        interaction: discord.Interaction,
-        spec: str | None = None,
-        timezone: str | None = None,
-    ) -> None:
-        admin = bool(spec) or bool(timezone)
-        await self._dispatch(interaction, "schedule", words(spec, timezone), admin)
 
-    @schedule.autocomplete("timezone")
-    async def _schedule_timezone(
-        self, interaction: discord.Interaction, current: str
+
+def _literal(values: tuple[str, ...]) -> Any:
+    return cast(Any, Literal)[values]
+
+
+def _timezones(current: str) -> list[app_commands.Choice[str]]:
+    needle = current.lower()
+    names = sorted(z for z in zoneinfo.available_timezones() if needle in z.lower())
+    return [app_commands.Choice(name=z, value=z) for z in names[:AUTOCOMPLETE_LIMIT]]
+
+
+def _setting_values(subcommand: Subcommand) -> Completer:
+    """The allowed values of the setting chosen so far, for a setting that has a list."""
+
+    async def complete(
+        interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        needle = current.lower()
-        names = sorted(z for z in zoneinfo.available_timezones() if needle in z.lower())
-        return [app_commands.Choice(name=z, value=z) for z in names[:AUTOCOMPLETE_LIMIT]]
+        chosen = getattr(interaction.namespace, SETTING, None)
+        setting = next((s for s in subcommand.settings if s.name == chosen), None)
+        choices = setting.value.choices if setting else ()
+        return [
+            app_commands.Choice(name=c, value=c)
+            for c in choices
+            if c.startswith(current.strip().lower())
+        ][:AUTOCOMPLETE_LIMIT]
 
-    @app_commands.command(description="The question packs the bot knows")
-    async def packs(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "packs", (), False)
-
-    # admins
-
-    @app_commands.command(description="Admins: post a question now")
-    @app_commands.describe(topic="Only from this topic")
-    async def now(self, interaction: discord.Interaction, topic: str | None = None) -> None:
-        await self._dispatch(interaction, "now", words(topic), True)
-
-    @now.autocomplete("topic")
-    async def _now_topic(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self._topic_choices(current.strip())
-
-    @app_commands.command(description="Admins: reveal the sample answer outline now")
-    async def reveal(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "reveal", (), True)
-
-    @app_commands.command(description="Admins: close the open round without revealing")
-    async def skip(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "skip", (), True)
-
-    @app_commands.command(description="Admins: stop posting scheduled questions here")
-    async def pause(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "pause", (), True)
-
-    @app_commands.command(description="Admins: resume scheduled questions here")
-    async def resume(self, interaction: discord.Interaction) -> None:
-        await self._dispatch(interaction, "resume", (), True)
-
-    @app_commands.command(description="Admins: change a channel setting")
-    @app_commands.describe(
-        setting="Which setting",
-        value="reveal-emoji: an emoji · followups: immediately, after_first_answer, "
-        "with_reveal · grace: hours",
-    )
-    async def config(
-        self,
-        interaction: discord.Interaction,
-        setting: Literal["reveal-emoji", "followups", "grace"],
-        value: str,
-    ) -> None:
-        await self._dispatch(interaction, "config", words(setting, value), True)
+    return complete

@@ -2,8 +2,9 @@
 
 The app runs with ``process_before_response=True`` so nothing runs in a task
 bolt would forget: Events API deliveries are handed to the core *before* the
-200 goes back (a failure answers 500 and Slack delivers again; the core drops
-repeats by event id, so a duplicate is answered 200 and does nothing).
+200 goes back: an event the core could not record (``NotRecorded``) is answered
+503 and Slack delivers it again; the core drops repeats by event id, so a
+duplicate is answered 200 and does nothing.
 Slash commands and buttons are acknowledged first (Slack wants that within
 3 seconds) and answered from a tracked background job.
 """
@@ -17,7 +18,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.response import BoltResponse
 
+from adapters.ops.log_throttle import ThrottledLog
 from adapters.slack.background import BackgroundWork
 from adapters.slack.inbound import (
     PayloadError,
@@ -27,13 +30,15 @@ from adapters.slack.inbound import (
     reply_from,
 )
 from adapters.slack.render import ACTION_PREFIX, render_card
-from bot.errors import PlatformError
+from bot.errors import NotRecorded, PlatformError
 from bot.events import ButtonPress, Command, Event
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef
 from bot.render import Card, CardKind, Response
 
 log = logging.getLogger(__name__)
+# A store that cannot write fails every event: one line per interval says so.
+log_not_recorded = ThrottledLog(log, logging.WARNING)
 
 COMMAND = "/quiz"
 FAILURE_CARD = Card(
@@ -68,6 +73,7 @@ class SlackListeners:
         app.event("message")(self.on_message)
         app.command(COMMAND)(self.on_command)
         app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
+        app.error(self.on_error)
 
     def attach(self, handler: EventHandler) -> None:
         self._handler = handler
@@ -84,6 +90,14 @@ class SlackListeners:
         if event is not None:
             event = dataclasses.replace(event, member=await self._named(event.member))
             await self._handle(event, respond=None)
+
+    async def on_error(self, error: Exception, body: dict[str, Any]) -> BoltResponse | None:
+        """An event the core could not record is answered 503, so Slack delivers it again."""
+        if isinstance(error, NotRecorded):
+            log_not_recorded("answering 503 so Slack delivers it again: %s", error)
+            return BoltResponse(status=503, body="")
+        log.error("handling a Slack request failed", exc_info=error)
+        return None  # bolt answers 500
 
     # Slash command and buttons: acknowledged first, answered afterwards.
 

@@ -106,7 +106,8 @@ def test_each_problem_names_its_line_and_field(tmp_path: Path) -> None:
         (
             12,
             "questions[1].answer",
-            "unknown field (allowed: id, topic, difficulty, tags, question, outline, follow_ups)",
+            "unknown field (allowed: id, topic, difficulty, tags, question, outline, follow_ups,"
+            " key_points)",
         ),
         (
             13,
@@ -229,3 +230,21 @@ def test_catalog_holds_bundled_and_extra_packs(tmp_path: Path) -> None:
     entry = catalog.get("demo", "second")
     assert entry is not None and entry.key.topic == "memory"
     assert bundled_packs_dir().name == "packs" and (bundled_packs_dir() / "ai-infra.yaml").is_file()
+
+
+def test_a_short_key_point_list_names_its_line_and_the_rule(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "kp.yaml",
+        """\
+        id: demo
+        title: Demo
+        questions:
+          - id: one
+            topic: gpu
+            question: q
+            outline: o
+            key_points: [only, two]
+        """,
+    )
+    assert _problems(path) == [(8, "questions[0].key_points", "give 3 to 7 key points, not 2")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -137,3 +138,32 @@ def test_the_schema_describes_the_question_fields() -> None:
 def test_schema_check_reports_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--check"]) == 0
     assert "up to date" in capsys.readouterr().out
+
+
+def test_key_points_are_optional_and_kept_in_order() -> None:
+    points = ["O(N^2 * D) time", "O(N^2) memory", "IO vs compute complexity"]
+    pack = Pack.model_validate(_pack([_question(key_points=points), _question(id="plain")]))
+    assert pack.questions[1].key_points == tuple(points)
+    assert pack.questions[2].key_points == ()
+
+
+@pytest.mark.parametrize("count", [1, 2, 8])
+def test_a_key_point_list_outside_three_to_seven_is_refused(count: int) -> None:
+    error = _single_error(_pack([_question(key_points=[f"point {i}" for i in range(count)])]))
+    assert error["loc"] == ("questions", 1, "key_points")
+    assert f"3 to 7 key points, not {count}" in error["msg"]
+
+
+def test_a_long_key_point_is_refused() -> None:
+    error = _single_error(_pack([_question(key_points=["a", "b", "x" * 121])]))
+    assert error["loc"] == ("questions", 1, "key_points", 2)
+
+
+def test_key_points_change_the_content_hash_but_their_absence_does_not() -> None:
+    plain = Pack.model_validate(_pack()).questions[1]
+    pointed = plain.model_copy(update={"key_points": ("a", "b", "c")})
+    before_key_points = hashlib.sha256(
+        json.dumps([plain.question, plain.outline, list(plain.follow_ups)]).encode()
+    ).hexdigest()[:16]
+    assert plain.content_hash() == before_key_points
+    assert pointed.content_hash() != plain.content_hash()

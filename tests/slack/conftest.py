@@ -59,8 +59,11 @@ async def slack_quiz(
     clock: FakeClock,
     catalog: Catalog,
     config: QuizConfig,
+    busy_timeout_ms: int,
 ) -> AsyncIterator[SlackQuiz]:
-    async with running_service(db_path, [slack], clock, catalog, config) as service:
+    async with running_service(
+        db_path, [slack], clock, catalog, config, busy_timeout_ms=busy_timeout_ms
+    ) as service:
         await slack.start(service.handle)
         try:
             yield SlackQuiz(service, slack, fake_slack, clock)

@@ -10,9 +10,10 @@ from typing import Any
 from slack_bolt.response import BoltResponse
 
 from adapters.slack.connector import SlackPlatform
+from bot.refs import ChannelRef
 from bot.service import QuizService
 from tests.fakes import FakeClock
-from tests.slack.fake_slack import FakeSlack, Posted
+from tests.slack.fake_slack import TEAM, FakeSlack, Posted
 from tests.slack.signed import (
     FORM,
     JSON,
@@ -56,6 +57,14 @@ class SlackQuiz:
         response = await self.slack.app.async_dispatch(request)
         await self.settle()
         return response
+
+    async def answer_count(self) -> int:
+        """How many answers the latest round of the channel has saved."""
+        channel = await self.service.engine.channel(ChannelRef("slack", TEAM, self.channel))
+        assert channel is not None
+        round_ = await self.service.store.latest_round(channel.id)
+        assert round_ is not None
+        return len(await self.service.store.round_answers(round_.id))
 
     def member_ts(self) -> str:
         return f"1765000000.{next(self._ts):06d}"

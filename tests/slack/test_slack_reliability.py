@@ -18,14 +18,6 @@ from tests.slack.fake_slack import TEAM
 from tests.slack.signed import JSON, event_body, signed_headers
 
 
-async def _answers(quiz: SlackQuiz) -> int:
-    channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
-    assert channel is not None
-    round_ = await quiz.service.store.latest_round(channel.id)
-    assert round_ is not None
-    return len(await quiz.service.store.round_answers(round_.id))
-
-
 async def test_the_same_event_delivered_twice_is_acked_and_counted_once(
     slack_quiz: SlackQuiz,
 ) -> None:
@@ -42,7 +34,7 @@ async def test_the_same_event_delivered_twice_is_acked_and_counted_once(
     first = await quiz.event(event, event_id="Ev0DUP")
     again = await quiz.event(event, event_id="Ev0DUP", retry_num=1)
     assert (first.status, again.status) == (200, 200)
-    assert await _answers(quiz) == 1
+    assert await quiz.answer_count() == 1
     assert len(quiz.thread()) == 1  # the follow-ups, once
 
 

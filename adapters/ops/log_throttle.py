@@ -1,0 +1,39 @@
+"""A log line that a flood of bad requests cannot turn into a flood of lines.
+
+The first occurrence is logged; further ones within ``interval`` seconds are
+counted, and the next line that gets through says how many were left out.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+
+class ThrottledLog:
+    def __init__(
+        self,
+        logger: logging.Logger,
+        level: int,
+        *,
+        interval: float = 10.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._logger = logger
+        self._level = level
+        self._interval = interval
+        self._monotonic = monotonic
+        self._next_at = float("-inf")
+        self._left_out = 0
+
+    def __call__(self, message: str, *args: object) -> None:
+        now = self._monotonic()
+        if now < self._next_at:
+            self._left_out += 1
+            return
+        self._next_at = now + self._interval
+        if self._left_out:
+            message += f" ({self._left_out} more like it left out)"
+            self._left_out = 0
+        self._logger.log(self._level, message, *args)

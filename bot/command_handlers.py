@@ -1,0 +1,219 @@
+"""What each ``/quiz`` subcommand does, once parsed; the registry names the handler of each."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from bot import cards
+from bot.commands import (
+    Help,
+    PostNow,
+    SetFollowUps,
+    SetGrace,
+    SetPaused,
+    SetRevealEmoji,
+    SetRevealReactors,
+    SetSchedule,
+    SetTopics,
+    ShowLeaderboard,
+    ShowSchedule,
+    ShowStats,
+    ShowTopics,
+)
+from bot.engine import NoQuestions, QuizEngine
+from bot.errors import Refused
+from bot.events import Command
+from bot.log_context import about
+from bot.models import ChannelSettings
+from bot.quoting import quoted
+from bot.render import Response
+from bot.scoring import period_start, streak
+
+if TYPE_CHECKING:
+    from bot.command_grammar import Subcommand
+
+log = logging.getLogger(__name__)
+
+
+class ScheduleBook(Protocol):
+    """The scheduler as commands see it."""
+
+    def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
+        """The schedule and the timezone's canonical name ("europe/berlin" ->
+        "Europe/Berlin") as they will be stored; raises ValueError with the right form."""
+        ...
+
+    def channel_changed(self, channel: ChannelSettings) -> None: ...
+
+    def next_post(self, channel: ChannelSettings) -> datetime | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CommandContext:
+    """What a handler works with: the core, the invocation and the channel's quiz, if any."""
+
+    engine: QuizEngine
+    schedules: ScheduleBook
+    event: Command
+    channel: ChannelSettings | None
+    commands: Sequence[Subcommand]
+
+    @property
+    def quiz(self) -> ChannelSettings:
+        """The channel's quiz; the runner only calls a handler that needs one when it exists."""
+        if self.channel is None:
+            raise LookupError(f"/quiz {self.event.name} ran without a quiz in the channel")
+        return self.channel
+
+    async def change(self, channel: ChannelSettings, note: str) -> Response:
+        await self.engine.save_channel(channel)
+        self.schedules.channel_changed(channel)
+        log.info("channel settings changed: %s", note, extra=about(channel.ref))
+        return Response(cards.info("Quiz settings changed", note), public=True)
+
+
+async def show_help(ctx: CommandContext, command: Help) -> Response:
+    usages = [(c.form(), c.summary, c.admin) for c in ctx.commands]
+    return Response(cards.help_card(usages, command.note))
+
+
+async def show_leaderboard(ctx: CommandContext, command: ShowLeaderboard) -> Response:
+    channel = ctx.quiz
+    since = period_start(command.period, ctx.engine.clock.now(), channel.timezone)
+    rows = await ctx.engine.store.leaderboard(channel.id, since, limit=10)
+    return Response(cards.leaderboard_card(command.period, rows), public=command.public)
+
+
+async def show_me(ctx: CommandContext, command: object) -> Response:
+    store, channel = ctx.engine.store, ctx.quiz
+    member_id = await store.member_id(ctx.event.member)
+    history = await store.member_history(channel.id, member_id)
+    open_round = await store.open_round(channel.id)
+    member_streak = streak(
+        history.scheduled_round_ids,
+        history.answered_round_ids,
+        open_round.id if open_round else None,
+    )
+    card = cards.me_card(
+        ctx.event.member.label(),
+        history.points,
+        history.answers,
+        history.rank,
+        member_streak,
+        history.answers_per_topic,
+    )
+    return Response(card)
+
+
+async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
+    stats = await ctx.engine.store.channel_stats(ctx.quiz.id)
+    return Response(cards.stats_card(ctx.quiz, stats), public=command.public)
+
+
+async def show_packs(ctx: CommandContext, command: object) -> Response:
+    return Response(cards.packs_card(ctx.engine.catalog.packs))
+
+
+async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
+    if isinstance(command, ShowTopics):
+        enabled = ctx.channel.topics if ctx.channel else None
+        return Response(cards.topics_card(ctx.engine.catalog.topics(), enabled))
+    channel = ctx.quiz
+    known = ctx.engine.catalog.topics()
+    unknown = [t for t in command.topics if t not in known]
+    if unknown:
+        raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
+    current = set(known if channel.topics is None else channel.topics)
+    chosen = set(command.topics)
+    current = current | chosen if command.enable else current - chosen
+    if not current:
+        raise Refused("At least one topic must stay enabled.")
+    enabled = None if current >= set(known) else tuple(sorted(current))
+    shown = ", ".join(sorted(current))
+    changed = dataclasses.replace(channel, topics=enabled)
+    return await ctx.change(changed, f"Enabled topics: {shown}.")
+
+
+async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> Response:
+    channel = ctx.quiz
+    if isinstance(command, ShowSchedule):
+        return Response(cards.schedule_card(channel, ctx.schedules.next_post(channel)))
+    try:
+        normalized, zone = ctx.schedules.normalize(
+            command.spec, command.timezone or channel.timezone
+        )
+    except ValueError as problem:
+        raise Refused(str(problem)) from problem
+    return await ctx.change(
+        dataclasses.replace(channel, schedule=normalized, timezone=zone),
+        f"Questions will be posted {normalized} ({zone}).",
+    )
+
+
+async def post_now(ctx: CommandContext, command: PostNow) -> Response:
+    engine, topic = ctx.engine, command.topic
+    if topic is not None and topic not in engine.catalog.topics():
+        known = ", ".join(engine.catalog.topics())
+        raise Refused(f"Unknown topic {quoted(topic)}. Topics: {known}.")
+    try:
+        round_ = await engine.start_round(
+            ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
+        )
+    except NoQuestions:
+        raise Refused(
+            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
+        ) from None
+    if round_ is None:
+        return Response(cards.info("A question was just posted."))
+    return Response(cards.info(f"Posting question #{round_.number}."))
+
+
+async def reveal_now(ctx: CommandContext, command: object) -> Response:
+    round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
+    if round_ is None:
+        raise Refused("There is no round to reveal yet.")
+    if not await ctx.engine.reveal(ctx.quiz, round_):
+        return Response(cards.info(f"Round #{round_.number} is already revealed."))
+    return Response(cards.info(f"Revealing the outline of round #{round_.number}."))
+
+
+async def skip_round(ctx: CommandContext, command: object) -> Response:
+    skipped = await ctx.engine.skip(ctx.quiz)
+    if skipped is None:
+        return Response(cards.info("No round is open."))
+    return Response(cards.info(f"Round #{skipped.number} is closed."), public=True)
+
+
+async def set_paused(ctx: CommandContext, command: SetPaused) -> Response:
+    channel, paused = ctx.quiz, command.paused
+    if channel.paused == paused:
+        state = "paused" if paused else "running"
+        return Response(cards.info(f"The quiz is already {state}."))
+    note = "Paused: no scheduled questions until `/quiz resume`." if paused else "Resumed."
+    return await ctx.change(dataclasses.replace(channel, paused=paused), note)
+
+
+ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
+
+
+async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
+    channel = ctx.quiz
+    match command:
+        case SetRevealEmoji(emoji=emoji):
+            changed = dataclasses.replace(channel, reveal_emoji=emoji)
+            note = f"React {emoji} on a question to reveal its outline."
+        case SetFollowUps(policy=policy):
+            changed = dataclasses.replace(channel, followup_policy=policy)
+            note = f"Follow-up questions: {policy.value}."
+        case SetGrace(hours=hours):
+            changed = dataclasses.replace(channel, grace_hours=hours)
+            note = f"A slot missed during downtime is still posted up to {hours:g} h late."
+        case SetRevealReactors(count=count):
+            changed = dataclasses.replace(channel, reveal_min_reactors=count)
+            note = f"The outline is revealed once {count} member(s) react."
+    return await ctx.change(changed, note)

@@ -1,0 +1,311 @@
+"""Every ``/quiz`` subcommand, declared once.
+
+Help, the admin rule, the words grammar of Slack and the console, and the Discord slash
+command are all derived from :data:`QUIZ_COMMANDS`. Adding a subcommand means adding one
+:class:`~bot.command_grammar.Subcommand` here (with its typed command and handler).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot import command_handlers as handle
+from bot.command_grammar import Param, ParamKind, Setting, Subcommand, Suggest, parse_words
+from bot.commands import (
+    Help,
+    PostNow,
+    QuizCommand,
+    RevealNow,
+    SetFollowUps,
+    SetGrace,
+    SetPaused,
+    SetRevealEmoji,
+    SetRevealReactors,
+    SetSchedule,
+    SetTopics,
+    ShowLeaderboard,
+    ShowMe,
+    ShowPacks,
+    ShowSchedule,
+    ShowStats,
+    ShowTopics,
+    SkipRound,
+)
+from bot.models import FollowUpPolicy
+from bot.quoting import quoted
+from bot.scoring import Period
+
+MAX_GRACE_HOURS = 48
+MAX_REVEAL_REACTORS = 50
+
+PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")
+TOPIC_PARAMS = (
+    Param(
+        "action",
+        ParamKind.CHOICE,
+        "Admins: enable or disable",
+        choices=("enable", "disable"),
+        admin=True,
+        label="action",
+    ),
+    Param(
+        "names",
+        ParamKind.WORDS,
+        "Topics, space-separated",
+        metavar="TOPIC",
+        label="topic",
+        required=True,
+        admin=True,
+        needs="action",
+        suggest=Suggest.TOPICS,
+    ),
+)
+
+
+def looks_like_timezone(word: str) -> bool:
+    """'Europe/Berlin' or 'UTC', but not a cron field such as '*/2'."""
+    return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
+
+
+SCHEDULE_PARAMS = (
+    Param(
+        "spec",
+        ParamKind.WORDS,
+        'Admins: e.g. "weekdays 09:30" or "mon,wed,fri 10:00"',
+        metavar="SPEC",
+        label="schedule",
+        admin=True,
+    ),
+    Param(
+        "timezone",
+        ParamKind.WORD,
+        "Admins: IANA timezone, e.g. Europe/Berlin",
+        metavar="TIMEZONE",
+        label="timezone",
+        admin=True,
+        needs="spec",
+        recognize=looks_like_timezone,
+        suggest=Suggest.TIMEZONES,
+    ),
+)
+
+CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
+    Setting(
+        "reveal-emoji",
+        Param(
+            "value",
+            ParamKind.EMOJI,
+            "an emoji",
+            metavar="EMOJI",
+            invalid="{value} is not an emoji.",
+        ),
+        lambda emoji: SetRevealEmoji(emoji=emoji),
+    ),
+    Setting(
+        "followups",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "when follow-ups are posted",
+            choices=tuple(p.value for p in FollowUpPolicy),
+            invalid="Unknown follow-up policy {value}.",
+        ),
+        lambda policy: SetFollowUps(policy=FollowUpPolicy(policy)),
+    ),
+    Setting(
+        "grace",
+        Param(
+            "value",
+            ParamKind.NUMBER,
+            "hours",
+            metavar="HOURS",
+            maximum=MAX_GRACE_HOURS,
+            invalid=f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.",
+        ),
+        lambda hours: SetGrace(hours=hours),
+    ),
+    Setting(
+        "reveal-reactors",
+        Param(
+            "value",
+            ParamKind.NUMBER,
+            "members",
+            metavar="N",
+            minimum=1,
+            maximum=MAX_REVEAL_REACTORS,
+            integer=True,
+            invalid=f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.",
+        ),
+        lambda count: SetRevealReactors(count=count),
+    ),
+)
+
+QUIZ_COMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
+        "help",
+        "this list",
+        "/quiz help",
+        build=lambda _: Help(),
+        handler=handle.show_help,
+        needs_channel=False,
+    ),
+    Subcommand(
+        "leaderboard",
+        "top members of this channel",
+        "/quiz leaderboard week",
+        params=(
+            Param(
+                "period",
+                ParamKind.CHOICE,
+                "Which answers count",
+                choices=tuple(p.value for p in Period),
+            ),
+            PUBLIC,
+        ),
+        build=lambda a: ShowLeaderboard(
+            period=Period(str(a.get("period", Period.WEEK))), public=bool(a.get("public"))
+        ),
+        handler=handle.show_leaderboard,
+    ),
+    Subcommand(
+        "me",
+        "your points, rank, streaks and topics",
+        "/quiz me",
+        build=lambda _: ShowMe(),
+        handler=handle.show_me,
+    ),
+    Subcommand(
+        "stats",
+        "this channel's totals",
+        "/quiz stats",
+        params=(PUBLIC,),
+        build=lambda a: ShowStats(public=bool(a.get("public"))),
+        handler=handle.show_stats,
+    ),
+    Subcommand(
+        "topics",
+        "list topics; admins enable or disable them",
+        "/quiz topics enable gpu-architecture rdma",
+        params=TOPIC_PARAMS,
+        build=lambda a: (
+            SetTopics(
+                enable=a["action"] == "enable",
+                topics=tuple(dict.fromkeys(str(t).lower() for t in a["names"])),  # type: ignore[union-attr]
+            )
+            if "action" in a
+            else ShowTopics()
+        ),
+        handler=handle.topics,
+        needs_channel=False,
+    ),
+    Subcommand(
+        "schedule",
+        "show the schedule; admins set it (weekdays|daily|mon,wed,fri HH:MM, or 5-field cron)",
+        "/quiz schedule weekdays 09:30 Europe/Berlin",
+        params=SCHEDULE_PARAMS,
+        build=lambda a: (
+            SetSchedule(spec=" ".join(a["spec"]), timezone=_text(a.get("timezone")))  # type: ignore[arg-type]
+            if "spec" in a
+            else ShowSchedule()
+        ),
+        handler=handle.schedule,
+    ),
+    Subcommand(
+        "packs",
+        "the question packs",
+        "/quiz packs",
+        build=lambda _: ShowPacks(),
+        handler=handle.show_packs,
+        needs_channel=False,
+    ),
+    Subcommand(
+        "now",
+        "post a question now",
+        "/quiz now attention",
+        params=(
+            Param(
+                "topic",
+                ParamKind.WORD,
+                "Only from this topic",
+                metavar="TOPIC",
+                label="topic",
+                suggest=Suggest.TOPICS,
+            ),
+        ),
+        build=lambda a: PostNow(topic=_text(a.get("topic"), lower=True)),
+        handler=handle.post_now,
+        admin=True,
+    ),
+    Subcommand(
+        "reveal",
+        "post the answer outline now",
+        "/quiz reveal",
+        build=lambda _: RevealNow(),
+        handler=handle.reveal_now,
+        admin=True,
+    ),
+    Subcommand(
+        "skip",
+        "close the current round",
+        "/quiz skip",
+        build=lambda _: SkipRound(),
+        handler=handle.skip_round,
+        admin=True,
+    ),
+    Subcommand(
+        "pause",
+        "stop scheduled questions",
+        "/quiz pause",
+        build=lambda _: SetPaused(paused=True),
+        handler=handle.set_paused,
+        admin=True,
+    ),
+    Subcommand(
+        "resume",
+        "resume scheduled questions",
+        "/quiz resume",
+        build=lambda _: SetPaused(paused=False),
+        handler=handle.set_paused,
+        admin=True,
+    ),
+    Subcommand(
+        "config",
+        "channel behaviour (POLICY: after_first_answer, immediately, with_reveal)",
+        "/quiz config followups with_reveal",
+        settings=CHANNEL_SETTINGS,
+        handler=handle.configure,
+        admin=True,
+    ),
+)
+COMMANDS_BY_NAME = {c.name: c for c in QUIZ_COMMANDS}
+
+
+def _text(value: object, *, lower: bool = False) -> str | None:
+    if value is None:
+        return None
+    return str(value).lower() if lower else str(value)
+
+
+def find_subcommand(name: str) -> Subcommand | None:
+    return COMMANDS_BY_NAME.get(name.strip().lower())
+
+
+def needs_admin(name: str, args: Sequence[str]) -> bool:
+    """Whether ``/quiz NAME ARGS`` needs an admin (``topics`` and ``schedule`` only change
+    things when given arguments), decided before the arguments are parsed."""
+    subcommand = find_subcommand(name)
+    return subcommand is not None and subcommand.needs_admin(args)
+
+
+def parse_command(name: str, args: Sequence[str]) -> QuizCommand:
+    """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad input.
+
+    An unknown subcommand gives Help with a note rather than an error.
+    """
+    if name.strip().lower() in ("", "help"):
+        return Help()
+    command: QuizCommand | None = parse_words(COMMANDS_BY_NAME, name, args)
+    if command is None:
+        return Help(note=f"Unknown command {quoted(name.strip().lower())}.")
+    return command
