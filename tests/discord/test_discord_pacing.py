@@ -12,27 +12,11 @@ from bot.refs import ChannelRef
 from bot.render import Card
 from tests.discord.conftest import PlatformFactory
 from tests.discord.fake_discord import CHANNEL_ID, FakeDiscord
-
-
-class ManualTime:
-    """A monotonic clock that only moves when the pacer sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.slept: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        for _ in range(3):  # let the caller released last run before time moves on
-            await asyncio.sleep(0)
-        self.slept.append(seconds)
-        self.now += seconds
+from tests.fakes import FakeMonotonic
 
 
 async def test_the_pacer_spaces_requests_and_lets_posts_go_before_reactions() -> None:
-    clock = ManualTime()
+    clock = FakeMonotonic()
     pacer = GlobalPacer(10.0, monotonic=clock.monotonic, sleep=clock.sleep)
     order: list[tuple[str, float]] = []
 
