@@ -113,24 +113,26 @@ def recall(card: MemoryCard | None, at: datetime, prior: float = PRIOR_RECALL) -
     return float(SCHEDULER.get_card_retrievability(to_fsrs(card), _utc(at)))
 
 
-def expected_recall_after_practice(
+def recall_gain(
     question_id: int,
     card: MemoryCard | None,
     now: datetime,
     target: datetime,
     prior: float = PRIOR_RECALL,
 ) -> float:
-    """Expected recall at ``target`` if the question is practised at ``now``.
+    """How much practising the question at ``now`` raises its expected recall at ``target``.
 
     The member recalls it now with the model's probability and would then grade it good,
-    or misses it: the two outcomes' forecasts weighted by their chances.
+    or misses it: the forecasts of the two outcomes weighted by their chances, less the
+    forecast without practice.
     """
     recalled_now = recall(card, now, prior)
     remembered = review(question_id, card, Grade.GOOD, now)
     forgotten = review(question_id, card, Grade.MISSED, now)
-    return recalled_now * recall(remembered, target) + (1 - recalled_now) * recall(
+    after = recalled_now * recall(remembered, target) + (1 - recalled_now) * recall(
         forgotten, target
     )
+    return after - recall(card, target, prior)
 
 
 def reviewed_within(card: MemoryCard | None, now: datetime, span: timedelta) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.memory_model import PRIOR_RECALL, MemoryCard, expected_recall_after_practice, recall
+from bot.memory_model import PRIOR_RECALL, MemoryCard, recall_gain
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,18 +32,6 @@ class PracticePolicy(Protocol):
     def choose(self, request: PracticeRequest) -> int | None:
         """A question id of ``request.candidates``; None when there is none."""
         ...
-
-
-def recall_gain(
-    question_id: int,
-    card: MemoryCard | None,
-    now: datetime,
-    target: datetime,
-    prior: float = PRIOR_RECALL,
-) -> float:
-    """How much practising the question now raises its expected recall at ``target``."""
-    after = expected_recall_after_practice(question_id, card, now, target, prior)
-    return after - recall(card, target, prior)
 
 
 @dataclass(frozen=True, slots=True)

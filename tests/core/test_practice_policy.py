@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.grades import Grade
-from bot.memory_model import MemoryCard, recall, review
-from bot.practice_policy import ExpectedRecallGain, PracticeRequest, recall_gain
+from bot.memory_model import MemoryCard, recall, recall_gain, review
+from bot.practice_policy import ExpectedRecallGain, PracticeRequest
 from tests.harness import QuizHarness
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
