@@ -7,7 +7,13 @@ writes the same answer rows with plain awaited aiosqlite INSERTs committed
 every 100 rows. Prints both rates and their ratio (target >= 0.5; 0.8 is
 where we want to be).
 
+With ``--full`` the engine run is repeated, in the same run, on a store opened
+with ``synchronous=FULL`` (``QUIZBOT_SQLITE_SYNCHRONOUS=full``), and the cost of
+FULL is printed as its rate against NORMAL's. ``--dir`` puts the databases on the
+disk to measure (a tmpfs makes every sync free).
+
     python bench/ingest.py [--events 50000] [--members 2000] [--rounds 50] [--in-flight 2000]
+                           [--full] [--dir PATH]
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ class NullPlatform:
     """Accepts every send instantly, so only the core and the store are measured."""
 
     name: str = "bench"
+    admin_rule: str = "nobody"
     _ids: itertools.count[int] = field(default_factory=itertools.count)
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
@@ -108,8 +115,8 @@ def _events(
     return replies
 
 
-async def _through_engine(db: Path, args: argparse.Namespace) -> float:
-    async with SqliteStore.open(db) as store:
+async def _through_engine(db: Path, args: argparse.Namespace, synchronous: str = "normal") -> float:
+    async with SqliteStore.open(db, synchronous=synchronous) as store:
         service = QuizService(
             store=store,
             platforms={"bench": NullPlatform()},
@@ -175,8 +182,13 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--in-flight", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--full", action="store_true", help="also ingest with synchronous=FULL and compare"
+    )
+    parser.add_argument("--dir", type=Path, help="where to put the databases (default: a temp dir)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    full_s: float | None = None
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         engine_db, baseline_db = Path(tmp, "engine.db"), Path(tmp, "baseline.db")
         print(
             f"ingest: {args.events:,} answer events, {args.members:,} members, "
@@ -184,12 +196,19 @@ async def main() -> None:
         )
         engine_s = await _through_engine(engine_db, args)
         baseline_s, rows = await _baseline(baseline_db, engine_db)
+        if args.full:
+            print("  and again with synchronous=FULL:")
+            full_s = await _through_engine(Path(tmp, "full.db"), args, synchronous="full")
     if rows != args.events:
         raise SystemExit(f"only {rows} of {args.events} answers were stored")
     engine_rate, baseline_rate = args.events / engine_s, rows / baseline_s
     print(f"  engine + store : {engine_rate:10,.0f} answers/s ({engine_s:.2f} s)")
     print(f"  plain INSERTs  : {baseline_rate:10,.0f} rows/s    ({baseline_s:.2f} s, commit/100)")
     print(f"  ratio          : {engine_rate / baseline_rate:.2f} (target >= 0.5, goal 0.8)")
+    if full_s is not None:
+        full_rate = args.events / full_s
+        print(f"  engine, FULL   : {full_rate:10,.0f} answers/s ({full_s:.2f} s)")
+        print(f"  FULL / NORMAL  : {full_rate / engine_rate:.2f}")
 
 
 if __name__ == "__main__":

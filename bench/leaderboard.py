@@ -37,7 +37,7 @@ async def _create_schema(path: Path) -> None:
         pass
 
 
-def _build(path: Path, args: argparse.Namespace) -> float:
+def build(path: Path, args: argparse.Namespace) -> float:
     """Fill the database with plain sqlite3 (bulk executemany in big transactions)."""
     started = time.perf_counter()
     rng = random.Random(args.seed)
@@ -189,7 +189,7 @@ def main() -> None:
         path = args.keep or Path(tmp, "leaderboard.db")
         if not path.exists():
             asyncio.run(_create_schema(path))
-            seconds = _build(path, args)
+            seconds = build(path, args)
             print(f"built {path} in {seconds:.1f} s")
         with closing(sqlite3.connect(path)) as conn:
             count = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]

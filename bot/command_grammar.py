@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bot.commands import CommandError
+from bot.quoting import quoted
 
 if TYPE_CHECKING:
     from bot.command_handlers import CommandContext
@@ -78,19 +79,21 @@ class Param:
         match self.kind:
             case ParamKind.CHOICE:
                 if word.lower() not in self.choices:
-                    raise ValueError(self.invalid.format(value=word) or self._expected(word))
+                    raise ValueError(
+                        self.invalid.format(value=quoted(word)) or self._expected(word)
+                    )
                 return word.lower()
             case ParamKind.NUMBER:
                 return self._number(word)
             case ParamKind.EMOJI:
                 if len(word) > 64 or word.isalnum():
-                    raise ValueError(self.invalid.format(value=word))
+                    raise ValueError(self.invalid.format(value=quoted(word)))
                 return word
         return word
 
     def _expected(self, word: str) -> str:
         options = " or ".join(repr(c) for c in self.choices)
-        return f"Expected {options}, not {word!r}."
+        return f"Expected {options}, not {quoted(word)}."
 
     def _number(self, word: str) -> float | int:
         number: float | int = math.nan
@@ -101,7 +104,7 @@ class Param:
                 with contextlib.suppress(ValueError):
                     number = float(word)
         if not self.minimum <= number <= self.maximum:
-            raise ValueError(self.invalid.format(value=word))
+            raise ValueError(self.invalid.format(value=quoted(word)))
         return number
 
 
@@ -171,7 +174,7 @@ class Subcommand:
         for word in words:
             param = next((p for p in self.params if p.name not in values and _fits(p, word)), None)
             if param is None:
-                raise ValueError(f"Unexpected {word!r}.")
+                raise ValueError(f"Unexpected {quoted(word)}.")
             values[param.name] = True if param.kind is ParamKind.FLAG else word.lower()
         return values
 
@@ -197,7 +200,7 @@ class Subcommand:
             last = self.params[-1]
             if last.kind is ParamKind.WORD and last.name in values:
                 raise ValueError(f"Name at most one {last.label}.")
-            raise ValueError(f"Unexpected {' '.join(rest)!r}.")
+            raise ValueError(f"Unexpected {quoted(' '.join(rest))}.")
         return values
 
     def _parse_setting(self, words: Sequence[str]) -> Any:
@@ -205,7 +208,7 @@ class Subcommand:
             raise ValueError("Give one setting and its value.")
         setting = next((s for s in self.settings if s.name == words[0].lower()), None)
         if setting is None:
-            raise ValueError(f"Unknown setting {words[0]!r}.")
+            raise ValueError(f"Unknown setting {quoted(words[0])}.")
         return setting.build(setting.value.convert(words[1]))
 
 

@@ -47,6 +47,7 @@ from bot.commands import (
 )
 from bot.grades import GRADE_WORDS, Grade
 from bot.models import FollowUpPolicy
+from bot.quoting import quoted
 from bot.scoring import Period
 
 MAX_GRACE_HOURS = 48
@@ -134,7 +135,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             ParamKind.EMOJI,
             "an emoji",
             metavar="EMOJI",
-            invalid="{value!r} is not an emoji.",
+            invalid="{value} is not an emoji.",
         ),
         lambda emoji: SetRevealEmoji(emoji=emoji),
     ),
@@ -145,7 +146,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             ParamKind.CHOICE,
             "when follow-ups are posted",
             choices=tuple(p.value for p in FollowUpPolicy),
-            invalid="Unknown follow-up policy {value!r}.",
+            invalid="Unknown follow-up policy {value}.",
         ),
         lambda policy: SetFollowUps(policy=FollowUpPolicy(policy)),
     ),
@@ -375,5 +376,5 @@ def parse_command(name: str, args: Sequence[str]) -> QuizCommand:
         return Help()
     command: QuizCommand | None = parse_words(COMMANDS_BY_NAME, name, args)
     if command is None:
-        return Help(note=f"Unknown command {name.strip().lower()!r}.")
+        return Help(note=f"Unknown command {quoted(name.strip().lower())}.")
     return command

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from bot.errors import Refused
 from bot.grades import Grade
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 
 
-class CommandError(ValueError):
+class CommandError(Refused, ValueError):
     """A bad ``/quiz`` argument; the message gives the right form and an example."""
 
 

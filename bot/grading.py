@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot import cards
 from bot.engine import QuizEngine
+from bot.errors import Refused
 from bot.grades import Grade
 from bot.learning import NotRevealed, RoundToGrade
 from bot.models import ChannelSettings, Round
@@ -21,13 +22,11 @@ async def grade_round(
     try:
         result = await engine.learning.grade_round(target, member_id, grade, engine.clock.now())
     except NotRevealed:
-        return Response(
-            cards.error(
-                f"Round #{round_.number} is not revealed yet: answer first, then react "
-                f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
-                "answer against the outline."
-            )
-        )
+        raise Refused(
+            f"Round #{round_.number} is not revealed yet: answer first, then react "
+            f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
+            "answer against the outline."
+        ) from None
     return Response(
         cards.graded_card(round_.number, grade, result.replaced, result.card.due, channel.timezone)
     )

@@ -23,9 +23,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from apscheduler.triggers.cron import CronTrigger
+
+from bot.errors import QuizError
+from bot.quoting import quoted
 
 USAGE = (
     "Use: weekdays HH:MM | daily HH:MM | mon,wed,fri HH:MM | "
@@ -46,7 +50,9 @@ _DAY_WORDS: dict[str, frozenset[int]] = {
     "everyday": frozenset(range(7)),
 }
 _TIME = re.compile(r"(\d{1,2}):(\d{2})")
-_CRON_ITEM = re.compile(r"(?P<range>\*|[a-z0-9]+(?:-[a-z0-9]+)?)(?:/(?P<step>\d+))?")
+_CRON_ITEM = re.compile(r"(?P<range>\*|[a-z0-9]+(?:-[a-z0-9]+)?)(?:/(?P<step>[0-9]+))?")
+# Longer digit strings are out of range anyway, and int() refuses those past 4,300 digits.
+_MAX_DIGITS = 4
 
 # Every valid schedule fires within this many days: 29 February can be 8 years away.
 _SEARCH_DAYS = 366 * 8 + 2
@@ -57,7 +63,7 @@ _REFERENCE = datetime(2000, 1, 1, tzinfo=UTC)
 _UTC_ZONE = ZoneInfo("UTC")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(QuizError, ValueError):
     """A schedule or timezone an admin typed is wrong; the message says how to write it."""
 
 
@@ -131,37 +137,45 @@ def parse_schedule(text: str) -> ScheduleSpec:
         return _parse_days_and_time(text, "".join(words[:-1]), words[-1])
     if len(words) == 5:
         return _parse_cron(words)
-    raise _schedule_error(f"unknown schedule {text.strip()!r}")
+    raise _schedule_error(f"unknown schedule {quoted(text.strip())}")
 
 
 def parse_timezone(name: str) -> ZoneInfo:
-    """An IANA timezone by name (case-insensitive), or a ScheduleError with an example."""
+    """An IANA timezone by name (case-insensitive), or a ScheduleError with an example.
+
+    Only names of the tz database's zones are looked up: ZoneInfo would read any
+    path it is given, and a folder (``America/Argentina``) or an overlong name raises
+    OSError instead of ZoneInfoNotFoundError.
+    """
     cleaned = name.strip()
-    error = ScheduleError(
-        f"unknown timezone {cleaned!r}. Use an IANA name such as Europe/Berlin, "
-        "America/New_York or UTC. Example: /quiz schedule weekdays 09:30 Europe/Berlin"
-    )
-    if not cleaned or cleaned.lower() == "localtime":
-        raise error
-    try:
-        return ZoneInfo(cleaned)
-    except (ZoneInfoNotFoundError, ValueError):
-        pass
-    matches = [key for key in available_timezones() if key.lower() == cleaned.lower()]
-    if len(matches) == 1:
-        return ZoneInfo(matches[0])
-    raise error
+    key = _zone_keys().get(cleaned.lower())
+    if key is None:
+        raise ScheduleError(
+            f"unknown timezone {quoted(cleaned)}. Use an IANA name such as Europe/Berlin, "
+            "America/New_York or UTC. Example: /quiz schedule weekdays 09:30 Europe/Berlin"
+        )
+    return ZoneInfo(key)
+
+
+@cache
+def _zone_keys() -> dict[str, str]:
+    """Every zone name of the tz database, by its lower-case form."""
+    return {key.lower(): key for key in available_timezones() if key != "localtime"}
 
 
 def _parse_days_and_time(text: str, day_part: str, time_part: str) -> ScheduleSpec:
     match = _TIME.fullmatch(time_part)
     if match is None:
-        raise _schedule_error(f"invalid time {time_part!r}: write it as HH:MM, e.g. 09:30")
+        raise _schedule_error(f"invalid time {quoted(time_part)}: write it as HH:MM, e.g. 09:30")
     hour, minute = int(match[1]), int(match[2])
     if hour > 23 or minute > 59:
-        raise _schedule_error(f"invalid time {time_part!r}: use 24-hour time from 00:00 to 23:59")
+        raise _schedule_error(
+            f"invalid time {quoted(time_part)}: use 24-hour time from 00:00 to 23:59"
+        )
     if not day_part:
-        raise _schedule_error(f"the days are missing before {time_part!r} in {text.strip()!r}")
+        raise _schedule_error(
+            f"the days are missing before {quoted(time_part)} in {quoted(text.strip())}"
+        )
     weekdays = _DAY_WORDS.get(day_part)
     if weekdays is None:
         weekdays = _parse_day_list(day_part, text)
@@ -192,12 +206,12 @@ def _parse_day_list(day_part: str, text: str) -> frozenset[int]:
         if first is None or last is None:
             bad = first_word if first is None else last_word
             raise _schedule_error(
-                f"unknown day {bad!r} in {text.strip()!r} (use weekdays, weekends, daily "
-                "or day names mon..sun)"
+                f"unknown day {quoted(bad)} in {quoted(text.strip())} "
+                "(use weekdays, weekends, daily or day names mon..sun)"
             )
         if first > last:
             raise _schedule_error(
-                f"day range {item!r} runs backwards; write it Monday first, e.g. mon-fri"
+                f"day range {quoted(item)} runs backwards; write it Monday first, e.g. mon-fri"
             )
         chosen.update(range(first, last + 1))
     return frozenset(chosen)
@@ -250,7 +264,7 @@ def _parse_cron(words: list[str]) -> ScheduleSpec:
     minutes, hours, days, months, cron_weekdays = values
     if words[2] != "*" and words[4] != "*":
         raise _schedule_error(
-            f"cron {expression!r} restricts both day of month and day of week; "
+            f"cron {quoted(expression)} restricts both day of month and day of week; "
             "restrict only one of them"
         )
     # cron 0/7 = Sunday, 1 = Monday  ->  Python/APScheduler 0 = Monday, 6 = Sunday
@@ -269,17 +283,19 @@ def _parse_cron_field(
     word: str, name: str, lowest: int, highest: int, names: tuple[str, ...], expression: str
 ) -> frozenset[int]:
     def bad(problem: str) -> ScheduleError:
-        return _schedule_error(f"cron {expression!r}: {name} {word!r} {problem}")
+        return _schedule_error(f"cron {quoted(expression)}: {name} {quoted(word)} {problem}")
 
     def number(token: str, *, ends_range: bool = False) -> int:
         if token.isdigit():
+            if len(token) > _MAX_DIGITS:
+                raise bad(f"has a number outside {lowest}-{highest}")
             value = int(token)
         elif token == "sun" and ends_range and name == "day of week":
             value = 7  # so that "sat-sun" reads as a range
         elif token in names:
             value = lowest + names.index(token)
         else:
-            raise bad(f"has {token!r}, which is not a number or a name")
+            raise bad(f"has {quoted(token)}, which is not a number or a name")
         if not lowest <= value <= highest:
             raise bad(f"has {value}, outside {lowest}-{highest}")
         return value
@@ -291,6 +307,8 @@ def _parse_cron_field(
             raise bad(
                 "is not a cron field (use *, a number, a range a-b, a list a,b or a step */n)"
             )
+        if match["step"] and len(match["step"]) > _MAX_DIGITS:
+            raise bad(f"has a step larger than {highest}")
         step = int(match["step"]) if match["step"] else 1
         if step == 0:
             raise bad("has a step of 0")
@@ -337,9 +355,9 @@ def _build(
     try:
         CronTrigger(**spec.cron_fields(), timezone=_UTC_ZONE)
     except ValueError as error:
-        raise _schedule_error(f"schedule {text!r} is not valid: {error}") from None
+        raise _schedule_error(f"schedule {quoted(text)} is not valid: {error}") from None
     if next_slot(spec, _UTC_ZONE, _REFERENCE) is None:
-        raise _schedule_error(f"schedule {text!r} never fires (no such date)")
+        raise _schedule_error(f"schedule {quoted(text)} never fires (no such date)")
     return spec
 
 

@@ -20,12 +20,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.errors import QuizError
 from bot.models import FollowUpPolicy
 
 PLATFORMS = ("console", "slack", "discord")
 
 
-class SettingsError(Exception):
+class SettingsError(QuizError):
     """A setting is missing or wrong; the message names the variable to set."""
 
 
@@ -45,6 +46,11 @@ class Settings(BaseSettings):
         "'auto' picks the platforms whose tokens are set, else the console.",
     )
     db_path: Path = Field(default=Path("quizbot.db"), description="The SQLite database file.")
+    sqlite_synchronous: str = Field(
+        default="normal",
+        pattern="^(normal|full)$",
+        description="normal, or full: no committed answer lost even on power loss (slower).",
+    )
     packs_dir: Annotated[list[Path], NoDecode] = Field(
         default_factory=list,
         description="Extra directories of question packs (*.yaml), comma-separated.",

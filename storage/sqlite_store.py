@@ -1,7 +1,7 @@
 """The SQLite implementation of the ``Store`` port (aiosqlite).
 
-One long-lived connection (WAL, ``synchronous=NORMAL``) does every read and
-write. Several asyncio tasks share it, so each statement or transaction holds
+One long-lived connection (WAL, ``synchronous=NORMAL`` unless FULL is asked for)
+does every read and write. Several asyncio tasks share it, so each statement or transaction holds
 ``_lock``: a transaction never interleaves with another task's statements, and
 no reader sees rows of a batch that may still roll back. Answers are
 group-committed (see ``storage.group_commit``).
@@ -57,6 +57,9 @@ from storage.timestamps import to_db
 log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+# In WAL mode NORMAL syncs at checkpoints only: a power loss (not a crash of the
+# process) can undo the last commits. FULL syncs the WAL at every commit.
+SYNCHRONOUS_MODES = {"normal": "NORMAL", "full": "FULL"}
 MAX_ERROR_LENGTH = 2000
 
 
@@ -86,14 +89,21 @@ class SqliteStore:
         *,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         run_migrations: bool = True,
+        synchronous: str = "normal",
     ) -> Self:
-        """Open the database, configure the connection and apply pending migrations."""
+        """Open the database, configure the connection and apply pending migrations.
+
+        ``synchronous``: "normal" or "full" (SQLite's PRAGMA synchronous; see SYNCHRONOUS_MODES).
+        """
+        mode = SYNCHRONOUS_MODES.get(synchronous)
+        if mode is None:
+            raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute(f"PRAGMA synchronous = {mode}")
             await conn.execute("PRAGMA foreign_keys = ON")
             store = cls(conn, path)
             if run_migrations:
@@ -112,9 +122,13 @@ class SqliteStore:
         *,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         run_migrations: bool = True,
+        synchronous: str = "normal",
     ) -> AsyncIterator[Self]:
         store = await cls.connect(
-            path, busy_timeout_ms=busy_timeout_ms, run_migrations=run_migrations
+            path,
+            busy_timeout_ms=busy_timeout_ms,
+            run_migrations=run_migrations,
+            synchronous=synchronous,
         )
         try:
             yield store

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import signal
 import sys
@@ -46,13 +47,21 @@ async def _stdin_lines(stream: TextIO, session: ConsoleSession, prompt: bool) ->
 
     Not asyncio.to_thread: asyncio.run joins its executor's threads at exit, and a
     readline() blocked on idle terminal input must not hold up a SIGTERM exit.
+    Bytes that are not valid in the stream's encoding become U+FFFD, so a bad line
+    is answered like any other instead of ending the input.
     """
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str] = asyncio.Queue()
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="replace")
 
     def read() -> None:
         while True:
-            line = stream.readline()
+            try:
+                line = stream.readline()
+            except (OSError, ValueError) as problem:  # the input cannot be read: end it
+                log.warning("console input ended: %s", problem)
+                line = ""
             try:
                 loop.call_soon_threadsafe(lines.put_nowait, line)
             except RuntimeError:  # the loop is closed: we are shutting down
@@ -104,7 +113,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     catalog = load_catalog(settings.packs_dir)
     interactive = "console" in names and stdin.isatty()
     scripted = "console" in names and not interactive
-    async with SqliteStore.open(settings.db_path) as store:
+    async with SqliteStore.open(settings.db_path, synchronous=settings.sqlite_synchronous) as store:
         metrics = PrometheusMetrics(store)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, stdout

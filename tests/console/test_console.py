@@ -92,3 +92,21 @@ def test_controls_and_bad_input_never_crash(tmp_path: Path) -> None:
     assert "Round #1 is closed." in out
     assert "Question #2" not in out  # nothing after :quit is read
     assert "Traceback" not in result.stderr
+
+
+def test_input_that_is_not_utf8_is_answered_and_the_bot_exits(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QUIZBOT_")}
+    env["PYTHONIOENCODING"] = "utf-8:strict"  # stdin decodes strictly, as on a UTF-8 terminal
+    result = subprocess.run(
+        [sys.executable, "-m", "adapters.cli.main", "run", "--db", str(tmp_path / "q.db")],
+        input=b"/quiz now \xff\xfe\n/quiz leaderboard\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, result.stderr
+    assert "Unknown topic '\ufffd\ufffd'" in out  # the bad bytes, replaced, reach the grammar
+    assert "Leaderboard" in out  # the line after the bad one is still read
+    assert b"Traceback" not in result.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.command_registry import parse_command
@@ -219,3 +221,26 @@ async def test_packs_and_stats(quiz: QuizHarness) -> None:
     assert stats.public
     text = stats.card.plain_text()
     assert "Rounds: 1" in text and "Answers: 1" in text and "Status: active" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("schedule daily 10:00 America/Argentina", "unknown timezone 'America/Argentina'"),
+        ("schedule daily 10:00 america/indiana", "unknown timezone 'america/indiana'"),
+        ("schedule daily 10:00 Europe/" + "x" * 256, "unknown timezone 'Europe/xxxx"),
+        ("config reveal-reactors " + "9" * 5000, "Reveal reactors must be from 1 to"),
+        ("schedule 0 9 */" + "9" * 5000 + " * *", "cron"),
+        ("schedule 0 " + "9" * 5000 + " * * *", "cron"),
+        ("schedule ² 9 * * *", "cron"),
+    ],
+)
+async def test_inputs_that_used_to_crash_get_the_form_and_example(
+    quiz: QuizHarness, caplog: pytest.LogCaptureFixture, text: str, fragment: str
+) -> None:
+    with caplog.at_level(logging.ERROR):
+        response = await quiz.command(text)
+    assert fragment in response.card.body
+    assert "Example: /quiz" in response.card.body
+    assert len(response.card.body) < 1000  # a huge argument is not echoed back whole
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

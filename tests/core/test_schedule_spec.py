@@ -187,7 +187,20 @@ def test_known_timezones(name: str, key: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Europe/Berln", "", "Mars/Olympus", "../etc/passwd", "/etc/localtime", "localtime"]
+    "name",
+    [
+        "Europe/Berln",
+        "",
+        "Mars/Olympus",
+        "../etc/passwd",
+        "/etc/localtime",
+        "localtime",
+        "America/Argentina",  # a folder of the tz database, not a zone
+        "america",
+        "Etc",
+        "Europe//Berlin",
+        "Europe/Berlin\x00",
+    ],
 )
 def test_unknown_timezone_names_an_example(name: str) -> None:
     with pytest.raises(ScheduleError) as caught:
@@ -195,6 +208,14 @@ def test_unknown_timezone_names_an_example(name: str) -> None:
     message = str(caught.value)
     assert f"unknown timezone {name.strip()!r}" in message
     assert "Europe/Berlin" in message
+
+
+def test_a_very_long_timezone_is_unknown_and_not_echoed_whole() -> None:
+    with pytest.raises(ScheduleError) as caught:
+        parse_timezone("Europe/" + "x" * 256)
+    message = str(caught.value)
+    assert "unknown timezone 'Europe/xxx" in message and "…" in message
+    assert len(message) < 300
 
 
 # ---------------------------------------------------------------- slots across DST

@@ -100,3 +100,13 @@ def test_secrets_are_not_shown_in_repr_or_errors(monkeypatch: pytest.MonkeyPatch
 def test_env_example_lists_every_setting() -> None:
     listed = set(re.findall(r"^QUIZBOT_([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
     assert listed == {name.upper() for name in Settings.model_fields}
+
+
+def test_sqlite_synchronous_is_normal_unless_set_to_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().sqlite_synchronous == "normal"
+    monkeypatch.setenv("QUIZBOT_SQLITE_SYNCHRONOUS", "full")
+    assert load_settings().sqlite_synchronous == "full"
+    monkeypatch.setenv("QUIZBOT_SQLITE_SYNCHRONOUS", "off")
+    with pytest.raises(ValidationError) as caught:
+        load_settings()
+    assert "sqlite_synchronous" in str(caught.value)

@@ -1,0 +1,216 @@
+"""Start-up cost: time from launching the bot to ``/healthz`` ready, at 10 and 10,000 channels.
+
+Builds two databases with the project's migrations (``--small`` and ``--large``
+channels, each with a schedule drawn from a realistic mix of specs and
+timezones and a few past rounds, the latest at the channel's last slot so that
+nothing is posted late), then launches a bot process on each (``--repeats``
+times) and prints the median time to the first ``200`` from ``/healthz``, the
+peak RSS of that process, and the large-to-small differences and ratios.
+Targets: at most +1 s and at most 100 MB at 10,000 channels.
+
+    python bench/startup.py [--small 10] [--large 10000] [--rounds 3] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+SPECS = ("weekdays 09:00", "weekdays 09:30", "daily 10:00", "mon,wed,fri 09:00", "0 9 * * 1-5")
+ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "America/Los_Angeles")
+TARGET_EXTRA_SECONDS = 1.0
+TARGET_RSS_MB = 100.0
+
+
+def build(path: Path, channels: int, rounds: int, seed: int) -> None:
+    """A database of ``channels`` scheduled Slack channels, migrated by the store itself."""
+    from bot.schedule_spec import parse_schedule, parse_timezone, previous_slot
+    from storage.sqlite_store import SqliteStore
+    from storage.timestamps import to_db
+
+    async def migrate() -> None:
+        async with SqliteStore.open(path):
+            pass
+
+    asyncio.run(migrate())
+    rng = random.Random(seed)
+    now = datetime.now(UTC)
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("BEGIN")
+        conn.execute(
+            "INSERT INTO questions (id, pack, question, topic, content_hash)"
+            " VALUES (1, 'bench', 'q', 'gpu', 'h')"
+        )
+        round_id = 0
+        for channel in range(1, channels + 1):
+            spec_text, zone = rng.choice(SPECS), rng.choice(ZONES)
+            conn.execute(
+                "INSERT INTO channels (id, platform, workspace, channel, timezone, schedule,"
+                " reveal_emoji, reveal_min_reactors, followup_policy, grace_hours)"
+                " VALUES (?, 'slack', 'T1', ?, ?, ?, '💡', 1, 'after_first_answer', 6)",
+                (channel, f"C{channel:06d}", zone, spec_text),
+            )
+            last = previous_slot(parse_schedule(spec_text), parse_timezone(zone), now)
+            assert last is not None
+            for number in range(1, rounds + 1):
+                round_id += 1
+                slot = to_db(last - timedelta(days=rounds - number))
+                conn.execute(
+                    "INSERT INTO rounds (id, channel_id, question_id, number, scheduled_for,"
+                    " scheduled, state, created_at, question_message, thread)"
+                    " VALUES (?, ?, 1, ?, ?, 1, ?, ?, ?, ?)",
+                    (
+                        round_id,
+                        channel,
+                        number,
+                        slot,
+                        "open" if number == rounds else "closed",
+                        slot,
+                        f"m{round_id}",
+                        f"t{round_id}",
+                    ),
+                )
+        conn.execute("COMMIT")
+
+
+async def serve(db: Path, port: int) -> None:
+    """The bot as ``quizbot run`` wires it, with a platform that answers at once."""
+    from bench_platform import BenchPlatform
+
+    from adapters.ops.health import start_health_server
+    from adapters.ops.metrics import PrometheusMetrics
+    from bot.clock import SystemClock
+    from bot.config import QuizConfig
+    from bot.service import QuizService
+    from questions.loader import load_catalog
+    from storage.sqlite_store import SqliteStore
+
+    catalog = load_catalog()
+    async with SqliteStore.open(db) as store:
+        metrics = PrometheusMetrics(store)
+        service = QuizService(
+            store=store,
+            platforms={"slack": BenchPlatform("slack")},
+            catalog=catalog,
+            clock=SystemClock(),
+            config=QuizConfig(),
+            background=True,
+            metrics=metrics,
+        )
+        await service.start()
+        stopping = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
+        health = await start_health_server(port, store, [], metrics, host="127.0.0.1")
+        try:
+            await stopping.wait()
+        finally:
+            await service.stop()
+            await health.close()
+
+
+def _free_port() -> int:
+    with closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def launch_once(db: Path, timeout: float = 120.0) -> tuple[float, float]:
+    """Seconds from launch to ``/healthz`` answering 200, and the process's peak RSS (MB)."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/healthz"
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(db), "--port", str(port)],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)},
+    )
+    try:
+        while True:
+            if child.poll() is not None:
+                raise SystemExit(f"the bot exited with {child.returncode} before it was ready")
+            try:
+                with urllib.request.urlopen(url, timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.perf_counter() - started > timeout:
+                raise SystemExit(f"/healthz not ready after {timeout:.0f} s")
+            time.sleep(0.01)
+        ready = time.perf_counter() - started
+        rss = _peak_rss_mb(child.pid)
+    finally:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    return ready, rss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--small", type=int, default=10)
+    parser.add_argument("--large", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3, help="past rounds per channel")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve is not None:
+        asyncio.run(serve(args.serve, args.port))
+        return
+    results: dict[int, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for channels in (args.small, args.large):
+            db = Path(tmp, f"startup-{channels}.db")
+            built = time.perf_counter()
+            build(db, channels, args.rounds, args.seed)
+            print(f"built {channels:,} channels in {time.perf_counter() - built:.1f} s")
+            runs = [launch_once(db) for _ in range(args.repeats)]
+            ready = statistics.median(r[0] for r in runs)
+            rss = max(r[1] for r in runs)
+            results[channels] = (ready, rss)
+            print(
+                f"  {channels:>6,} channels: /healthz ready in {ready:5.2f} s (median of"
+                f" {args.repeats}: {', '.join(f'{r[0]:.2f}' for r in runs)}),"
+                f" peak RSS {rss:5.1f} MB"
+            )
+    (small_s, small_mb), (large_s, large_mb) = results[args.small], results[args.large]
+    extra = large_s - small_s
+    print(
+        f"start-up: +{extra:.2f} s at {args.large:,} vs {args.small:,} channels"
+        f" (ratio {large_s / small_s:.2f}; target <= +{TARGET_EXTRA_SECONDS:.0f} s:"
+        f" {'ok' if extra <= TARGET_EXTRA_SECONDS else 'MISSED'})"
+    )
+    print(
+        f"peak RSS: {large_mb:.1f} MB vs {small_mb:.1f} MB (ratio {large_mb / small_mb:.2f};"
+        f" target <= {TARGET_RSS_MB:.0f} MB: {'ok' if large_mb <= TARGET_RSS_MB else 'MISSED'})"
+    )
+
+
+if __name__ == "__main__":
+    main()
