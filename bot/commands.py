@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from bot.errors import Refused
+from bot.grades import Grade
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 
@@ -62,6 +64,23 @@ class RevealNow:
 @dataclass(frozen=True, slots=True)
 class SkipRound:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class GradeRound:
+    """A member's grade of the channel's latest round (None: show the current one)."""
+
+    grade: Grade | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowGoal:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetGoal:
+    goal: date | None  # None: no goal (practice aims 30 days ahead)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +156,9 @@ QuizCommand = (
     | PostNow
     | RevealNow
     | SkipRound
+    | GradeRound
+    | ShowGoal
+    | SetGoal
     | SetTopics
     | SetSchedule
     | SetPaused

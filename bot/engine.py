@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from bot.config import QuizConfig
 from bot.errors import Refused
 from bot.events import Reaction, Reply
+from bot.learning import LearningService
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import (
@@ -75,6 +76,7 @@ class QuizEngine:
         self._round_by_thread: dict[tuple[int, str], int] = {}
         self._open_round: dict[int, int | None] = {}
         self._follow_ups_queued: set[int] = set()
+        self.learning = LearningService(store.learning, self.question_topics)
 
     async def load(self) -> None:
         """Register the catalog's questions in the store and read the workspaces' own
@@ -88,6 +90,11 @@ class QuizEngine:
     def question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
         """The question as the channel's workspace shows it."""
         return self.questions.question(workspace_of(channel), question_id)
+
+    def question_topics(self) -> Mapping[int, str]:
+        """The topic of every bundled question, by question id (a workspace's own questions
+        are not in private practice)."""
+        return self.questions.bundled_topics()
 
     # channels
 

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from bot.bank_store import BankStore
 from bot.events import Event
+from bot.learning_store import LearningStore
 from bot.models import (
     ActionKind,
     AnswerDraft,
@@ -76,6 +77,11 @@ class Store(Protocol):
     @property
     def bank(self) -> BankStore:
         """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
+        ...
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
         ...
 
     # channels

@@ -43,6 +43,9 @@ class WorkspaceCatalog:
     def put_override(self, override: Override) -> None:
         self._overrides.setdefault(override.workspace, {})[override.question_id] = override.question
 
+    def bundled_topics(self) -> Mapping[int, str]:
+        return self._bundled_topics
+
     def is_bundled(self, question_id: int) -> bool:
         return question_id in self._bundled_topics
 

@@ -60,6 +60,7 @@ from storage.records import (
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
 from storage.sqlite_bank import SqliteBank
+from storage.sqlite_learning import SqliteLearningStore
 from storage.timestamps import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,7 @@ class SqliteStore:
         self.migration: MigrationReport | None = None
         self.bank = SqliteBank(self._fetch, self._transaction)
         self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
+        self.learning = SqliteLearningStore(self._transaction, self._fetch)
 
     # life cycle
 

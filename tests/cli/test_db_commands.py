@@ -10,7 +10,7 @@ import pytest
 from adapters.cli.main import main
 from storage.migrations import bundled_migrations
 
-LATEST = len(bundled_migrations())
+LATEST = bundled_migrations()[-1].version
 
 
 @pytest.fixture(autouse=True)
