@@ -19,6 +19,7 @@ Observer = Callable[[str, str, float], None]  # (method, outbox key, perf_counte
 class BenchPlatform:
     def __init__(self, name: str = "slack", observer: Observer | None = None) -> None:
         self.name = name
+        self.admin_rule = "nobody: benchmarks run no commands"
         self.calls = 0
         self.posts = 0
         self.first_post_at: float | None = None

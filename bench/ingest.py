@@ -52,6 +52,7 @@ class NullPlatform:
     """Accepts every send instantly, so only the core and the store are measured."""
 
     name: str = "bench"
+    admin_rule: str = "nobody"
     _ids: itertools.count[int] = field(default_factory=itertools.count)
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:

@@ -26,6 +26,7 @@ from bot.commands import (
     ShowTopics,
 )
 from bot.engine import NoQuestions, QuizEngine
+from bot.errors import Refused
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
@@ -126,14 +127,12 @@ async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Respon
     known = ctx.engine.catalog.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
-        return Response(
-            cards.error(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
-        )
+        raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
     current = set(known if channel.topics is None else channel.topics)
     chosen = set(command.topics)
     current = current | chosen if command.enable else current - chosen
     if not current:
-        return Response(cards.error("At least one topic must stay enabled."))
+        raise Refused("At least one topic must stay enabled.")
     enabled = None if current >= set(known) else tuple(sorted(current))
     shown = ", ".join(sorted(current))
     changed = dataclasses.replace(channel, topics=enabled)
@@ -149,7 +148,7 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
             command.spec, command.timezone or channel.timezone
         )
     except ValueError as problem:
-        return Response(cards.error(str(problem)))
+        raise Refused(str(problem)) from problem
     return await ctx.change(
         dataclasses.replace(channel, schedule=normalized, timezone=zone),
         f"Questions will be posted {normalized} ({zone}).",
@@ -160,15 +159,15 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
     if topic is not None and topic not in engine.catalog.topics():
         known = ", ".join(engine.catalog.topics())
-        return Response(cards.error(f"Unknown topic {quoted(topic)}. Topics: {known}."))
+        raise Refused(f"Unknown topic {quoted(topic)}. Topics: {known}.")
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
         )
     except NoQuestions:
-        return Response(
-            cards.error("No topic is enabled. Enable one with `/quiz topics enable TOPIC`.")
-        )
+        raise Refused(
+            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
+        ) from None
     if round_ is None:
         return Response(cards.info("A question was just posted."))
     return Response(cards.info(f"Posting question #{round_.number}."))
@@ -177,7 +176,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
 async def reveal_now(ctx: CommandContext, command: object) -> Response:
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
     if round_ is None:
-        return Response(cards.error("There is no round to reveal yet."))
+        raise Refused("There is no round to reveal yet.")
     if not await ctx.engine.reveal(ctx.quiz, round_):
         return Response(cards.info(f"Round #{round_.number} is already revealed."))
     return Response(cards.info(f"Revealing the outline of round #{round_.number}."))

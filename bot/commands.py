@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import Refused
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 
 
-class CommandError(ValueError):
+class CommandError(Refused, ValueError):
     """A bad ``/quiz`` argument; the message gives the right form and an example."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from bot.config import QuizConfig
+from bot.errors import Refused
 from bot.events import Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 VARIATION_SELECTOR = "\ufe0f"
 
 
-class NoQuestions(Exception):
+class NoQuestions(Refused):
     """No question is eligible (every topic disabled, or an unknown topic)."""
 
 
@@ -86,30 +87,6 @@ class QuizEngine:
 
     def question_key(self, question_id: int) -> tuple[str, str] | None:
         return self._question_keys.get(question_id)
-
-    async def first_delivery(self, platform: str, event_id: str) -> bool:
-        """Record the event id; False for a duplicate delivery (a retry or a replay)."""
-        if await self.store.mark_event_processed(platform, event_id, self.clock.now()):
-            return True
-        self.metrics.duplicate_event(platform)
-        return False
-
-    async def seen_before(self, platform: str, event_id: str) -> bool:
-        """True for a delivery whose effect was already recorded (a retry or a replay).
-
-        Reactions and edits record their id only *after* their effect committed
-        (:meth:`_done`): an id recorded first would make the redelivery of an event
-        whose work then failed look like a duplicate, and the event would be lost.
-        Their effects are idempotent, so two deliveries racing past this check
-        still count once.
-        """
-        if await self.store.event_processed(platform, event_id):
-            self.metrics.duplicate_event(platform)
-            return True
-        return False
-
-    async def _done(self, platform: str, event_id: str) -> None:
-        await self.store.mark_event_processed(platform, event_id, self.clock.now())
 
     # channels
 
@@ -209,8 +186,6 @@ class QuizEngine:
 
     async def on_reply(self, event: Reply) -> AnswerOutcome | None:
         """Record a member's reply in a round's thread. Returns None when it is not an answer."""
-        if event.is_bot:
-            return None
         channel = await self.channel(event.channel)
         if channel is None:
             return None
@@ -219,10 +194,7 @@ class QuizEngine:
             return None
         now = self.clock.now()
         if event.edited:  # the answer's text stays current, even after the round closed
-            platform = event.channel.platform
-            if not await self.seen_before(platform, event.event_id):
-                await self.store.edit_answer(round_id, event.message.message, event.text, now)
-                await self._done(platform, event.event_id)
+            await self.store.edit_answer(round_id, event.message.message, event.text, now)
             return None
         if not await self._is_open(channel.id, round_id):
             return None
@@ -259,16 +231,10 @@ class QuizEngine:
         return result.outcome
 
     async def on_reaction(self, event: Reaction) -> None:
-        if event.is_bot:
-            return
         channel = await self.channel(event.channel)
         if channel is None:
             return
-        platform = event.channel.platform
-        if await self.seen_before(platform, event.event_id):
-            return
         await self._apply_reaction(channel, event)
-        await self._done(platform, event.event_id)
 
     async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> None:
         if same_emoji(event.emoji, channel.reveal_emoji):

@@ -1,9 +1,17 @@
-"""Errors that cross the Platform port."""
+"""The errors of the core, under the one root :class:`QuizError`.
+
+What the member is told for each of them is decided in one place,
+:func:`bot.inbound.reply_for`.
+"""
 
 from __future__ import annotations
 
+from questions.errors import QuizError
 
-class PlatformError(Exception):
+__all__ = ["ChannelUnavailable", "NotRecorded", "PlatformError", "QuizError", "Refused"]
+
+
+class PlatformError(QuizError):
     """A platform call failed. ``retry_after`` (seconds) is the platform's own hint, if any."""
 
     def __init__(self, message: str, *, retry_after: float | None = None) -> None:
@@ -18,10 +26,14 @@ class ChannelUnavailable(PlatformError):
     """
 
 
-class NotRecorded(Exception):
+class NotRecorded(QuizError):
     """An inbound answer, edit or reaction could not be recorded (the store failed).
 
     ``QuizService.handle`` raises it, chained from the cause, instead of acknowledging
     the event: Slack then answers non-2xx so the event is redelivered; Discord, which
     never redelivers, keeps the event and retries it. A redelivery counts once.
     """
+
+
+class Refused(QuizError):
+    """A member's request that cannot be carried out; the message tells them why."""

@@ -44,6 +44,7 @@ class Platform(Protocol):
     """
 
     name: str
+    admin_rule: str  # who is a quiz admin, as a refused member is told
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef: ...
 

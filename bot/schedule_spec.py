@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.errors import QuizError
 from bot.quoting import quoted
 
 USAGE = (
@@ -62,7 +63,7 @@ _REFERENCE = datetime(2000, 1, 1, tzinfo=UTC)
 _UTC_ZONE = ZoneInfo("UTC")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(QuizError, ValueError):
     """A schedule or timezone an admin typed is wrong; the message says how to write it."""
 
 

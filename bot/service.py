@@ -19,8 +19,9 @@ from bot import cards
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
-from bot.errors import NotRecorded
+from bot.errors import Refused
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
@@ -78,6 +79,12 @@ class QuizService:
             metrics=self.metrics,
         )
         self.commands = CommandRunner(self.engine, self)
+        self.inbound = InboundChain(
+            self.engine,
+            self.platforms,
+            DeliveryLog(store, clock, self.metrics),
+            self._dispatch,
+        )
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
         self.background = background
@@ -125,24 +132,15 @@ class QuizService:
     # inbound
 
     async def handle(self, event: Event) -> Response | None:
-        """The one entry point for inbound events.
+        """The one entry point for inbound events: the steps of :mod:`bot.inbound`.
 
         Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
         edit or reaction could not be recorded, so the adapter never acknowledges it
         and it is delivered again. A command or a button that fails gets an error card.
         """
-        try:
-            return await self._dispatch(event)
-        except Exception as error:
-            if isinstance(event, Reply | Reaction):
-                kind = type(event).__name__.lower()
-                raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
-            log.exception("failed to handle %s %s", type(event).__name__, event.event_id)
-            if isinstance(event, Command | ButtonPress):
-                return Response(cards.error("Something went wrong; it was logged. Try again."))
-            return None
+        return await self.inbound(event)
 
-    async def _dispatch(self, event: Event) -> Response | None:
+    async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
             case Reply():
                 await self.engine.on_reply(event)
@@ -151,24 +149,19 @@ class QuizService:
                 await self.engine.on_reaction(event)
                 return None
             case Command():
-                platform = self.platforms[event.channel.platform]
-                if not await self.engine.first_delivery(platform.name, event.event_id):
-                    return None
-                return await self.commands.run(event, platform)
+                return await self.commands.run(event)
             case ButtonPress():
                 return await self._on_button(event)
         raise AssertionError(f"unknown event {event!r}")
 
     async def _on_button(self, event: ButtonPress) -> Response | None:
         if event.action != cards.REVEAL_ACTION:
-            return Response(cards.error("That button is no longer supported."))
-        if not await self.engine.first_delivery(event.channel.platform, event.event_id):
-            return None
+            raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
         round_id = int(event.value) if event.value.isascii() and event.value.isdigit() else None
         round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
-            return Response(cards.error("That round is not in this channel."))
+            raise Refused("That round is not in this channel.")
         if await self.engine.reveal(channel, round_):
             return Response(cards.info("Revealing the outline in the thread."))
         return Response(cards.info("The outline is already in the thread."))

@@ -19,6 +19,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.errors import QuizError
 from bot.models import FollowUpPolicy
 from bot.quoting import quoted
 from bot.schedule_spec import ScheduleError, parse_timezone
@@ -26,7 +27,7 @@ from bot.schedule_spec import ScheduleError, parse_timezone
 PLATFORMS = ("console", "slack", "discord")
 
 
-class SettingsError(Exception):
+class SettingsError(QuizError):
     """A setting is missing or wrong; the message names the variable to set."""
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from questions.catalog import Catalog
+from questions.errors import QuizError
 from questions.pack import Pack, Question
 from questions.yaml_positions import (
     Location,
@@ -37,7 +38,7 @@ class PackProblem:
         return f"{self.file}:{self.line}: {self.field}: {self.message}"
 
 
-class PackError(Exception):
+class PackError(QuizError):
     def __init__(self, problems: Sequence[PackProblem]) -> None:
         self.problems: list[PackProblem] = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))

@@ -32,6 +32,7 @@ from enum import Enum
 
 import yaml
 
+from questions.errors import QuizError
 from questions.pack import Pack
 
 AS_ASKED = "As asked"
@@ -53,7 +54,7 @@ _SLUG_MAX = 40
 _SLUG_LIMIT = 64  # the pack model's limit
 
 
-class SeedFormatError(ValueError):
+class SeedFormatError(QuizError, ValueError):
     """A document that does not follow the seed format; ``line`` is 1-based."""
 
     def __init__(self, line: int, detail: str) -> None:

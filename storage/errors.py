@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.errors import QuizError
 
-class StorageError(Exception):
+
+class StorageError(QuizError):
     """Base class of the errors the stores raise on purpose."""
 
 

@@ -44,6 +44,7 @@ class FakePlatform:
     """Records what the bot sends; lets a test choose admins and inject failures."""
 
     name: str = "fake"
+    admin_rule: str = "a member the test made an admin"
     admins: set[str] = field(default_factory=lambda: {"admin"})
     messages: list[Sent] = field(default_factory=list)
     threads: dict[str, str] = field(default_factory=dict)  # thread id -> parent message id

@@ -21,6 +21,7 @@ import aiosqlite
 from pydantic import ValidationError
 
 from adapters.ops.logs import Redactor, secret_values
+from bot.errors import QuizError
 from bot.settings import Settings, SettingsError, load_settings
 from questions.loader import PackError, bundled_packs_dir, load_packs
 from storage.errors import MigrationError
@@ -297,7 +298,7 @@ async def check_slack(settings: Settings) -> Check:
     return Check("slack", True, f"signed in as {user} in workspace {team}")
 
 
-class SlackCallFailed(Exception):
+class SlackCallFailed(QuizError):
     def __init__(self, detail: str, fix: str) -> None:
         super().__init__(detail)
         self.detail, self.fix = detail, fix

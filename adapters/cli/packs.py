@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.errors import QuizError
 from questions.loader import PackError, bundled_packs_dir, field_path, load_packs, parse_pack
 from questions.pack import Pack, Slug
 from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml, parse_seed, slugify
@@ -90,7 +91,7 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-class _ImportFailed(Exception):
+class _ImportFailed(QuizError):
     pass
 
 

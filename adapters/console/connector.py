@@ -35,6 +35,7 @@ class ConsolePlatform:
     out: TextIO
     admins: set[str] = field(default_factory=lambda: {"you"})
     name: str = "console"
+    admin_rule: str = "switch with ':as NAME admin'"
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sent_keys: dict[str, str] = field(default_factory=dict)
     _thread_names: dict[str, str] = field(default_factory=dict)

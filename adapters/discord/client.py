@@ -37,7 +37,7 @@ class InboundRouter(Protocol):
     ) -> None: ...
 
     async def command(
-        self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
+        self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None: ...
 
 

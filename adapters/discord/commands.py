@@ -6,13 +6,13 @@ value a string with autocomplete where the registry suggests values. An invocati
 turns its options back into the words of the core grammar
 (``/quiz schedule spec:"weekdays 09:30" timezone:Europe/Berlin`` becomes
 ``Command(name="schedule", args=("weekdays", "09:30", "Europe/Berlin"))``) and
-hands them to a dispatcher, saying whether the invocation needs an admin.
+hands them to a dispatcher.
 
 Discord only honours ``default_permissions`` and ``guild_only`` on a top-level
 command, not on subcommands, and putting ``manage_guild`` on the whole group
 would hide ``/quiz leaderboard`` from members; so the admin subcommands are
-enforced in code (``manage_guild``) by the dispatcher, and the core asks
-``is_admin`` again.
+checked by the core's inbound chain, which asks the platform's ``is_admin``
+(``manage_guild``, known from the interaction).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from discord import app_commands
 from bot.command_grammar import Param, ParamKind, Subcommand, Suggest
 from bot.command_registry import QUIZ_COMMANDS
 
-CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...], bool], Awaitable[None]]
+CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 TopicSource = Callable[[], Sequence[str]]
 Choices = list[app_commands.Choice[str]]
 Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
@@ -70,7 +70,7 @@ def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tupl
 
 
 class QuizGroup(app_commands.Group):
-    """``/quiz``: one Discord subcommand per declared subcommand (admins checked in code)."""
+    """``/quiz``: one Discord subcommand per declared subcommand (admins checked by the core)."""
 
     def __init__(self, dispatch: CommandDispatch, topics: TopicSource) -> None:
         super().__init__(
@@ -86,7 +86,7 @@ class QuizGroup(app_commands.Group):
 
         async def invoke(interaction: discord.Interaction, /, **options: Any) -> None:
             said = invocation_words(subcommand, options)
-            await dispatch(interaction, subcommand.name, said, subcommand.needs_admin(said))
+            await dispatch(interaction, subcommand.name, said)
 
         parameters, descriptions = _options(subcommand)
         invoke.__signature__ = inspect.Signature(  # type: ignore[attr-defined]

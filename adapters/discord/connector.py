@@ -53,7 +53,6 @@ THREAD_ALREADY_EXISTS = 160004
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
 ADMIN_MEMORY_SECONDS = 300.0
 INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
-ADMIN_REFUSAL = "`/quiz {name}` needs the **Manage Server** permission."
 
 
 class DiscordStore(MetaStore, RoundSource, Protocol):
@@ -77,6 +76,7 @@ class DiscordPlatform:
     """One Discord bot connection serving every guild it is invited to."""
 
     name = PLATFORM
+    admin_rule = "the **Manage Server** permission"
 
     def __init__(
         self,
@@ -439,13 +439,10 @@ class DiscordPlatform:
             self._interactions = {k: v for k, v in self._interactions.items() if not v.is_expired()}
 
     async def _on_command(
-        self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
+        self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None:
         channel, member = await self._interaction_refs(interaction)
-        self._remember(interaction, member)
-        if admin and not interaction.permissions.manage_guild:
-            await tell_interaction(interaction, error_card(ADMIN_REFUSAL.format(name=name)))
-            return
+        self._remember(interaction, member)  # is_admin answers from its permissions
         event = Command(str(interaction.id), channel, member, name, args)
         await self._answer(interaction, event, f"/quiz {name}")
 
@@ -505,9 +502,9 @@ class _Router(InboundRouter):
         await self._platform._on_button(interaction, action, value)
 
     async def command(
-        self, interaction: discord.Interaction, name: str, args: tuple[str, ...], admin: bool
+        self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None:
-        await self._platform._on_command(interaction, name, args, admin)
+        await self._platform._on_command(interaction, name, args)
 
 
 def _log_failure(task: asyncio.Task[int]) -> None:

@@ -64,6 +64,7 @@ def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
 
 class SlackPlatform:
     name = "slack"
+    admin_rule = "a workspace admin or owner, or listed in QUIZBOT_SLACK_ADMINS"
 
     def __init__(
         self,

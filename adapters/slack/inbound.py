@@ -16,6 +16,7 @@ from typing import Any
 
 from adapters.slack.emoji import to_unicode
 from adapters.slack.render import ACTION_PREFIX
+from bot.errors import QuizError
 from bot.events import ButtonPress, Command, Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
@@ -27,7 +28,7 @@ REPLY_SUBTYPES = frozenset({None, "thread_broadcast"})
 Payload = Mapping[str, Any]
 
 
-class PayloadError(ValueError):
+class PayloadError(QuizError, ValueError):
     """A payload lacks a field the translation needs (named in the message)."""
 
 

@@ -182,13 +182,14 @@ async def test_admin_commands_need_manage_guild_and_members_get_private_answers(
     quiz: Quiz,
 ) -> None:
     feed(quiz.connected(), "INTERACTION_CREATE", command_payload(quiz.fake, ANN, "now"))
-    await eventually(lambda: len(quiz.fake.interaction_replies) == 1)  # refused by the adapter
+    await eventually(lambda: len(quiz.fake.interaction_replies) == 2)  # refused by the core
     await quiz.command(ANN, "me")  # no quiz here yet: a private answer
-    await eventually(lambda: len(quiz.fake.interaction_replies) == 3)
+    await eventually(lambda: len(quiz.fake.interaction_replies) == 4)
 
     assert await quiz.store.list_channels() == []
-    refusal, deferred, private = quiz.fake.interaction_replies
-    assert "Manage Server" in refusal["data"]["embeds"][0]["description"]
+    _, refusal, deferred, private = quiz.fake.interaction_replies
+    assert "Manage Server" in refusal["embeds"][0]["description"]
+    assert refusal["flags"] & EPHEMERAL
     assert deferred["data"]["flags"] & EPHEMERAL and private["flags"] & EPHEMERAL
     assert quiz.fake.channel_messages() == []
 

@@ -1,0 +1,137 @@
+"""Every inbound event goes through the same steps, once and in this order (bolt's
+middleware is the model):
+
+1. the bot's own messages and reactions are ignored;
+2. answers, edits and reactions outside a quiz channel are ignored;
+3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id;
+4. an admin-only command from a member who is not an admin is refused;
+5. the event is handled;
+
+and whatever error comes out is turned into what the member is told in one place,
+:func:`reply_for`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+from bot import cards
+from bot.command_registry import needs_admin
+from bot.engine import QuizEngine
+from bot.errors import NotRecorded, Refused
+from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.log_context import about
+from bot.metrics import Metrics
+from bot.ports import Clock, Platform, Store
+from bot.render import Card, Response
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Event, Platform], Awaitable[Response | None]]
+FAILURE = "Something went wrong; it was logged. Try again."
+
+
+def reply_for(error: Exception) -> Card:
+    """What the member is told when handling their command or button press failed."""
+    if isinstance(error, Refused):
+        return cards.error(str(error))
+    return cards.error(FAILURE)
+
+
+class DeliveryLog:
+    """Which inbound event ids were already handled (``processed_events``)."""
+
+    def __init__(self, store: Store, clock: Clock, metrics: Metrics) -> None:
+        self._store = store
+        self._clock = clock
+        self._metrics = metrics
+
+    async def first_delivery(self, platform: str, event_id: str) -> bool:
+        """Record the event id; False for a duplicate delivery (a retry or a replay)."""
+        if await self._store.mark_event_processed(platform, event_id, self._clock.now()):
+            return True
+        self._metrics.duplicate_event(platform)
+        return False
+
+    async def seen_before(self, platform: str, event_id: str) -> bool:
+        """True for a delivery whose effect was already recorded (a retry or a replay)."""
+        if await self._store.event_processed(platform, event_id):
+            self._metrics.duplicate_event(platform)
+            return True
+        return False
+
+    async def done(self, platform: str, event_id: str) -> None:
+        await self._store.mark_event_processed(platform, event_id, self._clock.now())
+
+
+class InboundChain:
+    """Runs the inbound steps in order and maps their errors to replies, once for all
+    events and platforms."""
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        platforms: Mapping[str, Platform],
+        deliveries: DeliveryLog,
+        handler: Handler,
+    ) -> None:
+        self._engine = engine
+        self._platforms = platforms
+        self._deliveries = deliveries
+        self._handler = handler
+
+    async def __call__(self, event: Event) -> Response | None:
+        """Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
+        edit or reaction could not be recorded, so the adapter never acknowledges it and
+        it is delivered again. A command or a button that fails gets an error card."""
+        try:
+            return await self._steps(event)
+        except NotRecorded:
+            raise
+        except Exception as error:
+            if isinstance(event, Reply | Reaction):
+                kind = type(event).__name__.lower()
+                raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
+            if not isinstance(error, Refused):
+                log.exception(
+                    "failed to handle %s %s",
+                    type(event).__name__,
+                    event.event_id,
+                    extra=about(event.channel),
+                )
+            return Response(reply_for(error))
+
+    async def _steps(self, event: Event) -> Response | None:
+        platform = self._platforms[event.channel.platform]
+        if isinstance(event, Reply | Reaction) and await self._ignored(event):
+            return None
+        if isinstance(event, Command | ButtonPress):
+            if not await self._deliveries.first_delivery(platform.name, event.event_id):
+                return None
+            if isinstance(event, Command):
+                await self._check_admin(event, platform)
+            return await self._handler(event, platform)
+        if isinstance(event, Reaction) or event.edited:
+            # Their id is recorded only *after* their effect committed: recorded first, the
+            # redelivery of an event whose work then failed would look like a duplicate and
+            # be lost. Their effects are idempotent, so two racing deliveries count once.
+            if await self._deliveries.seen_before(platform.name, event.event_id):
+                return None
+            response = await self._handler(event, platform)
+            await self._deliveries.done(platform.name, event.event_id)
+            return response
+        # A new answer: the store records it once per event id, in the same transaction.
+        return await self._handler(event, platform)
+
+    async def _ignored(self, event: Reply | Reaction) -> bool:
+        return event.is_bot or await self._engine.channel(event.channel) is None
+
+    async def _check_admin(self, event: Command, platform: Platform) -> None:
+        if needs_admin(event.name, event.args) and not await platform.is_admin(
+            event.member, event.channel
+        ):
+            raise Refused(
+                f"`/quiz {event.name}` needs a quiz admin of this channel "
+                f"({platform.admin_rule})."
+            )
