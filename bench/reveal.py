@@ -7,8 +7,9 @@ posted, threaded and revealed, five completed outbox actions per round, and a
 it and stops it (so the store's close-time ``PRAGMA optimize`` has run, as after
 any restart), starts it again, and then, one at a time, hands the service a
 reveal reaction for ``--reveals`` rounds. Retention is set to ten years, so the
-history stays as built (and a kept database can be measured again). It prints p50 and p99 of the time from
-the event entering ``QuizService.handle`` until the platform is handed the outline.
+history stays as built (and a kept database can be measured again). It prints
+p50 and p99 of the time from the event entering ``QuizService.handle`` until the
+platform is handed the outline.
 Target: p99 <= 5 ms.
 
     python bench/reveal.py [--reveals 300] [--keep PATH] (plus leaderboard.py's build options)
