@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
+from tests.core.test_retention import event_ids as recorded
 from tests.harness import QuizHarness
-
-
-def recorded(db_path: Path) -> set[str]:
-    with closing(sqlite3.connect(db_path)) as conn:
-        return {row[0] for row in conn.execute("SELECT event_id FROM processed_events")}
 
 
 async def test_reactions_that_change_nothing_leave_no_event_row(
