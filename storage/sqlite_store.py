@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,6 +66,7 @@ from storage.timestamps import from_db, to_db
 log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+_ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
 # In WAL mode NORMAL syncs at checkpoints only: a power loss (not a crash of the
 # process) can undo the last commits. FULL syncs the WAL at every commit.
 SYNCHRONOUS_MODES = {"normal": "NORMAL", "full": "FULL"}
@@ -281,10 +282,7 @@ class SqliteStore:
         return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
 
     async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        rows = await self._fetch(
-            "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id",
-            (channel_id,),
-        )
+        rows = await self._fetch(_ASK_COUNTS, (channel_id,))
         return {row[0]: row[1] for row in rows}
 
     # rounds
@@ -292,7 +290,7 @@ class SqliteStore:
     async def create_round(
         self,
         channel_id: int,
-        question_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
         scheduled_for: datetime,
         *,
         scheduled: bool,
@@ -308,6 +306,8 @@ class SqliteStore:
             ).fetchone()
             if taken is not None:
                 return None
+            asked = conn.execute(_ASK_COUNTS, (channel_id,)).fetchall()
+            question_id = choose_question({row[0]: row[1] for row in asked})
             conn.execute(
                 "UPDATE rounds SET state = 'closed', closed_at = ?"
                 " WHERE channel_id = ? AND state = 'open'",
