@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Mapping
 
 from bot import cards
 from bot.command_handlers import CommandContext, ScheduleBook
@@ -13,6 +14,7 @@ from bot.engine import QuizEngine
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform
 from bot.render import Response
 
 log = logging.getLogger(__name__)
@@ -26,9 +28,15 @@ NO_QUIZ_YET = (
 class CommandRunner:
     """Runs one ``/quiz`` invocation through the steps every subcommand shares."""
 
-    def __init__(self, engine: QuizEngine, schedules: ScheduleBook) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        schedules: ScheduleBook,
+        platforms: Mapping[str, Platform] | None = None,
+    ) -> None:
         self._engine = engine
         self._schedules = schedules
+        self._platforms = platforms or {}
 
     async def run(self, event: Command) -> Response:
         """Run an invocation the inbound chain let through (a member's admin command is
@@ -45,7 +53,14 @@ class CommandRunner:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:
                 return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-        context = CommandContext(self._engine, self._schedules, event, channel, QUIZ_COMMANDS)
+        context = CommandContext(
+            self._engine,
+            self._schedules,
+            event,
+            channel,
+            QUIZ_COMMANDS,
+            self._platforms.get(event.channel.platform),
+        )
         return await subcommand.handler(context, command)
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:

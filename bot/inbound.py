@@ -132,6 +132,5 @@ class InboundChain:
             event.member, event.channel
         ):
             raise Refused(
-                f"`/quiz {event.name}` needs a quiz admin of this channel "
-                f"({platform.admin_rule})."
+                f"`/quiz {event.name}` needs a quiz admin of this channel ({platform.admin_rule})."
             )
