@@ -22,6 +22,7 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
+    PruneBatch,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -155,6 +156,22 @@ class Store(Protocol):
     ) -> list[OutboxAction]:
         """Pending actions whose next attempt is due, oldest first; with ``platforms``,
         only those of channels on these platforms."""
+        ...
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        """The earliest time after ``after`` when a pending action (of channels on
+        ``platforms``) falls due; None when none does."""
+        ...
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        """Delete completed actions older than ``before`` that nothing can enqueue again,
+        scanning at most ``limit`` of them; call again while ``more`` is True."""
+        ...
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
         ...
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
