@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from bot.events import Event
+from bot.learning_store import LearningStore
 from bot.models import (
     ActionKind,
     AnswerDraft,
@@ -82,6 +83,11 @@ class ReactionEmoji(Protocol):
 
 class Store(Protocol):
     """Persistence of the quiz. Every write is committed before the call returns."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
 
     # channels
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...

@@ -59,6 +59,7 @@ from storage.records import (
     round_from_row,
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
+from storage.sqlite_learning import SqliteLearningStore
 from storage.timestamps import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class SqliteStore:
         )
         self.migration: MigrationReport | None = None
         self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
+        self.learning = SqliteLearningStore(self._transaction, self._fetch)
 
     # life cycle
 
