@@ -118,6 +118,12 @@ class InboundChain:
             # be lost. Their effects are idempotent, so two racing deliveries count once.
             if await self._deliveries.seen_before(platform.name, event.event_id):
                 return None
+            if isinstance(event, Reaction):
+                # Only a reaction that changed something is recorded: members react to
+                # every message of a quiz channel, and those ids would be kept for nothing.
+                if await self._engine.on_reaction(event):
+                    await self._deliveries.done(platform.name, event.event_id)
+                return None
             response = await self._handler(event, platform)
             await self._deliveries.done(platform.name, event.event_id)
             return response
