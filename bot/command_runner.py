@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import logging
 import weakref
+from collections.abc import Mapping
 
 from bot import cards
 from bot.command_grammar import Subcommand
@@ -30,9 +31,15 @@ NO_QUIZ_YET = (
 class CommandRunner:
     """Runs one ``/quiz`` invocation through the steps every subcommand shares."""
 
-    def __init__(self, engine: QuizEngine, schedules: ScheduleBook) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        schedules: ScheduleBook,
+        platforms: Mapping[str, Platform] | None = None,
+    ) -> None:
         self._engine = engine
         self._schedules = schedules
+        self._platforms = platforms or {}
         # Admin commands of one channel run one at a time: each reads the channel's
         # settings, changes one and saves them all, so two at once would undo each
         # other (and an admin's first two commands would both create the channel).
@@ -40,10 +47,9 @@ class CommandRunner:
             weakref.WeakValueDictionary()
         )
 
-    async def run(self, event: Command, platform: Platform | None = None) -> Response:
+    async def run(self, event: Command) -> Response:
         """Run an invocation the inbound chain let through (a member's admin command is
-        refused there); a bad argument raises CommandError. ``platform`` is where it came
-        from (a handler may tell another member privately there)."""
+        refused there); a bad argument raises CommandError."""
         subcommand = find_subcommand(event.name)
         admin = subcommand is not None and subcommand.needs_admin(event.args)
         command = parse_command(event.name, event.args)
@@ -55,12 +61,12 @@ class CommandRunner:
             key = (ref.platform, ref.workspace, ref.channel)
             async with self._channel_locks.setdefault(key, asyncio.Lock()):
                 channel = await self._admin_channel(event)
-                return await self._handle(subcommand, command, event, channel, platform)
+                return await self._handle(subcommand, command, event, channel)
         else:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:
                 return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-        return await self._handle(subcommand, command, event, channel, platform)
+        return await self._handle(subcommand, command, event, channel)
 
     async def _handle(
         self,
@@ -68,10 +74,14 @@ class CommandRunner:
         command: QuizCommand,
         event: Command,
         channel: ChannelSettings | None,
-        platform: Platform | None,
     ) -> Response:
         context = CommandContext(
-            self._engine, self._schedules, event, channel, QUIZ_COMMANDS, platform
+            self._engine,
+            self._schedules,
+            event,
+            channel,
+            QUIZ_COMMANDS,
+            self._platforms.get(event.channel.platform),
         )
         return await subcommand.handler(context, command)
 

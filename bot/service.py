@@ -83,7 +83,7 @@ class QuizService:
             wake_outbox=self.outbox.wake,
             metrics=self.metrics,
         )
-        self.commands = CommandRunner(self.engine, self)
+        self.commands = CommandRunner(self.engine, self, self.platforms)
         self.review = ReviewDesk(self.engine)
         self.inbound = InboundChain(
             self.engine,
@@ -168,7 +168,7 @@ class QuizService:
                 await self.engine.on_reaction(event)
                 return None
             case Command():
-                return await self.commands.run(event, platform)
+                return await self.commands.run(event)
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)
