@@ -237,7 +237,9 @@ class QuizEngine:
             round_ = await self.store.round_by_message(channel.id, event.message.message)
             if round_ is not None and round_.revealed_at is None:
                 member_id = await self.store.member_id(event.member)
-                reactors = await self.store.add_reveal_reactor(round_.id, member_id)
+                reactors = await self.store.add_reveal_reactor(
+                    round_.id, member_id, at=self.clock.now()
+                )
                 if reactors >= channel.reveal_min_reactors:
                     await self.reveal(channel, round_)
                 return

@@ -7,6 +7,7 @@ adapter can have it delivered again; the redelivery counts once.
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -72,11 +73,11 @@ async def test_a_reveal_reaction_that_failed_after_its_id_was_seen_is_redone(
     real_add = store.add_reveal_reactor
     calls: list[int] = []
 
-    async def fail_first(round_id: int, member_id: int) -> int:
+    async def fail_first(round_id: int, member_id: int, *, at: datetime) -> int:
         calls.append(round_id)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        return await real_add(round_id, member_id)
+        return await real_add(round_id, member_id, at=at)
 
     monkeypatch.setattr(store, "add_reveal_reactor", fail_first)
     reaction = Reaction(
