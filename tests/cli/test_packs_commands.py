@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from adapters.cli.main import main
-from questions.loader import load_pack
+from questions.loader import bundled_packs_dir, load_pack
 
 SEED = Path(__file__).resolve().parents[1] / "data" / "seed_ai_infra.txt"
 GOOD = """\
@@ -134,7 +134,8 @@ def test_list_shows_bundled_and_extra_packs(
     (tmp_path / "demo.yaml").write_text(GOOD, encoding="utf-8")
     code, out, _ = _run(capsys, "packs", "list", "--dir", tmp_path)
     assert code == 0
-    assert "ai-infra  v1  10 question(s)" in out
+    bundled = load_pack(bundled_packs_dir() / "ai-infra.yaml")
+    assert f"ai-infra  v{bundled.version}  {len(bundled.questions)} question(s)" in out
     assert "  tensor-cores: 1\n" in out
     assert "demo  v1  1 question(s)  Demo\n  gpu: 1\n" in out
 

@@ -1,4 +1,4 @@
-"""Every shipped pack validates; the ai-infra pack is the seed bank, verbatim."""
+"""Every shipped pack validates; the ai-infra pack starts with the seed bank, verbatim."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from questions.seed_import import parse_seed
 
 BUNDLED = sorted(bundled_packs_dir().glob("*.y*ml"))
 SEED = Path(__file__).resolve().parents[1] / "data" / "seed_ai_infra.txt"
-TOPICS = {
+SEED_TOPICS = {
     "attention",
     "memory",
     "gpu-architecture",
@@ -40,16 +40,17 @@ def test_ai_infra_holds_the_seed_questions_verbatim() -> None:
     seed = parse_seed(SEED.read_text(encoding="utf-8"))
     pack = load_pack(bundled_packs_dir() / "ai-infra.yaml")
     assert (pack.id, pack.title) == ("ai-infra", seed.title)
-    assert len(pack.questions) == len(seed.questions) == 10
-    for bundled, original in zip(pack.questions, seed.questions, strict=True):
+    assert len(seed.questions) == 10
+    for bundled, original in zip(pack.questions[:10], seed.questions, strict=True):
         assert bundled.question == original.question
         assert bundled.outline == original.outline
         assert bundled.follow_ups == original.follow_ups
-    assert {q.topic for q in pack.questions} == TOPICS
+    assert {q.topic for q in pack.questions[:10]} == SEED_TOPICS
     assert pack.questions[0].id == "attention-complexity"
 
 
 def test_ai_infra_is_written_with_block_scalars() -> None:
-    text = (bundled_packs_dir() / "ai-infra.yaml").read_text(encoding="utf-8")
-    assert text.count("question: |") == 10
-    assert text.count("outline: |") == 10
+    path = bundled_packs_dir() / "ai-infra.yaml"
+    text, count = path.read_text(encoding="utf-8"), len(load_pack(path).questions)
+    assert text.count("question: |") == count
+    assert text.count("outline: |") == count
