@@ -14,6 +14,17 @@ from questions.pack import Pack, Question
 REVEAL_ACTION = "reveal"
 THREAD_TITLE_LIMIT = 90
 
+# Round ids are SQLite integers (at most 2**63 - 1): 18 digits always fit.
+MAX_ROUND_ID_DIGITS = 18
+
+
+def round_id_from(value: str) -> int | None:
+    """A Reveal button's value as a round id; None for anything else (a sign, a huge
+    number: the platform sends back whatever the button carries)."""
+    if value.isascii() and value.isdigit() and len(value) <= MAX_ROUND_ID_DIGITS:
+        return int(value)
+    return None
+
 
 def question_card(round_: Round, question: Question, reveal_emoji: str) -> Card:
     return Card(

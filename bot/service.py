@@ -158,7 +158,7 @@ class QuizService:
         if event.action != cards.REVEAL_ACTION:
             raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
-        round_id = int(event.value) if event.value.isascii() and event.value.isdigit() else None
+        round_id = cards.round_id_from(event.value)
         round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             raise Refused("That round is not in this channel.")
