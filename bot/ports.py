@@ -22,6 +22,7 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
+    PruneBatch,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -154,6 +155,18 @@ class RoundStore(Protocol):
         only those of channels on these platforms."""
         ...
 
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        """The earliest time after ``after`` when a pending action (of channels on
+        ``platforms``) falls due; None when none does."""
+        ...
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        """Delete completed actions older than ``before`` that nothing can enqueue again,
+        scanning at most ``limit`` of them; call again while ``more`` is True."""
+        ...
+
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
@@ -214,6 +227,10 @@ class MemberStore(Protocol):
 
     async def event_processed(self, platform: str, event_id: str) -> bool:
         """True when this event id was recorded (read only: nothing is marked)."""
+        ...
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
         ...
 
 

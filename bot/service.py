@@ -28,6 +28,7 @@ from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.render import Response
+from bot.retention import Retention
 from bot.schedule_spec import (
     ScheduleError,
     missed_slot,
@@ -91,6 +92,13 @@ class QuizService:
         self.scheduler = QuizScheduler(self.post_slot, clock) if background else None
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
+        self.retention = Retention(
+            store,
+            clock,
+            outbox_retention=timedelta(days=self.config.outbox_retention_days),
+            event_retention=timedelta(days=self.config.event_retention_days),
+        )
+        self._retention_task: asyncio.Task[None] | None = None
 
     def _question_key(self, question_id: int) -> tuple[str, str] | None:
         return self.engine.question_key(question_id)
@@ -108,6 +116,9 @@ class QuizService:
             self.scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
+            self._retention_task = asyncio.create_task(
+                self.retention.run(self._stopping), name="retention"
+            )
 
     async def stop(self, budget_seconds: float = 10.0) -> None:
         """Stop taking work and give in-flight sends up to ``budget_seconds`` to finish."""
@@ -123,6 +134,9 @@ class QuizService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._outbox_task
             self._outbox_task = None
+        if self._retention_task is not None:
+            await self._retention_task  # it returns as soon as stopping is set (between batches)
+            self._retention_task = None
 
     async def settle(self) -> None:
         """Perform outbox work until nothing more is due now (tests, end of console input)."""

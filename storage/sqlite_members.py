@@ -5,6 +5,7 @@ Answers are group-committed (see ``storage.group_commit``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -16,11 +17,13 @@ from bot.models import (
     AnswerDraft,
     AnswerRecord,
     AnswerResult,
+    PruneBatch,
 )
 from bot.refs import MemberRef
 from storage.answer_batch import write_answers
 from storage.errors import NotFoundError
 from storage.group_commit import GroupCommitter
+from storage.outbox_queries import OLDEST_EVENTS
 from storage.records import (
     ANSWER_COLUMNS,
     answer_from_row,
@@ -189,3 +192,11 @@ class SqliteMembers(SqliteConnection):
             (platform, event_id),
         )
         return row is not None
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        cutoff = to_db(before)
+        rows = await self._fetch(OLDEST_EVENTS, (limit,))
+        old = list(itertools.takewhile(lambda row: row["processed_at"] < cutoff, rows))
+        if old:
+            await self._change("DELETE FROM processed_events WHERE id <= ?", (old[-1]["id"],))
+        return PruneBatch(deleted=len(old), more=len(old) == limit)

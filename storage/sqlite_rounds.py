@@ -4,16 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
+
+import aiosqlite
 
 from bot.models import (
     ActionKind,
     OutboxAction,
     OutboxDraft,
+    PruneBatch,
     Round,
 )
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError
+from storage.outbox_queries import (
+    DONE_ACTIONS_BEFORE,
+    due_actions_sql,
+    next_due_sql,
+)
 from storage.records import (
     OUTBOX_COLUMNS,
     ROUND_COLUMNS,
@@ -21,13 +30,18 @@ from storage.records import (
     round_from_row,
 )
 from storage.sqlite_connection import SqliteConnection
-from storage.timestamps import to_db
+from storage.timestamps import from_db, to_db
 
 MAX_ERROR_LENGTH = 2000
+_PASS_START = ("", 0)  # before every (next_attempt_at, id)
 
 
 class SqliteRounds(SqliteConnection):
     """Rounds, the questions they ask, and the outbox of actions each round sends."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        super().__init__(conn, path)
+        self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
 
     # questions
 
@@ -164,20 +178,45 @@ class SqliteRounds(SqliteConnection):
         self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
     ) -> list[OutboxAction]:
         # Oldest first is creation order, so a round's actions come in the order enqueued.
-        where, params = "", [to_db(now)]
-        if platforms is not None:
-            names = sorted(platforms)
-            where = (
-                " AND round_id IN (SELECT r.id FROM rounds r JOIN channels c ON c.id = r.channel_id"
-                f" WHERE c.platform IN ({', '.join('?' for _ in names)}))"
-            )
-            params.extend(names)
+        names = None if platforms is None else sorted(platforms)
         rows = await self._fetch(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox"
-            f" WHERE state = 'pending' AND next_attempt_at <= ?{where} ORDER BY id LIMIT ?",
-            (*params, limit),
+            due_actions_sql(None if names is None else len(names)),
+            (to_db(now), *(names or ()), limit),
         )
         return [action_from_row(row) for row in rows]
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        names = None if platforms is None else sorted(platforms)
+        row = await self._fetch_one(
+            next_due_sql(None if names is None else len(names)), (to_db(after), *(names or ()))
+        )
+        return None if row is None else from_db(row[0])
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        # A follow-ups action of a round not revealed yet stays: the reveal enqueues
+        # follow-ups again and only the existing key stops a second post. Open rounds
+        # keep theirs too (a first answer enqueues follow-ups).
+        cutoff = to_db(before)
+        after_at, after_id = self._prune_cursor
+        rows = await self._fetch(
+            DONE_ACTIONS_BEFORE,
+            {"cutoff": cutoff, "after_at": after_at, "after_id": after_id, "limit": limit},
+        )
+        doomed = [
+            row["id"]
+            for row in rows
+            if row["updated_at"] < cutoff
+            and row["state"] == "closed"
+            and (row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None)
+        ]
+        more = len(rows) == limit
+        self._prune_cursor = (rows[-1]["next_attempt_at"], rows[-1]["id"]) if more else _PASS_START
+        if doomed:
+            marks = ", ".join("?" * len(doomed))
+            await self._change(f"DELETE FROM outbox WHERE id IN ({marks})", doomed)
+        return PruneBatch(deleted=len(doomed), more=more)
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]:
         rows = await self._fetch(
