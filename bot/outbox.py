@@ -237,7 +237,9 @@ class OutboxWorker:
                 ).message
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
-                return (await platform.reply(thread, cards.outline_card(question), key=key)).message
+                return (
+                    await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
+                ).message
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.events import Event
+from bot.learning_store import LearningStore
 from bot.models import (
     ActionKind,
     AnswerDraft,
@@ -257,6 +258,11 @@ class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
     """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
     Every write is committed before the call returns; every time written is one passed
     in (the injected clock), never the wall clock."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
 
     async def close(self) -> None: ...
 

@@ -18,6 +18,7 @@ import aiosqlite
 
 from storage.migrations import MigrationReport, migrate
 from storage.sqlite_channels import SqliteChannels
+from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
@@ -37,6 +38,7 @@ class SqliteStore(SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports):
         """Use :meth:`open` or :meth:`connect`; this wraps an already configured connection."""
         super().__init__(conn, path)
         self.migration: MigrationReport | None = None
+        self.learning = SqliteLearningStore(self._transaction, self._fetch)
 
     # life cycle
 
