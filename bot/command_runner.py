@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import weakref
 
 from bot import cards
+from bot.command_grammar import Subcommand
 from bot.command_handlers import CommandContext, ScheduleBook
 from bot.command_registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, find_subcommand, parse_command
-from bot.commands import Help
+from bot.commands import Help, QuizCommand
 from bot.engine import QuizEngine
 from bot.events import Command
 from bot.log_context import about
@@ -29,6 +32,12 @@ class CommandRunner:
     def __init__(self, engine: QuizEngine, schedules: ScheduleBook) -> None:
         self._engine = engine
         self._schedules = schedules
+        # Admin commands of one channel run one at a time: each reads the channel's
+        # settings, changes one and saves them all, so two at once would undo each
+        # other (and an admin's first two commands would both create the channel).
+        self._channel_locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def run(self, event: Command) -> Response:
         """Run an invocation the inbound chain let through (a member's admin command is
@@ -40,11 +49,24 @@ class CommandRunner:
             subcommand = COMMANDS_BY_NAME["help"]
             channel = None
         elif admin:
-            channel = await self._admin_channel(event)
+            ref = event.channel
+            key = (ref.platform, ref.workspace, ref.channel)
+            async with self._channel_locks.setdefault(key, asyncio.Lock()):
+                channel = await self._admin_channel(event)
+                return await self._handle(subcommand, command, event, channel)
         else:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:
                 return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
+        return await self._handle(subcommand, command, event, channel)
+
+    async def _handle(
+        self,
+        subcommand: Subcommand,
+        command: QuizCommand,
+        event: Command,
+        channel: ChannelSettings | None,
+    ) -> Response:
         context = CommandContext(self._engine, self._schedules, event, channel, QUIZ_COMMANDS)
         return await subcommand.handler(context, command)
 

@@ -137,16 +137,20 @@ class QuizEngine:
     ) -> Round | None:
         """Record a new round and its actions; None if the slot already has one."""
         eligible = eligible_questions(self._question_topics, channel.topics, topic)
-        counts = await self.store.question_ask_counts(channel.id)
-        question_id = pick_question(eligible, counts, self._rng)
-        if question_id is None:
+        if not eligible:
             raise NoQuestions(topic or "")
+
+        def choose(ask_counts: Mapping[int, int]) -> int:
+            chosen = pick_question(eligible, ask_counts, self._rng)
+            assert chosen is not None  # some question is eligible
+            return chosen
+
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
         round_ = await self.store.create_round(
             channel.id,
-            question_id,
+            choose,
             scheduled_for,
             scheduled=scheduled,
             created_at=self.clock.now(),

@@ -6,7 +6,7 @@ them only through these protocols.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -107,15 +107,18 @@ class RoundStore(Protocol):
     async def create_round(
         self,
         channel_id: int,
-        question_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
         scheduled_for: datetime,
         *,
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
     ) -> Round | None:
-        """Atomically: close the channel's open round, insert the new one with the next
-        round number, and enqueue its actions with keys ``round:<id>:<kind>``.
+        """Atomically: pick the question with ``choose_question`` (given the channel's
+        ask counts, as :meth:`question_ask_counts`), close the channel's open round,
+        insert the new one with the next round number, and enqueue its actions with
+        keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
+        created at once see each other's question.
 
         Returns None, changing nothing, when the channel already has a round for
         ``scheduled_for`` (the UNIQUE(channel, scheduled_for) key).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from storage.sqlite_connection import SqliteConnection
 from storage.timestamps import from_db, to_db
 
 MAX_ERROR_LENGTH = 2000
+_ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
 
 
@@ -59,10 +60,7 @@ class SqliteRounds(SqliteConnection):
         return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
 
     async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        rows = await self._fetch(
-            "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id",
-            (channel_id,),
-        )
+        rows = await self._fetch(_ASK_COUNTS, (channel_id,))
         return {row[0]: row[1] for row in rows}
 
     # rounds
@@ -70,7 +68,7 @@ class SqliteRounds(SqliteConnection):
     async def create_round(
         self,
         channel_id: int,
-        question_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
         scheduled_for: datetime,
         *,
         scheduled: bool,
@@ -85,6 +83,8 @@ class SqliteRounds(SqliteConnection):
             )
             if list(taken):
                 return None
+            asked = await conn.execute_fetchall(_ASK_COUNTS, (channel_id,))
+            question_id = choose_question({row[0]: row[1] for row in asked})
             await conn.execute(
                 "UPDATE rounds SET state = 'closed', closed_at = ?"
                 " WHERE channel_id = ? AND state = 'open'",

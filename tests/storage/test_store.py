@@ -64,7 +64,7 @@ async def new_round(
     ids = await store.sync_questions([QuestionKey("ai-infra", question, topic, "hash")])
     created = await store.create_round(
         channel_id,
-        ids[("ai-infra", question)],
+        lambda _: ids[("ai-infra", question)],
         at,
         scheduled=True,
         created_at=at,
@@ -474,7 +474,7 @@ async def test_create_round_for_a_taken_slot_changes_nothing(store: SqliteStore)
     first = await new_round(store, channel_id, T0)
     again = await store.create_round(
         channel_id,
-        first.question_id,
+        lambda _: first.question_id,
         T0,
         scheduled=True,
         created_at=T0 + timedelta(hours=1),
