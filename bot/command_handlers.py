@@ -194,9 +194,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
         )
     except NoQuestions:
-        raise Refused(
-            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-        ) from None
+        raise Refused("No topic is enabled. Enable one with `/quiz topics enable TOPIC`.") from None
     if round_ is None:
         return Response(cards.info("A question was just posted."))
     return Response(cards.info(f"Posting question #{round_.number}."))

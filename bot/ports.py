@@ -141,6 +141,13 @@ class RoundStore(Protocol):
         """True only for the call that revealed the round (it was not revealed before)."""
         ...
 
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        """Mark the round revealed and queue ``drafts`` in one transaction; False (and
+        nothing queued) when it was revealed before."""
+        ...
+
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...

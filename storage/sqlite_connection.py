@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from storage.errors import StoreClosedError
+from storage.one_hop import T, Work, transact
 
 
 class SqliteConnection:
@@ -50,6 +51,11 @@ class SqliteConnection:
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
+
+    async def _transact(self, work: Work[T]) -> T:
+        """Like :meth:`_transaction`, with all of ``work``'s statements in one round trip."""
+        async with self._lock:
+            return await transact(self._connection(), work)
 
     async def _fetch(
         self, sql: str, params: Sequence[Any] | dict[str, Any] = ()

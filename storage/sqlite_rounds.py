@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -76,38 +77,42 @@ class SqliteRounds(SqliteConnection):
         actions: Sequence[ActionKind],
     ) -> Round | None:
         slot, now = to_db(scheduled_for), to_db(created_at)
-        async with self._transaction() as conn:
-            taken = await conn.execute_fetchall(
+
+        def work(conn: sqlite3.Connection) -> Round | None:
+            taken = conn.execute(
                 "SELECT 1 FROM rounds WHERE channel_id = ? AND scheduled_for = ?",
                 (channel_id, slot),
-            )
-            if list(taken):
+            ).fetchone()
+            if taken is not None:
                 return None
-            asked = await conn.execute_fetchall(_ASK_COUNTS, (channel_id,))
+            asked = conn.execute(_ASK_COUNTS, (channel_id,)).fetchall()
             question_id = choose_question({row[0]: row[1] for row in asked})
-            await conn.execute(
+            conn.execute(
                 "UPDATE rounds SET state = 'closed', closed_at = ?"
                 " WHERE channel_id = ? AND state = 'open'",
                 (now, channel_id),
             )
-            rows = list(
-                await conn.execute_fetchall(
-                    "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
-                    " scheduled, state, created_at)"
-                    " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, 'open', ?"
-                    f" FROM rounds WHERE channel_id = ? RETURNING {ROUND_COLUMNS}",
-                    (channel_id, question_id, slot, int(scheduled), now, channel_id),
-                )
-            )
-            created = round_from_row(rows[0])
-            await conn.executemany(
+            row = conn.execute(
+                "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
+                " scheduled, state, created_at)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, 'open', ?"
+                f" FROM rounds WHERE channel_id = ? RETURNING {ROUND_COLUMNS}",
+                (channel_id, question_id, slot, int(scheduled), now, channel_id),
+            ).fetchone()
+            new_round = round_from_row(row)
+            conn.executemany(
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 [
-                    (created.id, kind.value, f"round:{created.id}:{kind.value}", now, now, now)
+                    (new_round.id, kind.value, f"round:{new_round.id}:{kind.value}", now, now, now)
                     for kind in actions
                 ],
             )
+            return new_round
+
+        created = await self._transact(work)
+        if created is None:
+            return None
         self._round_channels[created.id] = channel_id
         return created
 
@@ -140,18 +145,35 @@ class SqliteRounds(SqliteConnection):
         return changed == 1
 
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
-        async with self._transaction() as conn:
-            await conn.execute(
+        def work(conn: sqlite3.Connection) -> int:
+            conn.execute(
                 "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (round_id, member_id) DO NOTHING",
                 (round_id, member_id, to_db(at)),
             )
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?", (round_id,)
-                )
-            )
-        return int(rows[0][0])
+            count = conn.execute(
+                "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?", (round_id,)
+            ).fetchone()
+            return int(count[0])
+
+        return await self._transact(work)
+
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        now = to_db(at)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            changed = conn.execute(
+                "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
+                (now, round_id),
+            ).rowcount
+            if changed != 1:
+                return False
+            _insert_drafts(conn, drafts, now)
+            return True
+
+        return await self._transact(work)
 
     async def close_round(self, round_id: int, at: datetime) -> bool:
         changed = await self._change(
@@ -164,15 +186,7 @@ class SqliteRounds(SqliteConnection):
 
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
         now = to_db(at)
-        async with self._transaction() as conn:
-            cursor = await conn.executemany(
-                "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
-                " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
-                " ON CONFLICT (key) DO NOTHING",
-                [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
-            )
-            inserted = cursor.rowcount
-        return max(inserted, 0)
+        return await self._transact(lambda conn: _insert_drafts(conn, drafts, now))
 
     async def due_actions(
         self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
@@ -235,24 +249,22 @@ class SqliteRounds(SqliteConnection):
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
-        async with self._transaction() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
-                    " WHERE id = ? RETURNING round_id, kind",
-                    (result_ref, to_db(at), action_id),
-                )
-            )
-            if not rows:
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+                " WHERE id = ? RETURNING round_id, kind",
+                (result_ref, to_db(at), action_id),
+            ).fetchone()
+            if row is None:
                 raise NotFoundError(f"no outbox action with id {action_id}")
-            round_id, kind = rows[0][0], ActionKind(rows[0][1])
+            round_id, kind = row[0], ActionKind(row[1])
             column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
                 kind
             )
             if column is not None and result_ref is not None:
-                await conn.execute(
-                    f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id)
-                )
+                conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+
+        await self._transact(work)
 
     async def retry_action(
         self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
@@ -287,6 +299,17 @@ class SqliteRounds(SqliteConnection):
     async def _require_action(self, action_id: int) -> None:
         if await self._fetch_one("SELECT 1 FROM outbox WHERE id = ?", (action_id,)) is None:
             raise NotFoundError(f"no outbox action with id {action_id}")
+
+
+def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:
+    """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
+    cursor = conn.executemany(
+        "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+        " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
+        " ON CONFLICT (key) DO NOTHING",
+        [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
+    )
+    return max(cursor.rowcount, 0)
 
 
 def _clip(error: str) -> str:
