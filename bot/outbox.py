@@ -280,7 +280,9 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay))
+        await self._store.retry_action(
+            action.id, message, now + timedelta(seconds=delay), at=now
+        )
 
 
 def _known(value: str | None) -> str:
