@@ -11,15 +11,18 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot import cards
 from bot.commands import (
+    GradeRound,
     Help,
     PostNow,
     SetFollowUps,
+    SetGoal,
     SetGrace,
     SetPaused,
     SetRevealEmoji,
     SetRevealReactors,
     SetSchedule,
     SetTopics,
+    ShowGoal,
     ShowLeaderboard,
     ShowSchedule,
     ShowStats,
@@ -28,8 +31,10 @@ from bot.commands import (
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
 from bot.events import Command
+from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform, ReactionEmoji
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
@@ -62,6 +67,13 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+    platform: Platform | None = None
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """The emoji as the platform reacts with it; ``Refused`` when it cannot."""
+        if isinstance(self.platform, ReactionEmoji):
+            return await self.platform.reaction_emoji(emoji)
+        return emoji
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -106,13 +118,38 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         history.rank,
         member_streak,
         history.answers_per_topic,
+        await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now()),
+        channel.timezone,
     )
     return Response(card)
 
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
     stats = await ctx.engine.store.channel_stats(ctx.quiz.id)
-    return Response(cards.stats_card(ctx.quiz, stats), public=command.public)
+    weakest = await ctx.engine.learning.weakest_topics(ctx.quiz.id, ctx.engine.clock.now())
+    return Response(cards.stats_card(ctx.quiz, stats, weakest), public=command.public)
+
+
+async def grade(ctx: CommandContext, command: GradeRound) -> Response:
+    round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
+    if round_ is None:
+        raise Refused("There is no question to grade yet.")
+    if command.grade is None:
+        member_id = await ctx.engine.store.member_id(ctx.event.member)
+        given = await ctx.engine.learning.store.round_grades(round_.id)
+        return Response(cards.current_grade_card(round_.number, given.get(member_id)))
+    return await grade_round(ctx.engine, ctx.quiz, round_, ctx.event.member, command.grade)
+
+
+async def goal(ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
+    learning, now = ctx.engine.learning, ctx.engine.clock.now()
+    member_id = await ctx.engine.store.member_id(ctx.event.member)
+    if isinstance(command, SetGoal):
+        if command.goal is not None and command.goal <= now.date():
+            raise Refused("Give a goal date after today, as YYYY-MM-DD.")
+        await learning.set_goal(member_id, command.goal)
+    current = await learning.store.goal(member_id)
+    return Response(cards.goal_card(current, now))
 
 
 async def show_packs(ctx: CommandContext, command: object) -> Response:
@@ -165,9 +202,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
         )
     except NoQuestions:
-        raise Refused(
-            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-        ) from None
+        raise Refused("No topic is enabled. Enable one with `/quiz topics enable TOPIC`.") from None
     if round_ is None:
         return Response(cards.info("A question was just posted."))
     return Response(cards.info(f"Posting question #{round_.number}."))
@@ -204,7 +239,8 @@ ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
 async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
     channel = ctx.quiz
     match command:
-        case SetRevealEmoji(emoji=emoji):
+        case SetRevealEmoji(emoji=typed):
+            emoji = await ctx.reaction_emoji(typed)
             changed = dataclasses.replace(channel, reveal_emoji=emoji)
             note = f"React {emoji} on a question to reveal its outline."
         case SetFollowUps(policy=policy):

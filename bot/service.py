@@ -21,6 +21,7 @@ from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
@@ -79,7 +80,7 @@ class QuizService:
             wake_outbox=self.outbox.wake,
             metrics=self.metrics,
         )
-        self.commands = CommandRunner(self.engine, self)
+        self.commands = CommandRunner(self.engine, self, self.platforms)
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
@@ -169,13 +170,16 @@ class QuizService:
         raise AssertionError(f"unknown event {event!r}")
 
     async def _on_button(self, event: ButtonPress) -> Response | None:
-        if event.action != cards.REVEAL_ACTION:
+        grade = cards.grade_of_action(event.action)
+        if event.action != cards.REVEAL_ACTION and grade is None:
             raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
         round_id = cards.round_id_from(event.value)
         round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             raise Refused("That round is not in this channel.")
+        if grade is not None:
+            return await grade_round(self.engine, channel, round_, event.member, grade)
         if await self.engine.reveal(channel, round_):
             return Response(cards.info("Revealing the outline in the thread."))
         return Response(cards.info("The outline is already in the thread."))
