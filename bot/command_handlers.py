@@ -34,9 +34,11 @@ from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform, ReactionEmoji
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
+from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
     from bot.command_grammar import Subcommand
@@ -66,6 +68,13 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+    platform: Platform | None = None
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """The emoji as the platform reacts with it; ``Refused`` when it cannot."""
+        if isinstance(self.platform, ReactionEmoji):
+            return await self.platform.reaction_emoji(emoji)
+        return emoji
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -73,6 +82,10 @@ class CommandContext:
         if self.channel is None:
             raise LookupError(f"/quiz {self.event.name} ran without a quiz in the channel")
         return self.channel
+
+    def topics(self) -> list[str]:
+        """The topics of the questions this workspace sees (bundled and its own)."""
+        return self.engine.questions.topics(workspace_of(self.event.channel))
 
     async def change(self, channel: ChannelSettings, note: str) -> Response:
         await self.engine.save_channel(channel)
@@ -151,9 +164,9 @@ async def show_packs(ctx: CommandContext, command: object) -> Response:
 async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
     if isinstance(command, ShowTopics):
         enabled = ctx.channel.topics if ctx.channel else None
-        return Response(cards.topics_card(ctx.engine.catalog.topics(), enabled))
+        return Response(cards.topics_card(ctx.topics(), enabled))
     channel = ctx.quiz
-    known = ctx.engine.catalog.topics()
+    known = ctx.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
         raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
@@ -186,17 +199,15 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
-    if topic is not None and topic not in engine.catalog.topics():
-        known = ", ".join(engine.catalog.topics())
+    if topic is not None and topic not in ctx.topics():
+        known = ", ".join(ctx.topics())
         raise Refused(f"Unknown topic {quoted(topic)}. Topics: {known}.")
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
         )
     except NoQuestions:
-        raise Refused(
-            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-        ) from None
+        raise Refused("No topic is enabled. Enable one with `/quiz topics enable TOPIC`.") from None
     if round_ is None:
         return Response(cards.info("A question was just posted."))
     return Response(cards.info(f"Posting question #{round_.number}."))
@@ -233,7 +244,8 @@ ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
 async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
     channel = ctx.quiz
     match command:
-        case SetRevealEmoji(emoji=emoji):
+        case SetRevealEmoji(emoji=typed):
+            emoji = await ctx.reaction_emoji(typed)
             changed = dataclasses.replace(channel, reveal_emoji=emoji)
             note = f"React {emoji} on a question to reveal its outline."
         case SetFollowUps(policy=policy):

@@ -31,7 +31,9 @@ from bot.models import (
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
 from bot.rotation import eligible_questions, pick_question
+from bot.workspace_catalog import WorkspaceCatalog, workspace_of
 from questions.catalog import Catalog
+from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +71,7 @@ class QuizEngine:
         self._rng = rng
         self._wake_outbox = wake_outbox
         self.metrics: Metrics = metrics or NoMetrics()
-        self._question_keys: dict[int, tuple[str, str]] = {}
-        self._question_topics: dict[int, str] = {}
+        self.questions = WorkspaceCatalog(catalog)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
         self._round_by_thread: dict[tuple[int, str], int] = {}
         self._open_round: dict[int, int | None] = {}
@@ -78,21 +79,22 @@ class QuizEngine:
         self.learning = LearningService(store.learning, self.question_topics)
 
     async def load(self) -> None:
-        """Register the catalog's questions in the store (at start-up)."""
-        ids = await self.store.sync_questions(self.catalog.keys())
-        self._question_keys = {db_id: key for key, db_id in ids.items()}
-        self._question_topics = {
-            db_id: entry.question.topic
-            for db_id, key in self._question_keys.items()
-            if (entry := self.catalog.get(*key)) is not None
-        }
+        """Register the catalog's questions in the store and read the workspaces' own
+        questions and overrides (at start-up)."""
+        self.questions.register_bundled(await self.store.sync_questions(self.catalog.keys()))
+        for own in await self.store.bank.own_questions():
+            self.questions.put_own(own)
+        for override in await self.store.bank.overrides():
+            self.questions.put_override(override)
+
+    def question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
+        """The question as the channel's workspace shows it."""
+        return self.questions.question(workspace_of(channel), question_id)
 
     def question_topics(self) -> Mapping[int, str]:
-        """The topic of every registered question, by question id."""
-        return self._question_topics
-
-    def question_key(self, question_id: int) -> tuple[str, str] | None:
-        return self._question_keys.get(question_id)
+        """The topic of every bundled question, by question id (a workspace's own questions
+        are not in private practice)."""
+        return self.questions.bundled_topics()
 
     # channels
 
@@ -136,17 +138,22 @@ class QuizEngine:
         topic: str | None = None,
     ) -> Round | None:
         """Record a new round and its actions; None if the slot already has one."""
-        eligible = eligible_questions(self._question_topics, channel.topics, topic)
-        counts = await self.store.question_ask_counts(channel.id)
-        question_id = pick_question(eligible, counts, self._rng)
-        if question_id is None:
+        offered = self.questions.eligible(workspace_of(channel.ref))
+        eligible = eligible_questions(offered, channel.topics, topic)
+        if not eligible:
             raise NoQuestions(topic or "")
+
+        def choose(ask_counts: Mapping[int, int]) -> int:
+            chosen = pick_question(eligible, ask_counts, self._rng)
+            assert chosen is not None  # some question is eligible
+            return chosen
+
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
         round_ = await self.store.create_round(
             channel.id,
-            question_id,
+            choose,
             scheduled_for,
             scheduled=scheduled,
             created_at=self.clock.now(),
@@ -171,16 +178,15 @@ class QuizEngine:
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
         """Queue the outline (and pending follow-ups); True only the first time."""
-        if not await self.store.mark_revealed(round_.id, self.clock.now()):
-            return False
         # Follow-ups go out by the reveal at the latest, whatever the policy is now
         # (it may have changed since the round started); the unique key drops a repeat.
-        self._follow_ups_queued.add(round_.id)
         drafts = [
             OutboxDraft(round_.id, kind, action_key(round_.id, kind))
             for kind in (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
         ]
-        await self.store.enqueue(drafts, self.clock.now())
+        if not await self.store.reveal_round(round_.id, self.clock.now(), drafts):
+            return False
+        self._follow_ups_queued.add(round_.id)
         self._wake_outbox()
         return True
 
@@ -232,38 +238,45 @@ class QuizEngine:
                 self._wake_outbox()
         return result.outcome
 
-    async def on_reaction(self, event: Reaction) -> None:
+    async def on_reaction(self, event: Reaction) -> bool:
+        """Apply a reveal or vote reaction; False when it changed nothing (any other
+        emoji, a message that is no question or answer, a round already revealed)."""
         channel = await self.channel(event.channel)
         if channel is None:
-            return
-        await self._apply_reaction(channel, event)
+            return False
+        return await self._apply_reaction(channel, event)
 
-    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> None:
+    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> bool:
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message)
             if round_ is not None and round_.revealed_at is None:
-                member_id = await self.store.member_id(event.member)
-                reactors = await self.store.add_reveal_reactor(round_.id, member_id)
-                if reactors >= channel.reveal_min_reactors:
-                    await self.reveal(channel, round_)
-                return
+                if channel.reveal_min_reactors > 1:
+                    member_id = await self.store.member_id(event.member)
+                    reactors = await self.store.add_reveal_reactor(
+                        round_.id, member_id, at=self.clock.now()
+                    )
+                    if reactors < channel.reveal_min_reactors:
+                        return True
+                await self.reveal(channel, round_)
+                return True
         if same_emoji(event.emoji, self.config.vote_emoji):
             answer = await self.store.answer_by_message_in_channel(
                 channel.id, event.message.message
             )
             if answer is None:
-                return
+                return False
             voter_id = await self.store.member_id(event.member)
             if voter_id == answer.member_id:
-                return  # no votes for one's own answer
+                return False  # no votes for one's own answer
             rules = self.config.scoring
-            await self.store.record_vote(
+            return await self.store.record_vote(
                 answer.id,
                 voter_id,
                 self.clock.now(),
                 per_vote=rules.per_vote,
                 max_votes=rules.max_votes,
             )
+        return False
 
     async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:
         cached = self._round_by_thread.get((channel_id, thread))

@@ -6,10 +6,11 @@ them only through these protocols.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+from bot.bank_store import BankStore
 from bot.events import Event
 from bot.learning_store import LearningStore
 from bot.models import (
@@ -70,15 +71,20 @@ class Platform(Protocol):
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
 
 
-class Store(Protocol):
-    """Persistence of the quiz. Every write is committed before the call returns."""
+@runtime_checkable
+class ReactionEmoji(Protocol):
+    """A platform that can react with some emoji only, and names them its own way,
+    provides this to check a reveal emoji when an admin configures it."""
 
-    @property
-    def learning(self) -> LearningStore:
-        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+    async def reaction_emoji(self, emoji: str) -> str:
+        """``emoji`` as the core should keep it (the form reactions arrive in); raises
+        ``Refused`` with a clear message when the platform cannot react with it."""
         ...
 
-    # channels
+
+class ChannelStore(Protocol):
+    """The channels' quiz settings, and small key/value facts of the installation."""
+
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
 
     async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None: ...
@@ -90,6 +96,15 @@ class Store(Protocol):
     async def update_channel(self, settings: ChannelSettings) -> None: ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
+
+    # small key/value facts (e.g. the hash of synced Discord commands)
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class RoundStore(Protocol):
+    """Rounds, the questions they ask, and the outbox of actions each round sends."""
 
     # questions
     async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
@@ -104,15 +119,18 @@ class Store(Protocol):
     async def create_round(
         self,
         channel_id: int,
-        question_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
         scheduled_for: datetime,
         *,
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
     ) -> Round | None:
-        """Atomically: close the channel's open round, insert the new one with the next
-        round number, and enqueue its actions with keys ``round:<id>:<kind>``.
+        """Atomically: pick the question with ``choose_question`` (given the channel's
+        ask counts, as :meth:`question_ask_counts`), close the channel's open round,
+        insert the new one with the next round number, and enqueue its actions with
+        keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
+        created at once see each other's question.
 
         Returns None, changing nothing, when the channel already has a round for
         ``scheduled_for`` (the UNIQUE(channel, scheduled_for) key).
@@ -135,7 +153,14 @@ class Store(Protocol):
         """True only for the call that revealed the round (it was not revealed before)."""
         ...
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        """Mark the round revealed and queue ``drafts`` in one transaction; False (and
+        nothing queued) when it was revealed before."""
+        ...
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...
 
@@ -165,10 +190,6 @@ class Store(Protocol):
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
 
-    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
-        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
-        ...
-
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
@@ -180,13 +201,18 @@ class Store(Protocol):
         ``question_message``, a THREAD result its ``thread``."""
         ...
 
-    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None: ...
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None: ...
 
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None: ...
 
     async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int: ...
 
-    # members, answers, votes
+
+class MemberStore(Protocol):
+    """Members, their answers and votes, and the inbound event ids already handled."""
+
     async def member_id(self, ref: MemberRef) -> int:
         """The member's id, creating the member (and updating the display name) as needed."""
         ...
@@ -226,11 +252,18 @@ class Store(Protocol):
         """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
-    # reports
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
+        ...
+
+
+class ReportStore(Protocol):
+    """Read-only reports over every aggregate."""
+
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
-        """Top members by points (answers at or after ``since``), ties broken by more
+        """Top members by points (answers and bonuses at or after ``since``), ties broken by more
         answers, then the earlier first answer, then member id."""
         ...
 
@@ -242,10 +275,21 @@ class Store(Protocol):
         """Outbox actions of every channel by state ("pending", "done", "failed")."""
         ...
 
-    # small key/value facts (e.g. the hash of synced Discord commands)
-    async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_meta(self, key: str, value: str) -> None: ...
+class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
+    """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
+    Every write is committed before the call returns; every time written is one passed
+    in (the injected clock), never the wall clock."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
+
+    @property
+    def bank(self) -> BankStore:
+        """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
+        ...
 
     async def close(self) -> None: ...
 
