@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.events import Event
 from bot.learning_store import LearningStore
@@ -68,6 +68,17 @@ class Platform(Protocol):
         ...
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
+
+
+@runtime_checkable
+class ReactionEmoji(Protocol):
+    """A platform that can react with some emoji only, and names them its own way,
+    provides this to check a reveal emoji when an admin configures it."""
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """``emoji`` as the core should keep it (the form reactions arrive in); raises
+        ``Refused`` with a clear message when the platform cannot react with it."""
+        ...
 
 
 class Store(Protocol):
