@@ -33,6 +33,7 @@ from bot.models import ChannelSettings
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
+from bot.weekly_recaps import WeeklyRecaps
 
 if TYPE_CHECKING:
     from bot.command_grammar import Subcommand
@@ -52,6 +53,11 @@ class ScheduleBook(Protocol):
 
     def next_post(self, channel: ChannelSettings) -> datetime | None: ...
 
+    @property
+    def recaps(self) -> WeeklyRecaps:
+        """Each channel's weekly recap, and the memory figures recaps and charts show."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class CommandContext:
@@ -62,6 +68,10 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+
+    @property
+    def recaps(self) -> WeeklyRecaps:
+        return self.schedules.recaps
 
     @property
     def quiz(self) -> ChannelSettings:

@@ -101,6 +101,16 @@ class SetRevealReactors:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class ShowRecap:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecap:
+    schedule: str | None  # "fri 16:00"; None: off
+
+
 QuizCommand = (
     Help
     | ShowLeaderboard
@@ -119,4 +129,6 @@ QuizCommand = (
     | SetFollowUps
     | SetGrace
     | SetRevealReactors
+    | ShowRecap
+    | SetRecap
 )

@@ -24,6 +24,7 @@ from bot.models import (
     OutboxDraft,
     Round,
 )
+from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Response
 from questions.catalog import QuestionKey
@@ -67,9 +68,19 @@ class Platform(Protocol):
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
 
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        """A URL that opens ``message`` (posted in ``thread``, if given); None where the
+        platform has no links (the console)."""
+        ...
+
 
 class Store(Protocol):
     """Persistence of the quiz. Every write is committed before the call returns."""
+
+    @property
+    def recaps(self) -> RecapStore:
+        """Recap schedules and recaps (the recap aggregate)."""
+        ...
 
     # channels
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...

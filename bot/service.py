@@ -36,6 +36,8 @@ from bot.schedule_spec import (
     parse_timezone,
 )
 from bot.scheduler import QuizScheduler
+from bot.team_memory import NoGrades, TeamMemory
+from bot.weekly_recaps import WeeklyRecaps
 from questions.catalog import Catalog
 
 log = logging.getLogger(__name__)
@@ -53,12 +55,16 @@ class QuizService:
         rng: random.Random | None = None,
         background: bool = True,
         metrics: Metrics | None = None,
+        memory: TeamMemory | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
         self.platforms = dict(platforms)
         self.clock = clock
         self.metrics: Metrics = metrics or NoMetrics()
+        self.recaps = WeeklyRecaps(
+            store=store, memory=memory or NoGrades(), clock=clock, wake_outbox=self._wake_outbox
+        )
         self.outbox = OutboxWorker(
             store=store,
             platforms=self.platforms,
@@ -68,6 +74,7 @@ class QuizService:
             config=self.config,
             disable_channel=self.disable_channel,
             metrics=self.metrics,
+            recap_card=self.recaps.card,
         )
         self.engine = QuizEngine(
             store=store,
@@ -89,11 +96,17 @@ class QuizService:
         # post_slot() and settle() when they choose.
         self.background = background
         self.scheduler = QuizScheduler(self.post_slot, clock) if background else None
+        self.recap_scheduler = (
+            QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
+        )
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
 
     def _question_key(self, question_id: int) -> tuple[str, str] | None:
         return self.engine.question_key(question_id)
+
+    def _wake_outbox(self) -> None:
+        self.outbox.wake()
 
     # life cycle
 
@@ -102,10 +115,13 @@ class QuizService:
         await self.engine.load()
         channels = await self.store.list_channels()
         await self.catch_up(channels)
-        if self.scheduler is not None:
+        await self.recaps.load(channels)
+        await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
+        if self.scheduler is not None and self.recap_scheduler is not None:
             for channel in channels:
                 self.channel_changed(channel)
             self.scheduler.start()
+            self.recap_scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
 
@@ -114,6 +130,8 @@ class QuizService:
         self._stopping.set()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        if self.recap_scheduler is not None:
+            await self.recap_scheduler.shutdown()
         if self._outbox_task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)
@@ -229,12 +247,14 @@ class QuizService:
         )
 
     def channel_changed(self, channel: ChannelSettings) -> None:
-        if self.scheduler is None:
+        if self.scheduler is None or self.recap_scheduler is None:
             return
         if channel.ref.platform in self.platforms:
             self.scheduler.set_channel(channel)
+            self.recap_scheduler.set_plan(channel.id, self.recaps.plan(channel))
         else:
             self.scheduler.remove_channel(channel.id)
+            self.recap_scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         if channel.paused or channel.disabled_reason or not channel.schedule:

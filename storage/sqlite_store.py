@@ -51,6 +51,7 @@ from storage.records import (
     round_from_row,
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
+from storage.sqlite_recaps import SqliteRecapStore
 from storage.timestamps import to_db
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class SqliteStore:
             self._write_answer_batch, name="answers"
         )
         self.migration: MigrationReport | None = None
+        self.recaps = SqliteRecapStore(self._transaction, self._fetch)
 
     # life cycle
 

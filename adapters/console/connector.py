@@ -92,3 +92,6 @@ class ConsolePlatform:
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return member.member in self.admins
+
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        return None  # a transcript has no links

@@ -1,0 +1,60 @@
+"""When a channel's weekly recap goes out: one day of the week and a local time.
+
+``/quiz recap DAY HH:MM`` sets it (``fri 16:00`` by default) and ``/quiz recap off``
+stops it. The slot is computed like a round's (:mod:`bot.schedule_spec`), in the
+channel's timezone, with the same daylight-saving rule and the channel's grace window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.models import ChannelSettings
+from bot.quoting import quoted
+from bot.schedule_spec import ScheduleError, parse_schedule, parse_timezone
+from bot.scheduler import ChannelPlan
+
+DEFAULT_RECAP_TIME = "16:00"
+DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
+RECAP_USAGE = "Use: /quiz recap DAY HH:MM (e.g. /quiz recap fri 16:00) or /quiz recap off"
+
+
+@dataclass(frozen=True, slots=True)
+class RecapSetting:
+    enabled: bool = True
+    schedule: str | None = None  # None: DEFAULT_RECAP
+
+    @property
+    def spec_text(self) -> str:
+        return self.schedule or DEFAULT_RECAP
+
+    def describe(self) -> str:
+        return f"weekly, {self.spec_text}" if self.enabled else "off"
+
+
+def parse_recap_time(day: str, at: str) -> str:
+    """The stored form ("fri 16:00") of one weekday and a 24-hour time; raises
+    ScheduleError saying the right form."""
+    if "," in day or "-" in day:
+        raise ScheduleError(f"name one day, not {quoted(day)}. {RECAP_USAGE}")
+    try:
+        spec = parse_schedule(f"{day} {at}")
+    except ScheduleError as problem:
+        raise ScheduleError(f"{str(problem).split('. Use:')[0]}. {RECAP_USAGE}") from None
+    if len(spec.weekdays) != 1:
+        raise ScheduleError(f"name one day, not {quoted(day)}. {RECAP_USAGE}")
+    return spec.text
+
+
+def recap_plan(channel: ChannelSettings, setting: RecapSetting) -> ChannelPlan | None:
+    """The channel's recap plan; None when it gets no recap (off, or the channel is
+    disabled). A paused channel keeps its recap: a week with no round sends none."""
+    if not setting.enabled or channel.disabled_reason is not None:
+        return None
+    return ChannelPlan(
+        channel_id=channel.id,
+        spec=parse_schedule(setting.spec_text),
+        tz=parse_timezone(channel.timezone),
+        grace=timedelta(hours=channel.grace_hours),
+    )
