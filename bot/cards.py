@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from bot.grades import GRADE_WORDS, Grade
+from bot.learning import Mastery
 from bot.models import ChannelSettings, ChannelStats, LeaderboardRow, Round
 from bot.render import Button, Card, CardKind, Field
 from bot.scoring import Period, Streak
 from questions.pack import Pack, Question
 
 REVEAL_ACTION = "reveal"
+GRADE_ACTION_PREFIX = "grade_"  # one action per grade: Slack wants distinct ids in a block
 THREAD_TITLE_LIMIT = 90
+
+# Round ids are SQLite integers (at most 2**63 - 1): 18 digits always fit.
+MAX_ROUND_ID_DIGITS = 18
+
+
+def round_id_from(value: str) -> int | None:
+    """A Reveal button's value as a round id; None for anything else (a sign, a huge
+    number: the platform sends back whatever the button carries)."""
+    if value.isascii() and value.isdigit() and len(value) <= MAX_ROUND_ID_DIGITS:
+        return int(value)
+    return None
 
 
 def question_card(round_: Round, question: Question, reveal_emoji: str) -> Card:
@@ -45,13 +59,70 @@ def follow_ups_card(question: Question) -> Card:
 KEY_POINTS_HEADING = "Did you cover…"
 
 
-def outline_card(question: Question) -> Card:
-    """The outline, then the question's key points as a checklist to grade oneself against."""
+def outline_card(question: Question, round_id: int | None = None) -> Card:
+    """The outline, then the question's key points as a checklist to grade oneself against;
+    for a round, the four grade buttons."""
     body = question.outline
     if question.key_points:
         checklist = "\n".join(f"☐ {point}" for point in question.key_points)
         body = f"{body}\n\n{KEY_POINTS_HEADING}\n{checklist}"
-    return Card(title="Sample answer outline", body=body, kind=CardKind.OUTLINE)
+    buttons: tuple[Button, ...] = ()
+    footer = ""
+    if round_id is not None:
+        buttons = tuple(
+            Button(grade.word.title(), grade_action(grade), str(round_id)) for grade in Grade
+        )
+        footer = (
+            "How did your answer do? Grade it (only you see it): it decides when this comes back."
+        )
+    return Card(
+        title="Sample answer outline",
+        body=body,
+        footer=footer,
+        buttons=buttons,
+        kind=CardKind.OUTLINE,
+    )
+
+
+def grade_action(grade: Grade) -> str:
+    return f"{GRADE_ACTION_PREFIX}{grade.word}"
+
+
+def grade_of_action(action: str) -> Grade | None:
+    """The grade a grade button stands for; None for any other action."""
+    if not action.startswith(GRADE_ACTION_PREFIX):
+        return None
+    try:
+        return Grade.from_word(action.removeprefix(GRADE_ACTION_PREFIX))
+    except ValueError:
+        return None
+
+
+def current_grade_card(round_number: int, grade: Grade | None) -> Card:
+    words = "|".join(GRADE_WORDS)
+    if grade is None:
+        return info(
+            f"Round #{round_number}: not graded yet",
+            f"After the reveal, grade your answer with `/quiz grade {words}`.",
+        )
+    return info(
+        f"Round #{round_number}: you graded it {grade.word}",
+        f"Change it with `/quiz grade {words}`.",
+    )
+
+
+def graded_card(
+    round_number: int, grade: Grade, replaced: Grade | None, due: datetime, timezone: str
+) -> Card:
+    """The private confirmation of a grade: what was recorded and when the question returns."""
+    if replaced is None or replaced == grade:
+        title = f"Round #{round_number} graded: {grade.word}"
+    else:
+        title = f"Round #{round_number}: grade changed from {replaced.word} to {grade.word}"
+    return info(
+        title,
+        f"This question comes back for you on {_day(due, timezone)}. Points are not affected.",
+    )
 
 
 def info(title: str, body: str = "") -> Card:
@@ -93,22 +164,63 @@ def me_card(
     rank: int | None,
     streak: Streak,
     per_topic: dict[str, int],
+    mastery: Mastery | None = None,
+    timezone: str = "UTC",
 ) -> Card:
     topics = ", ".join(f"{t} {n}" for t, n in sorted(per_topic.items())) or "none yet"
-    return Card(
-        title=f"{name} in this channel",
-        fields=(
-            Field("Points", str(points), inline=True),
-            Field("Rank", f"#{rank}" if rank else "—", inline=True),
-            Field("Answers", str(answers), inline=True),
-            Field("Streak", f"{streak.current} (best {streak.best})", inline=True),
-            Field("Answers per topic", topics),
-        ),
-        kind=CardKind.INFO,
+    fields = [
+        Field("Points", str(points), inline=True),
+        Field("Rank", f"#{rank}" if rank else "—", inline=True),
+        Field("Answers", str(answers), inline=True),
+        Field("Streak", f"{streak.current} (best {streak.best})", inline=True),
+        Field("Answers per topic", topics),
+    ]
+    if mastery is not None:
+        fields += _mastery_fields(mastery, timezone)
+    return Card(title=f"{name} in this channel", fields=tuple(fields), kind=CardKind.INFO)
+
+
+def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
+    if not mastery.per_topic:
+        return [Field("Mastery", "grade your answers after the reveal to see it here")]
+    topics = ", ".join(f"{t} {_percent(r)}" for t, r in mastery.per_topic.items())
+    nearest = mastery.next_review
+    when = _day(nearest, timezone) if nearest else "—"
+    return [
+        Field("Mastery per topic", topics),
+        Field("Due for review", str(mastery.due), inline=True),
+        Field("Next review", when, inline=True),
+    ]
+
+
+def goal_card(goal: date | None, now: datetime) -> Card:
+    if goal is None:
+        return info(
+            "No goal set",
+            "Practice aims at your recall 30 days ahead. Set an interview date with "
+            "`/quiz goal YYYY-MM-DD`.",
+        )
+    days = (goal - now.date()).days
+    return info(
+        f"Goal: {goal:%a %d %b %Y}",
+        f"Practice is chosen for your recall on that day ({_plural(days, 'day')} away). "
+        "`/quiz goal off` clears it.",
     )
 
 
-def stats_card(channel: ChannelSettings, stats: ChannelStats) -> Card:
+def _percent(fraction: float) -> str:
+    return f"{round(fraction * 100)}%"
+
+
+def _day(moment: datetime, timezone: str) -> str:
+    return moment.astimezone(ZoneInfo(timezone)).strftime("%a %d %b %Y")
+
+
+def stats_card(
+    channel: ChannelSettings,
+    stats: ChannelStats,
+    weakest: Sequence[tuple[str, float]] = (),
+) -> Card:
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers", str(stats.answers), inline=True),
@@ -121,6 +233,9 @@ def stats_card(channel: ChannelSettings, stats: ChannelStats) -> Card:
         fields.append(
             Field("Outbox", f"{stats.pending_actions} pending, {stats.failed_actions} failed")
         )
+    if weakest:
+        topics = ", ".join(f"{topic} {_percent(recall)}" for topic, recall in weakest)
+        fields.append(Field("Weakest topics (team recall)", topics))
     return Card(title="Channel stats", fields=tuple(fields), kind=CardKind.INFO)
 
 

@@ -11,15 +11,18 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot import cards
 from bot.commands import (
+    GradeRound,
     Help,
     PostNow,
     SetFollowUps,
+    SetGoal,
     SetGrace,
     SetPaused,
     SetRevealEmoji,
     SetRevealReactors,
     SetSchedule,
     SetTopics,
+    ShowGoal,
     ShowLeaderboard,
     ShowSchedule,
     ShowStats,
@@ -28,6 +31,7 @@ from bot.commands import (
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
 from bot.events import Command
+from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
 from bot.quoting import quoted
@@ -116,13 +120,38 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         history.rank,
         member_streak,
         history.answers_per_topic,
+        await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now()),
+        channel.timezone,
     )
     return Response(card)
 
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
     stats = await ctx.engine.store.channel_stats(ctx.quiz.id)
-    return Response(cards.stats_card(ctx.quiz, stats), public=command.public)
+    weakest = await ctx.engine.learning.weakest_topics(ctx.quiz.id, ctx.engine.clock.now())
+    return Response(cards.stats_card(ctx.quiz, stats, weakest), public=command.public)
+
+
+async def grade(ctx: CommandContext, command: GradeRound) -> Response:
+    round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
+    if round_ is None:
+        raise Refused("There is no question to grade yet.")
+    if command.grade is None:
+        member_id = await ctx.engine.store.member_id(ctx.event.member)
+        given = await ctx.engine.learning.store.round_grades(round_.id)
+        return Response(cards.current_grade_card(round_.number, given.get(member_id)))
+    return await grade_round(ctx.engine, ctx.quiz, round_, ctx.event.member, command.grade)
+
+
+async def goal(ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
+    learning, now = ctx.engine.learning, ctx.engine.clock.now()
+    member_id = await ctx.engine.store.member_id(ctx.event.member)
+    if isinstance(command, SetGoal):
+        if command.goal is not None and command.goal <= now.date():
+            raise Refused("Give a goal date after today, as YYYY-MM-DD.")
+        await learning.set_goal(member_id, command.goal)
+    current = await learning.store.goal(member_id)
+    return Response(cards.goal_card(current, now))
 
 
 async def show_packs(ctx: CommandContext, command: object) -> Response:

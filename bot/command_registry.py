@@ -7,7 +7,9 @@ command are all derived from :data:`QUIZ_COMMANDS`. Adding a subcommand means ad
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from bot import command_handlers as handle
@@ -22,11 +24,13 @@ from bot.command_grammar import (
     parse_words,
 )
 from bot.commands import (
+    GradeRound,
     Help,
     PostNow,
     QuizCommand,
     RevealNow,
     SetFollowUps,
+    SetGoal,
     SetGrace,
     SetPaused,
     SetRecap,
@@ -34,6 +38,7 @@ from bot.commands import (
     SetRevealReactors,
     SetSchedule,
     SetTopics,
+    ShowGoal,
     ShowLeaderboard,
     ShowMe,
     ShowPacks,
@@ -43,6 +48,7 @@ from bot.commands import (
     ShowTopics,
     SkipRound,
 )
+from bot.grades import GRADE_WORDS, Grade
 from bot.models import FollowUpPolicy
 from bot.quoting import quoted
 from bot.recap_schedule import DEFAULT_RECAP_TIME, parse_recap_time
@@ -73,6 +79,29 @@ TOPIC_PARAMS = (
         suggest=Suggest.TOPICS,
     ),
 )
+
+
+GOAL_OFF = "off"
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def grade_command(arguments: Arguments) -> GradeRound:
+    word = _text(arguments.get("grade"))
+    return GradeRound(None if word is None else Grade.from_word(word))
+
+
+def goal_command(arguments: Arguments) -> ShowGoal | SetGoal:
+    word = _text(arguments.get("date"))
+    if word is None:
+        return ShowGoal()
+    if word.lower() == GOAL_OFF:
+        return SetGoal(None)
+    try:
+        if not ISO_DATE.fullmatch(word):
+            raise ValueError(word)
+        return SetGoal(date.fromisoformat(word))
+    except ValueError:
+        raise ValueError(f"{word!r} is not a date: give YYYY-MM-DD or off.") from None
 
 
 def looks_like_timezone(word: str) -> bool:
@@ -215,10 +244,42 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand(
         "me",
-        "your points, rank, streaks and topics",
+        "your points, rank, streaks, topics and mastery",
         "/quiz me",
         build=lambda _: ShowMe(),
         handler=handle.show_me,
+    ),
+    Subcommand(
+        "grade",
+        "after the reveal, grade your answer (only you see it)",
+        "/quiz grade partly",
+        params=(
+            Param(
+                "grade",
+                ParamKind.CHOICE,
+                "How your answer compared with the outline's key points",
+                choices=GRADE_WORDS,
+            ),
+        ),
+        build=grade_command,
+        handler=handle.grade,
+    ),
+    Subcommand(
+        "goal",
+        "the date your practice aims at, e.g. an interview (default: 30 days ahead)",
+        "/quiz goal 2027-01-15",
+        params=(
+            Param(
+                "date",
+                ParamKind.WORD,
+                "YYYY-MM-DD, or off",
+                metavar="YYYY-MM-DD|off",
+                label="date",
+            ),
+        ),
+        build=goal_command,
+        handler=handle.goal,
+        needs_channel=False,
     ),
     Subcommand(
         "stats",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from bot.errors import Refused
+from bot.grades import Grade
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 
@@ -65,6 +67,23 @@ class SkipRound:
 
 
 @dataclass(frozen=True, slots=True)
+class GradeRound:
+    """A member's grade of the channel's latest round (None: show the current one)."""
+
+    grade: Grade | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowGoal:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetGoal:
+    goal: date | None  # None: no goal (practice aims 30 days ahead)
+
+
+@dataclass(frozen=True, slots=True)
 class SetTopics:
     enable: bool
     topics: tuple[str, ...]
@@ -122,6 +141,9 @@ QuizCommand = (
     | PostNow
     | RevealNow
     | SkipRound
+    | GradeRound
+    | ShowGoal
+    | SetGoal
     | SetTopics
     | SetSchedule
     | SetPaused

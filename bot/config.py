@@ -21,3 +21,6 @@ class QuizConfig:
     first_retry_seconds: float = 2.0
     max_retry_seconds: float = 300.0
     send_concurrency: int = 8
+    # How long completed outbox actions and inbound event ids are kept (see bot.retention).
+    outbox_retention_days: float = 30.0
+    event_retention_days: float = 7.0

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from bot.config import QuizConfig
 from bot.errors import Refused
 from bot.events import Reaction, Reply
+from bot.learning import LearningService
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import (
@@ -74,6 +75,7 @@ class QuizEngine:
         self._round_by_thread: dict[tuple[int, str], int] = {}
         self._open_round: dict[int, int | None] = {}
         self._follow_ups_queued: set[int] = set()
+        self.learning = LearningService(store.learning, self.question_topics)
 
     async def load(self) -> None:
         """Register the catalog's questions in the store (at start-up)."""
@@ -84,6 +86,10 @@ class QuizEngine:
             for db_id, key in self._question_keys.items()
             if (entry := self.catalog.get(*key)) is not None
         }
+
+    def question_topics(self) -> Mapping[int, str]:
+        """The topic of every registered question, by question id."""
+        return self._question_topics
 
     def question_key(self, question_id: int) -> tuple[str, str] | None:
         return self._question_keys.get(question_id)

@@ -82,6 +82,14 @@ class OutboxDraft:
 
 
 @dataclass(frozen=True, slots=True)
+class PruneBatch:
+    """One batch of a retention pass: rows deleted, and whether more may be left."""
+
+    deleted: int
+    more: bool
+
+
+@dataclass(frozen=True, slots=True)
 class OutboxAction:
     id: int
     round_id: int

@@ -34,6 +34,12 @@ NEEDS_QUESTION = frozenset({ActionKind.THREAD, ActionKind.HINT})
 NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 
+PASS_LIMIT = 1000  # due actions taken per pass
+# With nothing pending the worker still looks once in a while: a safety net only,
+# every enqueue wakes it and a retry's time is known.
+IDLE_SECONDS = 60.0
+RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
+
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
 # Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
 RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
@@ -68,27 +74,54 @@ class OutboxWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    async def run(self, stopping: asyncio.Event, poll_seconds: float = 1.0) -> None:
-        """Perform due actions until ``stopping`` is set; woken early by :meth:`wake`."""
+    async def run(self, stopping: asyncio.Event, idle_seconds: float = IDLE_SECONDS) -> None:
+        """Perform due actions until ``stopping`` is set.
+
+        Between passes it sleeps until the next action falls due, or until
+        :meth:`wake` (every enqueue calls it); ``idle_seconds`` bounds the sleep.
+        """
         while not stopping.is_set():
             self._wake.clear()
             try:
-                await self.run_due()
+                delay = await self.run_once(idle_seconds)
             except Exception:
                 log.exception("outbox pass failed; retrying")
+                delay = RETRY_PASS_SECONDS
+            if delay <= 0:
+                await asyncio.sleep(0)  # let the tasks that queue work run between passes
+                continue
             waiters = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stopping.wait())]
             _, pending = await asyncio.wait(
-                waiters, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED
+                waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED
             )
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
 
+    async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
+        """One pass; returns the seconds until the next is due (0: at once), at most
+        ``idle_seconds``."""
+        completed, saturated = await self._pass()
+        if completed or saturated:
+            return 0.0
+        now = self._clock.now()
+        # Due actions left now are waiting for a prerequisite, which is itself pending
+        # with a later time (or gave up): the next time after now is when work resumes.
+        upcoming = await self._store.next_due_after(now, platforms=self._platforms.keys())
+        if upcoming is None:
+            return idle_seconds
+        return min(max((upcoming - now).total_seconds(), 0.0), idle_seconds)
+
     async def run_due(self) -> int:
         """One pass over every due action; returns how many were completed."""
+        completed, _ = await self._pass()
+        return completed
+
+    async def _pass(self) -> tuple[int, bool]:
+        """Completed actions, and whether more were due than one pass takes."""
         async with self._pass_lock:
             due = await self._store.due_actions(
-                self._clock.now(), limit=1000, platforms=self._platforms.keys()
+                self._clock.now(), limit=PASS_LIMIT, platforms=self._platforms.keys()
             )
             by_round: dict[int, list[OutboxAction]] = {}
             for action in due:
@@ -112,7 +145,7 @@ class OutboxWorker:
                     log.error("outbox round failed; it is retried", exc_info=result)
                 else:
                     raise result  # a BaseException such as cancellation: not ours to swallow
-            return completed
+            return completed, len(due) == PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
         completed = 0
@@ -214,7 +247,9 @@ class OutboxWorker:
                 ).message
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
-                return (await platform.reply(thread, cards.outline_card(question), key=key)).message
+                return (
+                    await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
+                ).message
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _send_recap(

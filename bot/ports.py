@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.events import Event
+from bot.learning_store import LearningStore
 from bot.models import (
     ActionKind,
     AnswerDraft,
@@ -22,6 +23,7 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
+    PruneBatch,
     Round,
 )
 from bot.recap_store import RecapStore
@@ -76,6 +78,11 @@ class Platform(Protocol):
 
 class Store(Protocol):
     """Persistence of the quiz. Every write is committed before the call returns."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
 
     @property
     def recaps(self) -> RecapStore:
@@ -155,6 +162,22 @@ class Store(Protocol):
     ) -> list[OutboxAction]:
         """Pending actions whose next attempt is due, oldest first; with ``platforms``,
         only those of channels on these platforms."""
+        ...
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        """The earliest time after ``after`` when a pending action (of channels on
+        ``platforms``) falls due; None when none does."""
+        ...
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        """Delete completed actions older than ``before`` that nothing can enqueue again,
+        scanning at most ``limit`` of them; call again while ``more`` is True."""
+        ...
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
         ...
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...

@@ -21,6 +21,7 @@ from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
 from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
@@ -28,6 +29,7 @@ from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.render import Response
+from bot.retention import Retention
 from bot.schedule_spec import (
     ScheduleError,
     missed_slot,
@@ -101,6 +103,13 @@ class QuizService:
         )
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
+        self.retention = Retention(
+            store,
+            clock,
+            outbox_retention=timedelta(days=self.config.outbox_retention_days),
+            event_retention=timedelta(days=self.config.event_retention_days),
+        )
+        self._retention_task: asyncio.Task[None] | None = None
 
     def _question_key(self, question_id: int) -> tuple[str, str] | None:
         return self.engine.question_key(question_id)
@@ -124,6 +133,9 @@ class QuizService:
             self.recap_scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
+            self._retention_task = asyncio.create_task(
+                self.retention.run(self._stopping), name="retention"
+            )
 
     async def stop(self, budget_seconds: float = 10.0) -> None:
         """Stop taking work and give in-flight sends up to ``budget_seconds`` to finish."""
@@ -141,6 +153,9 @@ class QuizService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._outbox_task
             self._outbox_task = None
+        if self._retention_task is not None:
+            await self._retention_task  # it returns as soon as stopping is set (between batches)
+            self._retention_task = None
 
     async def settle(self) -> None:
         """Perform outbox work until nothing more is due now (tests, end of console input)."""
@@ -173,13 +188,16 @@ class QuizService:
         raise AssertionError(f"unknown event {event!r}")
 
     async def _on_button(self, event: ButtonPress) -> Response | None:
-        if event.action != cards.REVEAL_ACTION:
+        grade = cards.grade_of_action(event.action)
+        if event.action != cards.REVEAL_ACTION and grade is None:
             raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
-        round_id = int(event.value) if event.value.isascii() and event.value.isdigit() else None
+        round_id = cards.round_id_from(event.value)
         round_ = await self.store.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             raise Refused("That round is not in this channel.")
+        if grade is not None:
+            return await grade_round(self.engine, channel, round_, event.member, grade)
         if await self.engine.reveal(channel, round_):
             return Response(cards.info("Revealing the outline in the thread."))
         return Response(cards.info("The outline is already in the thread."))

@@ -108,6 +108,13 @@ class Settings(BaseSettings):
     discord_dev_guild: int | None = Field(
         default=None, description="Sync /quiz to this guild only (instant, for development)."
     )
+    discord_requests_per_second: float = Field(
+        default=45.0,
+        gt=0,
+        le=50,
+        description="REST requests per second this process may send to Discord (its global "
+        "limit is 50 per bot; give each process its share when several run the bot).",
+    )
 
     @classmethod
     def settings_customise_sources(

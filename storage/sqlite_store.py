@@ -10,6 +10,7 @@ group-committed (see ``storage.group_commit``).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -31,6 +32,7 @@ from bot.models import (
     MemberHistory,
     OutboxAction,
     OutboxDraft,
+    PruneBatch,
     Round,
 )
 from bot.refs import ChannelRef, MemberRef
@@ -39,6 +41,12 @@ from storage.answer_batch import write_answers
 from storage.errors import NotFoundError, StoreClosedError
 from storage.group_commit import GroupCommitter
 from storage.migrations import MigrationReport, migrate
+from storage.outbox_queries import (
+    DONE_ACTIONS_BEFORE,
+    OLDEST_EVENTS,
+    due_actions_sql,
+    next_due_sql,
+)
 from storage.records import (
     ANSWER_COLUMNS,
     CHANNEL_COLUMNS,
@@ -51,8 +59,9 @@ from storage.records import (
     round_from_row,
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
+from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_recaps import SqliteRecapStore
-from storage.timestamps import to_db
+from storage.timestamps import from_db, to_db
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +70,7 @@ DEFAULT_BUSY_TIMEOUT_MS = 5000
 # process) can undo the last commits. FULL syncs the WAL at every commit.
 SYNCHRONOUS_MODES = {"normal": "NORMAL", "full": "FULL"}
 MAX_ERROR_LENGTH = 2000
+_PASS_START = ("", 0)  # before every (next_attempt_at, id)
 
 
 class SqliteStore:
@@ -78,6 +88,8 @@ class SqliteStore:
             self._write_answer_batch, name="answers"
         )
         self.migration: MigrationReport | None = None
+        self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
+        self.learning = SqliteLearningStore(self._transaction, self._fetch)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
 
     # life cycle
@@ -384,20 +396,53 @@ class SqliteStore:
         self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
     ) -> list[OutboxAction]:
         # Oldest first is creation order, so a round's actions come in the order enqueued.
-        where, params = "", [to_db(now)]
-        if platforms is not None:
-            names = sorted(platforms)
-            where = (
-                " AND round_id IN (SELECT r.id FROM rounds r JOIN channels c ON c.id = r.channel_id"
-                f" WHERE c.platform IN ({', '.join('?' for _ in names)}))"
-            )
-            params.extend(names)
+        names = None if platforms is None else sorted(platforms)
         rows = await self._fetch(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox"
-            f" WHERE state = 'pending' AND next_attempt_at <= ?{where} ORDER BY id LIMIT ?",
-            (*params, limit),
+            due_actions_sql(None if names is None else len(names)),
+            (to_db(now), *(names or ()), limit),
         )
         return [action_from_row(row) for row in rows]
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        names = None if platforms is None else sorted(platforms)
+        row = await self._fetch_one(
+            next_due_sql(None if names is None else len(names)), (to_db(after), *(names or ()))
+        )
+        return None if row is None else from_db(row[0])
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        # A follow-ups action of a round not revealed yet stays: the reveal enqueues
+        # follow-ups again and only the existing key stops a second post. Open rounds
+        # keep theirs too (a first answer enqueues follow-ups).
+        cutoff = to_db(before)
+        after_at, after_id = self._prune_cursor
+        rows = await self._fetch(
+            DONE_ACTIONS_BEFORE,
+            {"cutoff": cutoff, "after_at": after_at, "after_id": after_id, "limit": limit},
+        )
+        doomed = [
+            row["id"]
+            for row in rows
+            if row["updated_at"] < cutoff
+            and row["state"] == "closed"
+            and (row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None)
+        ]
+        more = len(rows) == limit
+        self._prune_cursor = (rows[-1]["next_attempt_at"], rows[-1]["id"]) if more else _PASS_START
+        if doomed:
+            marks = ", ".join("?" * len(doomed))
+            await self._change(f"DELETE FROM outbox WHERE id IN ({marks})", doomed)
+        return PruneBatch(deleted=len(doomed), more=more)
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        cutoff = to_db(before)
+        rows = await self._fetch(OLDEST_EVENTS, (limit,))
+        old = list(itertools.takewhile(lambda row: row["processed_at"] < cutoff, rows))
+        if old:
+            await self._change("DELETE FROM processed_events WHERE id <= ?", (old[-1]["id"],))
+        return PruneBatch(deleted=len(old), more=len(old) == limit)
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]:
         rows = await self._fetch(

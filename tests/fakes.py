@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -24,6 +25,26 @@ class FakeClock:
 
     def set(self, moment: datetime) -> None:
         self.current = moment.astimezone(UTC)
+
+
+class FakeMonotonic:
+    """A monotonic clock and its sleep, for pacers: time moves only when they sleep.
+
+    A sleep first yields to the event loop a few times, so a task the pacer has
+    just let go runs before time moves on."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+        self.slept.append(seconds)
+        self.now += seconds
 
 
 class SimulatedCrash(BaseException):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -73,7 +74,9 @@ class QuizClient(discord.Client):
         *,
         guild_ready_timeout: float = 2.0,
         max_ratelimit_timeout: float | None = 30.0,
+        http_trace: aiohttp.TraceConfig | None = None,
     ) -> None:
+        tracing: dict[str, Any] = {"http_trace": http_trace} if http_trace is not None else {}
         super().__init__(
             intents=quiz_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -84,6 +87,7 @@ class QuizClient(discord.Client):
             # after a restart anyway), and a cached message would be updated in place
             # by a later edit before the handler of its creation has read it.
             max_messages=None,
+            **tracing,
         )
         self.router = router
         self.tree = QuizCommandTree(self)

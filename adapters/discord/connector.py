@@ -32,6 +32,7 @@ from adapters.discord.inbound import (
     reply_event,
 )
 from adapters.discord.nonce import marker_for_key, nonce_for_key
+from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pacing_trace
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import message_count, render_card
@@ -70,6 +71,7 @@ class DiscordOptions:
     vote_emoji: str = "👍"
     pending_limit: int = DEFAULT_LIMIT
     retry_first_delay: float = FIRST_DELAY_SECONDS
+    requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND  # None: no pacing
 
 
 class DiscordPlatform:
@@ -88,8 +90,12 @@ class DiscordPlatform:
         self._options = options
         self._store = store
         self._unfinished = UnfinishedSends()
+        rate = options.requests_per_second
         self._client = QuizClient(
-            _Router(self), topics, guild_ready_timeout=options.guild_ready_timeout
+            _Router(self),
+            topics,
+            guild_ready_timeout=options.guild_ready_timeout,
+            http_trace=pacing_trace(GlobalPacer(rate)) if rate is not None else None,
         )
         self._channels = ChannelResolver(self._client)
         self._handler: EventHandler | None = None
@@ -540,5 +546,6 @@ def create_discord_platform(
         api_url=settings.discord_api_url,
         dev_guild=settings.discord_dev_guild,
         vote_emoji=vote_emoji,
+        requests_per_second=settings.discord_requests_per_second,
     )
     return DiscordPlatform(options, topics=topics, store=store)

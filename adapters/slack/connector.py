@@ -89,13 +89,16 @@ class SlackPlatform:
             signing_secret=signing_secret,
             request_verification_enabled=http,
             process_before_response=True,
+            before_authorize=self._listeners.admit,
             name="quizbot",
         )
         self._listeners.register(self.app)
         self.http_transport: HttpTransport | None = None
         self._transport: SlackTransport
         if http:
-            self.http_transport = HttpTransport(self.app, host=host, port=port)
+            self.http_transport = HttpTransport(
+                self.app, signing_secret=signing_secret, host=host, port=port
+            )
             self._transport = self.http_transport
         else:
             self._transport = SocketModeTransport(self.app, app_token)

@@ -1,7 +1,9 @@
 """Translate Slack payloads (Events API, slash commands, interactivity) to core events.
 
-Pure functions: no network, no bolt. Each returns ``None`` for a payload the
-quiz ignores (bot messages, other subtypes, reactions on files...).
+Pure functions: no network, no bolt. Each payload is first checked against its
+TypedDict (``payloads``); one of another shape raises :class:`PayloadError`.
+Each returns ``None`` for a payload the quiz ignores (bot messages, other
+subtypes, reactions on files...).
 
 Event ids: an Events API envelope carries ``event_id`` (Slack's retries of the
 same delivery repeat it). Slash commands and interactivity have no event id
@@ -11,12 +13,23 @@ and are never retried by Slack, so the id is derived from their
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.slack.emoji import to_unicode
+from adapters.slack.payloads import (
+    ACTION,
+    BLOCK_ACTIONS,
+    MESSAGE_ENVELOPE,
+    REACTION_ENVELOPE,
+    SLASH_COMMAND,
+    Authorization,
+    MessageFields,
+    PayloadError,
+    checked,
+)
 from adapters.slack.render import ACTION_PREFIX
-from bot.errors import QuizError
+from bot.cards import REVEAL_ACTION, round_id_from
 from bot.events import ButtonPress, Command, Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
@@ -26,10 +39,7 @@ HELP_COMMAND = "help"
 REPLY_SUBTYPES = frozenset({None, "thread_broadcast"})
 
 Payload = Mapping[str, Any]
-
-
-class PayloadError(QuizError, ValueError):
-    """A payload lacks a field the translation needs (named in the message)."""
+__all__ = ["PayloadError", "button_from", "command_from", "reaction_from", "reply_from"]
 
 
 def unescape(text: str) -> str:
@@ -46,42 +56,37 @@ def member_ref(team: str, user: str, display_name: str = "") -> MemberRef:
     return MemberRef(platform=PLATFORM, workspace=team, member=user, display_name=display_name)
 
 
-def _required(payload: Payload, key: str, where: str) -> str:
-    value = payload.get(key)
-    if not isinstance(value, str) or not value:
-        raise PayloadError(f"Slack {where} payload has no {key!r}")
-    return value
-
-
-def envelope_team(body: Payload) -> str:
+def _team(team_id: str | None, authorizations: Sequence[Authorization]) -> str:
     """The workspace of an Events API envelope (``team_id``, else the first authorization)."""
-    team = body.get("team_id")
-    if isinstance(team, str) and team:
-        return team
-    for authorization in body.get("authorizations") or ():
-        if isinstance(authorization, Mapping) and authorization.get("team_id"):
-            return str(authorization["team_id"])
+    if team_id:
+        return team_id
+    for authorization in authorizations:
+        if authorization.get("team_id"):
+            return authorization["team_id"]
     raise PayloadError("Slack event envelope has no 'team_id'")
 
 
 def reaction_from(body: Payload) -> Reaction | None:
     """``reaction_added`` on a message → :class:`Reaction` (emoji as Unicode when known)."""
-    event = body.get("event") or {}
-    item = event.get("item") or {}
-    if item.get("type") != "message":
+    envelope = checked(REACTION_ENVELOPE, body, "reaction_added envelope")
+    event = envelope["event"]
+    item = event["item"]
+    if item["type"] != "message":
         return None
-    team = envelope_team(body)
-    channel = channel_ref(team, _required(item, "channel", "reaction_added item"))
+    if not item.get("channel") or not item.get("ts"):
+        raise PayloadError("Slack reaction_added item has no 'channel' or 'ts'")
+    team = _team(envelope.get("team_id"), envelope.get("authorizations", ()))
+    channel = channel_ref(team, item["channel"])
     return Reaction(
-        event_id=_required(body, "event_id", "event envelope"),
+        event_id=envelope["event_id"],
         channel=channel,
-        message=MessageRef(channel, _required(item, "ts", "reaction_added item")),
-        member=member_ref(team, _required(event, "user", "reaction_added")),
-        emoji=to_unicode(_required(event, "reaction", "reaction_added")),
+        message=MessageRef(channel, item["ts"]),
+        member=member_ref(team, event["user"]),
+        emoji=to_unicode(event["reaction"]),
     )
 
 
-def is_bot_message(message: Payload) -> bool:
+def is_bot_message(message: MessageFields) -> bool:
     return bool(message.get("bot_id")) or message.get("subtype") == "bot_message"
 
 
@@ -91,10 +96,14 @@ def reply_from(body: Payload) -> Reply | None:
     Top-level messages, bot messages and other subtypes (joins, deletions, ...)
     give ``None``.
     """
-    event = body.get("event") or {}
+    envelope = checked(MESSAGE_ENVELOPE, body, "message envelope")
+    event = envelope["event"]
     subtype = event.get("subtype")
+    message: MessageFields
     if subtype == "message_changed":
-        message = event.get("message") or {}
+        if "message" not in event:
+            return None
+        message = event["message"]
         edited = True
     elif subtype in REPLY_SUBTYPES:
         message = event
@@ -108,59 +117,69 @@ def reply_from(body: Payload) -> Reply | None:
     user = message.get("user")
     if not thread_ts or not ts or thread_ts == ts or not user:
         return None
-    team = envelope_team(body)
-    channel = channel_ref(team, _required(event, "channel", "message"))
+    channel_id = event.get("channel")
+    if not channel_id:
+        raise PayloadError("Slack message payload has no 'channel'")
+    team = _team(envelope.get("team_id"), envelope.get("authorizations", ()))
+    channel = channel_ref(team, channel_id)
     return Reply(
-        event_id=_required(body, "event_id", "event envelope"),
+        event_id=envelope["event_id"],
         channel=channel,
-        thread=ThreadRef(channel, str(thread_ts)),
-        message=MessageRef(channel, str(ts)),
-        member=member_ref(team, str(user)),
-        text=unescape(str(message.get("text") or "")),
+        thread=ThreadRef(channel, thread_ts),
+        message=MessageRef(channel, ts),
+        member=member_ref(team, user),
+        text=unescape(message.get("text") or ""),
         edited=edited,
     )
 
 
 def command_from(body: Payload) -> Command:
     """``/quiz leaderboard week`` → ``Command(name="leaderboard", args=("week",))``."""
-    team = _required(body, "team_id", "slash command")
-    words = unescape(str(body.get("text") or "")).split()
+    command = checked(SLASH_COMMAND, body, "slash command")
+    words = unescape(command.get("text", "")).split()
     name = words[0].lower() if words else HELP_COMMAND
+    team = command["team_id"]
     return Command(
-        event_id=f"command:{_required(body, 'trigger_id', 'slash command')}",
-        channel=channel_ref(team, _required(body, "channel_id", "slash command")),
-        member=member_ref(
-            team, _required(body, "user_id", "slash command"), str(body.get("user_name") or "")
-        ),
+        event_id=f"command:{command['trigger_id']}",
+        channel=channel_ref(team, command["channel_id"]),
+        member=member_ref(team, command["user_id"], command.get("user_name", "")),
         name=name,
         args=tuple(words[1:]),
     )
 
 
 def button_from(body: Payload, action: Payload) -> ButtonPress | None:
-    """A ``block_actions`` click on a button of ours (``quiz:<action>``) → ButtonPress."""
-    action_id = str(action.get("action_id") or "")
+    """A ``block_actions`` click on a button of ours (``quiz:<action>``) → ButtonPress.
+
+    A Reveal button's value must be a round id: anything else (a huge number, a sign,
+    an object) is refused here, before the core converts it.
+    """
+    press = checked(BLOCK_ACTIONS, body, "block_actions")
+    clicked = checked(ACTION, action, "block_actions action")
+    action_id = clicked["action_id"]
     if not action_id.startswith(ACTION_PREFIX):
         return None
-    user = body.get("user") or {}
-    team = str((body.get("team") or {}).get("id") or user.get("team_id") or "")
+    name = action_id.removeprefix(ACTION_PREFIX)
+    value = clicked.get("value", "")
+    if name == REVEAL_ACTION and round_id_from(value) is None:
+        raise PayloadError("Slack block_actions: the Reveal button's value is not a round id")
+    user = press["user"]
+    team = (press.get("team") or {}).get("id") or user.get("team_id")
     if not team:
         raise PayloadError("Slack block_actions payload has no team id")
-    container = body.get("container") or {}
-    channel_id = (body.get("channel") or {}).get("id") or container.get("channel_id")
-    message_ts = (body.get("message") or {}).get("ts") or container.get("message_ts")
+    container = press.get("container") or {}
+    in_channel = press.get("channel")
+    in_message = press.get("message")
+    channel_id = (in_channel["id"] if in_channel else None) or container.get("channel_id")
+    message_ts = (in_message["ts"] if in_message else None) or container.get("message_ts")
     if not channel_id or not message_ts:
         return None  # a button outside a channel message (e.g. a modal): not ours
-    channel = channel_ref(team, str(channel_id))
+    channel = channel_ref(team, channel_id)
     return ButtonPress(
-        event_id=f"action:{_required(body, 'trigger_id', 'block_actions')}",
+        event_id=f"action:{press['trigger_id']}",
         channel=channel,
-        message=MessageRef(channel, str(message_ts)),
-        member=member_ref(
-            team,
-            _required(user, "id", "block_actions user"),
-            str(user.get("name") or user.get("username") or ""),
-        ),
-        action=action_id.removeprefix(ACTION_PREFIX),
-        value=str(action.get("value") or ""),
+        message=MessageRef(channel, message_ts),
+        member=member_ref(team, user["id"], user.get("name") or user.get("username") or ""),
+        action=name,
+        value=value,
     )

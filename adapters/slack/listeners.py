@@ -29,6 +29,7 @@ from adapters.slack.inbound import (
     reaction_from,
     reply_from,
 )
+from adapters.slack.payloads import QUIZ_COMMAND, describe, route
 from adapters.slack.render import ACTION_PREFIX, render_card
 from bot.errors import NotRecorded, PlatformError
 from bot.events import ButtonPress, Command, Event
@@ -37,10 +38,7 @@ from bot.refs import ChannelRef, MemberRef
 from bot.render import Card, CardKind, Response
 
 log = logging.getLogger(__name__)
-# A store that cannot write fails every event: one line per interval says so.
-log_not_recorded = ThrottledLog(log, logging.WARNING)
 
-COMMAND = "/quiz"
 FAILURE_CARD = Card(
     title="Sorry",
     body="Something went wrong while handling that. Please try again in a minute.",
@@ -67,11 +65,25 @@ class SlackListeners:
         self._outbound = outbound
         self._work = work
         self._handler: EventHandler | None = None
+        # A store that cannot write fails every event: one line per interval says so.
+        self._log_not_recorded = ThrottledLog(log, logging.WARNING)
+
+    async def admit(
+        self, body: dict[str, Any], next_: Callable[[], Awaitable[None]]
+    ) -> BoltResponse | None:
+        """Bolt middleware, run before anything reads the body: a request none of the
+        listeners takes (another event type or command, a shortcut, a view, a body of
+        an unexpected shape) is acknowledged and ignored, so Slack does not retry it."""
+        if route(body) is None:
+            log.debug("acknowledged and ignored a Slack request: %s", describe(body))
+            return BoltResponse(status=200, body="")
+        await next_()
+        return None
 
     def register(self, app: AsyncApp) -> None:
         app.event("reaction_added")(self.on_reaction)
         app.event("message")(self.on_message)
-        app.command(COMMAND)(self.on_command)
+        app.command(QUIZ_COMMAND)(self.on_command)
         app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
         app.error(self.on_error)
 
@@ -94,7 +106,7 @@ class SlackListeners:
     async def on_error(self, error: Exception, body: dict[str, Any]) -> BoltResponse | None:
         """An event the core could not record is answered 503, so Slack delivers it again."""
         if isinstance(error, NotRecorded):
-            log_not_recorded("answering 503 so Slack delivers it again: %s", error)
+            self._log_not_recorded("answering 503 so Slack delivers it again: %s", error)
             return BoltResponse(status=503, body="")
         log.error("handling a Slack request failed", exc_info=error)
         return None  # bolt answers 500
@@ -161,5 +173,5 @@ def _translate(translate: Callable[[dict[str, Any]], T], body: dict[str, Any]) -
     try:
         return translate(body)
     except PayloadError as problem:
-        log.warning("ignoring a Slack payload: %s", problem)
+        log.debug("acknowledged and ignored a Slack payload: %s", problem)
         return None

@@ -10,11 +10,12 @@ import logging
 from typing import Protocol
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
-from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.app.async_app import AsyncApp
 
 from adapters.slack.errors import slack_call
+from adapters.slack.http_edge import HttpServerLog, SlackHttpEdge
+from adapters.slack.socket_edge import EdgeSocketModeHandler
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,10 @@ class SocketModeTransport:
     def __init__(self, app: AsyncApp, app_token: str) -> None:
         self._app = app
         self._app_token = app_token
-        self._handler: AsyncSocketModeHandler | None = None
+        self._handler: EdgeSocketModeHandler | None = None
 
     async def start(self) -> None:
-        handler = AsyncSocketModeHandler(self._app, self._app_token)
+        handler = EdgeSocketModeHandler(self._app, self._app_token)
         try:
             # The SDK's connect() retries a failing connection forever; asking for the
             # WebSocket URL first turns a wrong app token into a clear error instead.
@@ -69,12 +70,22 @@ class SocketModeTransport:
 class HttpTransport:
     """An aiohttp server answering Slack's signed requests at ``/slack/events``.
 
-    Events, the slash command and interactivity all use that one URL; bolt
-    checks the signature and the timestamp of each request (401 otherwise).
+    Events, the slash command and interactivity all use that one URL. The
+    signature and the timestamp of each request are checked on its raw bytes
+    first (``http_edge``: 401 otherwise); bolt checks them again.
     """
 
-    def __init__(self, app: AsyncApp, *, host: str, port: int, path: str = EVENTS_PATH) -> None:
+    def __init__(
+        self,
+        app: AsyncApp,
+        *,
+        signing_secret: str,
+        host: str,
+        port: int,
+        path: str = EVENTS_PATH,
+    ) -> None:
         self._app = app
+        self._edge = SlackHttpEdge(signing_secret)
         self._host = host
         self._port = port
         self._path = path
@@ -87,11 +98,17 @@ class HttpTransport:
         return application
 
     async def _handle(self, request: web.Request) -> web.Response:
-        bolt_response = await self._app.async_dispatch(await to_bolt_request(request))
-        return await to_aiohttp_response(bolt_response)
+        admitted = await self._edge.admit(request)
+        if isinstance(admitted, web.Response):
+            return admitted
+        return await to_aiohttp_response(await self._app.async_dispatch(admitted))
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.web_app(), access_log=None)
+        runner = web.AppRunner(
+            self.web_app(),
+            access_log=None,
+            logger=HttpServerLog(logging.getLogger("aiohttp.server")),
+        )
         await runner.setup()
         try:
             await web.TCPSite(runner, self._host, self._port).start()

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from adapters.cli.main import main
+from storage.migrations import bundled_migrations
+
+LATEST = bundled_migrations()[-1].version
 
 
 @pytest.fixture(autouse=True)
@@ -27,10 +30,10 @@ def _version(path: Path) -> int:
 def test_migrate_then_migrate_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "quiz.db"
     assert main(["db", "migrate", "--db", str(db)]) == 0
-    assert "migrated from schema version 0 to 1" in capsys.readouterr().out
+    assert f"migrated from schema version 0 to {LATEST}" in capsys.readouterr().out
     assert main(["db", "migrate", "--db", str(db)]) == 0
-    assert "up to date (version 1)" in capsys.readouterr().out
-    assert _version(db) == 1
+    assert f"up to date (version {LATEST})" in capsys.readouterr().out
+    assert _version(db) == LATEST
 
 
 def test_default_database_path_comes_from_settings(
@@ -41,7 +44,7 @@ def test_default_database_path_comes_from_settings(
     assert (tmp_path / "from-env.db").is_file()
     assert main(["db", "backup", str(tmp_path / "copy.db")]) == 0
     assert "backed up" in capsys.readouterr().out
-    assert _version(tmp_path / "copy.db") == 1
+    assert _version(tmp_path / "copy.db") == LATEST
 
 
 def test_errors_are_reported_without_a_traceback(

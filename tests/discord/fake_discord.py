@@ -8,6 +8,12 @@ newest-first history with ``before``/``after``/``limit``, 429s with
 ``retry_after`` and the ``Via`` header discord.py expects from Discord's edge,
 interaction callbacks answering an ``InteractionCallback`` body, and a gateway
 websocket (HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME).
+
+Rate limits, off unless asked for: ``global_limit`` requests in any rolling
+second across the bot (interaction callbacks and follow-ups exempt, as on
+Discord) and ``channel_message_limit`` message creates per channel per
+``bucket_seconds``, answered with the ``X-RateLimit-*`` headers discord.py
+uses to pace a route before it sends; past either limit the answer is 429.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -66,6 +74,8 @@ class Recorded:
     path: str
     query: dict[str, str]
     body: Any
+    at: float = field(default_factory=time.monotonic)
+    status: int = 0
 
 
 @dataclass
@@ -87,6 +97,12 @@ class FakeDiscord:
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(800000000000000001))
     _sequence: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sockets: list[web.WebSocketResponse] = field(default_factory=list)
+    global_limit: int | None = None
+    channel_message_limit: int | None = None
+    bucket_seconds: float = 5.0
+    rate_limited: int = 0  # requests answered 429 by the limits above
+    _recent: deque[float] = field(default_factory=deque)
+    _buckets: dict[int, deque[float]] = field(default_factory=dict)
     identified: int = 0
     resumed: int = 0
     base_url: str = ""
@@ -334,7 +350,15 @@ class FakeDiscord:
         if request.can_read_body:
             text = await request.text()
             body = json.loads(text) if text else None
-        self.requests.append(Recorded(request.method, path, dict(request.query), body))
+        recorded = Recorded(request.method, path, dict(request.query), body)
+        self.requests.append(recorded)
+        bucket_headers: dict[str, str] = {}
+        limited = self._over_global_limit(path)
+        if limited is None:
+            bucket_headers, limited = self._route_bucket(request.method, path)
+        if limited is not None:
+            recorded.status = limited.status
+            return limited
         drop_after = False
         for failure in self._failures:
             if failure.method == request.method and failure.pattern.fullmatch(path):
@@ -344,14 +368,62 @@ class FakeDiscord:
                 if failure.after_effect:
                     drop_after = True
                     break
+                recorded.status = failure.status
                 return self._json(failure.body, failure.status, failure.headers)
         response = await self._route(request.method, path, request.query, body)
+        response.headers.update(bucket_headers)
+        recorded.status = response.status
         if drop_after:
             # The request took effect but its answer never arrives (a crash, a cut link).
             if request.transport is not None:
                 request.transport.close()
             raise web.HTTPInternalServerError()
         return response
+
+    def _too_many(self, retry_after: float, *, scope: str) -> web.Response:
+        self.rate_limited += 1
+        headers = {"Via": "1.1 google", "Retry-After": f"{retry_after:.3f}"}
+        headers["X-RateLimit-Scope"] = scope
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(retry_after, 3),
+            "global": scope == "global",
+        }
+        return self._json(body, 429, headers)
+
+    def _over_global_limit(self, path: str) -> web.Response | None:
+        if self.global_limit is None or path.startswith(("/interactions/", "/webhooks/")):
+            return None
+        now = time.monotonic()
+        while self._recent and now - self._recent[0] >= 1.0:
+            self._recent.popleft()
+        if len(self._recent) >= self.global_limit:
+            return self._too_many(1.0 - (now - self._recent[0]), scope="global")
+        self._recent.append(now)
+        return None
+
+    def _route_bucket(self, method: str, path: str) -> tuple[dict[str, str], web.Response | None]:
+        match = re.fullmatch(r"/channels/(\d+)/messages", path)
+        if self.channel_message_limit is None or method != "POST" or match is None:
+            return {}, None
+        now = time.monotonic()
+        sent = self._buckets.setdefault(int(match[1]), deque())
+        while sent and now - sent[0] >= self.bucket_seconds:
+            sent.popleft()
+        reset_after = self.bucket_seconds - (now - sent[0]) if sent else self.bucket_seconds
+        if len(sent) >= self.channel_message_limit:
+            return {}, self._too_many(reset_after, scope="user")
+        sent.append(now)
+        headers = {
+            "X-RateLimit-Bucket": "channel-messages",
+            "X-RateLimit-Limit": str(self.channel_message_limit),
+            "X-RateLimit-Remaining": str(self.channel_message_limit - len(sent)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        }
+        return headers, None
 
     async def _route(self, method: str, path: str, query: Any, body: Any) -> web.StreamResponse:
         parts = path.strip("/").split("/")

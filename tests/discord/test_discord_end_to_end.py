@@ -14,7 +14,9 @@ import pytest
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from bot.config import QuizConfig
 from bot.events import Event
+from bot.grades import Grade
 from bot.models import Round
+from bot.refs import MemberRef
 from bot.render import Response
 from bot.service import QuizService
 from questions.catalog import Catalog
@@ -271,3 +273,31 @@ async def test_a_reveal_and_answers_made_while_offline_are_reconciled_once(quiz:
         if m["author"]["id"] == str(fake.bot_id)
     ]
     assert len(bot_posts) == 2  # follow-ups and outline, each once
+
+
+async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
+    round_ = await _post_round(quiz)
+    [question] = quiz.fake.channel_messages()
+    reveal = f"quizbot:reveal:{round_.id}"
+    await quiz.run("INTERACTION_CREATE", button_payload(quiz.fake, ANN, question, reveal))
+    await quiz.service.settle()
+    [outline] = [
+        m
+        for m in quiz.fake.channel_messages(int(question["id"]))
+        if m["embeds"][0]["title"] == "Sample answer outline"
+    ]
+    custom_ids = [c["custom_id"] for row in outline["components"] for c in row["components"]]
+    assert custom_ids == [
+        f"quizbot:grade_{word}:{round_.id}" for word in ("missed", "partly", "good", "nailed")
+    ]
+    before = len(quiz.fake.interaction_replies)
+    press = button_payload(quiz.fake, ANN, outline, f"quizbot:grade_partly:{round_.id}")
+    await quiz.run("INTERACTION_CREATE", press)
+    await eventually(lambda: len(quiz.fake.interaction_replies) >= before + 2)
+    reply = quiz.fake.interaction_replies[-1]
+    assert reply["flags"] & EPHEMERAL
+    assert reply["embeds"][0]["title"] == "Round #1 graded: partly"
+    member_id = await quiz.store.member_id(
+        MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
+    )
+    assert await quiz.store.learning.round_grades(round_.id) == {member_id: Grade.PARTLY}

@@ -172,13 +172,13 @@ class FakeSlack:
                 waiter.set_result(message)
         return socket
 
-    async def push(self, envelope: dict[str, Any]) -> dict[str, Any]:
+    async def push(self, envelope: dict[str, Any], *, wait_seconds: float = 5) -> dict[str, Any]:
         """Send a Socket Mode envelope and wait for the app's acknowledgement."""
         assert self.socket is not None, "no Socket Mode connection"
         waiter = asyncio.get_running_loop().create_future()
         self.acks[envelope["envelope_id"]] = waiter
         await self.socket.send_json(envelope)
-        return await asyncio.wait_for(waiter, timeout=5)
+        return await asyncio.wait_for(waiter, timeout=wait_seconds)
 
     def _chat_postMessage(self, params: Mapping[str, Any]) -> dict[str, Any]:
         n = next(self._ts)

@@ -16,25 +16,13 @@ from adapters.slack.admins import SlackMembers
 from adapters.slack.errors import to_platform_error
 from adapters.slack.pacing import ChannelPacer
 from bot.errors import ChannelUnavailable, PlatformError
+from tests.fakes import FakeMonotonic
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack-manifest.yml"
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.slept: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-
-
 async def test_posts_to_one_channel_are_spaced_and_other_channels_are_not() -> None:
-    time = FakeTime()
+    time = FakeMonotonic()
     pacer = ChannelPacer(1.0, monotonic=time.monotonic, sleep=time.sleep)
     for channel in ("C1", "C1", "C2", "C1"):
         async with pacer.slot(channel):
@@ -50,7 +38,7 @@ def test_a_negative_interval_is_refused() -> None:
 
 async def test_admin_lookups_are_cached_for_the_ttl_and_the_allow_list_needs_none() -> None:
     calls: list[str] = []
-    time = FakeTime()
+    time = FakeMonotonic()
 
     async def lookup(user: str) -> dict[str, Any]:
         calls.append(user)

@@ -110,3 +110,21 @@ async def test_an_edited_answer_is_an_edit_not_a_new_answer(slack_quiz: SlackQui
     assert round_ is not None
     [answer] = await quiz.service.store.round_answers(round_.id)
     assert answer.text == "final & better"
+
+
+async def test_grade_buttons_under_the_outline_grade_privately(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await quiz.command("now")
+    round_id = quiz.question().blocks[-1]["elements"][0]["value"]
+    await quiz.press("quiz:reveal", round_id, by="U5")
+    [outline] = [m for m in quiz.thread() if m.block_texts()[0] == "Sample answer outline"]
+    [actions] = [b for b in outline.blocks if b["type"] == "actions"]
+    assert [(e["action_id"], e["value"]) for e in actions["elements"]] == [
+        (f"quiz:grade_{word}", round_id) for word in ("missed", "partly", "good", "nailed")
+    ]
+    await quiz.press("quiz:grade_missed", round_id, by="U7")
+    await quiz.press("quiz:grade_good", round_id, by="U7")
+    assert [text.splitlines()[0] for text in quiz.told("U7")] == [
+        "Round #1 graded: missed",
+        "Round #1: grade changed from missed to good",
+    ]

@@ -1,0 +1,71 @@
+"""Slack HTTP requests at the edge: verified on the raw bytes before anything parses them.
+
+- signature or timestamp wrong or missing: 401;
+- signed, but the body is not UTF-8, JSON or a form as its type says: 400;
+- signed, well-formed, but of a shape bolt cannot read (a JSON array...): 200 and
+  ignored, since Slack retries anything that is not a 2xx.
+
+Refusals are logged as one short line, at most one per 10 seconds, never with a
+traceback: a flood of bad requests must not flood the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from slack_bolt.request.async_request import AsyncBoltRequest
+
+from adapters.ops.log_throttle import ThrottledLog
+from adapters.slack.socket_edge import SHAPE_ERRORS
+from adapters.slack.verification import RequestVerifier
+
+log = logging.getLogger(__name__)
+
+
+class SlackHttpEdge:
+    def __init__(self, signing_secret: str) -> None:
+        self._verifier = RequestVerifier(signing_secret)
+        self._log_refused = ThrottledLog(log, logging.WARNING)
+
+    async def admit(self, request: web.Request) -> AsyncBoltRequest | web.Response:
+        """The request for bolt, or the answer it gets without reaching bolt."""
+        raw = await request.read()
+        problem = self._verifier.problem(raw, request.headers)
+        if problem is not None:
+            self._log_refused("refused a Slack request from %s: %s", request.remote, problem)
+            return web.Response(status=401)
+        try:
+            return AsyncBoltRequest(
+                body=raw.decode("utf-8"),
+                query=request.query_string,
+                headers=dict(request.headers),
+            )
+        except ValueError as error:  # not UTF-8, not JSON, a form's payload not JSON
+            self._log_refused(
+                "refused a signed Slack request: malformed body (%s)", type(error).__name__
+            )
+            return web.Response(status=400)
+        except SHAPE_ERRORS as error:
+            log.debug("acknowledged and ignored a Slack request bolt cannot read (%s)", error)
+            return web.Response(status=200)
+
+
+class HttpServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server logger, except that a request it could not parse (an oversized
+    header, a broken request line) is the client's fault: one throttled line, no
+    traceback. Anything else keeps its traceback."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        super().__init__(logger, {})
+        self._refused = ThrottledLog(logger, logging.WARNING)
+
+    def exception(self, msg: object, *args: Any, exc_info: Any = True, **kwargs: Any) -> None:
+        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(error, HttpProcessingError) and 400 <= error.code < 500:
+            self._refused("refused a malformed HTTP request: %s", error.message)
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)

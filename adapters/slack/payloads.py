@@ -1,0 +1,185 @@
+"""The Slack payloads the quiz reads, as TypedDicts checked by pydantic at the edge.
+
+Only the fields the quiz uses are declared; others pass unchecked. A payload
+whose declared fields have another type (an object where Slack sends a string,
+``"user": {"id": ...}``, a list for ``item``) fails validation and is ignored
+instead of reaching the core. ``route`` tells, before bolt looks at a request,
+whether one of the quiz's listeners takes it; everything else is acknowledged
+and ignored, so Slack does not deliver it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+# pydantic reads TypedDicts from typing_extensions on Python < 3.12
+from typing_extensions import TypedDict
+
+from adapters.slack.render import ACTION_PREFIX
+from bot.errors import QuizError
+
+QUIZ_COMMAND = "/quiz"
+EVENT_TYPES = frozenset({"reaction_added", "message"})
+# Requests bolt answers itself (URL verification when the Request URL is saved).
+BOLT_TYPES = frozenset({"url_verification", "ssl_check"})
+
+Route = Literal["event", "command", "action", "bolt"]
+
+
+class Authorization(TypedDict):
+    team_id: NotRequired[str]
+
+
+class ReactionItem(TypedDict):
+    type: str
+    channel: NotRequired[str]
+    ts: NotRequired[str]
+
+
+class ReactionAdded(TypedDict):
+    type: Literal["reaction_added"]
+    user: str
+    reaction: str
+    item: ReactionItem
+
+
+class MessageFields(TypedDict):
+    subtype: NotRequired[str | None]
+    user: NotRequired[str]
+    bot_id: NotRequired[str | None]
+    text: NotRequired[str | None]
+    ts: NotRequired[str]
+    thread_ts: NotRequired[str]
+
+
+class MessageEvent(MessageFields):
+    type: Literal["message"]
+    channel: NotRequired[str]
+    message: NotRequired[MessageFields]
+
+
+class ReactionEnvelope(TypedDict):
+    event_id: str
+    team_id: NotRequired[str]
+    authorizations: NotRequired[list[Authorization]]
+    event: ReactionAdded
+
+
+class MessageEnvelope(TypedDict):
+    event_id: str
+    team_id: NotRequired[str]
+    authorizations: NotRequired[list[Authorization]]
+    event: MessageEvent
+
+
+class SlashCommand(TypedDict):
+    team_id: str
+    channel_id: str
+    user_id: str
+    trigger_id: str
+    text: NotRequired[str]
+    user_name: NotRequired[str]
+
+
+class ActionUser(TypedDict):
+    id: str
+    name: NotRequired[str]
+    username: NotRequired[str]
+    team_id: NotRequired[str]
+
+
+class Team(TypedDict):
+    id: NotRequired[str]
+
+
+class Channel(TypedDict):
+    id: str
+
+
+class Container(TypedDict):
+    channel_id: NotRequired[str]
+    message_ts: NotRequired[str]
+
+
+class MessageStamp(TypedDict):
+    ts: str
+
+
+class Action(TypedDict):
+    action_id: str
+    value: NotRequired[str]
+
+
+class BlockActions(TypedDict):
+    type: Literal["block_actions"]
+    trigger_id: str
+    user: ActionUser
+    actions: list[Action]
+    team: NotRequired[Team | None]
+    channel: NotRequired[Channel | None]
+    container: NotRequired[Container | None]
+    message: NotRequired[MessageStamp | None]
+
+
+T = TypeVar("T")
+
+
+class PayloadError(QuizError, ValueError):
+    """A payload lacks a field the quiz needs, or has one of another type (says where)."""
+
+
+def checked(adapter: TypeAdapter[T], payload: object, what: str) -> T:
+    """``payload`` as ``T`` (its declared fields checked), else :class:`PayloadError`
+    naming the first wrong field, never its value."""
+    try:
+        return adapter.validate_python(payload)
+    except ValidationError as error:
+        first = error.errors(include_input=False, include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the payload"
+        raise PayloadError(f"Slack {what}: {where}: {first['msg']}") from None
+
+
+REACTION_ENVELOPE = TypeAdapter(ReactionEnvelope)
+MESSAGE_ENVELOPE = TypeAdapter(MessageEnvelope)
+SLASH_COMMAND = TypeAdapter(SlashCommand)
+BLOCK_ACTIONS = TypeAdapter(BlockActions)
+ACTION = TypeAdapter(Action)
+
+
+def route(body: Any) -> Route | None:
+    """Which of the quiz's listeners takes this request body; None: none does."""
+    if not isinstance(body, Mapping):
+        return None
+    kind = body.get("type")
+    if kind in BOLT_TYPES:
+        return "bolt"
+    if kind == "event_callback":
+        event = body.get("event")
+        if isinstance(event, Mapping) and event.get("type") in EVENT_TYPES:
+            return "event"
+        return None
+    if body.get("command") == QUIZ_COMMAND:
+        return "command"
+    if kind == "block_actions":
+        actions = body.get("actions")
+        first = actions[0] if isinstance(actions, list) and actions else None
+        action_id = first.get("action_id") if isinstance(first, Mapping) else None
+        if isinstance(action_id, str) and action_id.startswith(ACTION_PREFIX):
+            return "action"
+    return None
+
+
+def describe(body: Any) -> str:
+    """A short name for a request body in a log line (its kinds, never its content)."""
+    if not isinstance(body, Mapping):
+        return f"a {type(body).__name__} body"
+    parts = [str(body.get("type") or body.get("command") or "untyped")]
+    event = body.get("event")
+    if isinstance(event, Mapping):
+        parts.append(str(event.get("type")))
+    elif "event" in body:
+        parts.append(f"event of type {type(event).__name__}")
+    return " ".join(parts)[:120]

@@ -1,0 +1,63 @@
+"""Socket Mode envelopes at the edge: each one that needs an acknowledgement gets one.
+
+Slack delivers an envelope again until it is acknowledged. The SDK gives up
+(with an ERROR traceback and no acknowledgement) on an envelope whose payload
+is not an object, and bolt on a payload it cannot even read; both are
+acknowledged here and ignored with a debug line. What bolt does read goes
+through the listeners' ``admit`` middleware, which acknowledges the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.adapter.socket_mode.async_internals import (
+    run_async_bolt_app,
+    send_async_response,
+)
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.response import BoltResponse
+from slack_sdk.socket_mode.async_client import AsyncBaseSocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
+
+log = logging.getLogger(__name__)
+
+# What bolt raises while building a request from a payload of an unexpected shape.
+SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
+
+
+class EdgeSocketModeHandler(AsyncSocketModeHandler):
+    def __init__(self, app: AsyncApp, app_token: str) -> None:
+        super().__init__(app, app_token)
+        # Runs before the SDK turns the message into a request.
+        self.client.message_listeners.insert(0, self._acknowledge_unreadable)
+
+    async def _acknowledge_unreadable(
+        self, client: AsyncBaseSocketModeClient, message: dict[Any, Any], raw_message: str | None
+    ) -> None:
+        envelope_id = message.get("envelope_id")
+        if not isinstance(envelope_id, str) or isinstance(message.get("payload"), dict | str):
+            return
+        log.debug(
+            "acknowledged and ignored a %s envelope without a payload object", message.get("type")
+        )
+        await client.send_socket_mode_response(SocketModeResponse(envelope_id=envelope_id))
+        # Without a payload the SDK makes no request of it (instead of raising).
+        message.pop("payload", None)
+
+    async def handle(self, client: AsyncBaseSocketModeClient, req: SocketModeRequest) -> None:
+        started = time.time()
+        try:
+            response = await run_async_bolt_app(self.app, req)
+        except SHAPE_ERRORS as error:
+            log.debug(
+                "acknowledged and ignored a %s envelope bolt cannot read (%s)",
+                req.type,
+                type(error).__name__,
+            )
+            response = BoltResponse(status=200, body="")
+        await send_async_response(client, req, response, started)

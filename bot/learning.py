@@ -1,0 +1,154 @@
+"""LearningService: grades, the memory model per member and per channel, and practice.
+
+The core API of the learning loop: a channel's round grades go through
+:meth:`LearningService.grade_round`, private practice (or anything outside a round)
+through :meth:`LearningService.grade`, and :meth:`LearningService.choose_practice` picks
+a member's next practice question with the practice policy.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from bot import memory_model
+from bot.grades import Grade
+from bot.learning_store import GradeDraft, GradeResult, LearningStore
+from bot.memory_model import MemoryCard
+from bot.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
+from bot.rotation import eligible_questions
+
+DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
+ONE_REVIEW_A_DAY = timedelta(days=1)  # a question graded this recently is not practised again
+
+
+class NotRevealed(Exception):
+    """A round's outline is not revealed yet: there is nothing to grade against."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mastery:
+    """What ``/quiz me`` shows of a member's memory."""
+
+    per_topic: dict[str, float]  # mean recall (0-1) of the member's graded questions
+    due: int  # graded questions due for review
+    next_review: datetime | None  # the earliest due date still ahead
+
+
+@dataclass(frozen=True, slots=True)
+class RoundToGrade:
+    """The round a grade is for: the grade needs its question, channel and reveal."""
+
+    round_id: int
+    channel_id: int
+    question_id: int
+    revealed: bool
+
+
+class LearningService:
+    def __init__(
+        self,
+        store: LearningStore,
+        question_topics: Callable[[], Mapping[int, str]],
+        policy: PracticePolicy | None = None,
+    ) -> None:
+        self.store = store
+        self._question_topics = question_topics
+        self.policy: PracticePolicy = policy or ExpectedRecallGain()
+
+    # grading
+
+    async def grade(
+        self, member_id: int, question_id: int, grade: Grade, at: datetime
+    ) -> GradeResult:
+        """A grade outside a channel round (private practice): the member's card only."""
+        return await self._record(GradeDraft(member_id, question_id, grade, at))
+
+    async def grade_round(
+        self, round_: RoundToGrade, member_id: int, grade: Grade, at: datetime
+    ) -> GradeResult:
+        """A member's grade of a revealed round; a second grade replaces the first.
+
+        Raises :class:`NotRevealed` before the reveal. Points are not touched: grades
+        belong to the memory model, never to the leaderboard.
+        """
+        if not round_.revealed:
+            raise NotRevealed(round_.round_id)
+        draft = GradeDraft(
+            member_id, round_.question_id, grade, at, round_.round_id, round_.channel_id
+        )
+        return await self._record(draft)
+
+    async def _record(self, draft: GradeDraft) -> GradeResult:
+        return await self.store.record_grade(
+            draft,
+            member_card=memory_model.member_card,
+            channel_card=memory_model.channel_card,
+        )
+
+    # goals and practice
+
+    async def set_goal(self, member_id: int, goal: date | None) -> None:
+        await self.store.set_goal(member_id, goal)
+
+    async def target(self, member_id: int, at: datetime) -> datetime:
+        """The moment recall is planned for: the member's goal date, or 30 days ahead
+        (also once the goal has passed)."""
+        goal = await self.store.goal(member_id)
+        if goal is not None:
+            moment = datetime.combine(goal, time(), UTC)
+            if moment > at:
+                return moment
+        return at + DEFAULT_HORIZON
+
+    async def choose_practice(
+        self,
+        member_id: int,
+        at: datetime,
+        *,
+        topic: str | None = None,
+        topics: Collection[str] | None = None,
+    ) -> int | None:
+        """The member's next practice question of ``topic`` (or of ``topics``; None: all),
+        chosen by the policy; a question graded in the last day is not offered again.
+        None when no question is eligible."""
+        cards = await self.store.member_cards(member_id)
+        eligible = eligible_questions(self._question_topics(), topics, topic)
+        candidates = [
+            q
+            for q in eligible
+            if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
+        ]
+        request = PracticeRequest(
+            member_id, candidates, cards, at, await self.target(member_id, at)
+        )
+        return self.policy.choose(request)
+
+    # reports
+
+    async def mastery(self, member_id: int, at: datetime) -> Mastery:
+        cards = await self.store.member_cards(member_id)
+        upcoming = [c.due for c in cards.values() if c.due > at]
+        return Mastery(
+            per_topic=self._per_topic(cards, at),
+            due=sum(1 for c in cards.values() if c.due <= at),
+            next_review=min(upcoming, default=None),
+        )
+
+    async def weakest_topics(
+        self, channel_id: int, at: datetime, count: int = 3
+    ) -> list[tuple[str, float]]:
+        """The channel's topics of lowest mean recall by its own cards, weakest first."""
+        per_topic = self._per_topic(await self.store.channel_cards(channel_id), at)
+        return sorted(per_topic.items(), key=lambda item: (item[1], item[0]))[:count]
+
+    def _per_topic(self, cards: Mapping[int, MemoryCard], at: datetime) -> dict[str, float]:
+        topics = self._question_topics()
+        recalls: dict[str, list[float]] = defaultdict(list)
+        for question_id, card in cards.items():
+            topic = topics.get(question_id)
+            if topic is not None:
+                recalls[topic].append(memory_model.recall(card, at))
+        return {t: sum(r) / len(r) for t, r in sorted(recalls.items())}

@@ -1,0 +1,60 @@
+"""The learning aggregate's seam: grades (the review log), FSRS cards and members' goals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Protocol
+
+from bot.grades import Grade
+from bot.memory_model import LoggedGrade, MemoryCard
+
+CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
+
+
+@dataclass(frozen=True, slots=True)
+class GradeDraft:
+    member_id: int
+    question_id: int
+    grade: Grade
+    at: datetime
+    round_id: int | None = None  # None: a grade outside a channel round (private practice)
+    channel_id: int | None = None  # the round's channel, whose card is rebuilt too
+
+
+@dataclass(frozen=True, slots=True)
+class GradeResult:
+    card: MemoryCard  # the member's card after this grade
+    replaced: Grade | None = None  # the member's earlier grade of the same round
+
+
+class LearningStore(Protocol):
+    """Persistence of the learning loop. Every write is committed before the call returns."""
+
+    async def record_grade(
+        self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
+    ) -> GradeResult:
+        """In one transaction: log the grade (a member's earlier grade of the same round is
+        kept in the log, marked replaced), then rebuild the member's card of the question
+        from its grades with ``member_card`` and, for a round, the channel's card with
+        ``channel_card`` from the grades of the channel's rounds of the question."""
+        ...
+
+    async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
+        """The member's cards by question id."""
+        ...
+
+    async def channel_cards(self, channel_id: int) -> dict[int, MemoryCard]: ...
+
+    async def round_grades(self, round_id: int) -> dict[int, Grade]:
+        """The current grade of each member (by member id) who graded the round."""
+        ...
+
+    async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
+        """Every grade the member gave: (question id, grade, when, replaced), oldest first."""
+        ...
+
+    async def goal(self, member_id: int) -> date | None: ...
+
+    async def set_goal(self, member_id: int, goal: date | None) -> None: ...

@@ -1,0 +1,89 @@
+"""Retention: old completed outbox actions and old inbound event ids are deleted.
+
+Both tables would otherwise grow by every round and every event for as long as
+the bot runs. A background task deletes, once an hour and in small batches (so
+that other work gets the database in between):
+
+* outbox actions completed more than ``outbox_retention`` ago (30 days by
+  default) whose round is closed. A follow-ups action of a round that was never
+  revealed stays, since its key is what stops the reveal from posting the
+  follow-ups a second time; failed actions stay for the operator to see.
+* ``processed_events`` rows recorded more than ``event_retention`` ago (7 days by
+  default). They only drop redeliveries, which come within minutes: Slack retries
+  an event 3 times within about 5 minutes, and Discord replays what a gateway
+  session missed when it resumes. The Discord catch-up after downtime replays
+  the messages of open rounds, which older event ids would not be needed for:
+  answers, votes and reveal reactions are each unique in their own tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.ports import Clock, Store
+
+log = logging.getLogger(__name__)
+
+DEFAULT_OUTBOX_RETENTION = timedelta(days=30)
+DEFAULT_EVENT_RETENTION = timedelta(days=7)
+PASS_INTERVAL = timedelta(hours=1)
+BATCH = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    actions: int
+    events: int
+
+
+class Retention:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        outbox_retention: timedelta = DEFAULT_OUTBOX_RETENTION,
+        event_retention: timedelta = DEFAULT_EVENT_RETENTION,
+        batch: int = BATCH,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._outbox_retention = outbox_retention
+        self._event_retention = event_retention
+        self._batch = batch
+
+    async def prune(self, stopping: asyncio.Event | None = None) -> Pruned:
+        """One full pass over both tables (cut short when ``stopping`` is set)."""
+        now = self._clock.now()
+        actions = events = 0
+
+        def go_on(more: bool) -> bool:
+            return more and not (stopping is not None and stopping.is_set())
+
+        more = True
+        while go_on(more):
+            batch = await self._store.prune_done_actions(now - self._outbox_retention, self._batch)
+            actions, more = actions + batch.deleted, batch.more
+            await asyncio.sleep(0)  # the store's lock goes to waiting work between batches
+        more = True
+        while go_on(more):
+            batch = await self._store.prune_events(now - self._event_retention, self._batch)
+            events, more = events + batch.deleted, batch.more
+            await asyncio.sleep(0)
+        if actions or events:
+            log.info("retention: deleted %d old outbox actions and %d event ids", actions, events)
+        return Pruned(actions, events)
+
+    async def run(self, stopping: asyncio.Event, interval: timedelta = PASS_INTERVAL) -> None:
+        """Prune now and then every ``interval`` until ``stopping`` is set."""
+        while not stopping.is_set():
+            try:
+                await self.prune(stopping)
+            except Exception:
+                log.exception("retention pass failed; trying again later")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), interval.total_seconds())

@@ -1,0 +1,160 @@
+"""The SQLite implementation of the ``LearningStore`` port: grades, FSRS cards, goals.
+
+It shares the quiz store's one connection and its lock: it is handed the store's
+transaction and read helpers rather than opening a connection of its own.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import date, datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.grades import Grade
+from bot.learning_store import CardBuilder, GradeDraft, GradeResult
+from bot.memory_model import LoggedGrade, MemoryCard
+from storage.timestamps import from_db, to_db
+
+Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
+Fetch = Callable[[str, Sequence[Any]], Any]
+
+CARD_COLUMNS = "question_id, stability, difficulty, due, last_review, reviews"
+GRADE_COLUMNS = "rating, graded_at, round_id"
+
+
+class SqliteLearningStore:
+    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+        self._transaction = transaction
+        self._fetch = fetch
+
+    async def record_grade(
+        self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
+    ) -> GradeResult:
+        at = to_db(draft.at)
+        async with self._transaction() as conn:
+            replaced: Grade | None = None
+            if draft.round_id is not None:
+                earlier = await _rows(
+                    conn,
+                    "SELECT id, rating FROM grades"
+                    " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
+                    (draft.round_id, draft.member_id),
+                )
+                if earlier:
+                    replaced = Grade(earlier[0][1])
+                    await conn.execute(
+                        "UPDATE grades SET replaced_at = ? WHERE id = ?", (at, earlier[0][0])
+                    )
+            await conn.execute(
+                "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating,"
+                " graded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    draft.member_id,
+                    draft.question_id,
+                    draft.round_id,
+                    draft.channel_id,
+                    int(draft.grade),
+                    at,
+                ),
+            )
+            log = await _log(conn, "member_id", draft.member_id, draft.question_id)
+            card = member_card(draft.question_id, log)
+            if card is None:
+                raise AssertionError("a card with a grade must exist")
+            await _save_card(conn, "member_cards", "member_id", draft.member_id, card)
+            if draft.round_id is not None and draft.channel_id is not None:
+                log = await _log(conn, "channel_id", draft.channel_id, draft.question_id)
+                team = channel_card(draft.question_id, log)
+                if team is not None:
+                    await _save_card(conn, "channel_cards", "channel_id", draft.channel_id, team)
+        return GradeResult(card, replaced)
+
+    async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
+        return await self._cards("member_cards", "member_id", member_id)
+
+    async def channel_cards(self, channel_id: int) -> dict[int, MemoryCard]:
+        return await self._cards("channel_cards", "channel_id", channel_id)
+
+    async def _cards(self, table: str, owner: str, owner_id: int) -> dict[int, MemoryCard]:
+        rows = await self._fetch(
+            f"SELECT {CARD_COLUMNS} FROM {table} WHERE {owner} = ?", (owner_id,)
+        )
+        return {row[0]: _card(row) for row in rows}
+
+    async def round_grades(self, round_id: int) -> dict[int, Grade]:
+        rows = await self._fetch(
+            "SELECT member_id, rating FROM grades WHERE round_id = ? AND replaced_at IS NULL",
+            (round_id,),
+        )
+        return {row[0]: Grade(row[1]) for row in rows}
+
+    async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
+        rows = await self._fetch(
+            "SELECT question_id, rating, graded_at, replaced_at FROM grades"
+            " WHERE member_id = ? ORDER BY graded_at, id",
+            (member_id,),
+        )
+        return [(row[0], Grade(row[1]), from_db(row[2]), row[3] is not None) for row in rows]
+
+    async def goal(self, member_id: int) -> date | None:
+        rows = await self._fetch(
+            "SELECT target_date FROM member_goals WHERE member_id = ?", (member_id,)
+        )
+        return date.fromisoformat(rows[0][0]) if rows else None
+
+    async def set_goal(self, member_id: int, goal: date | None) -> None:
+        async with self._transaction() as conn:
+            if goal is None:
+                await conn.execute("DELETE FROM member_goals WHERE member_id = ?", (member_id,))
+            else:
+                await conn.execute(
+                    "INSERT INTO member_goals (member_id, target_date) VALUES (?, ?)"
+                    " ON CONFLICT (member_id) DO UPDATE SET target_date = excluded.target_date",
+                    (member_id, goal.isoformat()),
+                )
+
+
+async def _rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def _log(
+    conn: aiosqlite.Connection, owner: str, owner_id: int, question_id: int
+) -> list[LoggedGrade]:
+    rows = await _rows(
+        conn,
+        f"SELECT {GRADE_COLUMNS} FROM grades"
+        f" WHERE {owner} = ? AND question_id = ? AND replaced_at IS NULL ORDER BY graded_at, id",
+        (owner_id, question_id),
+    )
+    return [LoggedGrade(Grade(row[0]), from_db(row[1]), row[2]) for row in rows]
+
+
+async def _save_card(
+    conn: aiosqlite.Connection, table: str, owner: str, owner_id: int, card: MemoryCard
+) -> None:
+    await conn.execute(
+        f"INSERT INTO {table} ({owner}, {CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        f" ON CONFLICT ({owner}, question_id) DO UPDATE SET stability = excluded.stability,"
+        " difficulty = excluded.difficulty, due = excluded.due,"
+        " last_review = excluded.last_review, reviews = excluded.reviews",
+        (
+            owner_id,
+            card.question_id,
+            card.stability,
+            card.difficulty,
+            to_db(card.due),
+            to_db(card.last_review),
+            card.reviews,
+        ),
+    )
+
+
+def _card(row: sqlite3.Row) -> MemoryCard:
+    return MemoryCard(
+        row[0], float(row[1]), float(row[2]), from_db(row[3]), from_db(row[4]), int(row[5])
+    )

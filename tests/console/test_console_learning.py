@@ -1,0 +1,66 @@
+"""The learning loop on the console, end to end and in-process with an injected clock:
+`/quiz now`, an answer, `:react 💡`, `/quiz grade partly`, `/quiz me`."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from adapters.console.connector import ConsolePlatform
+from adapters.console.session import ConsoleSession
+from questions.catalog import Catalog
+from questions.pack import Pack
+from tests.fakes import FakeClock
+from tests.harness import running_service
+
+START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)  # a Monday
+SCRIPT = ["/quiz now", ":as alice", "My answer", ":react 💡", "/quiz grade partly", "/quiz me"]
+PACK = Pack.model_validate(
+    {
+        "id": "loop",
+        "title": "Loop pack",
+        "questions": [
+            {
+                "id": "kv-cache",
+                "topic": "inference",
+                "question": "Why does the KV cache grow with context length?",
+                "outline": "One key and one value vector per token per layer.",
+                "key_points": ["per token", "per layer", "memory-bound decode"],
+            }
+        ],
+    }
+)
+
+
+async def lines() -> AsyncIterator[str]:
+    for line in SCRIPT:
+        yield line
+
+
+async def test_the_whole_learning_loop_on_the_console(tmp_path: Path) -> None:
+    out = io.StringIO()
+    platform = ConsolePlatform(out=out)
+    clock = FakeClock(START)
+    async with running_service(tmp_path / "q.db", [platform], clock, Catalog([PACK])) as service:
+        await ConsoleSession(service, platform, echo=True).run(lines())
+    transcript = out.getvalue().splitlines()
+
+    def at(text: str) -> int:
+        return next(i for i, line in enumerate(transcript) if text in line)
+
+    outline = at("quizbot: Sample answer outline")
+    assert at("Did you cover…") > outline
+    assert "☐ memory-bound decode" in transcript[at("Did you cover…") + 3]
+    grade = at("alice: /quiz grade partly")
+    assert outline < grade
+    assert transcript[grade + 1].endswith("quizbot → alice (private): Round #1 graded: partly")
+    # partly (FSRS Hard) on a first review: stability 1.29 days, back in one day
+    assert "comes back for you on Tue 01 Dec 2026" in transcript[grade + 2]
+    me = [line.strip() for line in transcript[at("alice: /quiz me") + 1 :]]
+    assert me[0].endswith("(private): alice in this channel")
+    assert "Points: 15" in me  # grades never change points
+    assert "Mastery per topic: inference 100%" in me  # graded just now
+    assert "Due for review: 0" in me
+    assert "Next review: Tue 01 Dec 2026" in me
