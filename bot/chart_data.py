@@ -47,6 +47,15 @@ class MeChart:
     def active_days(self) -> int:
         return sum(1 for count in self.answers_per_day if count)
 
+    @property
+    def activity_text(self) -> str:
+        """ "3 answers on 2 days": the calendar's heading and the text beside it."""
+        return f"{plural(self.answers, 'answer')} on {plural(self.active_days, 'day')}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
 
 def percent(recall: float) -> int:
     return round(max(0.0, min(1.0, recall)) * 100)

@@ -34,6 +34,7 @@ from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.progress_chart import activity_field, me_chart, me_image
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
@@ -123,7 +124,16 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now()),
         channel.timezone,
     )
-    return Response(card)
+    chart = await me_chart(
+        store.recaps,
+        ctx.recaps.memory,
+        channel,
+        member_id,
+        ctx.event.member.label(),
+        ctx.engine.clock.now(),
+    )
+    fields = (*card.fields, activity_field(chart))
+    return Response(dataclasses.replace(card, fields=fields, image=await me_image(chart)))
 
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:

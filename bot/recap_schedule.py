@@ -17,7 +17,6 @@ from bot.scheduler import ChannelPlan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
-RECAP_USAGE = "Use: /quiz recap DAY HH:MM (e.g. /quiz recap fri 16:00) or /quiz recap off"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +34,17 @@ class RecapSetting:
 
 def parse_recap_time(day: str, at: str) -> str:
     """The stored form ("fri 16:00") of one weekday and a 24-hour time; raises
-    ScheduleError saying the right form."""
+    ScheduleError saying what is wrong (the command's form and example are added by the
+    grammar)."""
     if "," in day or "-" in day:
-        raise ScheduleError(f"name one day, not {quoted(day)}. {RECAP_USAGE}")
+        raise ScheduleError(f"Name one day, not {quoted(day)}.")
     try:
         spec = parse_schedule(f"{day} {at}")
     except ScheduleError as problem:
-        raise ScheduleError(f"{str(problem).split('. Use:')[0]}. {RECAP_USAGE}") from None
+        reason = str(problem).split(". Use:")[0]  # without the /quiz schedule usage
+        raise ScheduleError(f"{reason[:1].upper()}{reason[1:]}.") from None
     if len(spec.weekdays) != 1:
-        raise ScheduleError(f"name one day, not {quoted(day)}. {RECAP_USAGE}")
+        raise ScheduleError(f"Name one day, not {quoted(day)}.")
     return spec.text
 
 

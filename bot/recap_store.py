@@ -57,8 +57,7 @@ class RecapStore(Protocol):
 
     async def set_recap_schedule(
         self, channel_id: int, enabled: bool, schedule: str | None
-    ) -> None:
-        ...
+    ) -> None: ...
 
     async def record_recap(self, recap: RecapRecord, round_id: int, at: datetime) -> bool:
         """In one transaction: record the recap and enqueue its outbox action (hung on
@@ -79,3 +78,9 @@ class RecapStore(Protocol):
         ...
 
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds: ...
+
+    async def member_answer_times(
+        self, channel_id: int, member_id: int, since: datetime
+    ) -> list[datetime]:
+        """When the member answered in the channel (first answers of rounds) since ``since``."""
+        ...

@@ -28,7 +28,7 @@ from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
-from bot.render import Response
+from bot.render import Card, Response
 from bot.retention import Retention
 from bot.schedule_spec import (
     ScheduleError,
@@ -38,7 +38,6 @@ from bot.schedule_spec import (
     parse_timezone,
 )
 from bot.scheduler import QuizScheduler
-from bot.team_memory import NoGrades, TeamMemory
 from bot.weekly_recaps import WeeklyRecaps
 from questions.catalog import Catalog
 
@@ -57,16 +56,12 @@ class QuizService:
         rng: random.Random | None = None,
         background: bool = True,
         metrics: Metrics | None = None,
-        memory: TeamMemory | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
         self.platforms = dict(platforms)
         self.clock = clock
         self.metrics: Metrics = metrics or NoMetrics()
-        self.recaps = WeeklyRecaps(
-            store=store, memory=memory or NoGrades(), clock=clock, wake_outbox=self._wake_outbox
-        )
         self.outbox = OutboxWorker(
             store=store,
             platforms=self.platforms,
@@ -76,7 +71,7 @@ class QuizService:
             config=self.config,
             disable_channel=self.disable_channel,
             metrics=self.metrics,
-            recap_card=self.recaps.card,
+            recap_card=self._recap_card,
         )
         self.engine = QuizEngine(
             store=store,
@@ -86,6 +81,9 @@ class QuizService:
             rng=rng or random.Random(),
             wake_outbox=self.outbox.wake,
             metrics=self.metrics,
+        )
+        self.recaps = WeeklyRecaps(
+            store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
         )
         self.commands = CommandRunner(self.engine, self)
         self.inbound = InboundChain(
@@ -114,8 +112,10 @@ class QuizService:
     def _question_key(self, question_id: int) -> tuple[str, str] | None:
         return self.engine.question_key(question_id)
 
-    def _wake_outbox(self) -> None:
-        self.outbox.wake()
+    async def _recap_card(
+        self, platform: Platform, channel: ChannelSettings, key: str
+    ) -> Card | None:
+        return await self.recaps.card(platform, channel, key)
 
     # life cycle
 

@@ -1,8 +1,8 @@
 """What recaps and ``/quiz me`` show of memory: mastery per topic and what comes due.
 
-The learning loop owns grades and memory cards; charts and recaps only read these
-figures through :class:`TeamMemory`. :class:`NoGrades` is the source while no grade
-exists: every chart and recap then says "no grades yet".
+The learning loop (:class:`bot.learning.LearningService`) owns grades and memory cards;
+charts and recaps only read these figures through :class:`TeamMemory`. With no grade
+they are empty, and every chart and recap then says "no grades yet".
 """
 
 from __future__ import annotations
@@ -23,16 +23,3 @@ class TeamMemory(Protocol):
     async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
         """Mean recall (0-1) at ``at`` of the member's graded questions, per topic."""
         ...
-
-
-class NoGrades:
-    """Memory with nothing graded."""
-
-    async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
-        return {}
-
-    async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
-        return {}
-
-    async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
-        return {}

@@ -52,9 +52,7 @@ class WeeklyRecaps:
         return self._settings.get(channel_id, RecapSetting())
 
     async def change(self, channel_id: int, setting: RecapSetting) -> None:
-        await self._store.recaps.set_recap_schedule(
-            channel_id, setting.enabled, setting.schedule
-        )
+        await self._store.recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
         self._settings[channel_id] = setting
 
     def plan(self, channel: ChannelSettings) -> ChannelPlan | None:

@@ -117,6 +117,16 @@ class SqliteRecapStore:
             ),
         )
 
+    async def member_answer_times(
+        self, channel_id: int, member_id: int, since: datetime
+    ) -> list[datetime]:
+        rows = await self._fetch(
+            "SELECT answered_at FROM answers WHERE channel_id = ? AND member_id = ?"
+            " AND scoring = 1 AND answered_at >= ? ORDER BY answered_at",
+            (channel_id, member_id, to_db(since)),
+        )
+        return [from_db(row[0]) for row in rows]
+
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
         moment = to_db(until)
         scheduled = await self._fetch(

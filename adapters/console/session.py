@@ -14,7 +14,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, render_card
+from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform
 from bot.events import Command, Reaction, Reply
 from bot.models import Round
 from bot.refs import MemberRef, MessageRef, ThreadRef
@@ -115,7 +115,7 @@ class ConsoleSession:
         if response is None:
             return
         if response.public:
-            self.platform.say(None, "quizbot", render_card(response.card))
+            self.platform.show(None, "quizbot", response.card)
         else:
             await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
 
