@@ -34,6 +34,7 @@ from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform, ReactionEmoji
 from bot.progress_chart import activity_field, me_chart, me_image
 from bot.quoting import quoted
 from bot.render import Response
@@ -73,6 +74,13 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+    platform: Platform | None = None
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """The emoji as the platform reacts with it; ``Refused`` when it cannot."""
+        if isinstance(self.platform, ReactionEmoji):
+            return await self.platform.reaction_emoji(emoji)
+        return emoji
 
     @property
     def recaps(self) -> WeeklyRecaps:
@@ -214,9 +222,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
         )
     except NoQuestions:
-        raise Refused(
-            "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-        ) from None
+        raise Refused("No topic is enabled. Enable one with `/quiz topics enable TOPIC`.") from None
     if round_ is None:
         return Response(cards.info("A question was just posted."))
     return Response(cards.info(f"Posting question #{round_.number}."))
@@ -253,7 +259,8 @@ ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
 async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
     channel = ctx.quiz
     match command:
-        case SetRevealEmoji(emoji=emoji):
+        case SetRevealEmoji(emoji=typed):
+            emoji = await ctx.reaction_emoji(typed)
             changed = dataclasses.replace(channel, reveal_emoji=emoji)
             note = f"React {emoji} on a question to reveal its outline."
         case SetFollowUps(policy=policy):

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import weakref
+from collections.abc import Mapping
 
 from bot import cards
+from bot.command_grammar import Subcommand
 from bot.command_handlers import CommandContext, ScheduleBook
 from bot.command_registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, find_subcommand, parse_command
-from bot.commands import Help
+from bot.commands import Help, QuizCommand
 from bot.engine import QuizEngine
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform
 from bot.render import Response
 
 log = logging.getLogger(__name__)
@@ -26,9 +31,21 @@ NO_QUIZ_YET = (
 class CommandRunner:
     """Runs one ``/quiz`` invocation through the steps every subcommand shares."""
 
-    def __init__(self, engine: QuizEngine, schedules: ScheduleBook) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        schedules: ScheduleBook,
+        platforms: Mapping[str, Platform] | None = None,
+    ) -> None:
         self._engine = engine
         self._schedules = schedules
+        self._platforms = platforms or {}
+        # Admin commands of one channel run one at a time: each reads the channel's
+        # settings, changes one and saves them all, so two at once would undo each
+        # other (and an admin's first two commands would both create the channel).
+        self._channel_locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def run(self, event: Command) -> Response:
         """Run an invocation the inbound chain let through (a member's admin command is
@@ -40,12 +57,32 @@ class CommandRunner:
             subcommand = COMMANDS_BY_NAME["help"]
             channel = None
         elif admin:
-            channel = await self._admin_channel(event)
+            ref = event.channel
+            key = (ref.platform, ref.workspace, ref.channel)
+            async with self._channel_locks.setdefault(key, asyncio.Lock()):
+                channel = await self._admin_channel(event)
+                return await self._handle(subcommand, command, event, channel)
         else:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:
                 return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-        context = CommandContext(self._engine, self._schedules, event, channel, QUIZ_COMMANDS)
+        return await self._handle(subcommand, command, event, channel)
+
+    async def _handle(
+        self,
+        subcommand: Subcommand,
+        command: QuizCommand,
+        event: Command,
+        channel: ChannelSettings | None,
+    ) -> Response:
+        context = CommandContext(
+            self._engine,
+            self._schedules,
+            event,
+            channel,
+            QUIZ_COMMANDS,
+            self._platforms.get(event.channel.platform),
+        )
         return await subcommand.handler(context, command)
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:

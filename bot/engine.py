@@ -137,16 +137,20 @@ class QuizEngine:
     ) -> Round | None:
         """Record a new round and its actions; None if the slot already has one."""
         eligible = eligible_questions(self._question_topics, channel.topics, topic)
-        counts = await self.store.question_ask_counts(channel.id)
-        question_id = pick_question(eligible, counts, self._rng)
-        if question_id is None:
+        if not eligible:
             raise NoQuestions(topic or "")
+
+        def choose(ask_counts: Mapping[int, int]) -> int:
+            chosen = pick_question(eligible, ask_counts, self._rng)
+            assert chosen is not None  # some question is eligible
+            return chosen
+
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
         round_ = await self.store.create_round(
             channel.id,
-            question_id,
+            choose,
             scheduled_for,
             scheduled=scheduled,
             created_at=self.clock.now(),
@@ -171,16 +175,15 @@ class QuizEngine:
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
         """Queue the outline (and pending follow-ups); True only the first time."""
-        if not await self.store.mark_revealed(round_.id, self.clock.now()):
-            return False
         # Follow-ups go out by the reveal at the latest, whatever the policy is now
         # (it may have changed since the round started); the unique key drops a repeat.
-        self._follow_ups_queued.add(round_.id)
         drafts = [
             OutboxDraft(round_.id, kind, action_key(round_.id, kind))
             for kind in (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
         ]
-        await self.store.enqueue(drafts, self.clock.now())
+        if not await self.store.reveal_round(round_.id, self.clock.now(), drafts):
+            return False
+        self._follow_ups_queued.add(round_.id)
         self._wake_outbox()
         return True
 
@@ -232,38 +235,45 @@ class QuizEngine:
                 self._wake_outbox()
         return result.outcome
 
-    async def on_reaction(self, event: Reaction) -> None:
+    async def on_reaction(self, event: Reaction) -> bool:
+        """Apply a reveal or vote reaction; False when it changed nothing (any other
+        emoji, a message that is no question or answer, a round already revealed)."""
         channel = await self.channel(event.channel)
         if channel is None:
-            return
-        await self._apply_reaction(channel, event)
+            return False
+        return await self._apply_reaction(channel, event)
 
-    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> None:
+    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> bool:
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message)
             if round_ is not None and round_.revealed_at is None:
-                member_id = await self.store.member_id(event.member)
-                reactors = await self.store.add_reveal_reactor(round_.id, member_id)
-                if reactors >= channel.reveal_min_reactors:
-                    await self.reveal(channel, round_)
-                return
+                if channel.reveal_min_reactors > 1:
+                    member_id = await self.store.member_id(event.member)
+                    reactors = await self.store.add_reveal_reactor(
+                        round_.id, member_id, at=self.clock.now()
+                    )
+                    if reactors < channel.reveal_min_reactors:
+                        return True
+                await self.reveal(channel, round_)
+                return True
         if same_emoji(event.emoji, self.config.vote_emoji):
             answer = await self.store.answer_by_message_in_channel(
                 channel.id, event.message.message
             )
             if answer is None:
-                return
+                return False
             voter_id = await self.store.member_id(event.member)
             if voter_id == answer.member_id:
-                return  # no votes for one's own answer
+                return False  # no votes for one's own answer
             rules = self.config.scoring
-            await self.store.record_vote(
+            return await self.store.record_vote(
                 answer.id,
                 voter_id,
                 self.clock.now(),
                 per_vote=rules.per_vote,
                 max_votes=rules.max_votes,
             )
+        return False
 
     async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:
         cached = self._round_by_thread.get((channel_id, thread))

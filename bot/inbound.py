@@ -118,6 +118,12 @@ class InboundChain:
             # be lost. Their effects are idempotent, so two racing deliveries count once.
             if await self._deliveries.seen_before(platform.name, event.event_id):
                 return None
+            if isinstance(event, Reaction):
+                # Only a reaction that changed something is recorded: members react to
+                # every message of a quiz channel, and those ids would be kept for nothing.
+                if await self._engine.on_reaction(event):
+                    await self._deliveries.done(platform.name, event.event_id)
+                return None
             response = await self._handler(event, platform)
             await self._deliveries.done(platform.name, event.event_id)
             return response
@@ -132,6 +138,5 @@ class InboundChain:
             event.member, event.channel
         ):
             raise Refused(
-                f"`/quiz {event.name}` needs a quiz admin of this channel "
-                f"({platform.admin_rule})."
+                f"`/quiz {event.name}` needs a quiz admin of this channel ({platform.admin_rule})."
             )

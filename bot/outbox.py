@@ -10,6 +10,7 @@ already sent, so a retry never posts twice.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -148,13 +149,15 @@ class OutboxWorker:
             return completed, len(due) == PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
+        # The round and channel are read once per round, not per action: the round's
+        # message and thread are known from the actions this loop completes.
+        round_ = await self._store.get_round(actions[0].round_id)
+        channel = None if round_ is None else await self._store.get_channel_by_id(round_.channel_id)
         completed = 0
         for action in actions:  # oldest first: the question before its thread
-            round_ = await self._store.get_round(action.round_id)
             if round_ is None:
                 await self._store.fail_action(action.id, "round not found", self._clock.now())
                 continue
-            channel = await self._store.get_channel_by_id(round_.channel_id)
             if channel is None or channel.disabled_reason:
                 reason = channel.disabled_reason if channel else "channel not found"
                 await self._store.fail_action(
@@ -165,15 +168,23 @@ class OutboxWorker:
                 action.kind in NEEDS_THREAD and round_.thread is None
             ):
                 break  # its prerequisite is not done yet; later actions wait too
-            if not await self._perform(action, round_, channel):
+            done, result = await self._perform(action, round_, channel)
+            if not done:
                 break
+            if action.kind is ActionKind.QUESTION:
+                round_ = dataclasses.replace(round_, question_message=result)
+            elif action.kind is ActionKind.THREAD:
+                round_ = dataclasses.replace(round_, thread=result)
             completed += 1
         return completed
 
-    async def _perform(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> bool:
+    async def _perform(
+        self, action: OutboxAction, round_: Round, channel: ChannelSettings
+    ) -> tuple[bool, str | None]:
+        """Send the action; whether it was completed, and its result (a message or thread)."""
         platform = self._platforms.get(channel.ref.platform)
         if platform is None:
-            return False  # that platform is not running in this process; keep the action
+            return False, None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
             question = self._question(round_)
@@ -181,7 +192,7 @@ class OutboxWorker:
                 await self._store.fail_action(
                     action.id, "question no longer in any pack", self._clock.now()
                 )
-                return False
+                return False, None
         attempt = await self._store.begin_attempt(action.id, self._clock.now())
         started = time.perf_counter()
         try:
@@ -197,15 +208,15 @@ class OutboxWorker:
                 extra=about(channel.ref, round_.id),
             )
             await self._disable_channel(channel, str(problem))
-            return False
+            return False, None
         except Exception as problem:
             await self._retry_later(platform.name, attempt, problem)
-            return False
+            return False, None
         self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
         if action.kind is ActionKind.QUESTION:
             self._metrics.round_posted(platform.name)
         await self._store.complete_action(attempt.id, result, self._clock.now())
-        return True
+        return True, result
 
     async def _send(
         self,
@@ -296,7 +307,9 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay))
+        await self._store.retry_action(
+            action.id, message, now + timedelta(seconds=delay), at=now
+        )
 
     def _question(self, round_: Round) -> Question | None:
         key = self._question_keys(round_.question_id)

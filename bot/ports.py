@@ -6,9 +6,9 @@ them only through these protocols.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.events import Event
 from bot.learning_store import LearningStore
@@ -76,20 +76,20 @@ class Platform(Protocol):
         ...
 
 
-class Store(Protocol):
-    """Persistence of the quiz. Every write is committed before the call returns."""
+@runtime_checkable
+class ReactionEmoji(Protocol):
+    """A platform that can react with some emoji only, and names them its own way,
+    provides this to check a reveal emoji when an admin configures it."""
 
-    @property
-    def learning(self) -> LearningStore:
-        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+    async def reaction_emoji(self, emoji: str) -> str:
+        """``emoji`` as the core should keep it (the form reactions arrive in); raises
+        ``Refused`` with a clear message when the platform cannot react with it."""
         ...
 
-    @property
-    def recaps(self) -> RecapStore:
-        """Recap schedules and recaps (the recap aggregate)."""
-        ...
 
-    # channels
+class ChannelStore(Protocol):
+    """The channels' quiz settings, and small key/value facts of the installation."""
+
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
 
     async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None: ...
@@ -101,6 +101,15 @@ class Store(Protocol):
     async def update_channel(self, settings: ChannelSettings) -> None: ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
+
+    # small key/value facts (e.g. the hash of synced Discord commands)
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class RoundStore(Protocol):
+    """Rounds, the questions they ask, and the outbox of actions each round sends."""
 
     # questions
     async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
@@ -115,15 +124,18 @@ class Store(Protocol):
     async def create_round(
         self,
         channel_id: int,
-        question_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
         scheduled_for: datetime,
         *,
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
     ) -> Round | None:
-        """Atomically: close the channel's open round, insert the new one with the next
-        round number, and enqueue its actions with keys ``round:<id>:<kind>``.
+        """Atomically: pick the question with ``choose_question`` (given the channel's
+        ask counts, as :meth:`question_ask_counts`), close the channel's open round,
+        insert the new one with the next round number, and enqueue its actions with
+        keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
+        created at once see each other's question.
 
         Returns None, changing nothing, when the channel already has a round for
         ``scheduled_for`` (the UNIQUE(channel, scheduled_for) key).
@@ -146,7 +158,14 @@ class Store(Protocol):
         """True only for the call that revealed the round (it was not revealed before)."""
         ...
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        """Mark the round revealed and queue ``drafts`` in one transaction; False (and
+        nothing queued) when it was revealed before."""
+        ...
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...
 
@@ -176,10 +195,6 @@ class Store(Protocol):
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
 
-    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
-        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
-        ...
-
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
@@ -191,13 +206,18 @@ class Store(Protocol):
         ``question_message``, a THREAD result its ``thread``."""
         ...
 
-    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None: ...
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None: ...
 
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None: ...
 
     async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int: ...
 
-    # members, answers, votes
+
+class MemberStore(Protocol):
+    """Members, their answers and votes, and the inbound event ids already handled."""
+
     async def member_id(self, ref: MemberRef) -> int:
         """The member's id, creating the member (and updating the display name) as needed."""
         ...
@@ -237,7 +257,14 @@ class Store(Protocol):
         """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
-    # reports
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
+        ...
+
+
+class ReportStore(Protocol):
+    """Read-only reports over every aggregate."""
+
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
@@ -253,10 +280,21 @@ class Store(Protocol):
         """Outbox actions of every channel by state ("pending", "done", "failed")."""
         ...
 
-    # small key/value facts (e.g. the hash of synced Discord commands)
-    async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_meta(self, key: str, value: str) -> None: ...
+class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
+    """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
+    Every write is committed before the call returns; every time written is one passed
+    in (the injected clock), never the wall clock."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
+
+    @property
+    def recaps(self) -> RecapStore:
+        """Recap schedules and recaps (the recap aggregate)."""
+        ...
 
     async def close(self) -> None: ...
 

@@ -85,7 +85,7 @@ class QuizService:
         self.recaps = WeeklyRecaps(
             store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
         )
-        self.commands = CommandRunner(self.engine, self)
+        self.commands = CommandRunner(self.engine, self, self.platforms)
         self.inbound = InboundChain(
             self.engine,
             self.platforms,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import (
@@ -22,6 +21,8 @@ from pydantic_settings import (
 
 from bot.errors import QuizError
 from bot.models import FollowUpPolicy
+from bot.quoting import quoted
+from bot.schedule_spec import ScheduleError, parse_timezone
 
 PLATFORMS = ("console", "slack", "discord")
 
@@ -148,10 +149,11 @@ class Settings(BaseSettings):
     @classmethod
     def _known_timezone(cls, value: str) -> str:
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError) as error:
-            raise ValueError(f"unknown IANA timezone {value!r}") from error
-        return value
+            return parse_timezone(value).key
+        except ScheduleError:
+            raise ValueError(
+                f"unknown timezone {quoted(value)}: use an IANA name such as Europe/Berlin"
+            ) from None
 
     def platforms(self) -> list[str]:
         """The platforms to run, checked against the credentials they need."""

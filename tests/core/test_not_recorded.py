@@ -7,12 +7,15 @@ adapter can have it delivered again; the redelivery counts once.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from bot.errors import NotRecorded
 from bot.events import Command, Reaction, Reply
+from bot.models import OutboxDraft
 from bot.refs import MessageRef, ThreadRef
 from bot.render import CardKind
 from tests.harness import QuizHarness
@@ -69,16 +72,16 @@ async def test_a_reveal_reaction_that_failed_after_its_id_was_seen_is_redone(
     round_ = await quiz.round()
     assert round_.question_message is not None
     store = quiz.service.store
-    real_add = store.add_reveal_reactor
+    real_reveal = store.reveal_round
     calls: list[int] = []
 
-    async def fail_first(round_id: int, member_id: int) -> int:
+    async def fail_first(round_id: int, at: datetime, drafts: Sequence[OutboxDraft]) -> bool:
         calls.append(round_id)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        return await real_add(round_id, member_id)
+        return await real_reveal(round_id, at, drafts)
 
-    monkeypatch.setattr(store, "add_reveal_reactor", fail_first)
+    monkeypatch.setattr(store, "reveal_round", fail_first)
     reaction = Reaction(
         "ev-reveal",
         quiz.channel,

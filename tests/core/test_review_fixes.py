@@ -73,7 +73,7 @@ async def test_channels_of_a_platform_not_running_get_no_rounds_and_block_nothin
     for day in range(3):
         await store.create_round(
             absent.id,
-            1,
+            lambda _: 1,
             datetime(2026, 11, 1 + day, 9, tzinfo=UTC),
             scheduled=True,
             created_at=quiz.clock.now(),

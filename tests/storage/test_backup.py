@@ -28,7 +28,7 @@ async def _keep_answering(
     ids = await store.sync_questions([QuestionKey("p", "q", "gpu", "h")])
     round_ = await store.create_round(
         channel.id,
-        ids[("p", "q")],
+        lambda _: ids[("p", "q")],
         T0,
         scheduled=True,
         created_at=T0,

@@ -34,7 +34,7 @@ async def quiz_at_the_version_before_learning(path: Path) -> None:
         )
         round_ = await store.create_round(
             channel.id,
-            ids[("p", "q1")],
+            lambda _: ids[("p", "q1")],
             AT,
             scheduled=True,
             created_at=AT,
