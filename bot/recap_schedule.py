@@ -8,12 +8,11 @@ channel's timezone, with the same daylight-saving rule and the channel's grace w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from bot.models import ChannelSettings
 from bot.quoting import quoted
-from bot.schedule_spec import ScheduleError, parse_schedule, parse_timezone
-from bot.scheduler import ChannelPlan
+from bot.schedule_spec import ScheduleError, parse_schedule
+from bot.scheduler import ChannelPlan, channel_plan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
@@ -53,9 +52,4 @@ def recap_plan(channel: ChannelSettings, setting: RecapSetting) -> ChannelPlan |
     disabled). A paused channel keeps its recap: a week with no round sends none."""
     if not setting.enabled or channel.disabled_reason is not None:
         return None
-    return ChannelPlan(
-        channel_id=channel.id,
-        spec=parse_schedule(setting.spec_text),
-        tz=parse_timezone(channel.timezone),
-        grace=timedelta(hours=channel.grace_hours),
-    )
+    return channel_plan(channel, setting.spec_text)

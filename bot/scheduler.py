@@ -85,9 +85,14 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
     """
     if channel.paused or channel.disabled_reason is not None or not channel.schedule:
         return None
+    return channel_plan(channel, channel.schedule)
+
+
+def channel_plan(channel: ChannelSettings, schedule: str) -> ChannelPlan:
+    """``schedule`` in the channel's timezone, with the channel's grace window."""
     return ChannelPlan(
         channel_id=channel.id,
-        spec=parse_schedule(channel.schedule),
+        spec=parse_schedule(schedule),
         tz=parse_timezone(channel.timezone),
         grace=timedelta(hours=channel.grace_hours),
     )

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.chart_data import TopicMastery
 from bot.models import ActionKind, ChannelSettings
 from bot.recap import recap_key, recap_week, week_before
 from bot.recap_schedule import RecapSetting, recap_plan
@@ -296,19 +295,28 @@ async def test_a_recap_slot_handled_twice_is_recorded_once(quiz: QuizHarness) ->
     assert len(recaps(quiz.platform)) == 1
 
 
-async def test_a_crash_after_posting_the_recap_does_not_post_it_again(
-    db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, quiz: QuizHarness
-) -> None:
+async def crash_while_sending_the_recap(quiz: QuizHarness, *, after_send: bool) -> ChannelSettings:
+    """Seed a week, record its recap, and let the process die while sending it."""
     await seed_week(quiz)
     channel = await channel_settings(quiz)
-    clock.set(FRIDAY_RECAP)
+    quiz.clock.set(FRIDAY_RECAP)
     await quiz.service.recaps.on_slot(channel.id, FRIDAY_RECAP)
-    platform.crash_after_send = True
+    if after_send:
+        quiz.platform.crash_after_send = True
+    else:
+        quiz.platform.failures.append(SimulatedCrash("before send"))
     with pytest.raises(SimulatedCrash):
         await quiz.service.settle()
     await quiz.service.stop()
+    quiz.clock.advance(minutes=1)
+    return channel
 
-    clock.advance(minutes=1)
+
+async def test_a_crash_after_posting_the_recap_does_not_post_it_again(
+    db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, quiz: QuizHarness
+) -> None:
+    channel = await crash_while_sending_the_recap(quiz, after_send=True)
+    assert len(recaps(platform)) == 1
     async with running_service(db_path, [platform], clock, catalog) as service:
         await service.settle()
         action = await service.store.round_actions(
@@ -326,41 +334,12 @@ async def test_a_crash_after_posting_the_recap_does_not_post_it_again(
 async def test_a_crash_before_posting_the_recap_posts_it_after_restart(
     db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, quiz: QuizHarness
 ) -> None:
-    await seed_week(quiz)
-    channel = await channel_settings(quiz)
-    clock.set(FRIDAY_RECAP)
-    await quiz.service.recaps.on_slot(channel.id, FRIDAY_RECAP)
-    platform.failures.append(SimulatedCrash("before send"))
-    with pytest.raises(SimulatedCrash):
-        await quiz.service.settle()
-    await quiz.service.stop()
+    await crash_while_sending_the_recap(quiz, after_send=False)
     assert recaps(platform) == []
-
-    clock.advance(minutes=1)
     async with running_service(db_path, [platform], clock, catalog) as service:
         await service.settle()
     [sent] = recaps(platform)
     assert sent.card.image is not None  # rendered again from stored data
-
-
-def test_charted_topics_are_the_strongest_and_weakest() -> None:
-    from bot.recap import Recap
-
-    rows = [TopicMastery(f"t{n}", 90 - 10 * n) for n in range(8)]
-    recap = Recap(
-        title="t",
-        rounds=1,
-        members=1,
-        rounds_before=0,
-        members_before=0,
-        top_answers=(),
-        streak_leaders=(),
-        strongest=tuple(rows[:3]),
-        weakest=tuple(reversed(rows[-3:])),
-        due_next_week=(),
-        members_per_day=(0,) * 7,
-    )
-    assert [r.topic for r in recap.charted_topics] == ["t0", "t1", "t2", "t5", "t6", "t7"]
 
 
 def test_previous_slot_of_the_default_recap_is_friday() -> None:
