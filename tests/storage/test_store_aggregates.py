@@ -30,9 +30,9 @@ def methods(port: type) -> set[str]:
 def test_every_store_method_belongs_to_exactly_one_aggregate() -> None:
     parts = [methods(port) for port, _ in PARTS]
     assert sum(len(p) for p in parts) == len(set().union(*parts))
-    # the learning loop's and the recaps' aggregates are reached as their own stores:
-    # ``store.learning``, ``store.recaps``
-    assert set().union(*parts) | {"close", "learning", "recaps"} == methods(Store)
+    # the learning loop's, the question bank's and the recaps' aggregates are reached as
+    # their own stores: ``store.learning``, ``store.bank``, ``store.recaps``
+    assert set().union(*parts) | {"close", "learning", "bank", "recaps"} == methods(Store)
 
 
 @pytest.mark.parametrize(("port", "implementation"), PARTS)
