@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
@@ -732,6 +733,30 @@ class SqliteStore:
     async def outbox_counts(self) -> dict[str, int]:
         rows = await self._fetch("SELECT state, COUNT(*) AS n FROM outbox GROUP BY state")
         return {row["state"]: row["n"] for row in rows}
+
+    # multi-part sends not yet complete (adapters.unfinished_sends.SendProgress)
+
+    async def unfinished_card(self, key: str) -> list[str] | None:
+        row = await self._fetch_one(
+            "SELECT message_ids FROM unfinished_cards WHERE key = ?", (key,)
+        )
+        return None if row is None else [str(part) for part in json.loads(row[0])]
+
+    async def begin_card(self, key: str) -> None:
+        await self._change(
+            "INSERT INTO unfinished_cards (key) VALUES (?) ON CONFLICT (key) DO NOTHING", (key,)
+        )
+
+    async def record_card_part(self, key: str, message_id: str) -> None:
+        await self._change(
+            "INSERT INTO unfinished_cards (key, message_ids) VALUES (?, json_array(?))"
+            " ON CONFLICT (key) DO UPDATE"
+            " SET message_ids = json_insert(unfinished_cards.message_ids, '$[#]', ?)",
+            (key, message_id, message_id),
+        )
+
+    async def finish_card(self, key: str) -> None:
+        await self._change("DELETE FROM unfinished_cards WHERE key = ?", (key,))
 
     # small key/value facts
 
