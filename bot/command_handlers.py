@@ -34,6 +34,7 @@ from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform, ReactionEmoji
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
@@ -66,6 +67,13 @@ class CommandContext:
     event: Command
     channel: ChannelSettings | None
     commands: Sequence[Subcommand]
+    platform: Platform | None = None
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """The emoji as the platform reacts with it; ``Refused`` when it cannot."""
+        if isinstance(self.platform, ReactionEmoji):
+            return await self.platform.reaction_emoji(emoji)
+        return emoji
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -231,7 +239,8 @@ ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
 async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
     channel = ctx.quiz
     match command:
-        case SetRevealEmoji(emoji=emoji):
+        case SetRevealEmoji(emoji=typed):
+            emoji = await ctx.reaction_emoji(typed)
             changed = dataclasses.replace(channel, reveal_emoji=emoji)
             note = f"React {emoji} on a question to reveal its outline."
         case SetFollowUps(policy=policy):

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import logging
 import weakref
+from collections.abc import Mapping
 
 from bot import cards
 from bot.command_grammar import Subcommand
@@ -16,6 +17,7 @@ from bot.engine import QuizEngine
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
+from bot.ports import Platform
 from bot.render import Response
 
 log = logging.getLogger(__name__)
@@ -29,9 +31,15 @@ NO_QUIZ_YET = (
 class CommandRunner:
     """Runs one ``/quiz`` invocation through the steps every subcommand shares."""
 
-    def __init__(self, engine: QuizEngine, schedules: ScheduleBook) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        schedules: ScheduleBook,
+        platforms: Mapping[str, Platform] | None = None,
+    ) -> None:
         self._engine = engine
         self._schedules = schedules
+        self._platforms = platforms or {}
         # Admin commands of one channel run one at a time: each reads the channel's
         # settings, changes one and saves them all, so two at once would undo each
         # other (and an admin's first two commands would both create the channel).
@@ -67,7 +75,14 @@ class CommandRunner:
         event: Command,
         channel: ChannelSettings | None,
     ) -> Response:
-        context = CommandContext(self._engine, self._schedules, event, channel, QUIZ_COMMANDS)
+        context = CommandContext(
+            self._engine,
+            self._schedules,
+            event,
+            channel,
+            QUIZ_COMMANDS,
+            self._platforms.get(event.channel.platform),
+        )
         return await subcommand.handler(context, command)
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:

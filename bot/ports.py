@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.events import Event
 from bot.learning_store import LearningStore
@@ -70,15 +70,20 @@ class Platform(Protocol):
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
 
 
-class Store(Protocol):
-    """Persistence of the quiz. Every write is committed before the call returns."""
+@runtime_checkable
+class ReactionEmoji(Protocol):
+    """A platform that can react with some emoji only, and names them its own way,
+    provides this to check a reveal emoji when an admin configures it."""
 
-    @property
-    def learning(self) -> LearningStore:
-        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+    async def reaction_emoji(self, emoji: str) -> str:
+        """``emoji`` as the core should keep it (the form reactions arrive in); raises
+        ``Refused`` with a clear message when the platform cannot react with it."""
         ...
 
-    # channels
+
+class ChannelStore(Protocol):
+    """The channels' quiz settings, and small key/value facts of the installation."""
+
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
 
     async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None: ...
@@ -90,6 +95,15 @@ class Store(Protocol):
     async def update_channel(self, settings: ChannelSettings) -> None: ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
+
+    # small key/value facts (e.g. the hash of synced Discord commands)
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class RoundStore(Protocol):
+    """Rounds, the questions they ask, and the outbox of actions each round sends."""
 
     # questions
     async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
@@ -145,7 +159,7 @@ class Store(Protocol):
         nothing queued) when it was revealed before."""
         ...
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...
 
@@ -175,10 +189,6 @@ class Store(Protocol):
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
 
-    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
-        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
-        ...
-
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
@@ -190,13 +200,18 @@ class Store(Protocol):
         ``question_message``, a THREAD result its ``thread``."""
         ...
 
-    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None: ...
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None: ...
 
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None: ...
 
     async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int: ...
 
-    # members, answers, votes
+
+class MemberStore(Protocol):
+    """Members, their answers and votes, and the inbound event ids already handled."""
+
     async def member_id(self, ref: MemberRef) -> int:
         """The member's id, creating the member (and updating the display name) as needed."""
         ...
@@ -236,7 +251,14 @@ class Store(Protocol):
         """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
-    # reports
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
+        ...
+
+
+class ReportStore(Protocol):
+    """Read-only reports over every aggregate."""
+
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
@@ -252,10 +274,16 @@ class Store(Protocol):
         """Outbox actions of every channel by state ("pending", "done", "failed")."""
         ...
 
-    # small key/value facts (e.g. the hash of synced Discord commands)
-    async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_meta(self, key: str, value: str) -> None: ...
+class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
+    """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
+    Every write is committed before the call returns; every time written is one passed
+    in (the injected clock), never the wall clock."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
 
     async def close(self) -> None: ...
 

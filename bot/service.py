@@ -80,7 +80,7 @@ class QuizService:
             wake_outbox=self.outbox.wake,
             metrics=self.metrics,
         )
-        self.commands = CommandRunner(self.engine, self)
+        self.commands = CommandRunner(self.engine, self, self.platforms)
         self.inbound = InboundChain(
             self.engine,
             self.platforms,

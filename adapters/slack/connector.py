@@ -29,6 +29,7 @@ from adapters.slack.errors import error_code, slack_call
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
+from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
@@ -82,6 +83,7 @@ class SlackPlatform:
         self.client = client
         self._pacer = pacer or ChannelPacer()
         self._unfinished: SendProgress = progress or UnfinishedSends()
+        self._emoji = WorkspaceEmoji(client)
         self._members = SlackMembers(self._user_info, allow_list=admins)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(self, self._work)
@@ -200,6 +202,10 @@ class SlackPlatform:
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await self._members.is_admin(member.member)
+
+    async def reaction_emoji(self, emoji: str) -> str:
+        """The core's ``ReactionEmoji`` check: Slack reacts with its own emoji only."""
+        return await self._emoji.reaction_emoji(emoji)
 
     # ---- for the listeners
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,7 @@ class FakeSlack:
     retry_after: int = 0
     failing_calls: dict[str, set[int]] = field(default_factory=dict)  # nth calls: internal_error
     channel_errors: dict[str, str] = field(default_factory=dict)
+    custom_emoji: dict[str, str] = field(default_factory=dict)  # name: image URL or alias:name
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     url: str = ""
@@ -205,7 +207,10 @@ class FakeSlack:
         return {"ok": True, "message_ts": f"{1764000000}.{len(self.ephemerals):06d}"}
 
     def _reactions_add(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        reaction = (str(params["channel"]), str(params["timestamp"]), str(params["name"]))
+        name = str(params["name"])
+        if not re.fullmatch(r"[a-z0-9_+'-]+(::skin-tone-[2-6])?", name):
+            return {"ok": False, "error": "invalid_name"}  # Slack takes names, never "🦄"
+        reaction = (str(params["channel"]), str(params["timestamp"]), name)
         if reaction in self.reactions:
             return {"ok": False, "error": "already_reacted"}
         self.reactions.append(reaction)
@@ -241,6 +246,9 @@ class FakeSlack:
         thread = [m for m in self.messages if m.channel == channel and m.ts == parent]
         thread += self.posts(channel, thread=parent)
         return {"ok": True, "messages": [m.as_message(with_metadata=metadata) for m in thread]}
+
+    def _emoji_list(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "emoji": dict(self.custom_emoji)}
 
     def _users_info(self, params: Mapping[str, Any]) -> dict[str, Any]:
         user = str(params["user"])

@@ -53,8 +53,8 @@ def test_emoji_names_map_to_unicode_and_back(name: str, emoji: str) -> None:
     assert to_unicode(to_name(emoji)) == emoji
 
 
-def test_unknown_emoji_names_pass_through() -> None:
-    assert to_unicode("partyparrot") == "partyparrot"
+def test_custom_emoji_names_are_kept_as_shortcodes() -> None:
+    assert to_unicode("partyparrot") == ":partyparrot:"
     assert to_name(":partyparrot:") == "partyparrot"
 
 

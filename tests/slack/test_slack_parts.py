@@ -117,6 +117,7 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "channels:history",
         "groups:history",
         "users:read",
+        "emoji:read",
     }
     settings = manifest["settings"]
     assert set(settings["event_subscriptions"]["bot_events"]) == {
