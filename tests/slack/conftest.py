@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,11 @@ async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
         await platform.stop()
 
 
+StartSlackQuiz = Callable[[], AbstractAsyncContextManager[SlackQuiz]]
+
+
 @pytest.fixture
-async def slack_quiz(
+def start_slack_quiz(
     db_path: Path,
     slack_settings: Settings,
     fake_slack: FakeSlack,
@@ -59,8 +63,9 @@ async def slack_quiz(
     catalog: Catalog,
     config: QuizConfig,
     busy_timeout_ms: int,
-) -> AsyncIterator[SlackQuiz]:
-    async with running_slack_quiz(
+) -> StartSlackQuiz:
+    """Starts a quiz process on Slack; call it again after the first ended for a restart."""
+    return lambda: running_slack_quiz(
         db_path,
         slack_settings,
         fake_slack,
@@ -68,5 +73,10 @@ async def slack_quiz(
         catalog,
         config,
         busy_timeout_ms=busy_timeout_ms,
-    ) as quiz:
+    )
+
+
+@pytest.fixture
+async def slack_quiz(start_slack_quiz: StartSlackQuiz) -> AsyncIterator[SlackQuiz]:
+    async with start_slack_quiz() as quiz:
         yield quiz
