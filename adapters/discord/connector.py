@@ -23,6 +23,7 @@ from adapters.discord.buttons import valid_button_value, view_for
 from adapters.discord.client import InboundRouter, QuizClient
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
+from adapters.discord.forms import FormModal
 from adapters.discord.gateway_end import end_cause
 from adapters.discord.inbound import (
     PLATFORM,
@@ -43,10 +44,12 @@ from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
 from bot.errors import PlatformError
-from bot.events import ButtonPress, Command, Event
+from bot.events import ButtonPress, Command, Event, FormSubmit
+from bot.forms import Form
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card
+from bot.review_desk import may_open_form
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -517,7 +520,18 @@ class DiscordPlatform:
         event = ButtonPress(str(interaction.id), channel, message, member, action, value)
         await self._answer(interaction, event, f"the {action} button")
 
+    async def _on_form(
+        self, interaction: discord.Interaction, form: Form, values: dict[str, str]
+    ) -> None:
+        channel, member = await self._interaction_refs(interaction)
+        self._remember(interaction, member)
+        event = FormSubmit(str(interaction.id), channel, member, form.kind, form.target, values)
+        await self._answer(interaction, event, f"the form {form.title!r}")
+
     async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
+        if isinstance(event, Command | ButtonPress) and may_open_form(event):
+            await self._answer_first(interaction, event, what)
+            return
         with unless_gone(f"answering {what}"):
             await defer(interaction)
             handler = self._require_handler()
@@ -532,6 +546,28 @@ class DiscordPlatform:
                 )
                 return
             await deliver(interaction, response)
+
+    async def _answer_first(
+        self, interaction: discord.Interaction, event: Command | ButtonPress, what: str
+    ) -> None:
+        """For what may open a form: a modal must be the interaction's first response, so
+        the core is asked before anything is sent (it answers well within 3 seconds)."""
+        with unless_gone(f"answering {what}"):
+            try:
+                response = await self._require_handler()(event)
+            except Exception:
+                log.exception("handling %s failed", what)
+                await tell_interaction(
+                    interaction, error_card(f"Handling {what} failed; the error was logged.")
+                )
+                return
+            if response is not None and response.form is not None:
+                await interaction.response.send_modal(FormModal(response.form, self._on_form))
+            elif response is not None and not response.public:
+                await tell_interaction(interaction, response.card)
+            else:
+                await defer(interaction)
+                await deliver(interaction, response)
 
 
 class _Router(InboundRouter):

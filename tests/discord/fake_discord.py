@@ -604,6 +604,10 @@ class FakeDiscord:
             }
         )
 
+    def modals(self) -> list[Json]:
+        """The modals the bot opened (interaction responses of type 9), oldest first."""
+        return [r["data"] for r in self.interaction_replies if r.get("type") == 9]
+
     def _followup(self, token: str, body: Json) -> web.Response:
         self.interaction_replies.append({"token": token, **(body or {})})
         message = self._message_json(self.channel_id, self.next_id(), self.users[self.bot_id], "")
