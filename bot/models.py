@@ -30,6 +30,11 @@ class ActionKind(StrEnum):
     OUTLINE = "outline"
 
 
+def action_key(round_id: int, kind: ActionKind) -> str:
+    """The outbox key of a round's action: unique, and attached to what is sent."""
+    return f"round:{round_id}:{kind.value}"
+
+
 class ActionState(StrEnum):
     PENDING = "pending"
     DONE = "done"
@@ -55,6 +60,10 @@ class ChannelSettings:
     grace_hours: float = 6.0
     paused: bool = False
     disabled_reason: str | None = None
+
+    def is_scheduled(self) -> bool:
+        """Scheduled questions are due here: a schedule, not paused, not disabled."""
+        return bool(self.schedule) and not self.paused and not self.disabled_reason
 
 
 @dataclass(frozen=True, slots=True)

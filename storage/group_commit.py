@@ -36,7 +36,6 @@ class GroupCommitter(Generic[Item, Result]):
         self._closing = False
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # written batches, for metrics and tests
-        self.largest_batch = 0
 
     def start(self) -> None:
         if self._task is not None:
@@ -80,7 +79,6 @@ class GroupCommitter(Generic[Item, Result]):
 
     async def _write(self, batch: list[tuple[Item, asyncio.Future[Result]]]) -> None:
         self.batches += 1
-        self.largest_batch = max(self.largest_batch, len(batch))
         try:
             results = await self._write_batch([item for item, _ in batch])
             if len(results) != len(batch):

@@ -16,6 +16,7 @@ from bot.models import (
     OutboxDraft,
     PruneBatch,
     Round,
+    action_key,
 )
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError
@@ -104,7 +105,7 @@ class SqliteRounds(SqliteConnection):
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 [
-                    (new_round.id, kind.value, f"round:{new_round.id}:{kind.value}", now, now, now)
+                    (new_round.id, kind.value, action_key(new_round.id, kind), now, now, now)
                     for kind in actions
                 ],
             )

@@ -117,16 +117,6 @@ def _secrets_in_environment() -> list[str]:
 # configuration
 
 
-def required_settings(settings: Settings, platform: str) -> tuple[str, ...]:
-    """The settings a platform needs, as `quizbot run` will use it."""
-    if platform == "slack":
-        second = "slack_signing_secret" if settings.slack_mode == "http" else "slack_app_token"
-        return ("slack_bot_token", second)
-    if platform == "discord":
-        return ("discord_token",)
-    return ()
-
-
 def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Settings | None, Check]:
     try:
         settings = load_settings(config, **overrides)
@@ -142,7 +132,7 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
     missing = [
         f"QUIZBOT_{name.upper()} (for {platform})"
         for platform in platforms
-        for name in required_settings(settings, platform)
+        for name in settings.required_for(platform)
         if _blank(getattr(settings, name))
     ]
     if missing:

@@ -23,6 +23,7 @@ from adapters.discord.inbound import (
     reaction_id,
     reply_event,
 )
+from bot.emoji import same_emoji
 from bot.errors import PlatformError
 from bot.events import Reaction
 from bot.models import ChannelSettings, Round
@@ -31,7 +32,6 @@ from bot.refs import ChannelRef, MessageRef
 
 log = logging.getLogger(__name__)
 
-VARIATION_SELECTOR = "\ufe0f"
 ANSWER_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
 
@@ -63,9 +63,6 @@ async def open_rounds(store: RoundSource) -> list[OpenRound]:
         )
     return found
 
-
-def _same_emoji(a: str, b: str) -> bool:
-    return a.replace(VARIATION_SELECTOR, "") == b.replace(VARIATION_SELECTOR, "")
 
 
 class Reconciler:
@@ -132,7 +129,7 @@ class Reconciler:
         where = MessageRef(channel_ref(guild_id, message.channel.id), str(message.id))
         for reaction in message.reactions:
             shown = str(reaction.emoji)
-            if not _same_emoji(shown, emoji):
+            if not same_emoji(shown, emoji):
                 continue
             async for user in reaction.users():
                 if user.id == self._me():

@@ -33,10 +33,6 @@ class BackgroundWork:
         if problem is not None:
             log.error("Slack job %s failed", task.get_name(), exc_info=problem)
 
-    @property
-    def pending(self) -> int:
-        return len(self._tasks)
-
     async def drain(self) -> None:
         """Wait until every job (including jobs started meanwhile) has finished."""
         while self._tasks:
