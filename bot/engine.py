@@ -47,6 +47,9 @@ class NoQuestions(Refused):
 
 
 class QuizEngine:
+    """The state machine of a round: starts rounds, records answers, reactions and votes,
+    reveals outlines, and queues what must be sent in the outbox."""
+
     def __init__(
         self,
         *,

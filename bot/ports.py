@@ -34,6 +34,8 @@ from questions.catalog import QuestionKey
 
 
 class Clock(Protocol):
+    """The time source the core and the store use; tests inject a fake one."""
+
     def now(self) -> datetime:
         """The current time, timezone-aware, in UTC."""
         ...

@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 
 class QuizService:
+    """The running core: owns the engine, the inbound chain, the outbox worker and the
+    scheduler, and is the one entry point adapters call."""
+
     def __init__(
         self,
         *,

@@ -32,6 +32,8 @@ class SettingsError(QuizError):
 
 
 class Settings(BaseSettings):
+    """Every operator setting, from the environment, .env and TOML; secrets stay secret."""
+
     model_config = SettingsConfigDict(
         env_prefix="QUIZBOT_",
         env_file=".env",

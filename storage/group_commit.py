@@ -23,6 +23,9 @@ BatchWriter = Callable[[Sequence[Item]], Awaitable[Sequence[Result | Exception]]
 
 
 class GroupCommitter(Generic[Item, Result]):
+    """Collects concurrent writes into one transaction and answers each caller after
+    the commit."""
+
     def __init__(
         self, write_batch: BatchWriter[Item, Result], *, name: str, max_batch: int = 2000
     ) -> None:

@@ -35,6 +35,8 @@ MAX_PROBLEMS_SHOWN = 5
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """One line of the doctor's report: what was checked, whether it passed, what to fix."""
+
     name: str
     ok: bool
     detail: str
@@ -289,6 +291,8 @@ async def check_slack(settings: Settings) -> Check:
 
 
 class SlackCallFailed(QuizError):
+    """A Slack Web API call of the doctor failed; the message says which and why."""
+
     def __init__(self, detail: str, fix: str) -> None:
         super().__init__(detail)
         self.detail, self.fix = detail, fix

@@ -27,6 +27,8 @@ OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 
 
 class InboundRouter(Protocol):
+    """Where the discord.py client hands gateway happenings (the platform)."""
+
     async def ready(self) -> None: ...
 
     async def resumed(self) -> None: ...
@@ -57,6 +59,8 @@ def quiz_intents() -> discord.Intents:
 
 
 class QuizCommandTree(app_commands.CommandTree[Any]):
+    """The slash command tree, answering a failed or outdated command itself."""
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Let through only interactions that fit the registered ``/quiz`` (see
         :mod:`adapters.discord.command_shape`); tell the member about the others."""
@@ -93,6 +97,8 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
 
 
 class QuizClient(discord.Client):
+    """The discord.py client: intents, the /quiz tree, persistent buttons, raw events."""
+
     def __init__(
         self,
         router: InboundRouter,

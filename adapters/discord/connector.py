@@ -67,6 +67,8 @@ class DiscordStore(MetaStore, RoundSource, SendProgress, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class DiscordOptions:
+    """How to reach Discord: token, API override, development guild, vote emoji."""
+
     token: str
     api_url: str | None = None
     dev_guild: int | None = None

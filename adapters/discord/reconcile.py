@@ -36,6 +36,8 @@ ANSWER_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
 
 class RoundSource(Protocol):
+    """The store's open rounds, as reconciliation reads them."""
+
     async def list_channels(self) -> list[ChannelSettings]: ...
 
     async def open_round(self, channel_id: int) -> Round | None: ...
@@ -43,6 +45,8 @@ class RoundSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class OpenRound:
+    """An open round and its channel settings, to catch up on."""
+
     channel: ChannelRef
     question_message: str
     thread: str | None
@@ -66,6 +70,8 @@ async def open_rounds(store: RoundSource) -> list[OpenRound]:
 
 
 class Reconciler:
+    """Feeds reactions missed while offline into the core, once per round and session."""
+
     def __init__(
         self,
         client: discord.Client,

@@ -38,6 +38,8 @@ COLOURS: dict[CardKind, int] = {
 
 @dataclass(slots=True)
 class _EmbedDraft:
+    """An embed being filled until it reaches Discord's size limits."""
+
     title: str = ""
     description: str = ""
     fields: list[tuple[str, str, bool]] = field(default_factory=list)

@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 
 class BackgroundWork:
+    """Work run after a request was acknowledged, tracked so none is lost or unlogged."""
+
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
 

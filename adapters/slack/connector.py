@@ -64,6 +64,9 @@ def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
 
 
 class SlackPlatform:
+    """Slack as a quiz platform: the Platform (outbound, Web API) and the Connector
+    (inbound, Socket Mode or HTTP through bolt)."""
+
     name = "slack"
     admin_rule = "a workspace admin or owner, or listed in QUIZBOT_SLACK_ADMINS"
 

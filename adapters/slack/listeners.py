@@ -60,6 +60,8 @@ class Outbound(Protocol):
 
 
 class SlackListeners:
+    """The bolt listeners: Slack requests in, core events out, responses back."""
+
     def __init__(self, outbound: Outbound, work: BackgroundWork) -> None:
         self._outbound = outbound
         self._work = work
