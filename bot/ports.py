@@ -157,10 +157,6 @@ class RoundStore(Protocol):
 
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None: ...
 
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        """True only for the call that revealed the round (it was not revealed before)."""
-        ...
-
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
     ) -> bool:
@@ -233,8 +229,6 @@ class MemberStore(Protocol):
     async def edit_answer(
         self, round_id: int, message_id: str, text: str, at: datetime
     ) -> bool: ...
-
-    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None: ...
 
     async def answer_by_message_in_channel(
         self, channel_id: int, message_id: str

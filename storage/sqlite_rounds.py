@@ -138,13 +138,6 @@ class SqliteRounds(SqliteConnection):
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
         return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
 
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        changed = await self._change(
-            "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
-            (to_db(at), round_id),
-        )
-        return changed == 1
-
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         def work(conn: sqlite3.Connection) -> int:
             conn.execute(
