@@ -89,13 +89,16 @@ def _platform_connectors(
     console: ConsolePlatform | None = None
     for name in names:
         if name == "console":
-            console = ConsolePlatform(out)
+            console = ConsolePlatform(out, charts_dir=settings.charts_dir)
             platforms[name] = console
         elif name == "slack":
             from adapters.slack.connector import create_slack_platform
 
             slack = create_slack_platform(
-                settings, http=settings.slack_mode == "http", port=settings.slack_http_port
+                settings,
+                http=settings.slack_mode == "http",
+                port=settings.slack_http_port,
+                progress=store,
             )
             platforms[name] = slack
             connectors.append(slack)
