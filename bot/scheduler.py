@@ -51,8 +51,8 @@ SlotHandler = Callable[[int, datetime], Awaitable[None]]
 GroupKey = tuple[str, str]  # (normalized schedule, timezone key)
 
 
-def job_id(key: GroupKey) -> str:
-    return f"slots:{key[0]}|{key[1]}"
+def job_id(key: GroupKey, kind: str = "channel") -> str:
+    return f"{kind}:{key[0]}|{key[1]}"
 
 
 class SlotTrigger(BaseTrigger):  # type: ignore[misc]  # apscheduler ships no type hints
@@ -97,9 +97,14 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
     """
     if channel.paused or channel.disabled_reason is not None or not channel.schedule:
         return None
+    return channel_plan(channel, channel.schedule)
+
+
+def channel_plan(channel: ChannelSettings, schedule: str) -> ChannelPlan:
+    """``schedule`` in the channel's timezone, with the channel's grace window."""
     return ChannelPlan(
         channel_id=channel.id,
-        spec=parse_schedule(channel.schedule),
+        spec=parse_schedule(schedule),
         tz=parse_timezone(channel.timezone),
         grace=timedelta(hours=channel.grace_hours),
     )
@@ -108,7 +113,9 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
 class QuizScheduler:
     """Calls ``on_slot(channel_id, slot)`` at each channel's slots (``slot`` in UTC)."""
 
-    def __init__(self, on_slot: SlotHandler, clock: Clock) -> None:
+    def __init__(self, on_slot: SlotHandler, clock: Clock, *, kind: str = "channel") -> None:
+        """``kind`` names the jobs ("channel" for rounds, "recap" for weekly recaps)."""
+        self._kind = kind
         self._on_slot = on_slot
         self._clock = clock
         self._plans: dict[int, ChannelPlan] = {}
@@ -156,15 +163,19 @@ class QuizScheduler:
         except ScheduleError as problem:
             log.error("channel %d: not scheduled, its schedule is invalid: %s", channel.id, problem)
             plan = None
+        self.set_plan(channel.id, plan)
+
+    def set_plan(self, channel_id: int, plan: ChannelPlan | None) -> None:
+        """Add, replace or (None) remove the channel's job."""
         if plan is None:
-            self.remove_channel(channel.id)
+            self.remove_channel(channel_id)
             return
-        previous = self._plans.get(channel.id)
+        previous = self._plans.get(channel_id)
         if previous is not None and previous.group != plan.group:
             self._leave_group(previous)
-        self._plans[channel.id] = plan
+        self._plans[channel_id] = plan
         members = self._groups.setdefault(plan.group, {})
-        members[channel.id] = plan
+        members[channel_id] = plan
         if self._started and len(members) == 1:
             self._add_job(plan.group, plan)
 
@@ -179,15 +190,15 @@ class QuizScheduler:
         if members:
             return
         self._groups.pop(plan.group, None)
-        if self._started and self._scheduler.get_job(job_id(plan.group)) is not None:
-            self._scheduler.remove_job(job_id(plan.group))
+        if self._started and self._scheduler.get_job(job_id(plan.group, self._kind)) is not None:
+            self._scheduler.remove_job(job_id(plan.group, self._kind))
 
     def job_for(self, channel_id: int) -> Job | None:
         """The APScheduler job that fires the channel's slots (shared with its group)."""
         plan = self._plans.get(channel_id)
         if plan is None or not self._started:
             return None
-        return cast(Job | None, self._scheduler.get_job(job_id(plan.group)))
+        return cast(Job | None, self._scheduler.get_job(job_id(plan.group, self._kind)))
 
     def next_run(self, channel_id: int) -> datetime | None:
         """When the channel's job fires next (UTC), or None when it has no job."""
@@ -211,8 +222,8 @@ class QuizScheduler:
             self._fire,
             trigger=SlotTrigger(plan.spec, plan.tz),
             args=(key,),
-            id=job_id(key),
-            name=f"quiz slots {key[0]} {key[1]}",
+            id=job_id(key, self._kind),
+            name=f"{self._kind} slots {key[0]} {key[1]}",
             replace_existing=True,
             coalesce=True,
             max_instances=1,

@@ -101,7 +101,9 @@ async def test_set_channel_adds_a_job_with_the_next_slot(scheduler: QuizSchedule
     assert job.misfire_grace_time is None  # never APScheduler's default of 1 s
     assert isinstance(job.trigger, SlotTrigger)
     assert str(job.trigger) == "slots[weekdays 09:30 Europe/Berlin]"
-    assert [j.id for j in scheduler._scheduler.get_jobs()] == ["slots:weekdays 09:30|Europe/Berlin"]
+    assert [j.id for j in scheduler._scheduler.get_jobs()] == [
+        "channel:weekdays 09:30|Europe/Berlin"
+    ]
 
 
 async def test_replacing_a_schedule_takes_effect_at_once(scheduler: QuizScheduler) -> None:
@@ -177,7 +179,7 @@ async def test_channels_set_before_start_are_scheduled_at_start(
     quiz_scheduler.start()
     try:
         assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == [
-            "slots:weekdays 09:30|Europe/Berlin"
+            "channel:weekdays 09:30|Europe/Berlin"
         ]
         assert quiz_scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
     finally:
