@@ -34,6 +34,8 @@ from questions.catalog import QuestionKey
 
 
 class Clock(Protocol):
+    """The time source the core and the store use; tests inject a fake one."""
+
     def now(self) -> datetime:
         """The current time, timezone-aware, in UTC."""
         ...
@@ -149,15 +151,15 @@ class RoundStore(Protocol):
 
     async def latest_round(self, channel_id: int) -> Round | None: ...
 
+    async def latest_round_times(self) -> dict[int, datetime]:
+        """Every channel's latest round's slot (``scheduled_for``), in one query."""
+        ...
+
     async def round_by_message(self, channel_id: int, message: str) -> Round | None:
         """The round whose question is the platform message ``message``."""
         ...
 
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None: ...
-
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        """True only for the call that revealed the round (it was not revealed before)."""
-        ...
 
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
@@ -231,8 +233,6 @@ class MemberStore(Protocol):
     async def edit_answer(
         self, round_id: int, message_id: str, text: str, at: datetime
     ) -> bool: ...
-
-    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None: ...
 
     async def answer_by_message_in_channel(
         self, channel_id: int, message_id: str

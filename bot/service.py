@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 
 class QuizService:
+    """The running core: owns the engine, the inbound chain, the outbox worker and the
+    scheduler, and is the one entry point adapters call."""
+
     def __init__(
         self,
         *,
@@ -225,6 +228,7 @@ class QuizService:
     async def catch_up(self, channels: list[ChannelSettings]) -> None:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self.clock.now()
+        latest_slots = await self.store.latest_round_times()
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
                 continue
@@ -234,13 +238,8 @@ class QuizService:
             except ScheduleError as problem:
                 log.error("bad schedule: %s", problem, extra=about(channel.ref))
                 continue
-            latest = await self.store.latest_round(channel.id)
             decision = missed_slot(
-                spec,
-                zone,
-                now,
-                timedelta(hours=channel.grace_hours),
-                latest.scheduled_for if latest else None,
+                spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
             )
             if decision.skipped:
                 log.warning(
@@ -265,12 +264,7 @@ class QuizService:
         """Scheduled questions are due: a schedule, not paused or disabled, and its
         platform runs in this process (a channel of a platform not running now gets
         no backlog of rounds that would all be posted when it comes back)."""
-        return (
-            channel.ref.platform in self.platforms
-            and bool(channel.schedule)
-            and not channel.paused
-            and not channel.disabled_reason
-        )
+        return channel.ref.platform in self.platforms and channel.is_scheduled()
 
     def channel_changed(self, channel: ChannelSettings) -> None:
         if self.scheduler is None or self.recap_scheduler is None:
@@ -283,7 +277,7 @@ class QuizService:
             self.recap_scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
-        if channel.paused or channel.disabled_reason or not channel.schedule:
+        if not channel.is_scheduled() or channel.schedule is None:
             return None
         try:
             spec = parse_schedule(channel.schedule)

@@ -16,6 +16,7 @@ from bot.models import (
     OutboxDraft,
     PruneBatch,
     Round,
+    action_key,
 )
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError
@@ -104,7 +105,7 @@ class SqliteRounds(SqliteConnection):
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 [
-                    (new_round.id, kind.value, f"round:{new_round.id}:{kind.value}", now, now, now)
+                    (new_round.id, kind.value, action_key(new_round.id, kind), now, now, now)
                     for kind in actions
                 ],
             )
@@ -129,6 +130,13 @@ class SqliteRounds(SqliteConnection):
     async def latest_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? ORDER BY number DESC LIMIT 1", (channel_id,))
 
+    async def latest_round_times(self) -> dict[int, datetime]:
+        rows = await self._fetch(
+            "SELECT c.id, (SELECT r.scheduled_for FROM rounds r WHERE r.channel_id = c.id"
+            " ORDER BY r.number DESC LIMIT 1) FROM channels c"
+        )
+        return {row[0]: from_db(row[1]) for row in rows if row[1] is not None}
+
     async def round_by_message(self, channel_id: int, message: str) -> Round | None:
         return await self._round_where(
             "channel_id = ? AND question_message = ?", (channel_id, message)
@@ -136,13 +144,6 @@ class SqliteRounds(SqliteConnection):
 
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
         return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
-
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        changed = await self._change(
-            "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
-            (to_db(at), round_id),
-        )
-        return changed == 1
 
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         def work(conn: sqlite3.Connection) -> int:

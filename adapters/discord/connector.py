@@ -39,10 +39,11 @@ from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pa
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import message_count, render_card
-from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card, unless_gone
+from adapters.discord.responses import NO_MENTIONS, defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
+from bot import cards
 from bot.errors import PlatformError
 from bot.events import ButtonPress, Command, Event, FormSubmit
 from bot.forms import Form
@@ -69,6 +70,8 @@ class DiscordStore(MetaStore, RoundSource, SendProgress, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class DiscordOptions:
+    """How to reach Discord: token, API override, development guild, vote emoji."""
+
     token: str
     api_url: str | None = None
     dev_guild: int | None = None
@@ -509,7 +512,7 @@ class DiscordPlatform:
         if not valid_button_value(value):
             log.info("a %s button carried a malformed value; told the member", action)
             with unless_gone(f"the {action} button"):
-                await tell_interaction(interaction, error_card(STALE_BUTTON))
+                await tell_interaction(interaction, cards.error(STALE_BUTTON))
             return
         channel, member = await self._interaction_refs(interaction)
         self._remember(interaction, member)
@@ -529,11 +532,12 @@ class DiscordPlatform:
         await self._answer(interaction, event, f"the form {form.title!r}")
 
     async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
-        if isinstance(event, Command | ButtonPress) and may_open_form(event):
-            await self._answer_first(interaction, event, what)
-            return
+        # A modal must be an interaction's first response: what may open a form is not
+        # deferred, the core is asked first (it answers well within Discord's 3 seconds).
+        first = isinstance(event, Command | ButtonPress) and may_open_form(event)
         with unless_gone(f"answering {what}"):
-            await defer(interaction)
+            if not first:
+                await defer(interaction)
             handler = self._require_handler()
             try:
                 response = await handler(event)
@@ -542,31 +546,15 @@ class DiscordPlatform:
                 # make discord.py answer the interaction a second time.
                 log.exception("handling %s failed", what)
                 await tell_interaction(
-                    interaction, error_card(f"Handling {what} failed; the error was logged.")
+                    interaction, cards.error(f"Handling {what} failed; the error was logged.")
                 )
                 return
-            await deliver(interaction, response)
-
-    async def _answer_first(
-        self, interaction: discord.Interaction, event: Command | ButtonPress, what: str
-    ) -> None:
-        """For what may open a form: a modal must be the interaction's first response, so
-        the core is asked before anything is sent (it answers well within 3 seconds)."""
-        with unless_gone(f"answering {what}"):
-            try:
-                response = await self._require_handler()(event)
-            except Exception:
-                log.exception("handling %s failed", what)
-                await tell_interaction(
-                    interaction, error_card(f"Handling {what} failed; the error was logged.")
-                )
-                return
-            if response is not None and response.form is not None:
+            if first and response is not None and response.form is not None:
                 await interaction.response.send_modal(FormModal(response.form, self._on_form))
-            elif response is not None and not response.public:
+            elif first and response is not None and not response.public:
                 await tell_interaction(interaction, response.card)
             else:
-                await defer(interaction)
+                await defer(interaction)  # nothing sent yet when it was answered first
                 await deliver(interaction, response)
 
 
@@ -642,7 +630,7 @@ def create_discord_platform(
     vote_emoji: str = "👍",
 ) -> DiscordPlatform:
     """The Discord platform from settings (``QUIZBOT_DISCORD_*``)."""
-    settings.require("discord_token")
+    settings.require(*settings.required_for("discord"))
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     if not token.strip():
         raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")
