@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from adapters.discord.inbound import channel_ref
 from bot.render import Card, Image, Response
+from tests.chart_cards import PNG, RECAP_CARD
 from tests.discord.conftest import PlatformFactory, Recorder, command_payload, eventually, feed
 from tests.discord.fake_discord import FakeDiscord
 
 ANN = 730000000000000001
-PNG = b"\x89PNG\r\n\x1a\n" + b"chart" * 100
-RECAP = Card(
-    title="Weekly recap · 27 Nov – 04 Dec 2026",
-    body="5 rounds",
-    image=Image(PNG, "recap-2026-W49.png", "topic mastery and members per day"),
-)
 
 
 async def test_a_recap_carries_its_chart_as_an_attachment_shown_in_the_embed(
@@ -22,15 +17,15 @@ async def test_a_recap_carries_its_chart_as_an_attachment_shown_in_the_embed(
     platform = await make_platform()
     channel = channel_ref(fake.guild_id, fake.channel_id, "quiz")
 
-    await platform.post(channel, RECAP, key="recap:1:2026-W49")
+    await platform.post(channel, RECAP_CARD, key="recap:1:2026-W49")
 
     [message] = fake.channel_messages()
     [attachment] = message["attachments"]
     assert attachment["filename"] == "recap-2026-W49.png"
-    assert attachment["description"] == "topic mastery and members per day"
+    assert attachment["description"] == "Weekly recap: topic mastery and members per day"
     [embed] = message["embeds"]
     assert embed["image"]["url"] == "attachment://recap-2026-W49.png"
-    assert embed["title"] == RECAP.title
+    assert embed["title"] == RECAP_CARD.title
     [upload] = fake.uploads
     assert upload.content == PNG
 

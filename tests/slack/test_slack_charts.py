@@ -7,22 +7,17 @@ import pytest
 
 from adapters.slack.connector import SlackPlatform
 from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card, Image
+from bot.render import Card
+from tests.chart_cards import PNG, RECAP_CARD
 from tests.slack.fake_slack import FakeSlack
 
 CHANNEL = ChannelRef("slack", "T1", "C1", "#quiz")
-PNG = b"\x89PNG\r\n\x1a\n" + b"chart" * 200
-RECAP = Card(
-    title="Weekly recap · 27 Nov – 04 Dec 2026",
-    body="5 rounds (+1 on the week before: 4)",
-    image=Image(PNG, "recap-2026-W49.png", "Weekly recap: topic mastery and members per day"),
-)
 
 
 async def test_a_recap_is_posted_then_its_chart_uploaded_into_the_channel(
     fake_slack: FakeSlack, slack: SlackPlatform
 ) -> None:
-    sent = await slack.post(CHANNEL, RECAP, key="recap:1:2026-W49")
+    sent = await slack.post(CHANNEL, RECAP_CARD, key="recap:1:2026-W49")
 
     [posted] = fake_slack.posts("C1")
     assert sent.message == posted.ts and posted.key == "recap:1:2026-W49"
@@ -44,7 +39,7 @@ async def test_a_reply_uploads_its_chart_into_the_thread(
 ) -> None:
     question = await slack.post(CHANNEL, Card(title="Question #1"), key="round:1:question")
     thread = ThreadRef(CHANNEL, question.message)
-    await slack.reply(thread, RECAP, key="round:1:outline")
+    await slack.reply(thread, RECAP_CARD, key="round:1:outline")
     [upload] = fake_slack.uploads
     assert (upload.channel, upload.thread_ts) == ("C1", question.message)
 
@@ -57,7 +52,7 @@ async def test_a_refused_upload_leaves_the_text_sent(
     refusal: str,
 ) -> None:
     fake_slack.upload_error = refusal
-    sent = await slack.post(CHANNEL, RECAP, key="recap:1:2026-W49")
+    sent = await slack.post(CHANNEL, RECAP_CARD, key="recap:1:2026-W49")
 
     [posted] = fake_slack.posts("C1")
     assert sent.message == posted.ts  # the card counts as sent: no retry, no second post
@@ -72,7 +67,7 @@ async def test_a_private_card_goes_out_as_text_without_an_upload(
 ) -> None:
     from bot.refs import MemberRef
 
-    await slack.tell(MemberRef("slack", "T1", "U1", "ann"), CHANNEL, RECAP)
+    await slack.tell(MemberRef("slack", "T1", "U1", "ann"), CHANNEL, RECAP_CARD)
     assert len(fake_slack.ephemerals) == 1
     assert fake_slack.uploads == []  # Slack has no ephemeral files
 
