@@ -15,6 +15,7 @@ from datetime import datetime
 
 from bot.bounded_cache import BoundedCache
 from bot.config import QuizConfig
+from bot.emoji import same_emoji
 from bot.errors import Refused
 from bot.events import Reaction, Reply
 from bot.learning import LearningService
@@ -28,6 +29,7 @@ from bot.models import (
     FollowUpPolicy,
     OutboxDraft,
     Round,
+    action_key,
 )
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
@@ -38,22 +40,17 @@ from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
-VARIATION_SELECTOR = "\ufe0f"
 
 
 class NoQuestions(Refused):
     """No question is eligible (every topic disabled, or an unknown topic)."""
 
 
-def same_emoji(a: str, b: str) -> bool:
-    return a.replace(VARIATION_SELECTOR, "") == b.replace(VARIATION_SELECTOR, "")
-
-
-def action_key(round_id: int, kind: ActionKind) -> str:
-    return f"round:{round_id}:{kind.value}"
-
 
 class QuizEngine:
+    """The state machine of a round: starts rounds, records answers, reactions and votes,
+    reveals outlines, and queues what must be sent in the outbox."""
+
     def __init__(
         self,
         *,
