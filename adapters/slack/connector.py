@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
@@ -30,6 +31,7 @@ from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.reveal_emoji import WorkspaceEmoji
+from adapters.slack.sent_messages import SentMessages, message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.unfinished_sends import UnfinishedSends
 from bot.errors import PlatformError
@@ -40,27 +42,7 @@ from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-METADATA_EVENT_TYPE = "quizbot_action"
-HISTORY_PAGE_SIZE = 200
-HISTORY_PAGES = 2  # find_sent looks at the newest 400 top-level messages at most
 DEFAULT_HTTP_PORT = 3000
-
-
-def message_metadata(key: str, part: int = 0) -> dict[str, Any]:
-    payload: dict[str, Any] = {"key": key}
-    if part:
-        payload["part"] = part
-    return {"event_type": METADATA_EVENT_TYPE, "event_payload": payload}
-
-
-def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The outbox key and part number a message of ours carries, if any."""
-    metadata = message.get("metadata") or {}
-    if metadata.get("event_type") != METADATA_EVENT_TYPE:
-        return None
-    payload = metadata.get("event_payload") or {}
-    key = payload.get("key")
-    return (str(key), int(payload.get("part") or 0)) if key else None
 
 
 class SlackPlatform:
@@ -83,6 +65,7 @@ class SlackPlatform:
         self._pacer = pacer or ChannelPacer()
         self._unfinished = UnfinishedSends()
         self._emoji = WorkspaceEmoji(client)
+        self._sent = SentMessages(client)
         self._members = SlackMembers(self._user_info, allow_list=admins)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(self, self._work)
@@ -167,37 +150,24 @@ class SlackPlatform:
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
     ) -> MessageRef | None:
+        return await self.find_sent_since(channel, key, thread=thread, since=None)
+
+    async def find_sent_since(
+        self,
+        channel: ChannelRef,
+        key: str,
+        *,
+        thread: ThreadRef | None = None,
+        since: datetime | None,
+    ) -> MessageRef | None:
+        """The core's ``FindsSentSince``: the thread's every page, or the channel's
+        history back to ``since`` (when the round was created)."""
         if key in self._unfinished:
             return None  # some parts are out, not all: the retry resumes the card
-        if thread is not None:
-            async with slack_call("conversations.replies"):
-                replies = await self.client.conversations_replies(
-                    channel=channel.channel,
-                    ts=thread.thread,
-                    limit=HISTORY_PAGE_SIZE,
-                    include_all_metadata=True,
-                )
-            for message in replies.get("messages") or []:
-                if message.get("ts") != thread.thread and metadata_key(message) == (key, 0):
-                    return MessageRef(channel, str(message["ts"]))
-            return None
-        cursor: str | None = None
-        for _ in range(HISTORY_PAGES):
-            async with slack_call("conversations.history"):
-                page = await self.client.conversations_history(
-                    channel=channel.channel,
-                    limit=HISTORY_PAGE_SIZE,
-                    include_all_metadata=True,
-                    cursor=cursor,
-                )
-            messages = page.get("messages") or []
-            for message in messages:
-                if metadata_key(message) == (key, 0):
-                    return MessageRef(channel, str(message["ts"]))
-            cursor = (page.get("response_metadata") or {}).get("next_cursor") or None
-            if not cursor:
-                break
-        return None
+        ts = await self._sent.find(
+            channel.channel, key, thread=thread.thread if thread else None, since=since
+        )
+        return MessageRef(channel, ts) if ts is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await self._members.is_admin(member.member)

@@ -20,8 +20,11 @@ from tests.slack.signed import SIGNING_SECRET
 
 
 @pytest.fixture
-async def fake_slack() -> AsyncIterator[FakeSlack]:
-    fake = FakeSlack(users={ADMIN: {"is_admin": True, "name": "Ada"}})
+async def fake_slack(clock: FakeClock) -> AsyncIterator[FakeSlack]:
+    # Message timestamps follow the quiz's clock, as Slack's follow real time.
+    fake = FakeSlack(
+        users={ADMIN: {"is_admin": True, "name": "Ada"}}, ts_base=clock.now().timestamp()
+    )
     await fake.start()
     try:
         yield fake

@@ -80,6 +80,7 @@ class FakeSlack:
     failing_calls: dict[str, set[int]] = field(default_factory=dict)  # nth calls: internal_error
     channel_errors: dict[str, str] = field(default_factory=dict)
     custom_emoji: dict[str, str] = field(default_factory=dict)  # name: image URL or alias:name
+    ts_base: float = 1764000000  # the n-th message gets ts "<ts_base + n>.<n>"
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     url: str = ""
@@ -121,6 +122,13 @@ class FakeSlack:
             for m in self.messages
             if (channel is None or m.channel == channel) and m.thread_ts == thread
         ]
+
+    def chatter(self, channel: str, count: int, *, thread: str | None = None) -> None:
+        """``count`` more messages without a key (other talk in the channel or thread)."""
+        for n in range(count):
+            self._chat_postMessage(
+                {"channel": channel, "text": f"chatter {n}", "thread_ts": thread}
+            )
 
     def with_key(self, key: str) -> list[Posted]:
         return [m for m in self.messages if m.key == key]
@@ -186,7 +194,7 @@ class FakeSlack:
         n = next(self._ts)
         posted = Posted(
             channel=str(params["channel"]),
-            ts=f"{1764000000 + n}.{n:06d}",
+            ts=f"{int(self.ts_base) + n}.{n:06d}",
             text=str(params.get("text", "")),
             blocks=_json(params.get("blocks")) or [],
             thread_ts=params.get("thread_ts"),
@@ -218,7 +226,12 @@ class FakeSlack:
 
     def _conversations_history(self, params: Mapping[str, Any]) -> dict[str, Any]:
         channel = str(params["channel"])
-        top = [m for m in self.messages if m.channel == channel and m.thread_ts is None]
+        oldest = float(params.get("oldest") or 0)
+        top = [
+            m
+            for m in self.messages
+            if m.channel == channel and m.thread_ts is None and float(m.ts) > oldest
+        ]
         newest_first = list(reversed(top))
         start = int(params.get("cursor") or 0)
         limit = int(params.get("limit") or 100)
@@ -245,7 +258,18 @@ class FakeSlack:
         metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
         thread = [m for m in self.messages if m.channel == channel and m.ts == parent]
         thread += self.posts(channel, thread=parent)
-        return {"ok": True, "messages": [m.as_message(with_metadata=metadata) for m in thread]}
+        start = int(params.get("cursor") or 0)
+        limit = int(params.get("limit") or 100)
+        page = thread[start : start + limit]  # oldest first, the parent on every page
+        if start and thread:
+            page = [thread[0], *page]
+        more = start + limit < len(thread)
+        return {
+            "ok": True,
+            "messages": [m.as_message(with_metadata=metadata) for m in page],
+            "has_more": more,
+            "response_metadata": {"next_cursor": str(start + limit) if more else ""},
+        }
 
     def _emoji_list(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "emoji": dict(self.custom_emoji)}
