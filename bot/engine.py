@@ -249,7 +249,9 @@ class QuizEngine:
             if round_ is not None and round_.revealed_at is None:
                 if channel.reveal_min_reactors > 1:
                     member_id = await self.store.member_id(event.member)
-                    reactors = await self.store.add_reveal_reactor(round_.id, member_id)
+                    reactors = await self.store.add_reveal_reactor(
+                        round_.id, member_id, at=self.clock.now()
+                    )
                     if reactors < channel.reveal_min_reactors:
                         return True
                 await self.reveal(channel, round_)

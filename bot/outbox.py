@@ -297,7 +297,9 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay))
+        await self._store.retry_action(
+            action.id, message, now + timedelta(seconds=delay), at=now
+        )
 
     def _question(self, round_: Round) -> Question | None:
         key = self._question_keys(round_.question_id)

@@ -98,15 +98,9 @@ class ReactionEmoji(Protocol):
         ...
 
 
-class Store(Protocol):
-    """Persistence of the quiz. Every write is committed before the call returns."""
+class ChannelStore(Protocol):
+    """The channels' quiz settings, and small key/value facts of the installation."""
 
-    @property
-    def learning(self) -> LearningStore:
-        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
-        ...
-
-    # channels
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
 
     async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None: ...
@@ -118,6 +112,15 @@ class Store(Protocol):
     async def update_channel(self, settings: ChannelSettings) -> None: ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
+
+    # small key/value facts (e.g. the hash of synced Discord commands)
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class RoundStore(Protocol):
+    """Rounds, the questions they ask, and the outbox of actions each round sends."""
 
     # questions
     async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
@@ -173,7 +176,7 @@ class Store(Protocol):
         nothing queued) when it was revealed before."""
         ...
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int) -> int:
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...
 
@@ -203,10 +206,6 @@ class Store(Protocol):
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
 
-    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
-        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
-        ...
-
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
@@ -218,13 +217,18 @@ class Store(Protocol):
         ``question_message``, a THREAD result its ``thread``."""
         ...
 
-    async def retry_action(self, action_id: int, error: str, next_attempt_at: datetime) -> None: ...
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None: ...
 
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None: ...
 
     async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int: ...
 
-    # members, answers, votes
+
+class MemberStore(Protocol):
+    """Members, their answers and votes, and the inbound event ids already handled."""
+
     async def member_id(self, ref: MemberRef) -> int:
         """The member's id, creating the member (and updating the display name) as needed."""
         ...
@@ -264,7 +268,14 @@ class Store(Protocol):
         """True when this event id was recorded (read only: nothing is marked)."""
         ...
 
-    # reports
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        """Forget up to ``limit`` inbound event ids recorded before ``before``."""
+        ...
+
+
+class ReportStore(Protocol):
+    """Read-only reports over every aggregate."""
+
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
@@ -280,10 +291,16 @@ class Store(Protocol):
         """Outbox actions of every channel by state ("pending", "done", "failed")."""
         ...
 
-    # small key/value facts (e.g. the hash of synced Discord commands)
-    async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_meta(self, key: str, value: str) -> None: ...
+class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
+    """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
+    Every write is committed before the call returns; every time written is one passed
+    in (the injected clock), never the wall clock."""
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
 
     async def close(self) -> None: ...
 

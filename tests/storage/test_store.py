@@ -488,9 +488,9 @@ async def test_create_round_for_a_taken_slot_changes_nothing(store: SqliteStore)
 async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann, bob = await member(store, "ann"), await member(store, "bob")
-    assert await store.add_reveal_reactor(round_.id, ann) == 1
-    assert await store.add_reveal_reactor(round_.id, ann) == 1
-    assert await store.add_reveal_reactor(round_.id, bob) == 2
+    assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
+    assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
+    assert await store.add_reveal_reactor(round_.id, bob, at=T0) == 2
     assert await store.close_round(round_.id, T0 + timedelta(hours=1))
     assert not await store.close_round(round_.id, T0 + timedelta(hours=2))
     assert await store.open_round(round_.channel_id) is None
@@ -511,7 +511,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
 
     attempt = await store.begin_attempt(question.id, T0)
     assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
-    await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1))
+    await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
     assert [a.kind for a in await store.due_actions(T0)] == [
         ActionKind.THREAD,
         *ACTIONS[2:],
@@ -525,7 +525,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     await store.complete_action(thread.id, "thread-1", T0)
     await store.fail_action(hint.id, "forbidden", T0)
     await store.fail_action(question.id, "too late", T0)  # done stays done
-    await store.retry_action(hint.id, "again?", T0)  # failed stays failed
+    await store.retry_action(hint.id, "again?", T0, at=T0)  # failed stays failed
     updated = await store.get_round(round_.id)
     assert updated is not None
     assert (updated.question_message, updated.thread) == ("msg-1", "thread-1")

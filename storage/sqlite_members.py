@@ -1,0 +1,202 @@
+"""Members, answers, votes and processed inbound events on SQLite (the ``MemberStore`` port).
+
+Answers are group-committed (see ``storage.group_commit``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.models import (
+    AnswerDraft,
+    AnswerRecord,
+    AnswerResult,
+    PruneBatch,
+)
+from bot.refs import MemberRef
+from storage.answer_batch import write_answers
+from storage.errors import NotFoundError
+from storage.group_commit import GroupCommitter
+from storage.outbox_queries import OLDEST_EVENTS
+from storage.records import (
+    ANSWER_COLUMNS,
+    answer_from_row,
+)
+from storage.sqlite_connection import SqliteConnection
+from storage.timestamps import to_db
+
+
+class SqliteMembers(SqliteConnection):
+    """Members, their answers (group-committed) and votes, and the inbound event ids seen."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        super().__init__(conn, path)
+        self._member_ids: dict[tuple[str, str, str], tuple[int, str]] = {}
+        self._known_members: set[int] = set()
+        self._answers: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
+            self._write_answer_batch, name="answers"
+        )
+
+    @property
+    def answer_batches(self) -> int:
+        """How many group-commit batches of answers were written so far."""
+        return self._answers.batches
+
+    # members, answers, votes
+
+    async def member_id(self, ref: MemberRef) -> int:
+        key = (ref.platform, ref.workspace, ref.member)
+        cached = self._member_ids.get(key)
+        if cached is not None and (not ref.display_name or ref.display_name == cached[1]):
+            return cached[0]
+        rows = await self._fetch(
+            "INSERT INTO members (platform, workspace, member, display_name)"
+            " VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (platform, workspace, member) DO UPDATE SET display_name ="
+            " CASE WHEN excluded.display_name = '' THEN members.display_name"
+            " ELSE excluded.display_name END"
+            " RETURNING id, display_name",
+            (*key, ref.display_name),
+        )
+        member_id, name = int(rows[0][0]), str(rows[0][1])
+        self._member_ids[key] = (member_id, name)
+        self._known_members.add(member_id)
+        return member_id
+
+    async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
+        return await self._answers.submit(draft)
+
+    async def _write_answer_batch(
+        self, drafts: Sequence[AnswerDraft]
+    ) -> list[AnswerResult | Exception]:
+        rejected = await self._reject_unknown_references(drafts)
+        async with self._transaction() as conn:
+            return await write_answers(conn, drafts, rejected)
+
+    async def _reject_unknown_references(
+        self, drafts: Sequence[AnswerDraft]
+    ) -> dict[int, Exception]:
+        """Drafts naming a missing round or member fail alone instead of failing the batch."""
+        unknown_rounds = {d.round_id for d in drafts} - self._round_channels.keys()
+        unknown_members = {d.member_id for d in drafts} - self._known_members
+        if unknown_rounds:
+            marks = ", ".join("?" * len(unknown_rounds))
+            rows = await self._fetch(
+                f"SELECT id, channel_id FROM rounds WHERE id IN ({marks})", tuple(unknown_rounds)
+            )
+            self._round_channels.update((row[0], row[1]) for row in rows)
+        if unknown_members:
+            marks = ", ".join("?" * len(unknown_members))
+            rows = await self._fetch(
+                f"SELECT id FROM members WHERE id IN ({marks})", tuple(unknown_members)
+            )
+            self._known_members.update(row[0] for row in rows)
+        rejected: dict[int, Exception] = {}
+        for index, draft in enumerate(drafts):
+            channel_id = self._round_channels.get(draft.round_id)
+            if channel_id is None:
+                rejected[index] = NotFoundError(f"no round with id {draft.round_id}")
+            elif channel_id != draft.channel_id:
+                rejected[index] = ValueError(
+                    f"round {draft.round_id} belongs to channel {channel_id},"
+                    f" not {draft.channel_id}"
+                )
+            elif draft.member_id not in self._known_members:
+                rejected[index] = NotFoundError(f"no member with id {draft.member_id}")
+        return rejected
+
+    async def edit_answer(self, round_id: int, message_id: str, text: str, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?",
+            (text, to_db(at), round_id, message_id),
+        )
+        return changed == 1
+
+    async def _answers_where(self, condition: str, params: Sequence[Any]) -> list[AnswerRecord]:
+        rows = await self._fetch(
+            f"SELECT {ANSWER_COLUMNS} FROM answers a JOIN members m ON m.id = a.member_id"
+            f" WHERE {condition}",
+            params,
+        )
+        return [answer_from_row(row) for row in rows]
+
+    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None:
+        found = await self._answers_where(
+            "a.round_id = ? AND a.message_id = ?", (round_id, message_id)
+        )
+        return found[0] if found else None
+
+    async def answer_by_message_in_channel(
+        self, channel_id: int, message_id: str
+    ) -> AnswerRecord | None:
+        found = await self._answers_where(
+            "a.round_id IN (SELECT id FROM rounds WHERE channel_id = ?) AND a.message_id = ?"
+            " ORDER BY a.id LIMIT 1",
+            (channel_id, message_id),
+        )
+        return found[0] if found else None
+
+    async def round_answers(self, round_id: int) -> list[AnswerRecord]:
+        return await self._answers_where("a.round_id = ? ORDER BY a.answered_at, a.id", (round_id,))
+
+    async def record_vote(
+        self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
+    ) -> bool:
+        async with self._transaction() as conn:
+            found = list(
+                await conn.execute_fetchall(
+                    "SELECT (SELECT COUNT(*) FROM answers WHERE id = ?),"
+                    " (SELECT COUNT(*) FROM members WHERE id = ?)",
+                    (answer_id, voter_id),
+                )
+            )
+            if found[0][0] == 0:
+                raise NotFoundError(f"no answer with id {answer_id}")
+            if found[0][1] == 0:
+                raise NotFoundError(f"no member with id {voter_id}")
+            cursor = await conn.execute(
+                "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (answer_id, voter_id) DO NOTHING",
+                (answer_id, voter_id, to_db(at)),
+            )
+            counted = cursor.rowcount == 1
+            if counted:
+                # Votes on a member's later replies are counted but earn nothing:
+                # only the first answer of a round scores.
+                await conn.execute(
+                    "UPDATE answers SET votes = votes + 1, points = base_points + scoring * ?"
+                    " * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
+                    (per_vote, max_votes, max_votes, answer_id),
+                )
+        return counted
+
+    # inbound events
+
+    async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
+        changed = await self._change(
+            "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (platform, event_id) DO NOTHING",
+            (platform, event_id, to_db(at)),
+        )
+        return changed == 1
+
+    async def event_processed(self, platform: str, event_id: str) -> bool:
+        row = await self._fetch_one(
+            "SELECT 1 FROM processed_events WHERE platform = ? AND event_id = ?",
+            (platform, event_id),
+        )
+        return row is not None
+
+    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
+        cutoff = to_db(before)
+        rows = await self._fetch(OLDEST_EVENTS, (limit,))
+        old = list(itertools.takewhile(lambda row: row["processed_at"] < cutoff, rows))
+        if old:
+            await self._change("DELETE FROM processed_events WHERE id <= ?", (old[-1]["id"],))
+        return PruneBatch(deleted=len(old), more=len(old) == limit)

@@ -1,0 +1,79 @@
+"""Leaderboards, member histories and channel statistics on SQLite (the ``ReportStore`` port)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.models import (
+    ChannelStats,
+    LeaderboardRow,
+    MemberHistory,
+)
+from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
+from storage.sqlite_connection import SqliteConnection
+from storage.timestamps import to_db
+
+
+class SqliteReports(SqliteConnection):
+    """Read-only reports over every aggregate."""
+
+    # reports
+
+    async def leaderboard(
+        self, channel_id: int, since: datetime | None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        floor = "" if since is None else to_db(since)  # every stored time sorts after ''
+        rows = await self._fetch(LEADERBOARD, (channel_id, floor, limit))
+        return [
+            LeaderboardRow(
+                rank=rank,
+                member_id=row[0],
+                member_name=row[1] or row[2],
+                points=row[3],
+                answers=row[4],
+            )
+            for rank, row in enumerate(rows, start=1)
+        ]
+
+    async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
+        standing = await self._fetch_one(MEMBER_STANDING, (channel_id, member_id))
+        topics = await self._fetch(
+            "SELECT q.topic, COUNT(*) FROM answers a"
+            " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"
+            " WHERE a.channel_id = ? AND a.member_id = ? AND a.scoring = 1"
+            " GROUP BY q.topic ORDER BY q.topic",
+            (channel_id, member_id),
+        )
+        scheduled = await self._fetch(
+            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 ORDER BY number",
+            (channel_id,),
+        )
+        answered = await self._fetch(
+            "SELECT DISTINCT round_id FROM answers WHERE channel_id = ? AND member_id = ?",
+            (channel_id, member_id),
+        )
+        return MemberHistory(
+            points=0 if standing is None else standing[0],
+            answers=0 if standing is None else standing[1],
+            rank=None if standing is None else standing[2],
+            answers_per_topic={row[0]: row[1] for row in topics},
+            scheduled_round_ids=tuple(row[0] for row in scheduled),
+            answered_round_ids=frozenset(row[0] for row in answered),
+        )
+
+    async def channel_stats(self, channel_id: int) -> ChannelStats:
+        row = await self._fetch_one(CHANNEL_STATS, {"channel": channel_id})
+        assert row is not None  # a SELECT without FROM always yields one row
+        return ChannelStats(
+            rounds=row["rounds"],
+            answers=row["answers"],
+            members=row["members"],
+            votes=row["votes"],
+            revealed_rounds=row["revealed_rounds"],
+            pending_actions=row["pending_actions"],
+            failed_actions=row["failed_actions"],
+        )
+
+    async def outbox_counts(self) -> dict[str, int]:
+        rows = await self._fetch("SELECT state, COUNT(*) AS n FROM outbox GROUP BY state")
+        return {row["state"]: row["n"] for row in rows}

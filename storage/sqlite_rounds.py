@@ -1,0 +1,316 @@
+"""Questions, rounds and their outbox on SQLite (the ``RoundStore`` port)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.models import (
+    ActionKind,
+    OutboxAction,
+    OutboxDraft,
+    PruneBatch,
+    Round,
+)
+from questions.catalog import QuestionKey
+from storage.errors import NotFoundError
+from storage.outbox_queries import (
+    DONE_ACTIONS_BEFORE,
+    due_actions_sql,
+    next_due_sql,
+)
+from storage.records import (
+    OUTBOX_COLUMNS,
+    ROUND_COLUMNS,
+    action_from_row,
+    round_from_row,
+)
+from storage.sqlite_connection import SqliteConnection
+from storage.timestamps import from_db, to_db
+
+MAX_ERROR_LENGTH = 2000
+_ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
+_PASS_START = ("", 0)  # before every (next_attempt_at, id)
+
+
+class SqliteRounds(SqliteConnection):
+    """Rounds, the questions they ask, and the outbox of actions each round sends."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        super().__init__(conn, path)
+        self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
+
+    # questions
+
+    async def sync_questions(self, questions: Sequence[QuestionKey]) -> dict[tuple[str, str], int]:
+        params = [(q.pack, q.question, q.topic, q.content_hash) for q in questions]
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO questions (pack, question, topic, content_hash) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (pack, question) DO UPDATE"
+                " SET topic = excluded.topic, content_hash = excluded.content_hash",
+                params,
+            )
+            rows = await conn.execute_fetchall("SELECT id, pack, question FROM questions")
+        wanted = {(q.pack, q.question) for q in questions}
+        return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
+
+    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
+        rows = await self._fetch(_ASK_COUNTS, (channel_id,))
+        return {row[0]: row[1] for row in rows}
+
+    # rounds
+
+    async def create_round(
+        self,
+        channel_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
+        scheduled_for: datetime,
+        *,
+        scheduled: bool,
+        created_at: datetime,
+        actions: Sequence[ActionKind],
+    ) -> Round | None:
+        slot, now = to_db(scheduled_for), to_db(created_at)
+
+        def work(conn: sqlite3.Connection) -> Round | None:
+            taken = conn.execute(
+                "SELECT 1 FROM rounds WHERE channel_id = ? AND scheduled_for = ?",
+                (channel_id, slot),
+            ).fetchone()
+            if taken is not None:
+                return None
+            asked = conn.execute(_ASK_COUNTS, (channel_id,)).fetchall()
+            question_id = choose_question({row[0]: row[1] for row in asked})
+            conn.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ?"
+                " WHERE channel_id = ? AND state = 'open'",
+                (now, channel_id),
+            )
+            row = conn.execute(
+                "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
+                " scheduled, state, created_at)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, 'open', ?"
+                f" FROM rounds WHERE channel_id = ? RETURNING {ROUND_COLUMNS}",
+                (channel_id, question_id, slot, int(scheduled), now, channel_id),
+            ).fetchone()
+            new_round = round_from_row(row)
+            conn.executemany(
+                "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+                [
+                    (new_round.id, kind.value, f"round:{new_round.id}:{kind.value}", now, now, now)
+                    for kind in actions
+                ],
+            )
+            return new_round
+
+        created = await self._transact(work)
+        if created is None:
+            return None
+        self._round_channels[created.id] = channel_id
+        return created
+
+    async def _round_where(self, condition: str, params: Sequence[Any]) -> Round | None:
+        row = await self._fetch_one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE {condition}", params)
+        return None if row is None else round_from_row(row)
+
+    async def get_round(self, round_id: int) -> Round | None:
+        return await self._round_where("id = ?", (round_id,))
+
+    async def open_round(self, channel_id: int) -> Round | None:
+        return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))
+
+    async def latest_round(self, channel_id: int) -> Round | None:
+        return await self._round_where("channel_id = ? ORDER BY number DESC LIMIT 1", (channel_id,))
+
+    async def round_by_message(self, channel_id: int, message: str) -> Round | None:
+        return await self._round_where(
+            "channel_id = ? AND question_message = ?", (channel_id, message)
+        )
+
+    async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
+        return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
+
+    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
+            (to_db(at), round_id),
+        )
+        return changed == 1
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            conn.execute(
+                "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (round_id, member_id) DO NOTHING",
+                (round_id, member_id, to_db(at)),
+            )
+            count = conn.execute(
+                "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?", (round_id,)
+            ).fetchone()
+            return int(count[0])
+
+        return await self._transact(work)
+
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        now = to_db(at)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            changed = conn.execute(
+                "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
+                (now, round_id),
+            ).rowcount
+            if changed != 1:
+                return False
+            _insert_drafts(conn, drafts, now)
+            return True
+
+        return await self._transact(work)
+
+    async def close_round(self, round_id: int, at: datetime) -> bool:
+        changed = await self._change(
+            "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'",
+            (to_db(at), round_id),
+        )
+        return changed == 1
+
+    # outbox
+
+    async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
+        now = to_db(at)
+        return await self._transact(lambda conn: _insert_drafts(conn, drafts, now))
+
+    async def due_actions(
+        self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
+    ) -> list[OutboxAction]:
+        # Oldest first is creation order, so a round's actions come in the order enqueued.
+        names = None if platforms is None else sorted(platforms)
+        rows = await self._fetch(
+            due_actions_sql(None if names is None else len(names)),
+            (to_db(now), *(names or ()), limit),
+        )
+        return [action_from_row(row) for row in rows]
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        names = None if platforms is None else sorted(platforms)
+        row = await self._fetch_one(
+            next_due_sql(None if names is None else len(names)), (to_db(after), *(names or ()))
+        )
+        return None if row is None else from_db(row[0])
+
+    async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
+        # A follow-ups action of a round not revealed yet stays: the reveal enqueues
+        # follow-ups again and only the existing key stops a second post. Open rounds
+        # keep theirs too (a first answer enqueues follow-ups).
+        cutoff = to_db(before)
+        after_at, after_id = self._prune_cursor
+        rows = await self._fetch(
+            DONE_ACTIONS_BEFORE,
+            {"cutoff": cutoff, "after_at": after_at, "after_id": after_id, "limit": limit},
+        )
+        doomed = [
+            row["id"]
+            for row in rows
+            if row["updated_at"] < cutoff
+            and row["state"] == "closed"
+            and (row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None)
+        ]
+        more = len(rows) == limit
+        self._prune_cursor = (rows[-1]["next_attempt_at"], rows[-1]["id"]) if more else _PASS_START
+        if doomed:
+            marks = ", ".join("?" * len(doomed))
+            await self._change(f"DELETE FROM outbox WHERE id IN ({marks})", doomed)
+        return PruneBatch(deleted=len(doomed), more=more)
+
+    async def round_actions(self, round_id: int) -> list[OutboxAction]:
+        rows = await self._fetch(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? ORDER BY id", (round_id,)
+        )
+        return [action_from_row(row) for row in rows]
+
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+        rows = await self._fetch(
+            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
+            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            (to_db(at), action_id),
+        )
+        if not rows:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+        return action_from_row(rows[0])
+
+    async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+                " WHERE id = ? RETURNING round_id, kind",
+                (result_ref, to_db(at), action_id),
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no outbox action with id {action_id}")
+            round_id, kind = row[0], ActionKind(row[1])
+            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
+                kind
+            )
+            if column is not None and result_ref is not None:
+                conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+
+        await self._transact(work)
+
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None:
+        """Schedule another attempt of a pending action (a done or failed one stays as it is)."""
+        changed = await self._change(
+            "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?"
+            " WHERE id = ? AND state = 'pending'",
+            (_clip(error), to_db(next_attempt_at), to_db(at), action_id),
+        )
+        if changed == 0:
+            await self._require_action(action_id)
+
+    async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
+        """Give up on a pending action (a done one stays done)."""
+        changed = await self._change(
+            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
+            " WHERE id = ? AND state = 'pending'",
+            (_clip(error), to_db(at), action_id),
+        )
+        if changed == 0:
+            await self._require_action(action_id)
+
+    async def fail_channel_actions(self, channel_id: int, error: str, at: datetime) -> int:
+        return await self._change(
+            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
+            " WHERE state = 'pending'"
+            " AND round_id IN (SELECT id FROM rounds WHERE channel_id = ?)",
+            (_clip(error), to_db(at), channel_id),
+        )
+
+    async def _require_action(self, action_id: int) -> None:
+        if await self._fetch_one("SELECT 1 FROM outbox WHERE id = ?", (action_id,)) is None:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+
+
+def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:
+    """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
+    cursor = conn.executemany(
+        "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+        " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
+        " ON CONFLICT (key) DO NOTHING",
+        [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
+    )
+    return max(cursor.rowcount, 0)
+
+
+def _clip(error: str) -> str:
+    return error if len(error) <= MAX_ERROR_LENGTH else error[: MAX_ERROR_LENGTH - 1] + "…"
