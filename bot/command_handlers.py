@@ -38,6 +38,7 @@ from bot.ports import Platform, ReactionEmoji
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
+from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
     from bot.command_grammar import Subcommand
@@ -81,6 +82,10 @@ class CommandContext:
         if self.channel is None:
             raise LookupError(f"/quiz {self.event.name} ran without a quiz in the channel")
         return self.channel
+
+    def topics(self) -> list[str]:
+        """The topics of the questions this workspace sees (bundled and its own)."""
+        return self.engine.questions.topics(workspace_of(self.event.channel))
 
     async def change(self, channel: ChannelSettings, note: str) -> Response:
         await self.engine.save_channel(channel)
@@ -159,9 +164,9 @@ async def show_packs(ctx: CommandContext, command: object) -> Response:
 async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
     if isinstance(command, ShowTopics):
         enabled = ctx.channel.topics if ctx.channel else None
-        return Response(cards.topics_card(ctx.engine.catalog.topics(), enabled))
+        return Response(cards.topics_card(ctx.topics(), enabled))
     channel = ctx.quiz
-    known = ctx.engine.catalog.topics()
+    known = ctx.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
         raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
@@ -194,8 +199,8 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
-    if topic is not None and topic not in engine.catalog.topics():
-        known = ", ".join(engine.catalog.topics())
+    if topic is not None and topic not in ctx.topics():
+        known = ", ".join(ctx.topics())
         raise Refused(f"Unknown topic {quoted(topic)}. Topics: {known}.")
     try:
         round_ = await engine.start_round(

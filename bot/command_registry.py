@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+from bot import bank_handlers
 from bot import command_handlers as handle
 from bot.command_grammar import (
     Arguments,
@@ -23,11 +24,13 @@ from bot.command_grammar import (
     parse_words,
 )
 from bot.commands import (
+    FlagRound,
     GradeRound,
     Help,
     PostNow,
     QuizCommand,
     RevealNow,
+    ReviewDecision,
     SetFollowUps,
     SetGoal,
     SetGrace,
@@ -40,10 +43,12 @@ from bot.commands import (
     ShowLeaderboard,
     ShowMe,
     ShowPacks,
+    ShowReview,
     ShowSchedule,
     ShowStats,
     ShowTopics,
     SkipRound,
+    SuggestQuestion,
 )
 from bot.grades import GRADE_WORDS, Grade
 from bot.models import FollowUpPolicy
@@ -51,6 +56,7 @@ from bot.quoting import quoted
 from bot.scoring import Period
 
 MAX_GRACE_HOURS = 48
+REVIEW_ACTIONS = ("approve", "reject", "edit")
 MAX_REVEAL_REACTORS = 50
 
 PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")
@@ -289,6 +295,21 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         needs_channel=False,
     ),
     Subcommand(
+        "suggest",
+        "suggest a question (a form: topic, question, outline, follow-ups, key points)",
+        "/quiz suggest",
+        build=lambda _: SuggestQuestion(),
+        handler=bank_handlers.suggest,
+    ),
+    Subcommand(
+        "flag",
+        "report a mistake in the current or latest round's question or outline",
+        "/quiz flag the H100 has 80 GB of HBM3, not 40",
+        params=(Param("reason", ParamKind.WORDS, "What is wrong", metavar="REASON"),),
+        build=lambda a: FlagRound(reason=" ".join(a.get("reason", ()))),  # type: ignore[arg-type]
+        handler=bank_handlers.flag,
+    ),
+    Subcommand(
         "now",
         "post a question now",
         "/quiz now attention",
@@ -336,6 +357,48 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         "/quiz resume",
         build=lambda _: SetPaused(paused=False),
         handler=handle.set_paused,
+        admin=True,
+    ),
+    Subcommand(
+        "review",
+        "pending suggestions and flags; approve, reject or edit one (ITEM: s<N> or f<N>)",
+        "/quiz review reject s3 already covered by the KV cache question",
+        params=(
+            Param(
+                "action",
+                ParamKind.CHOICE,
+                "approve, reject or edit",
+                choices=REVIEW_ACTIONS,
+                label="action",
+            ),
+            Param(
+                "item",
+                ParamKind.WORD,
+                "s<N> (a suggestion) or f<N> (a flag)",
+                metavar="ITEM",
+                label="item (s<N> or f<N>)",
+                required=True,
+                needs="action",
+            ),
+            Param(
+                "reason",
+                ParamKind.WORDS,
+                "Why (shown to the suggester)",
+                metavar="REASON",
+                label="reason",
+                needs="item",
+            ),
+        ),
+        build=lambda a: (
+            ReviewDecision(
+                action=str(a["action"]),
+                item=str(a["item"]),
+                reason=" ".join(a.get("reason", ())),  # type: ignore[arg-type]
+            )
+            if "action" in a
+            else ShowReview()
+        ),
+        handler=bank_handlers.review,
         admin=True,
     ),
     Subcommand(

@@ -120,6 +120,31 @@ class SetRevealReactors:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestQuestion:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReview:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """``/quiz review approve|reject|edit ITEM [REASON]``; ITEM is ``12``/``s12`` (a
+    suggestion) or ``f3`` (a flag)."""
+
+    action: str
+    item: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRound:
+    reason: str
+
+
 QuizCommand = (
     Help
     | ShowLeaderboard
@@ -141,4 +166,8 @@ QuizCommand = (
     | SetFollowUps
     | SetGrace
     | SetRevealReactors
+    | SuggestQuestion
+    | ShowReview
+    | ReviewDecision
+    | FlagRound
 )

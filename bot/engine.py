@@ -31,7 +31,9 @@ from bot.models import (
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
 from bot.rotation import eligible_questions, pick_question
+from bot.workspace_catalog import WorkspaceCatalog, workspace_of
 from questions.catalog import Catalog
+from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +71,7 @@ class QuizEngine:
         self._rng = rng
         self._wake_outbox = wake_outbox
         self.metrics: Metrics = metrics or NoMetrics()
-        self._question_keys: dict[int, tuple[str, str]] = {}
-        self._question_topics: dict[int, str] = {}
+        self.questions = WorkspaceCatalog(catalog)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
         self._round_by_thread: dict[tuple[int, str], int] = {}
         self._open_round: dict[int, int | None] = {}
@@ -78,21 +79,22 @@ class QuizEngine:
         self.learning = LearningService(store.learning, self.question_topics)
 
     async def load(self) -> None:
-        """Register the catalog's questions in the store (at start-up)."""
-        ids = await self.store.sync_questions(self.catalog.keys())
-        self._question_keys = {db_id: key for key, db_id in ids.items()}
-        self._question_topics = {
-            db_id: entry.question.topic
-            for db_id, key in self._question_keys.items()
-            if (entry := self.catalog.get(*key)) is not None
-        }
+        """Register the catalog's questions in the store and read the workspaces' own
+        questions and overrides (at start-up)."""
+        self.questions.register_bundled(await self.store.sync_questions(self.catalog.keys()))
+        for own in await self.store.bank.own_questions():
+            self.questions.put_own(own)
+        for override in await self.store.bank.overrides():
+            self.questions.put_override(override)
+
+    def question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
+        """The question as the channel's workspace shows it."""
+        return self.questions.question(workspace_of(channel), question_id)
 
     def question_topics(self) -> Mapping[int, str]:
-        """The topic of every registered question, by question id."""
-        return self._question_topics
-
-    def question_key(self, question_id: int) -> tuple[str, str] | None:
-        return self._question_keys.get(question_id)
+        """The topic of every bundled question, by question id (a workspace's own questions
+        are not in private practice)."""
+        return self.questions.bundled_topics()
 
     # channels
 
@@ -136,7 +138,8 @@ class QuizEngine:
         topic: str | None = None,
     ) -> Round | None:
         """Record a new round and its actions; None if the slot already has one."""
-        eligible = eligible_questions(self._question_topics, channel.topics, topic)
+        offered = self.questions.eligible(workspace_of(channel.ref))
+        eligible = eligible_questions(offered, channel.topics, topic)
         if not eligible:
             raise NoQuestions(topic or "")
 

@@ -7,6 +7,7 @@ derive a stable one from the payload (e.g. ``reaction:<message>:<member>:<emoji>
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -57,4 +58,16 @@ class ButtonPress:
     value: str = ""
 
 
-Event = Reaction | Reply | Command | ButtonPress
+@dataclass(frozen=True, slots=True)
+class FormSubmit:
+    """A filled-in :class:`~bot.forms.Form`: its kind and target, and each field's value."""
+
+    event_id: str
+    channel: ChannelRef
+    member: MemberRef
+    kind: str
+    target: str
+    values: Mapping[str, str]
+
+
+Event = Reaction | Reply | Command | ButtonPress | FormSubmit

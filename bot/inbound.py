@@ -20,7 +20,7 @@ from bot import cards
 from bot.command_registry import needs_admin
 from bot.engine import QuizEngine
 from bot.errors import NotRecorded, Refused
-from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.events import ButtonPress, Command, Event, FormSubmit, Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.ports import Clock, Platform, Store
@@ -112,6 +112,15 @@ class InboundChain:
             if isinstance(event, Command):
                 await self._check_admin(event, platform)
             return await self._handler(event, platform)
+        if isinstance(event, FormSubmit):
+            # Recorded only once accepted: a refused form is submitted again (Slack keeps
+            # the same view) and must not look like a repeat.
+            if await self._deliveries.seen_before(platform.name, event.event_id):
+                return None
+            response = await self._handler(event, platform)
+            if response is not None and not response.problems:
+                await self._deliveries.done(platform.name, event.event_id)
+            return response
         if isinstance(event, Reaction) or event.edited:
             # Their id is recorded only *after* their effect committed: recorded first, the
             # redelivery of an event whose work then failed would look like a duplicate and

@@ -23,8 +23,7 @@ from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, FindsSentSince, Platform, Store
-from bot.refs import MessageRef, ThreadRef
-from questions.catalog import Catalog
+from bot.refs import ChannelRef, MessageRef, ThreadRef
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -49,8 +48,7 @@ class OutboxWorker:
         *,
         store: Store,
         platforms: Mapping[str, Platform],
-        catalog: Catalog,
-        question_keys: Callable[[int], tuple[str, str] | None],
+        questions: Callable[[ChannelRef, int], Question | None],
         clock: Clock,
         config: QuizConfig,
         disable_channel: ChannelDisabler,
@@ -58,8 +56,7 @@ class OutboxWorker:
     ) -> None:
         self._store = store
         self._platforms = platforms
-        self._catalog = catalog
-        self._question_keys = question_keys
+        self._questions = questions
         self._clock = clock
         self._config = config
         self._disable_channel = disable_channel
@@ -180,7 +177,7 @@ class OutboxWorker:
         platform = self._platforms.get(channel.ref.platform)
         if platform is None:
             return False, None  # that platform is not running in this process; keep the action
-        question = self._question(round_)
+        question = self._questions(channel.ref, round_.question_id)
         if question is None:
             await self._store.fail_action(
                 action.id, "question no longer in any pack", self._clock.now()
@@ -300,11 +297,6 @@ class OutboxWorker:
         await self._store.retry_action(
             action.id, message, now + timedelta(seconds=delay), at=now
         )
-
-    def _question(self, round_: Round) -> Question | None:
-        key = self._question_keys(round_.question_id)
-        entry = self._catalog.get(*key) if key else None
-        return entry.question if entry else None
 
 
 def _known(value: str | None) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from bot.bank_store import BankStore
 from bot.events import Event
 from bot.learning_store import LearningStore
 from bot.models import (
@@ -279,7 +280,7 @@ class ReportStore(Protocol):
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
-        """Top members by points (answers at or after ``since``), ties broken by more
+        """Top members by points (answers and bonuses at or after ``since``), ties broken by more
         answers, then the earlier first answer, then member id."""
         ...
 
@@ -300,6 +301,11 @@ class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
     @property
     def learning(self) -> LearningStore:
         """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
+
+    @property
+    def bank(self) -> BankStore:
+        """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
         ...
 
     async def close(self) -> None: ...

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.forms import FieldProblem, Form
+
 
 class CardKind(StrEnum):
     QUESTION = "question"
@@ -59,10 +61,16 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Response:
-    """What the engine answers to a command or button: shown to the caller only unless public."""
+    """What the engine answers to a command or button: shown to the caller only unless public.
+
+    With ``form`` the adapter opens that form (the card is the fallback text); with
+    ``problems`` a submitted form was refused field by field (the card says so in words).
+    """
 
     card: Card
     public: bool = False
+    form: Form | None = None
+    problems: tuple[FieldProblem, ...] = ()
 
 
 def split_text(text: str, limit: int) -> list[str]:

@@ -15,6 +15,7 @@ class ScoringRules:
     before_reveal_bonus: int = 5  # ... given before the outline was revealed
     per_vote: int = 1  # each peer 👍 on the answer
     max_votes: int = 5  # votes counted per answer
+    approved_suggestion: int = 20  # a member's suggested question was approved by an admin
 
 
 class Period(StrEnum):

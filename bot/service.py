@@ -20,7 +20,7 @@ from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
-from bot.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.events import ButtonPress, Command, Event, FormSubmit, Reaction, Reply
 from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
@@ -28,8 +28,11 @@ from bot.metrics import Metrics, NoMetrics
 from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
+from bot.refs import ChannelRef
 from bot.render import Response
 from bot.retention import Retention
+from bot.review_cards import REVIEW_ACTIONS
+from bot.review_desk import ReviewDesk
 from bot.schedule_spec import (
     ScheduleError,
     missed_slot,
@@ -39,6 +42,7 @@ from bot.schedule_spec import (
 )
 from bot.scheduler import QuizScheduler
 from questions.catalog import Catalog
+from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +68,7 @@ class QuizService:
         self.outbox = OutboxWorker(
             store=store,
             platforms=self.platforms,
-            catalog=catalog,
-            question_keys=self._question_key,
+            questions=self._question_for,
             clock=clock,
             config=self.config,
             disable_channel=self.disable_channel,
@@ -81,6 +84,7 @@ class QuizService:
             metrics=self.metrics,
         )
         self.commands = CommandRunner(self.engine, self, self.platforms)
+        self.review = ReviewDesk(self.engine)
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
@@ -101,8 +105,8 @@ class QuizService:
         )
         self._retention_task: asyncio.Task[None] | None = None
 
-    def _question_key(self, question_id: int) -> tuple[str, str] | None:
-        return self.engine.question_key(question_id)
+    def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
+        return self.engine.question_for(channel, question_id)
 
     # life cycle
 
@@ -166,7 +170,11 @@ class QuizService:
             case Command():
                 return await self.commands.run(event)
             case ButtonPress():
+                if event.action in REVIEW_ACTIONS:
+                    return await self.review.on_button(event, platform)
                 return await self._on_button(event)
+            case FormSubmit():
+                return await self.review.on_form(event, platform)
         raise AssertionError(f"unknown event {event!r}")
 
     async def _on_button(self, event: ButtonPress) -> Response | None:

@@ -145,7 +145,9 @@ def _parse(text: str, file: Path) -> tuple[Pack, int]:
                 continue
             location = error["loc"]
             problems.append(
-                PackProblem(file, line_of(root, location), field_path(location), _message(error))
+                PackProblem(
+                    file, line_of(root, location), field_path(location), describe_error(error)
+                )
             )
     else:
         if not problems:
@@ -209,7 +211,8 @@ def field_path(location: Location) -> str:
     return path or WHOLE_PACK
 
 
-def _message(error: ErrorDetails) -> str:
+def describe_error(error: ErrorDetails) -> str:
+    """One validation error in the words pack authors see (also used for chat forms, CSV)."""
     kind, value, context = error["type"], error.get("input"), error.get("ctx") or {}
     if kind == "missing":
         return "required field is missing"

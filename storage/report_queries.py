@@ -7,33 +7,41 @@ round never improve a member's standing by themselves.
 
 from __future__ import annotations
 
+# Bonus points (an approved suggestion) count like answer points but are no answer; a member
+# with bonuses only sorts after those who answered ('~' sorts after every timestamp).
+_POINTS_SINCE = """
+    SELECT member_id, points, scoring, answered_at AS at FROM answers
+    WHERE channel_id = :channel AND answered_at >= :since
+    UNION ALL
+    SELECT member_id, points, 0, '~' FROM bonuses
+    WHERE channel_id = :channel AND awarded_at >= :since
+"""
+
 # Ordering of a board: points, then answers, then the earlier first answer, then member id.
-LEADERBOARD = """
+LEADERBOARD = f"""
 SELECT b.member_id, m.display_name, m.member, b.points, b.answers
 FROM (
-    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
-           MIN(answered_at) AS first_at
-    FROM answers
-    WHERE channel_id = ? AND answered_at >= ?
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers, MIN(at) AS first_at
+    FROM ({_POINTS_SINCE}) AS earned
     GROUP BY member_id
     ORDER BY points DESC, answers DESC, first_at, member_id
-    LIMIT ?
+    LIMIT :limit
 ) AS b
 JOIN members m ON m.id = b.member_id
 ORDER BY b.points DESC, b.answers DESC, b.first_at, b.member_id
 """
 
-MEMBER_STANDING = """
+MEMBER_STANDING = f"""
 SELECT points, answers, position FROM (
     SELECT member_id, points, answers,
            ROW_NUMBER() OVER (ORDER BY points DESC, answers DESC, first_at, member_id) AS position
     FROM (
-        SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers,
-               MIN(answered_at) AS first_at
-        FROM answers WHERE channel_id = ? GROUP BY member_id
+        SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers, MIN(at) AS first_at
+        FROM ({_POINTS_SINCE}) AS earned
+        GROUP BY member_id
     ) AS board
 ) AS ranked
-WHERE member_id = ?
+WHERE member_id = :member
 """
 
 CHANNEL_STATS = """

@@ -23,7 +23,9 @@ class SqliteReports(SqliteConnection):
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
         floor = "" if since is None else to_db(since)  # every stored time sorts after ''
-        rows = await self._fetch(LEADERBOARD, (channel_id, floor, limit))
+        rows = await self._fetch(
+            LEADERBOARD, {"channel": channel_id, "since": floor, "limit": limit}
+        )
         return [
             LeaderboardRow(
                 rank=rank,
@@ -36,7 +38,9 @@ class SqliteReports(SqliteConnection):
         ]
 
     async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
-        standing = await self._fetch_one(MEMBER_STANDING, (channel_id, member_id))
+        standing = await self._fetch_one(
+            MEMBER_STANDING, {"channel": channel_id, "member": member_id, "since": ""}
+        )
         topics = await self._fetch(
             "SELECT q.topic, COUNT(*) FROM answers a"
             " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"

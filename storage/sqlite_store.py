@@ -17,6 +17,7 @@ from typing import Self
 import aiosqlite
 
 from storage.migrations import MigrationReport, migrate
+from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
@@ -39,6 +40,7 @@ class SqliteStore(SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports):
         super().__init__(conn, path)
         self.migration: MigrationReport | None = None
         self.learning = SqliteLearningStore(self._transaction, self._fetch)
+        self.bank = SqliteBank(self._fetch, self._transaction)
 
     # life cycle
 

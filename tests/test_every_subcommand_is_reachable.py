@@ -25,7 +25,12 @@ from bot.events import Command, Event
 from bot.service import QuizService
 
 SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
-SAMPLES_BY_NAME = {"spec": "weekdays 09:30", "date": "2099-01-15"}
+SAMPLES_BY_NAME = {
+    "spec": "weekdays 09:30",
+    "date": "2099-01-15",
+    "reason": "a typo",
+    "item": "s1",
+}
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
 ``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:quit``;
-``:help``; any other line is a reply in the current round's thread.
+``:help``; any other line is a reply in the current round's thread. While a form is open
+(``/quiz suggest``), lines fill it in (see :mod:`adapters.console.form_entry`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, render_card
-from bot.events import Command, Reaction, Reply
+from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
+from bot.events import Command, FormSubmit, Reaction, Reply
 from bot.models import Round
 from bot.refs import MemberRef, MessageRef, ThreadRef
+from bot.render import Response
 from bot.service import QuizService
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ class ConsoleSession:
     member: str = OWNER
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
+    _form: FormEntry | None = None
 
     def _next_id(self, kind: str) -> str:
         self._counter += 1
@@ -67,6 +71,9 @@ class ConsoleSession:
 
     async def handle_line(self, line: str) -> bool:
         """Act on one input line; False means quit."""
+        if self._form is not None:
+            await self._fill_form(line)
+            return True
         text = line.strip()
         if not text:
             return True
@@ -111,13 +118,50 @@ class ConsoleSession:
         event = Command(
             self._next_id("cmd"), CONSOLE_CHANNEL, self._member_ref(), name, tuple(args)
         )
-        response = await self.service.handle(event)
+        await self._show(await self.service.handle(event))
+
+    async def _show(self, response: Response | None) -> None:
         if response is None:
+            return
+        if response.form is not None:
+            self._form = FormEntry(response.form)
+            lines = self._form.instructions()
+            self.platform.say(None, f"quizbot → {self.member} (private)", lines)
             return
         if response.public:
             self.platform.say(None, "quizbot", render_card(response.card))
         else:
             await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
+
+    async def _fill_form(self, line: str) -> None:
+        entry = self._form
+        assert entry is not None
+        if self.echo:
+            self.platform.say(None, self.member, [line])
+        if line.strip() == CANCEL:
+            self._form = None
+            self.platform.note("form dropped")
+            return
+        if line.strip() != SUBMIT:
+            note = entry.take(line)
+            if note:
+                self.platform.note(note)
+            return
+        submit = FormSubmit(
+            self._next_id("form"),
+            CONSOLE_CHANNEL,
+            self._member_ref(),
+            entry.form.kind,
+            entry.form.target,
+            dict(entry.values),
+        )
+        response = await self.service.handle(submit)
+        if response is not None and response.problems:
+            await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
+            self.platform.note(f"the form is still open: fix the field, then `{SUBMIT}`")
+            return
+        self._form = None
+        await self._show(response)
 
     async def _current_round(self) -> Round | None:
         channel = await self.service.engine.channel(CONSOLE_CHANNEL)

@@ -20,6 +20,8 @@ CUSTOM_ID_PREFIX = "quizbot"
 CUSTOM_ID_LIMIT = 100
 TEMPLATE = re.compile(rf"{CUSTOM_ID_PREFIX}:(?P<action>[a-z_]+):(?P<value>[A-Za-z0-9_.-]*)")
 
+ID_LIMIT = 2**63  # ids the database stores are signed 64-bit integers
+
 PressHandler = Callable[[discord.Interaction, str, str], Awaitable[None]]
 
 
@@ -28,6 +30,12 @@ def custom_id(action: str, value: str) -> str:
     if len(text) > CUSTOM_ID_LIMIT or not TEMPLATE.fullmatch(text):
         raise ValueError(f"button action {action!r} / value {value!r} cannot form a custom id")
     return text
+
+
+def valid_button_value(value: str) -> bool:
+    """A value the core can use: a number only when it fits a stored id (a forged
+    ``quizbot:reveal:`` + 30 nines would overflow the database driver)."""
+    return not value.isdigit() or int(value) < ID_LIMIT
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):

@@ -12,12 +12,17 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 from discord import app_commands
+from discord.state import ConnectionState
 
 from adapters.discord.buttons import CardButton
+from adapters.discord.command_shape import mismatch
 from adapters.discord.commands import QuizGroup, TopicSource
-from adapters.discord.responses import error_card, tell
+from adapters.discord.frames import FrameGuard, GuardedState
+from adapters.discord.responses import COMMAND_CHANGED, error_card, tell, unless_gone
 
 log = logging.getLogger(__name__)
+
+OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 
 
 class InboundRouter(Protocol):
@@ -51,17 +56,37 @@ def quiz_intents() -> discord.Intents:
 
 
 class QuizCommandTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Let through only interactions that fit the registered ``/quiz`` (see
+        :mod:`adapters.discord.command_shape`); tell the member about the others."""
+        group = self.get_command("quiz")
+        if not isinstance(group, app_commands.Group):
+            return True
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        reason = mismatch(group, interaction.data, autocomplete=autocomplete)
+        if reason is None:
+            return True
+        log.info("a /quiz interaction does not fit the command (%s); told to try again", reason)
+        if not autocomplete:
+            with unless_gone("answering an outdated /quiz"):
+                await tell(interaction, error_card(COMMAND_CHANGED))
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
-        log.error("/quiz failed before reaching the quiz", exc_info=error)
         text = "That command could not be run"
-        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+        if isinstance(error, OUTDATED):
+            log.info("/quiz does not fit the registered command: %s", error)
+            text = COMMAND_CHANGED
+        elif isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            log.info("/quiz refused before reaching the quiz: %s", error)
             text = str(error)
-        elif isinstance(error, app_commands.CommandNotFound):
-            text = "This command is out of date; try again in a minute"
+        else:
+            log.error("/quiz failed before reaching the quiz", exc_info=error)
         try:
-            await tell(interaction, error_card(text))
+            with unless_gone("telling the member that /quiz failed"):
+                await tell(interaction, error_card(text))
         except discord.HTTPException:
             log.exception("could not tell the member that /quiz failed")
 
@@ -76,6 +101,7 @@ class QuizClient(discord.Client):
         max_ratelimit_timeout: float | None = 30.0,
         http_trace: aiohttp.TraceConfig | None = None,
     ) -> None:
+        self.frame_guard = FrameGuard()  # before super().__init__, which builds the state
         tracing: dict[str, Any] = {"http_trace": http_trace} if http_trace is not None else {}
         super().__init__(
             intents=quiz_intents(),
@@ -92,6 +118,16 @@ class QuizClient(discord.Client):
         self.router = router
         self.tree = QuizCommandTree(self)
         self.tree.add_command(QuizGroup(router.command, topics))
+
+    def _get_state(self, **options: Any) -> ConnectionState[Any]:
+        return GuardedState(
+            self.frame_guard,
+            dispatch=self.dispatch,
+            handlers=self._handlers,
+            hooks=self._hooks,
+            http=self.http,
+            **options,
+        )
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CardButton)

@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 
 import discord
 
-from adapters.discord.buttons import view_for
+from adapters.discord.buttons import valid_button_value, view_for
 from adapters.discord.client import InboundRouter, QuizClient
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
@@ -27,6 +27,7 @@ from adapters.discord.inbound import (
     PLATFORM,
     ChannelResolver,
     channel_ref,
+    is_snowflake,
     member_ref,
     reaction_event,
     reply_event,
@@ -36,7 +37,7 @@ from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pa
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import message_count, render_card
-from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card
+from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import UnfinishedSends
@@ -53,6 +54,7 @@ THREAD_NAME_LIMIT = 100
 THREAD_ALREADY_EXISTS = 160004
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
 ADMIN_MEMORY_SECONDS = 300.0
+STALE_BUTTON = "This button is out of date; use `/quiz reveal` or the newest question."
 INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
 
 
@@ -394,9 +396,18 @@ class DiscordPlatform:
     async def _on_reaction(self, payload: discord.RawReactionActionEvent) -> None:
         if self._handler is None or self._is_me(payload.user_id) or payload.guild_id is None:
             return
-        parent = await self._channels.parent_of(payload.channel_id)
+        if not _well_formed_reaction(payload):
+            log.debug("ignored a malformed reaction on message %s", payload.message_id)
+            return
+        try:
+            quiz_channel = await self._channels.quiz_channel_of(payload.channel_id)
+        except PlatformError as problem:
+            log.warning("dropped a reaction on message %d: %s", payload.message_id, problem)
+            return
+        if quiz_channel is None:
+            return
         is_bot = payload.member.bot if payload.member is not None else False
-        await self._deliver(reaction_event(payload, parent or payload.channel_id, is_bot=is_bot))
+        await self._deliver(reaction_event(payload, quiz_channel, is_bot=is_bot))
 
     async def _on_message(self, message: discord.Message, *, edited: bool = False) -> None:
         # Taken before any await: gateway events start in arrival order, so an edit
@@ -408,9 +419,18 @@ class DiscordPlatform:
                 return
             if message.type not in (discord.MessageType.default, discord.MessageType.reply):
                 return
+            if message.webhook_id is not None:
+                return  # a webhook's post (an integration, a follow-up), not a member's answer
+            if not _well_formed_message(message):
+                log.debug("ignored a malformed message %s", message.id)
+                return
             if isinstance(message.channel, discord.TextChannel):
                 return  # not in a thread: not an answer
-            parent = await self._channels.parent_of(message.channel.id)
+            try:
+                parent = await self._channels.parent_of(message.channel.id)
+            except PlatformError as problem:
+                log.warning("dropped message %d: %s", message.id, problem)
+                return
             if parent is None:
                 return
             await self._deliver(reply_event(message, parent, edited=edited))
@@ -453,6 +473,11 @@ class DiscordPlatform:
         await self._answer(interaction, event, f"/quiz {name}")
 
     async def _on_button(self, interaction: discord.Interaction, action: str, value: str) -> None:
+        if not valid_button_value(value):
+            log.info("a %s button carried a malformed value; told the member", action)
+            with unless_gone(f"the {action} button"):
+                await tell_interaction(interaction, error_card(STALE_BUTTON))
+            return
         channel, member = await self._interaction_refs(interaction)
         self._remember(interaction, member)
         message_id = interaction.message.id if interaction.message is not None else 0
@@ -463,19 +488,20 @@ class DiscordPlatform:
         await self._answer(interaction, event, f"the {action} button")
 
     async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
-        await defer(interaction)
-        handler = self._require_handler()
-        try:
-            response = await handler(event)
-        except Exception:
-            # Shown to the member and logged with its traceback; re-raising would only
-            # make discord.py answer the interaction a second time.
-            log.exception("handling %s failed", what)
-            await tell_interaction(
-                interaction, error_card(f"Handling {what} failed; the error was logged.")
-            )
-            return
-        await deliver(interaction, response)
+        with unless_gone(f"answering {what}"):
+            await defer(interaction)
+            handler = self._require_handler()
+            try:
+                response = await handler(event)
+            except Exception:
+                # Shown to the member and logged with its traceback; re-raising would only
+                # make discord.py answer the interaction a second time.
+                log.exception("handling %s failed", what)
+                await tell_interaction(
+                    interaction, error_card(f"Handling {what} failed; the error was logged.")
+                )
+                return
+            await deliver(interaction, response)
 
 
 class _Router(InboundRouter):
@@ -511,6 +537,25 @@ class _Router(InboundRouter):
         self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None:
         await self._platform._on_command(interaction, name, args)
+
+
+def _well_formed_message(message: discord.Message) -> bool:
+    return (
+        is_snowflake(message.id)
+        and is_snowflake(message.author.id)
+        and is_snowflake(message.channel.id)
+        and isinstance(message.content, str)
+    )
+
+
+def _well_formed_reaction(payload: discord.RawReactionActionEvent) -> bool:
+    emoji = payload.emoji
+    return (
+        is_snowflake(payload.user_id)
+        and is_snowflake(payload.message_id)
+        and is_snowflake(payload.channel_id)
+        and bool(emoji.name or emoji.id)
+    )
 
 
 def _log_failure(task: asyncio.Task[int]) -> None:

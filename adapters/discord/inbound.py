@@ -9,14 +9,25 @@ id for a command or button press.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+import aiohttp
 import discord
 
+from adapters.discord.errors import translate
 from bot.events import Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "discord"
+LOOKUP_ATTEMPTS = 5
+LOOKUP_FIRST_DELAY = 0.5  # then 1, 2, 4 s
+REMEMBERED_CHANNELS = 100_000
+UNKNOWN = -1  # remembered for a channel Discord does not show the bot
+
+log = logging.getLogger(__name__)
 
 
 def channel_ref(guild_id: int | None, channel_id: int, name: str = "") -> ChannelRef:
@@ -40,25 +51,83 @@ class ChannelResolver:
     """Knows, for any channel id, the quiz channel it belongs to (a thread's parent).
 
     Uses the gateway cache, then one REST fetch per unknown channel, remembered.
+    A transient failure of that fetch (5xx, 429, network) is retried with backoff,
+    so it does not lose the answer that asked; a channel Discord does not know or
+    does not show the bot (404, 403) counts as no thread, with a debug line.
     """
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        attempts: int = LOOKUP_ATTEMPTS,
+        first_delay: float = LOOKUP_FIRST_DELAY,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self._client = client
         self._parents: dict[int, int | None] = {}
+        self._attempts = attempts
+        self._first_delay = first_delay
+        self._sleep = sleep
 
     def remember(self, thread_id: int, parent_id: int) -> None:
         self._parents[thread_id] = parent_id
 
     async def parent_of(self, channel_id: int) -> int | None:
-        """The parent channel id when ``channel_id`` is a thread, else None."""
+        """The parent channel id when ``channel_id`` is a thread, else None.
+
+        Raises PlatformError when Discord kept failing transiently."""
+        parent = await self._resolve(channel_id)
+        return None if parent == UNKNOWN else parent
+
+    async def quiz_channel_of(self, channel_id: int) -> int | None:
+        """The channel an event in ``channel_id`` counts for (a thread's parent, else the
+        channel itself); None for a channel the bot does not know."""
+        parent = await self._resolve(channel_id)
+        if parent == UNKNOWN:
+            return None
+        return parent or channel_id
+
+    async def _resolve(self, channel_id: int) -> int | None:
         if channel_id in self._parents:
             return self._parents[channel_id]
-        channel = self._client.get_channel(channel_id)
+        channel: object = self._client.get_channel(channel_id)
         if channel is None:
-            channel = await self._client.fetch_channel(channel_id)
-        parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+            channel = await self._fetch(channel_id)
+        if channel is None:
+            parent: int | None = UNKNOWN
+        else:
+            parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+        if len(self._parents) >= REMEMBERED_CHANNELS:
+            self._parents.clear()
         self._parents[channel_id] = parent
         return parent
+
+    async def _fetch(self, channel_id: int) -> object:
+        delay = self._first_delay
+        for attempt in range(1, self._attempts + 1):
+            try:
+                return await self._client.fetch_channel(channel_id)
+            except (discord.NotFound, discord.Forbidden) as error:
+                log.debug(
+                    "channel %d is unknown to the bot (%s): not a quiz thread", channel_id, error
+                )
+                return None
+            except (discord.HTTPException, OSError, aiohttp.ClientError, TimeoutError) as error:
+                transient = not isinstance(error, discord.HTTPException) or (
+                    error.status == 429 or error.status >= 500
+                )
+                if not transient or attempt == self._attempts:
+                    raise translate(error, f"looking up Discord channel {channel_id}") from error
+                log.debug("looking up channel %d failed (%s); retrying", channel_id, error)
+                await self._sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+
+def is_snowflake(value: object) -> bool:
+    """A Discord id: a positive integer below 2**64 (anything else is a malformed payload)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
 
 
 def reaction_event(

@@ -8,12 +8,37 @@ which the "thinking" placeholder is removed.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import discord
 
 from adapters.discord.render import render_card
 from bot.render import Card, CardKind, Response
 
 NO_MENTIONS = discord.AllowedMentions.none()
+# Discord error codes of an interaction that can no longer be answered.
+INTERACTION_GONE = {
+    10062: "expired before it was answered",  # Unknown interaction (3 s / 15 min passed)
+    40060: "was already answered",  # a replayed interaction
+}
+COMMAND_CHANGED = "This command changed; try again (Discord may take a minute to update it)."
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def unless_gone(what: str) -> Iterator[None]:
+    """Run an interaction's answer; if Discord says the interaction expired or was
+    already answered, log one line and stop there (there is nobody left to tell)."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        reason = INTERACTION_GONE.get(error.code)
+        if reason is None:
+            raise
+        log.warning("%s: the interaction %s (Discord %d)", what, reason, error.code)
 
 
 def error_card(text: str) -> Card:

@@ -10,7 +10,7 @@ cannot hide a message that was sent.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -60,46 +60,50 @@ class SentMessages:
                 return str(message["ts"])
         return None
 
-    async def _history(
-        self, channel: str, since: datetime | None
-    ) -> AsyncIterator[Mapping[str, Any]]:
+    def _history(self, channel: str, since: datetime | None) -> AsyncIterator[Mapping[str, Any]]:
         options: dict[str, Any] = {}
         if since is not None:
             options["oldest"] = f"{(since - CLOCK_MARGIN).timestamp():.6f}"
-        cursor: str | None = None
-        pages = 0
-        while since is not None or pages < PAGES_WITHOUT_START:
-            async with slack_call("conversations.history"):
-                page = await self._client.conversations_history(
-                    channel=channel,
-                    limit=PAGE_SIZE,
-                    include_all_metadata=True,
-                    cursor=cursor,
-                    **options,
-                )
-            pages += 1
-            for message in page.get("messages") or []:
-                yield message
-            cursor = _next_cursor(page)
-            if cursor is None:
-                return
 
-    async def _replies(self, channel: str, thread: str) -> AsyncIterator[Mapping[str, Any]]:
-        cursor: str | None = None
-        while True:
-            async with slack_call("conversations.replies"):
-                page = await self._client.conversations_replies(
-                    channel=channel,
-                    ts=thread,
-                    limit=PAGE_SIZE,
-                    include_all_metadata=True,
-                    cursor=cursor,
-                )
-            for message in page.get("messages") or []:
-                yield message
-            cursor = _next_cursor(page)
-            if cursor is None:
-                return
+        async def page(cursor: str | None) -> Any:
+            return await self._client.conversations_history(
+                channel=channel,
+                limit=PAGE_SIZE,
+                include_all_metadata=True,
+                cursor=cursor,
+                **options,
+            )
+
+        return _messages("conversations.history", page, None if since else PAGES_WITHOUT_START)
+
+    def _replies(self, channel: str, thread: str) -> AsyncIterator[Mapping[str, Any]]:
+        async def page(cursor: str | None) -> Any:
+            return await self._client.conversations_replies(
+                channel=channel,
+                ts=thread,
+                limit=PAGE_SIZE,
+                include_all_metadata=True,
+                cursor=cursor,
+            )
+
+        return _messages("conversations.replies", page, None)
+
+
+async def _messages(
+    method: str, page: Callable[[str | None], Awaitable[Any]], max_pages: int | None
+) -> AsyncIterator[Mapping[str, Any]]:
+    """The messages of every page (at most ``max_pages``), following Slack's cursor."""
+    cursor: str | None = None
+    pages = 0
+    while max_pages is None or pages < max_pages:
+        async with slack_call(method):
+            answer = await page(cursor)
+        pages += 1
+        for message in answer.get("messages") or []:
+            yield message
+        cursor = _next_cursor(answer)
+        if cursor is None:
+            return
 
 
 def _next_cursor(page: Any) -> str | None:

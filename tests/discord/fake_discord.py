@@ -105,6 +105,7 @@ class FakeDiscord:
     _buckets: dict[int, deque[float]] = field(default_factory=dict)
     identified: int = 0
     resumed: int = 0
+    close_on_identify: int | None = None  # e.g. 4004 (bad token), 4014 (disallowed intents)
     base_url: str = ""
     gateway_url: str = ""
     _runner: web.AppRunner | None = None
@@ -626,6 +627,9 @@ class FakeDiscord:
                     await socket.send_str(json.dumps({"op": 11}))
                 elif payload["op"] == 2:
                     self.identified += 1
+                    if self.close_on_identify is not None:
+                        await socket.close(code=self.close_on_identify)
+                        break
                     await self._send_ready(socket)
                 elif payload["op"] == 6:
                     self.resumed += 1
@@ -654,6 +658,20 @@ class FakeDiscord:
         """Send a gateway dispatch to every connected client."""
         for socket in list(self._sockets):
             await self._send(socket, event, data)
+
+    def frame(self, event: str, data: Any) -> str:
+        """The text of a dispatch frame, with the next sequence number."""
+        return json.dumps({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+
+    async def send_raw(self, text: str) -> None:
+        """Send a text frame as is (malformed ones included) to every connected client."""
+        for socket in list(self._sockets):
+            await socket.send_str(text)
+
+    async def close_sessions(self, code: int) -> None:
+        """Close every client's gateway connection with ``code`` (4004: token rejected)."""
+        for socket in list(self._sockets):
+            await socket.close(code=code)
 
     async def invalidate_session(self) -> None:
         """Tell clients their session is gone: they identify again and get a new READY."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -273,6 +274,27 @@ async def test_a_reveal_and_answers_made_while_offline_are_reconciled_once(quiz:
         if m["author"]["id"] == str(fake.bot_id)
     ]
     assert len(bot_posts) == 2  # follow-ups and outline, each once
+
+
+async def test_a_reveal_button_forged_with_a_huge_round_is_refused_at_the_edge(
+    quiz: Quiz, caplog: pytest.LogCaptureFixture
+) -> None:
+    await _post_round(quiz)
+    [question] = quiz.fake.channel_messages()
+    replies = len(quiz.fake.interaction_replies)
+    custom_id = "quizbot:reveal:" + "9" * 30
+    button = {"type": 2, "style": 1, "label": "Reveal", "custom_id": custom_id}
+    question["components"] = [{"type": 1, "components": [button]}]
+    forged = button_payload(quiz.fake, ANN, question, custom_id)
+
+    with caplog.at_level(logging.INFO):
+        feed(quiz.connected(), "INTERACTION_CREATE", forged)
+        await eventually(lambda: len(quiz.fake.interaction_replies) > replies)
+
+    [reply] = quiz.fake.interaction_replies[replies:]
+    assert "out of date" in reply["data"]["embeds"][0]["description"]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    assert (await quiz.round()).revealed_at is None
 
 
 async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from adapters.discord.inbound import channel_ref, member_ref
 from bot.events import Reaction, Reply
 from bot.refs import MessageRef, ThreadRef
@@ -115,3 +119,40 @@ async def test_thread_messages_become_replies_edits_and_votes(
     assert edit.event_id == f"edit:{answer['id']}:2025-01-06T09:05:00+00:00"
     assert isinstance(vote, Reaction) and vote.channel == channel and vote.is_bot
     assert vote.message == MessageRef(in_thread, answer["id"])
+
+
+async def test_a_thread_lookup_that_fails_transiently_is_retried_and_the_answer_kept(
+    fake: FakeDiscord, make_platform: PlatformFactory
+) -> None:
+    fake.add_member(ANN, "ann")
+    recorder = Recorder()
+    platform = await make_platform(recorder)
+    question = fake.add_message(fake.channel_id, fake.bot_id, "")
+    fake._create_thread(fake.channel_id, int(question["id"]), {"name": "R"})  # made elsewhere
+    answer = fake.add_message(int(question["id"]), ANN, "answer")
+    fake.fail_next("GET", rf"/channels/{question['id']}", 503, {"code": 0, "message": "down"})
+
+    feed(platform, "MESSAGE_CREATE", message_payload(fake, answer))
+    await eventually(lambda: bool(recorder.events))
+
+    assert [e.event_id for e in recorder.events] == [answer["id"]]
+    assert len(fake.requests_to("GET", rf"/channels/{question['id']}")) == 2
+
+
+async def test_an_event_in_a_channel_unknown_to_the_bot_is_ignored_with_a_debug_line(
+    fake: FakeDiscord, make_platform: PlatformFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake.add_member(ANN, "ann")
+    recorder = Recorder()
+    platform = await make_platform(recorder)
+    unknown = 799999999999999999
+    message = {**fake.add_message(fake.channel_id, ANN, "hi"), "channel_id": str(unknown)}
+
+    with caplog.at_level(logging.DEBUG):
+        feed(platform, "MESSAGE_CREATE", message_payload(fake, message))
+        await eventually(
+            lambda: any("unknown to the bot" in r.getMessage() for r in caplog.records)
+        )
+
+    assert recorder.events == []
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []

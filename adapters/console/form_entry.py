@@ -1,0 +1,61 @@
+"""A form on the console, filled in over several lines.
+
+After a command that opens a form (``/quiz suggest``, ``/quiz review edit s3``) the console
+shows the fields and reads lines until the terminator:
+
+- ``NAME: text`` sets a field (``topic: kv-cache``);
+- a line that does not start with a field name continues the previous field on a new line
+  (an outline of several paragraphs; follow-ups and key points are one per line);
+- ``.`` alone submits; ``:cancel`` drops the form.
+
+A field named again replaces its text. When the bot refuses a field, the form stays open with
+everything typed so far: set the named field again and submit with ``.``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.forms import Form
+
+SUBMIT = "."
+CANCEL = ":cancel"
+FIELD_LINE = re.compile(r"(?P<name>[a-z_]+):\s?(?P<text>.*)")
+
+
+@dataclass
+class FormEntry:
+    form: Form
+    values: dict[str, str] = field(default_factory=dict)
+    _current: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.values:
+            self.values = {f.name: f.value for f in self.form.fields}
+
+    def instructions(self) -> list[str]:
+        lines = [f"{self.form.title}: type `field: text` lines, then `{SUBMIT}` alone to submit"]
+        lines.append(
+            f"(a line without `field:` continues the field above; {CANCEL} drops the form)"
+        )
+        for form_field in self.form.fields:
+            optional = "" if form_field.required else ", optional"
+            lines.append(f"  {form_field.name}: {form_field.label}{optional}")
+            for text in self.values.get(form_field.name, "").splitlines():
+                lines.append(f"      {text}")
+        return lines
+
+    def take(self, line: str) -> str | None:
+        """Record one line; returns a note to show when the line was not understood."""
+        match = FIELD_LINE.fullmatch(line.strip())
+        names = {f.name for f in self.form.fields}
+        if match is not None and match["name"] in names:
+            self._current = match["name"]
+            self.values[self._current] = match["text"].strip()
+            return None
+        if self._current is None:
+            return f"start with one of the fields: {', '.join(sorted(names))}"
+        before = self.values.get(self._current, "")
+        self.values[self._current] = f"{before}\n{line.rstrip()}" if before else line.strip()
+        return None

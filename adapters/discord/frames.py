@@ -1,0 +1,93 @@
+"""A malformed gateway frame is logged in one line and skipped; it never ends the connection.
+
+discord.py parses each frame (JSON, then the event's parser) inside the loop
+that reads the websocket: one exception there, say a MESSAGE_CREATE whose
+``author`` is null, ends ``Client.connect`` for good. :class:`GuardedState`
+wraps every new websocket's ``received_message`` so that such an error skips
+the frame instead. Exceptions that steer the connection (reconnect, closed,
+network errors) pass through untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+from discord.errors import ConnectionClosed
+from discord.gateway import DiscordWebSocket, ReconnectWebSocket
+from discord.state import ConnectionState
+
+log = logging.getLogger(__name__)
+
+REPEAT_SECONDS = 60.0
+PASS_THROUGH = (ReconnectWebSocket, ConnectionClosed, OSError, aiohttp.ClientError)
+
+
+def frame_kind(frame: Any) -> str:
+    """What a frame claims to be, for the log: its event name, op code or "not JSON"."""
+    if isinstance(frame, bytes):
+        return "compressed frame"
+    try:
+        decoded = json.loads(frame)
+    except (TypeError, ValueError):
+        return "frame that is not JSON"
+    if not isinstance(decoded, dict):
+        return f"frame that is a JSON {type(decoded).__name__}"
+    event = decoded.get("t")
+    if isinstance(event, str):
+        return f"{event[:40]} frame"
+    return f"op {str(decoded.get('op'))[:10]} frame"
+
+
+class FrameGuard:
+    """Logs each skipped frame in one line; the same fault again within a minute at debug."""
+
+    def __init__(self, *, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._last_logged: dict[tuple[str, str], float] = {}
+        self.skipped = 0
+
+    def skip(self, frame: Any, error: Exception) -> None:
+        self.skipped += 1
+        kind = frame_kind(frame)
+        key = (kind, type(error).__name__)
+        now = self._monotonic()
+        repeated = now - self._last_logged.get(key, -REPEAT_SECONDS) < REPEAT_SECONDS
+        if not repeated:
+            self._last_logged[key] = now
+        log.log(
+            logging.DEBUG if repeated else logging.WARNING,
+            "skipped a malformed Discord gateway %s: %s: %s",
+            kind,
+            type(error).__name__,
+            str(error)[:200],
+        )
+
+    def watch(self, ws: DiscordWebSocket) -> None:
+        received = ws.received_message
+
+        async def received_message(msg: Any, /) -> None:
+            try:
+                await received(msg)
+            except PASS_THROUGH:
+                raise
+            except Exception as error:
+                self.skip(msg, error)
+
+        ws.received_message = received_message  # type: ignore[method-assign]
+
+
+class GuardedState(ConnectionState[Any]):
+    """discord.py's connection state, handing each new websocket to a :class:`FrameGuard`."""
+
+    def __init__(self, guard: FrameGuard, **options: Any) -> None:
+        super().__init__(**options)
+        self.frame_guard = guard
+
+    def _update_references(self, ws: DiscordWebSocket) -> None:
+        super()._update_references(ws)
+        self.frame_guard.watch(ws)

@@ -1,0 +1,39 @@
+"""Handlers of `/quiz suggest`, `/quiz review` and `/quiz flag` (see bot.review_desk)."""
+
+from __future__ import annotations
+
+from bot import cards
+from bot.command_handlers import CommandContext
+from bot.commands import FlagRound, ReviewDecision, ShowReview, SuggestQuestion
+from bot.render import Response
+from bot.review_desk import ReviewDesk, suggest_form
+
+
+async def suggest(ctx: CommandContext, command: SuggestQuestion) -> Response:
+    return Response(
+        cards.info(
+            "Suggest a question",
+            "Fill in the form: topic, question, outline, follow-ups and key points.",
+        ),
+        form=suggest_form(),
+    )
+
+
+async def review(ctx: CommandContext, command: ShowReview | ReviewDecision) -> Response:
+    desk = ReviewDesk(ctx.engine)
+    if isinstance(command, ShowReview):
+        return await desk.queue(ctx.event.channel)
+    if ctx.platform is None:
+        raise LookupError("/quiz review ran without its platform")
+    return await desk.decide(
+        command.action,
+        command.item,
+        command.reason,
+        by=ctx.event.member,
+        channel=ctx.event.channel,
+        platform=ctx.platform,
+    )
+
+
+async def flag(ctx: CommandContext, command: FlagRound) -> Response:
+    return await ReviewDesk(ctx.engine).flag(ctx.event.channel, ctx.event.member, command.reason)

@@ -1,0 +1,171 @@
+"""The workspace question bank's persistence: suggestions, a workspace's own questions,
+overrides of bundled questions, errata flags and suggestion bonuses.
+
+Its own aggregate, apart from rounds and answers: the SQLite store exposes it as
+``store.bank`` (see ``storage/sqlite_bank.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from bot.refs import MemberRef
+from questions.pack import Question
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    """A team on one platform (Slack team, Discord guild, the console's ``local``)."""
+
+    platform: str
+    workspace: str
+
+    def pack_id(self) -> str:
+        """The database pack name of the workspace's own questions (never a pack file's id:
+        those cannot hold ':')."""
+        return f"workspace:{self.platform}:{self.workspace}"
+
+
+class SuggestionState(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    id: int
+    workspace: Workspace
+    channel_id: int  # where it was suggested: the bonus counts on this channel's board
+    member: MemberRef
+    question: Question
+    state: SuggestionState
+    created_at: datetime
+    reason: str | None = None
+    question_id: int | None = None  # the approved question's database id
+
+
+@dataclass(frozen=True, slots=True)
+class OwnQuestion:
+    """A question of a workspace's own pack (``question_id``: its database id)."""
+
+    question_id: int
+    workspace: Workspace
+    question: Question
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """What one workspace shows instead of a bundled question."""
+
+    question_id: int
+    workspace: Workspace
+    question: Question
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    id: int
+    workspace: Workspace
+    channel_id: int
+    round_id: int
+    round_number: int
+    question_id: int
+    pack: str
+    question_key: str  # the question's id inside its pack
+    member: MemberRef
+    reason: str
+    created_at: datetime
+    resolved_at: datetime | None = None
+    resolution: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    question_id: int
+    bonus_awarded: bool
+
+
+class BankStore(Protocol):
+    """Every write is committed before the call returns."""
+
+    async def add_suggestion(
+        self,
+        workspace: Workspace,
+        channel_id: int,
+        member_id: int,
+        question: Question,
+        at: datetime,
+    ) -> int: ...
+
+    async def get_suggestion(self, suggestion_id: int) -> Suggestion | None: ...
+
+    async def pending_suggestions(self, workspace: Workspace) -> list[Suggestion]: ...
+
+    async def update_suggestion(self, suggestion_id: int, question: Question) -> bool:
+        """Replace a pending suggestion's question; False when it is no longer pending."""
+        ...
+
+    async def approve_suggestion(
+        self,
+        suggestion_id: int,
+        question: Question,
+        *,
+        decided_by: int,
+        at: datetime,
+        bonus_points: int,
+    ) -> Approval | None:
+        """In one transaction: register ``question`` in the workspace's pack, mark the
+        suggestion approved, and award the suggester ``bonus_points`` on the board of the
+        channel it came from. None (changing nothing) when it is no longer pending."""
+        ...
+
+    async def reject_suggestion(
+        self, suggestion_id: int, *, decided_by: int, reason: str | None, at: datetime
+    ) -> bool: ...
+
+    async def own_questions(self, workspace: Workspace | None = None) -> list[OwnQuestion]:
+        """The workspace's own questions (every workspace's with None), oldest first."""
+        ...
+
+    async def save_own_question(self, question_id: int, question: Question, at: datetime) -> None:
+        """Edit a workspace question in place (its database id and rounds stay)."""
+        ...
+
+    async def overrides(self) -> list[Override]: ...
+
+    async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None: ...
+
+    async def add_flag(
+        self,
+        workspace: Workspace,
+        channel_id: int,
+        round_id: int,
+        member_id: int,
+        reason: str,
+        at: datetime,
+    ) -> int: ...
+
+    async def flags(
+        self, workspace: Workspace | None = None, *, open_only: bool = True
+    ) -> list[Flag]: ...
+
+    async def get_flag(self, flag_id: int) -> Flag | None: ...
+
+    async def resolve_flags(
+        self, workspace: Workspace, question_ids: Sequence[int], resolution: str, at: datetime
+    ) -> int:
+        """Close the open flags of these questions in the workspace; returns how many."""
+        ...
+
+    async def resolve_flag(self, flag_id: int, resolution: str, at: datetime) -> bool:
+        """Close one open flag; False when it was not open."""
+        ...
+
+    async def workspaces(self) -> list[Workspace]:
+        """Workspaces that have suggestions, own questions, overrides or flags."""
+        ...

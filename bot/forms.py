@@ -1,0 +1,48 @@
+"""Forms: what the core asks a member to fill in (a Slack or Discord modal, console lines).
+
+A command or button may answer with a :class:`Form`; the adapter shows it and sends the
+filled-in values back as a :class:`~bot.events.FormSubmit`. A submission the core refuses
+comes back with one problem per bad field, and the adapter keeps what the member typed
+(Slack: errors on the still-open modal; elsewhere the reply repeats the input).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from questions.question_check import FieldProblem
+
+__all__ = ["FieldProblem", "Form", "FormField"]
+
+FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
+LABEL_LIMIT = 45  # Discord's limit on a text input's label
+VALUE_LIMIT = 4000  # Discord's and Slack's limit on a text input's value
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    name: str
+    label: str
+    multiline: bool = False
+    required: bool = True
+    value: str = ""  # shown pre-filled
+    hint: str = ""  # placeholder text
+
+    def __post_init__(self) -> None:
+        if len(self.label) > LABEL_LIMIT:
+            raise ValueError(f"form label {self.label!r} is longer than {LABEL_LIMIT}")
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """``kind`` says what the form is for and ``target`` which item (a suggestion id...)."""
+
+    kind: str
+    target: str
+    title: str
+    fields: tuple[FormField, ...]
+    submit: str = "Submit"
+
+    def __post_init__(self) -> None:
+        if not 0 < len(self.fields) <= FORM_FIELDS_LIMIT:
+            raise ValueError(f"a form holds 1 to {FORM_FIELDS_LIMIT} fields")

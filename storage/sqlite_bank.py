@@ -1,0 +1,318 @@
+"""``BankStore`` on SQLite: suggestions, workspace questions, overrides, flags, bonuses.
+
+It shares the SQLite store's one connection and lock (through the two callables it is
+built with), so its transactions never interleave with the store's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.bank_store import (
+    Approval,
+    Flag,
+    Override,
+    OwnQuestion,
+    Suggestion,
+    SuggestionState,
+    Workspace,
+)
+from bot.refs import MemberRef
+from questions.pack import Question
+from storage.timestamps import from_db, to_db
+
+Fetch = Callable[[str, Sequence[Any]], Awaitable[list[sqlite3.Row]]]
+Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
+
+_SUGGESTION = """
+SELECT s.id, s.platform, s.workspace, s.channel_id, s.body, s.state, s.created_at, s.reason,
+       s.question_id, m.member, m.display_name
+FROM suggestions s JOIN members m ON m.id = s.member_id
+"""
+_FLAG = """
+SELECT f.id, f.platform, f.workspace, f.channel_id, f.round_id, r.number, f.question_id,
+       q.pack, q.question, m.member, m.display_name, f.reason, f.created_at, f.resolved_at,
+       f.resolution
+FROM flags f
+JOIN rounds r ON r.id = f.round_id
+JOIN questions q ON q.id = f.question_id
+JOIN members m ON m.id = f.member_id
+"""
+
+
+def _body(question: Question) -> str:
+    return question.model_dump_json(exclude_defaults=True)
+
+
+def _question(body: str) -> Question:
+    return Question.model_validate_json(body)
+
+
+class SqliteBank:
+    def __init__(self, fetch: Fetch, transaction: Transaction) -> None:
+        self._fetch = fetch
+        self._transaction = transaction
+
+    async def _write(self, sql: str, params: Sequence[Any]) -> int:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(sql, params)
+            return cursor.rowcount
+
+    # suggestions
+
+    async def add_suggestion(
+        self,
+        workspace: Workspace,
+        channel_id: int,
+        member_id: int,
+        question: Question,
+        at: datetime,
+    ) -> int:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO suggestions (platform, workspace, channel_id, member_id, body, state,"
+                " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
+                (
+                    workspace.platform,
+                    workspace.workspace,
+                    channel_id,
+                    member_id,
+                    _body(question),
+                    to_db(at),
+                ),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    async def get_suggestion(self, suggestion_id: int) -> Suggestion | None:
+        rows = await self._fetch(f"{_SUGGESTION} WHERE s.id = ?", (suggestion_id,))
+        return _suggestion(rows[0]) if rows else None
+
+    async def pending_suggestions(self, workspace: Workspace) -> list[Suggestion]:
+        rows = await self._fetch(
+            f"{_SUGGESTION} WHERE s.platform = ? AND s.workspace = ? AND s.state = 'pending'"
+            " ORDER BY s.id",
+            (workspace.platform, workspace.workspace),
+        )
+        return [_suggestion(row) for row in rows]
+
+    async def update_suggestion(self, suggestion_id: int, question: Question) -> bool:
+        changed = await self._write(
+            "UPDATE suggestions SET body = ? WHERE id = ? AND state = 'pending'",
+            (_body(question), suggestion_id),
+        )
+        return changed == 1
+
+    async def approve_suggestion(
+        self,
+        suggestion_id: int,
+        question: Question,
+        *,
+        decided_by: int,
+        at: datetime,
+        bonus_points: int,
+    ) -> Approval | None:
+        async with self._transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT platform, workspace, channel_id, member_id FROM suggestions"
+                    " WHERE id = ? AND state = 'pending'",
+                    (suggestion_id,),
+                )
+            )
+            if not rows:
+                return None
+            platform, workspace, channel_id, member_id = rows[0]
+            pack = Workspace(platform, workspace).pack_id()
+            cursor = await conn.execute(
+                "INSERT INTO questions (pack, question, topic, content_hash) VALUES (?, ?, ?, ?)",
+                (pack, question.id, question.topic, question.content_hash()),
+            )
+            question_id = cursor.lastrowid
+            await conn.execute(
+                "INSERT INTO workspace_questions (question_id, platform, workspace, body,"
+                " suggestion_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (question_id, platform, workspace, _body(question), suggestion_id, to_db(at)),
+            )
+            await conn.execute(
+                "UPDATE suggestions SET state = 'approved', body = ?, decided_at = ?,"
+                " decided_by = ?, question_id = ? WHERE id = ?",
+                (_body(question), to_db(at), decided_by, question_id, suggestion_id),
+            )
+            bonus = bonus_points > 0
+            if bonus:
+                await conn.execute(
+                    "INSERT INTO bonuses (channel_id, member_id, points, reason, awarded_at,"
+                    " suggestion_id) VALUES (?, ?, ?, 'approved suggestion', ?, ?)",
+                    (channel_id, member_id, bonus_points, to_db(at), suggestion_id),
+                )
+            assert question_id is not None
+            return Approval(question_id, bonus)
+
+    async def reject_suggestion(
+        self, suggestion_id: int, *, decided_by: int, reason: str | None, at: datetime
+    ) -> bool:
+        changed = await self._write(
+            "UPDATE suggestions SET state = 'rejected', decided_at = ?, decided_by = ?,"
+            " reason = ? WHERE id = ? AND state = 'pending'",
+            (to_db(at), decided_by, reason, suggestion_id),
+        )
+        return changed == 1
+
+    # a workspace's own questions and overrides
+
+    async def own_questions(self, workspace: Workspace | None = None) -> list[OwnQuestion]:
+        sql = "SELECT question_id, platform, workspace, body FROM workspace_questions"
+        params: tuple[str, ...] = ()
+        if workspace is not None:
+            sql += " WHERE platform = ? AND workspace = ?"
+            params = (workspace.platform, workspace.workspace)
+        rows = await self._fetch(f"{sql} ORDER BY question_id", params)
+        return [OwnQuestion(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
+
+    async def save_own_question(self, question_id: int, question: Question, at: datetime) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE workspace_questions SET body = ?, updated_at = ? WHERE question_id = ?",
+                (_body(question), to_db(at), question_id),
+            )
+            await conn.execute(
+                "UPDATE questions SET topic = ?, content_hash = ? WHERE id = ?",
+                (question.topic, question.content_hash(), question_id),
+            )
+
+    async def overrides(self) -> list[Override]:
+        rows = await self._fetch(
+            "SELECT question_id, platform, workspace, body FROM question_overrides ORDER BY id", ()
+        )
+        return [Override(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
+
+    async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None:
+        space = override.workspace
+        await self._write(
+            "INSERT INTO question_overrides (platform, workspace, question_id, body, updated_by,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (platform, workspace, question_id) DO UPDATE SET body = excluded.body,"
+            " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (
+                space.platform,
+                space.workspace,
+                override.question_id,
+                _body(override.question),
+                member_id,
+                to_db(at),
+            ),
+        )
+
+    # flags
+
+    async def add_flag(
+        self,
+        workspace: Workspace,
+        channel_id: int,
+        round_id: int,
+        member_id: int,
+        reason: str,
+        at: datetime,
+    ) -> int:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO flags (platform, workspace, channel_id, round_id, question_id,"
+                " member_id, reason, created_at)"
+                " SELECT ?, ?, ?, id, question_id, ?, ?, ? FROM rounds WHERE id = ?",
+                (
+                    workspace.platform,
+                    workspace.workspace,
+                    channel_id,
+                    member_id,
+                    reason,
+                    to_db(at),
+                    round_id,
+                ),
+            )
+            if cursor.rowcount != 1 or cursor.lastrowid is None:
+                raise LookupError(f"no round {round_id}")
+            return cursor.lastrowid
+
+    async def flags(
+        self, workspace: Workspace | None = None, *, open_only: bool = True
+    ) -> list[Flag]:
+        conditions, params = [], []
+        if workspace is not None:
+            conditions.append("f.platform = ? AND f.workspace = ?")
+            params += [workspace.platform, workspace.workspace]
+        if open_only:
+            conditions.append("f.resolved_at IS NULL")
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        rows = await self._fetch(f"{_FLAG}{where} ORDER BY f.id", params)
+        return [_flag(row) for row in rows]
+
+    async def get_flag(self, flag_id: int) -> Flag | None:
+        rows = await self._fetch(f"{_FLAG} WHERE f.id = ?", (flag_id,))
+        return _flag(rows[0]) if rows else None
+
+    async def resolve_flags(
+        self, workspace: Workspace, question_ids: Sequence[int], resolution: str, at: datetime
+    ) -> int:
+        marks = ", ".join("?" for _ in question_ids) or "NULL"
+        return await self._write(
+            "UPDATE flags SET resolved_at = ?, resolution = ? WHERE resolved_at IS NULL"
+            f" AND platform = ? AND workspace = ? AND question_id IN ({marks})",
+            (to_db(at), resolution, workspace.platform, workspace.workspace, *question_ids),
+        )
+
+    async def resolve_flag(self, flag_id: int, resolution: str, at: datetime) -> bool:
+        changed = await self._write(
+            "UPDATE flags SET resolved_at = ?, resolution = ? WHERE id = ? AND resolved_at IS NULL",
+            (to_db(at), resolution, flag_id),
+        )
+        return changed == 1
+
+    async def workspaces(self) -> list[Workspace]:
+        rows = await self._fetch(
+            "SELECT platform, workspace FROM suggestions UNION SELECT platform, workspace"
+            " FROM workspace_questions UNION SELECT platform, workspace FROM question_overrides"
+            " UNION SELECT platform, workspace FROM flags ORDER BY 1, 2",
+            (),
+        )
+        return [Workspace(r[0], r[1]) for r in rows]
+
+
+def _suggestion(row: sqlite3.Row) -> Suggestion:
+    space = Workspace(row[1], row[2])
+    return Suggestion(
+        id=row[0],
+        workspace=space,
+        channel_id=row[3],
+        member=MemberRef(space.platform, space.workspace, row[9], row[10]),
+        question=_question(row[4]),
+        state=SuggestionState(row[5]),
+        created_at=from_db(row[6]),
+        reason=row[7],
+        question_id=row[8],
+    )
+
+
+def _flag(row: sqlite3.Row) -> Flag:
+    space = Workspace(row[1], row[2])
+    return Flag(
+        id=row[0],
+        workspace=space,
+        channel_id=row[3],
+        round_id=row[4],
+        round_number=row[5],
+        question_id=row[6],
+        pack=row[7],
+        question_key=row[8],
+        member=MemberRef(space.platform, space.workspace, row[9], row[10]),
+        reason=row[11],
+        created_at=from_db(row[12]),
+        resolved_at=from_db(row[13]) if row[13] else None,
+        resolution=row[14],
+    )
