@@ -28,8 +28,9 @@ def methods(port: type) -> set[str]:
 def test_every_store_method_belongs_to_exactly_one_aggregate() -> None:
     parts = [methods(port) for port, _ in PARTS]
     assert sum(len(p) for p in parts) == len(set().union(*parts))
-    # the learning loop's aggregate is reached as its own store: ``store.learning``
-    assert set().union(*parts) | {"close", "learning"} == methods(Store)
+    # the learning loop's and the question bank's aggregates are reached as their own
+    # stores: ``store.learning`` and ``store.bank``
+    assert set().union(*parts) | {"close", "learning", "bank"} == methods(Store)
 
 
 @pytest.mark.parametrize(("port", "implementation"), PARTS)
