@@ -328,3 +328,12 @@ class Connector(Protocol):
 
     @property
     def connected(self) -> bool: ...
+
+
+@runtime_checkable
+class EndsForGood(Protocol):
+    """A connector whose connection can end for good (a rejected token, a gateway that
+    gave up). ``until_ended`` returns the one-line cause; the runtime then stops the
+    bot and exits non-zero, so a supervisor restarts it or an operator sees why."""
+
+    async def until_ended(self) -> str: ...

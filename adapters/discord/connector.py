@@ -23,6 +23,7 @@ from adapters.discord.buttons import valid_button_value, view_for
 from adapters.discord.client import InboundRouter, QuizClient
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
+from adapters.discord.gateway_end import end_cause
 from adapters.discord.inbound import (
     PLATFORM,
     ChannelResolver,
@@ -105,6 +106,9 @@ class DiscordPlatform:
         self._ready = asyncio.Event()
         self._connected = False
         self._gateway_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._ended = asyncio.Event()
+        self._end_cause: str | None = None
         self._reconcile_task: asyncio.Task[int] | None = None
         self._reconcile_again = False
         self._message_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
@@ -156,8 +160,9 @@ class DiscordPlatform:
         )
         if ready not in done:
             ready.cancel()
+            cause = self._end_cause
             await self.stop()
-            raise PlatformError("the Discord gateway did not become ready")
+            raise PlatformError(cause or "the Discord gateway did not become ready in time")
 
     async def _sync_commands(self) -> None:
         application_id = self._client.application_id
@@ -168,15 +173,29 @@ class DiscordPlatform:
         )
 
     async def _run_gateway(self) -> None:
+        """Run the gateway until it ends: by ``stop`` or, for good, with a cause that
+        ``until_ended`` hands to the runtime (which then exits non-zero)."""
+        error: BaseException | None = None
         try:
             await self._client.connect(reconnect=True)
-        except Exception:
-            log.exception("the Discord gateway connection ended with an error")
-            raise
+        except Exception as failure:
+            error = failure
         finally:
             self._connected = False
+        if self._stopping:
+            return
+        self._end_cause = end_cause(error)
+        if self._ready.is_set():  # at start-up, start() reports the cause instead
+            log.error("%s", self._end_cause)
+        self._ended.set()
+
+    async def until_ended(self) -> str:
+        """Wait until the gateway ended for good (not by ``stop``); returns why."""
+        await self._ended.wait()
+        return self._end_cause or "the Discord gateway connection ended"
 
     async def stop(self) -> None:
+        self._stopping = True
         self._connected = False
         await self._client.close()
         for task in (self._reconcile_task, self._gateway_task):

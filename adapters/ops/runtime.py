@@ -22,7 +22,8 @@ from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.metrics import PrometheusMetrics
 from bot.clock import SystemClock
 from bot.config import QuizConfig
-from bot.ports import Connector, Platform
+from bot.errors import PlatformError
+from bot.ports import Connector, EndsForGood, Platform
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
@@ -107,8 +108,36 @@ def _platform_connectors(
     return platforms, connectors, console
 
 
+async def _first_end(connectors: list[Connector]) -> str:
+    """The cause of the first connection that ends for good; waits forever if none can."""
+    watched = [
+        asyncio.create_task(c.until_ended()) for c in connectors if isinstance(c, EndsForGood)
+    ]
+    if not watched:
+        await asyncio.Event().wait()
+    try:
+        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        return done.pop().result()
+    finally:
+        for task in watched:
+            task.cancel()
+
+
+def _cause_of_end(lost: asyncio.Task[str] | None) -> str | None:
+    if lost is None:
+        return None
+    if not lost.done():
+        lost.cancel()
+        return None
+    if lost.cancelled() or lost.exception() is not None:
+        return None
+    return lost.result()
+
+
 async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
-    """Run until end of console input, ``:quit``, SIGTERM or SIGINT. Returns an exit code."""
+    """Run until end of console input, ``:quit``, SIGTERM or SIGINT; returns an exit code.
+
+    Raises PlatformError with the cause when a connection ends for good."""
     names = settings.platforms()
     catalog = load_catalog(settings.packs_dir)
     interactive = "console" in names and stdin.isatty()
@@ -134,11 +163,15 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(signum, stopping.set)
         health: HealthServer | None = None
+        lost: asyncio.Task[str] | None = None
         try:
             if settings.http_port is not None:
                 health = await start_health_server(settings.http_port, store, connectors, metrics)
             for connector in connectors:
                 await connector.start(service.handle)
+            lost = asyncio.create_task(_first_end(connectors), name="connection-watch")
+            stopper = asyncio.create_task(stopping.wait())
+            reading: asyncio.Task[None] | None = None
             if console is not None:
                 session = ConsoleSession(service, console, echo=scripted)
                 if interactive:
@@ -146,18 +179,19 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
                 reading = asyncio.create_task(
                     session.run(_stdin_lines(stdin, session, prompt=interactive))
                 )
-                stopper = asyncio.create_task(stopping.wait())
-                await asyncio.wait({reading, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                stopper.cancel()
+            else:
+                log.info("quizbot running on %s; stop with SIGTERM or Ctrl-C", ", ".join(names))
+            waiting = {stopper, lost} | ({reading} if reading is not None else set())
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            stopper.cancel()
+            if reading is not None:
                 if reading.done():
                     reading.result()
                 else:
                     reading.cancel()
-            else:
-                log.info("quizbot running on %s; stop with SIGTERM or Ctrl-C", ", ".join(names))
-                await stopping.wait()
         finally:
             log.info("stopping: finishing in-flight sends")
+            cause = _cause_of_end(lost)
             for connector in connectors:
                 try:
                     await connector.stop()
@@ -166,4 +200,6 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             await service.stop(settings.shutdown_timeout)
             if health is not None:
                 await health.close()
+    if cause is not None:
+        raise PlatformError(cause)
     return 0
