@@ -73,7 +73,9 @@ def outline_card(question: Question, round_id: int | None = None) -> Card:
             Button(grade.word.title(), grade_action(grade), str(round_id)) for grade in Grade
         )
         footer = (
-            "How did your answer do? Grade it (only you see it): it decides when this comes back."
+            "Grade your answer against the key points: the buttons or "
+            f"`/quiz grade {'|'.join(GRADE_WORDS)}` (only you see it). "
+            "It decides when this question comes back for you."
         )
     return Card(
         title="Sample answer outline",

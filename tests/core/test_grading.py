@@ -77,10 +77,13 @@ async def test_a_grade_before_the_reveal_is_refused_with_the_reason(
     assert await member_cards(quiz, "alice") == {}
 
 
-async def test_no_round_yet_and_no_quiz_here(quiz: QuizHarness) -> None:
-    response = await quiz.command("grade good", by="alice")
-    assert response.card.kind != "question"
-    assert "No quiz here yet" in response.card.title or "no question" in response.card.body
+async def test_no_quiz_here_then_no_round_yet(quiz: QuizHarness) -> None:
+    no_quiz = await quiz.command("grade good", by="alice")
+    assert no_quiz.card.title == "No quiz here yet"
+    await quiz.command("pause")  # an admin's command sets the quiz up
+    no_round = await quiz.command("grade good", by="alice")
+    assert no_round.card.kind == "error"
+    assert no_round.card.body == "There is no question to grade yet."
 
 
 async def test_a_second_grade_replaces_the_first_and_the_log_keeps_both(
