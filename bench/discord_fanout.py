@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from adapters.unfinished_sends import UnfinishedSends
 from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.errors import PlatformError
@@ -186,7 +187,8 @@ async def again(send: Callable[[], Awaitable[T]]) -> T:
             delay *= 2
 
 
-class _NoStore:
+@dataclass
+class _NoStore(UnfinishedSends):
     async def get_meta(self, key: str) -> str | None:
         return None
 

@@ -2,7 +2,8 @@
 
 :class:`SqliteStore` opens and closes the connection; what it stores is implemented
 aggregate by aggregate in ``sqlite_channels``, ``sqlite_rounds``, ``sqlite_members``
-and ``sqlite_reports``, over the connection of ``sqlite_connection``.
+``sqlite_reports`` and ``sqlite_unfinished_cards``, over the connection of
+``sqlite_connection``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
+from storage.sqlite_unfinished_cards import SqliteUnfinishedCards
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,9 @@ DEFAULT_BUSY_TIMEOUT_MS = 5000
 SYNCHRONOUS_MODES = {"normal": "NORMAL", "full": "FULL"}
 
 
-class SqliteStore(SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports):
+class SqliteStore(
+    SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports, SqliteUnfinishedCards
+):
     """``Store`` on SQLite. Open with ``async with SqliteStore.open(path) as store``."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
@@ -117,4 +121,3 @@ class SqliteStore(SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports):
     @property
     def closed(self) -> bool:
         return self._conn is None
-

@@ -27,7 +27,7 @@ CHANNEL = ChannelRef("fake", "team", "C1", "practice")
 @asynccontextmanager
 async def running_service(
     db_path: Path,
-    platforms: Sequence[Platform],
+    platforms: Sequence[Platform] | Callable[[SqliteStore], Sequence[Platform]],
     clock: Clock,
     catalog: Catalog,
     config: QuizConfig | None = None,
@@ -37,8 +37,11 @@ async def running_service(
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
 ) -> AsyncIterator[QuizService]:
     """A started QuizService on the database at ``db_path``, with no background work:
-    tests decide when slots fire and when the outbox runs (``settle``)."""
+    tests decide when slots fire and when the outbox runs (``settle``). ``platforms`` may
+    be built from the store, as a platform that keeps state there is."""
     async with SqliteStore.open(db_path, busy_timeout_ms=busy_timeout_ms) as store:
+        if callable(platforms):
+            platforms = platforms(store)
         service = QuizService(
             store=store,
             platforms={p.name: p for p in platforms},

@@ -41,7 +41,7 @@ from adapters.discord.render import message_count, render_card
 from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
-from adapters.unfinished_sends import UnfinishedSends
+from adapters.unfinished_sends import SendProgress
 from bot.errors import PlatformError
 from bot.events import ButtonPress, Command, Event
 from bot.ports import EventHandler
@@ -59,8 +59,9 @@ STALE_BUTTON = "This button is out of date; use `/quiz reveal` or the newest que
 INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
 
 
-class DiscordStore(MetaStore, RoundSource, Protocol):
-    """What the adapter needs from the store: the command hash and the open rounds."""
+class DiscordStore(MetaStore, RoundSource, SendProgress, Protocol):
+    """What the adapter needs from the store: the command hash, the open rounds and the
+    parts of unfinished multi-part sends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,6 @@ class DiscordPlatform:
     ) -> None:
         self._options = options
         self._store = store
-        self._unfinished = UnfinishedSends()
         rate = options.requests_per_second
         self._client = QuizClient(
             _Router(self),
@@ -267,15 +267,19 @@ class DiscordPlatform:
 
     async def _send_card(
         self, target: discord.PartialMessageable, card: Card, key: str, where: str
-    ) -> discord.Message:
+    ) -> str:
+        """Send the card's parts; the id of the first part stands for the card."""
         count = message_count(card)
         groups = render_card(card, [marker_for_key(key, part) for part in range(count)])
-        first: discord.Message | None = None
-        # A retry sends every part again: the parts a failed attempt already posted come
-        # back from Discord for the same nonce (enforce_nonce) instead of twice.
-        if count > 1:
-            self._unfinished.begin(key)
+        # A retry skips the parts recorded as posted (after a restart too). A part posted
+        # but not recorded is sent again with the same nonce, and Discord (enforce_nonce)
+        # answers with the message it already has for a few minutes.
+        posted = (await self._store.unfinished_card(key) or []) if count > 1 else []
+        if count > 1 and not posted:
+            await self._store.begin_card(key)
         for part, embeds in enumerate(groups):
+            if part < len(posted):
+                continue
             view = view_for(card.buttons) if part == 0 else None
             with platform_errors(where):
                 if view is None:
@@ -289,16 +293,19 @@ class DiscordPlatform:
                         nonce=nonce_for_key(key, part),
                         allowed_mentions=NO_MENTIONS,
                     )
-            first = first or sent
-        self._unfinished.finish(key)
-        if first is None:
+            if count > 1:
+                await self._store.record_card_part(key, str(sent.id))
+            posted.append(str(sent.id))
+        if count > 1:
+            await self._store.finish_card(key)
+        if not posted:
             raise PlatformError(f"{where}: the card rendered to no message")
-        return first
+        return posted[0]
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         target = self._messageable(channel, channel.workspace)
         sent = await self._send_card(target, card, key, f"posting to {channel.label()}")
-        return MessageRef(channel, str(sent.id))
+        return MessageRef(channel, sent)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         channel = message.channel
@@ -327,7 +334,7 @@ class DiscordPlatform:
         workspace = thread.channel.workspace
         target = self._messageable(thread.thread, workspace)
         sent = await self._send_card(target, card, key, f"replying in {thread.channel.label()}")
-        return MessageRef(channel_ref(int(workspace) or None, int(thread.thread)), str(sent.id))
+        return MessageRef(channel_ref(int(workspace) or None, int(thread.thread)), sent)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
         channel = message.channel
@@ -354,7 +361,7 @@ class DiscordPlatform:
     ) -> MessageRef | None:
         """The message sent for ``key`` (its footer marker) in the recent history of
         ``thread`` or, without one, of the channel."""
-        if key in self._unfinished:
+        if await self._store.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
         marker = marker_for_key(key, 0)
         where = thread.thread if thread else channel.channel

@@ -95,7 +95,10 @@ def _platform_connectors(
             from adapters.slack.connector import create_slack_platform
 
             slack = create_slack_platform(
-                settings, http=settings.slack_mode == "http", port=settings.slack_http_port
+                settings,
+                http=settings.slack_mode == "http",
+                port=settings.slack_http_port,
+                progress=store,
             )
             platforms[name] = slack
             connectors.append(slack)

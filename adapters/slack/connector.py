@@ -33,7 +33,7 @@ from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.sent_messages import SentMessages, message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
-from adapters.unfinished_sends import UnfinishedSends
+from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -60,10 +60,11 @@ class SlackPlatform:
         port: int = DEFAULT_HTTP_PORT,
         admins: Sequence[str] = (),
         pacer: ChannelPacer | None = None,
+        progress: SendProgress | None = None,
     ) -> None:
         self.client = client
         self._pacer = pacer or ChannelPacer()
-        self._unfinished = UnfinishedSends()
+        self._unfinished: SendProgress = progress or UnfinishedSends()
         self._emoji = WorkspaceEmoji(client)
         self._sent = SentMessages(client)
         self._members = SlackMembers(self._user_info, allow_list=admins)
@@ -162,7 +163,7 @@ class SlackPlatform:
     ) -> MessageRef | None:
         """The core's ``FindsSentSince``: the thread's every page, or the channel's
         history back to ``since`` (when the round was created)."""
-        if key in self._unfinished:
+        if await self._unfinished.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
         ts = await self._sent.find(
             channel.channel, key, thread=thread.thread if thread else None, since=since
@@ -196,14 +197,19 @@ class SlackPlatform:
     ) -> str:
         """Post the parts of a card in order, resuming after the parts a failed attempt
         already posted; the first part's ts stands for the card."""
-        posted = self._unfinished.sent(key)
+        several = len(messages) > 1
+        posted = (await self._unfinished.unfinished_card(key) or []) if several else []
+        if several and not posted:
+            await self._unfinished.begin_card(key)
         for part, message in enumerate(messages):
             if part < len(posted):
                 continue
             ts = await self._post_one(channel, message, key=key, part=part, thread_ts=thread_ts)
-            self._unfinished.record(key, ts)
+            if several:
+                await self._unfinished.record_card_part(key, ts)
             posted.append(ts)
-        self._unfinished.finish(key)
+        if several:
+            await self._unfinished.finish_card(key)
         if not posted:
             raise AssertionError("a card renders to at least one message")
         return posted[0]
@@ -250,6 +256,7 @@ def create_slack_platform(
     host: str = "0.0.0.0",
     port: int | None = None,
     post_interval: float = DEFAULT_INTERVAL,
+    progress: SendProgress | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
     (bot token + signing secret) serving ``/slack/events`` on ``host:port``."""
@@ -265,4 +272,5 @@ def create_slack_platform(
         port=DEFAULT_HTTP_PORT if port is None else port,
         admins=settings.slack_admins,
         pacer=ChannelPacer(post_interval),
+        progress=progress,
     )

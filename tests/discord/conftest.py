@@ -11,6 +11,7 @@ import pytest
 
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
+from adapters.unfinished_sends import UnfinishedSends
 from bot.events import Event
 from bot.models import ChannelSettings, Round
 from bot.render import Response
@@ -21,7 +22,7 @@ TOPICS = ("gpu", "networking", "storage")
 
 
 @dataclass
-class MemoryStore:
+class MemoryStore(UnfinishedSends):
     """The slice of the Store the adapter needs, in memory."""
 
     meta: dict[str, str] = field(default_factory=dict)

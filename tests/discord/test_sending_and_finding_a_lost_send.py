@@ -9,8 +9,9 @@ from adapters.discord.nonce import marker_for_key, nonce_for_key
 from bot.errors import ChannelUnavailable, PlatformError
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Button, Card, CardKind
-from tests.discord.conftest import PlatformFactory
+from tests.discord.conftest import MemoryStore, PlatformFactory
 from tests.discord.fake_discord import FakeDiscord
+from tests.fakes import SimulatedCrash
 
 MESSAGES = r"/channels/\d+/messages"
 
@@ -190,3 +191,36 @@ async def test_a_long_card_is_split_over_messages_without_losing_text(
     assert all(p.strip() in text for p in paragraphs)
     nonces = [r.body["nonce"] for r in fake.requests_to("POST", MESSAGES)]
     assert len(set(nonces)) == len(messages)
+
+
+async def test_a_long_card_cut_short_by_a_crash_is_completed_by_the_next_process(
+    fake: FakeDiscord,
+    make_platform: PlatformFactory,
+    memory_store: MemoryStore,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    channel = quiz_channel(fake)
+    card = Card(title="Outline", body="\n\n".join("word " * 300 for _ in range(12)))
+    record_part = memory_store.record_card_part
+
+    async def record_then_die(key: str, message_id: str) -> None:
+        await record_part(key, message_id)
+        monkeypatch.undo()
+        raise SimulatedCrash("the process dies between two parts")
+
+    monkeypatch.setattr(memory_store, "record_card_part", record_then_die)
+    crashed = await make_platform()
+    with pytest.raises(SimulatedCrash):
+        await crashed.post(channel, card, key="round:9:outline")
+    [first] = fake.channel_messages()
+    fake.forget_nonces = True  # the restart comes after Discord forgot the nonces
+
+    restarted = await make_platform()  # nothing in memory; the store is kept
+    assert await restarted.find_sent(channel, "round:9:outline") is None  # not all of it
+    again = await restarted.post(channel, card, key="round:9:outline")  # the outbox's retry
+
+    messages = fake.channel_messages()
+    assert again.message == first["id"] == messages[0]["id"]
+    assert len(messages) >= 2
+    assert len({m["id"] for m in messages}) == len(messages)  # no part was posted twice
+    assert await memory_store.unfinished_card("round:9:outline") is None  # finished

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,7 @@ from bot.config import QuizConfig
 from bot.settings import Settings
 from questions.catalog import Catalog
 from tests.fakes import FakeClock
-from tests.harness import running_service
-from tests.slack.driver import ADMIN, LISTED_ADMIN, SlackQuiz
+from tests.slack.driver import ADMIN, LISTED_ADMIN, SlackQuiz, running_slack_quiz
 from tests.slack.fake_slack import BOT_TOKEN, FakeSlack
 from tests.slack.signed import SIGNING_SECRET
 
@@ -54,21 +54,32 @@ async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
         await platform.stop()
 
 
+StartSlackQuiz = Callable[[], AbstractAsyncContextManager[SlackQuiz]]
+
+
 @pytest.fixture
-async def slack_quiz(
+def start_slack_quiz(
     db_path: Path,
-    slack: SlackPlatform,
+    slack_settings: Settings,
     fake_slack: FakeSlack,
     clock: FakeClock,
     catalog: Catalog,
     config: QuizConfig,
     busy_timeout_ms: int,
-) -> AsyncIterator[SlackQuiz]:
-    async with running_service(
-        db_path, [slack], clock, catalog, config, busy_timeout_ms=busy_timeout_ms
-    ) as service:
-        await slack.start(service.handle)
-        try:
-            yield SlackQuiz(service, slack, fake_slack, clock)
-        finally:
-            await slack.stop()
+) -> StartSlackQuiz:
+    """Starts a quiz process on Slack; call it again after the first ended for a restart."""
+    return lambda: running_slack_quiz(
+        db_path,
+        slack_settings,
+        fake_slack,
+        clock,
+        catalog,
+        config,
+        busy_timeout_ms=busy_timeout_ms,
+    )
+
+
+@pytest.fixture
+async def slack_quiz(start_slack_quiz: StartSlackQuiz) -> AsyncIterator[SlackQuiz]:
+    async with start_slack_quiz() as quiz:
+        yield quiz

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from slack_bolt.response import BoltResponse
 
-from adapters.slack.connector import SlackPlatform
+from adapters.slack.connector import SlackPlatform, create_slack_platform
+from bot.config import QuizConfig
+from bot.ports import Platform
 from bot.refs import ChannelRef
 from bot.service import QuizService
+from bot.settings import Settings
+from questions.catalog import Catalog
+from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock
+from tests.harness import running_service
 from tests.slack.fake_slack import TEAM, FakeSlack, Posted
 from tests.slack.signed import (
     FORM,
@@ -26,6 +34,39 @@ from tests.slack.signed import (
 CHANNEL = "C0QUIZ"
 ADMIN = "U0ADMIN"  # a workspace admin according to users.info
 LISTED_ADMIN = "U0LISTED"  # an admin through QUIZBOT_SLACK_ADMINS
+
+
+@asynccontextmanager
+async def running_slack_quiz(
+    db_path: Path,
+    settings: Settings,
+    fake: FakeSlack,
+    clock: FakeClock,
+    catalog: Catalog,
+    config: QuizConfig,
+    *,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+) -> AsyncIterator[SlackQuiz]:
+    """A quiz on the Slack platform over HTTP, keeping its state in the database at
+    ``db_path``, as ``quizbot run`` wires it."""
+
+    def platforms(store: SqliteStore) -> list[Platform]:
+        return [
+            create_slack_platform(
+                settings, http=True, host="127.0.0.1", port=0, post_interval=0, progress=store
+            )
+        ]
+
+    async with running_service(
+        db_path, platforms, clock, catalog, config, busy_timeout_ms=busy_timeout_ms
+    ) as service:
+        slack = service.platforms["slack"]
+        assert isinstance(slack, SlackPlatform)
+        await slack.start(service.handle)
+        try:
+            yield SlackQuiz(service, slack, fake, clock)
+        finally:
+            await slack.stop()
 
 
 @dataclass

@@ -9,6 +9,7 @@ import pytest
 from bot.refs import ChannelRef, ThreadRef
 from questions.catalog import Catalog
 from questions.pack import Pack
+from tests.slack.conftest import StartSlackQuiz
 from tests.slack.driver import SlackQuiz
 from tests.slack.fake_slack import TEAM, Posted
 
@@ -80,23 +81,40 @@ async def test_a_split_message_is_found_by_its_first_part_after_a_crash(
     assert await quiz.slack.find_sent(channel, parts[0].key or "") is None  # not in the channel
 
 
-async def test_a_split_message_cut_short_is_resumed_without_repeating_a_part(
-    slack_quiz: SlackQuiz,
-) -> None:
-    quiz = slack_quiz
+async def _cut_the_outline_short(quiz: SlackQuiz) -> Posted:
+    """Reveal with the outline's second part failing; its one part that went out."""
     await quiz.command("now")
     posted = quiz.fake.count("chat.postMessage")
     # after the reveal: the follow-ups, the outline's first part, then its second part fails
     quiz.fake.failing_calls["chat.postMessage"] = {posted + 3}
     await quiz.react("bulb", by="U1", ts=quiz.question().ts)
-    cut_short = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
-    assert len(cut_short) == 1
+    [cut_short] = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
+    return cut_short
+
+
+async def _assert_the_outline_is_completed_once(quiz: SlackQuiz, first: Posted) -> None:
     quiz.clock.advance(seconds=quiz.service.config.max_retry_seconds)
     await quiz.settle()
     parts = [m for m in quiz.thread() if m.key and m.key.endswith(":outline")]
-    assert parts[0].ts == cut_short[0].ts
+    assert parts[0].ts == first.ts  # the first part was not posted again
     assert len(parts) >= 2
     assert _words(parts) == LONG_OUTLINE.split()  # every word once, in order
+
+
+async def test_a_split_message_cut_short_is_resumed_without_repeating_a_part(
+    slack_quiz: SlackQuiz,
+) -> None:
+    first = await _cut_the_outline_short(slack_quiz)
+    await _assert_the_outline_is_completed_once(slack_quiz, first)
+
+
+async def test_a_split_message_cut_short_by_a_crash_is_completed_after_the_restart(
+    start_slack_quiz: StartSlackQuiz,
+) -> None:
+    async with start_slack_quiz() as quiz:
+        first = await _cut_the_outline_short(quiz)
+    async with start_slack_quiz() as quiz:  # a new process: nothing in memory, the same DB
+        await _assert_the_outline_is_completed_once(quiz, first)
 
 
 async def test_mentions_echoed_from_members_are_escaped(slack_quiz: SlackQuiz) -> None:
