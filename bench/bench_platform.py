@@ -74,3 +74,6 @@ class BenchPlatform:
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return True
+
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        return None

@@ -78,6 +78,9 @@ class NullPlatform:
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return True
 
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        return None
+
 
 async def _open_rounds(service: QuizService, rounds: int) -> list[tuple[ChannelRef, str]]:
     threads = []

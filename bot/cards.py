@@ -131,6 +131,10 @@ def info(title: str, body: str = "") -> Card:
     return Card(title=title, body=body, kind=CardKind.INFO)
 
 
+def info_fields(title: str, fields: Sequence[Field]) -> Card:
+    return Card(title=title, fields=tuple(fields), kind=CardKind.INFO)
+
+
 def error(body: str) -> Card:
     return Card(title="Sorry", body=body, kind=CardKind.ERROR)
 

@@ -35,9 +35,11 @@ from bot.grading import grade_round
 from bot.log_context import about
 from bot.models import ChannelSettings
 from bot.ports import Platform, ReactionEmoji
+from bot.progress_chart import activity_field, me_chart, me_image
 from bot.quoting import quoted
 from bot.render import Response
 from bot.scoring import period_start, streak
+from bot.weekly_recaps import WeeklyRecaps
 from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
@@ -58,6 +60,11 @@ class ScheduleBook(Protocol):
 
     def next_post(self, channel: ChannelSettings) -> datetime | None: ...
 
+    @property
+    def recaps(self) -> WeeklyRecaps:
+        """Each channel's weekly recap, and the memory figures recaps and charts show."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class CommandContext:
@@ -75,6 +82,10 @@ class CommandContext:
         if isinstance(self.platform, ReactionEmoji):
             return await self.platform.reaction_emoji(emoji)
         return emoji
+
+    @property
+    def recaps(self) -> WeeklyRecaps:
+        return self.schedules.recaps
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -126,7 +137,16 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now()),
         channel.timezone,
     )
-    return Response(card)
+    chart = await me_chart(
+        store.recaps,
+        ctx.recaps.memory,
+        channel,
+        member_id,
+        ctx.event.member.label(),
+        ctx.engine.clock.now(),
+    )
+    fields = (*card.fields, activity_field(chart))
+    return Response(dataclasses.replace(card, fields=fields, image=await me_image(chart)))
 
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from bot import bank_handlers
+from bot import bank_handlers, recap_handlers
 from bot import command_handlers as handle
 from bot.command_grammar import (
     Arguments,
@@ -35,6 +35,7 @@ from bot.commands import (
     SetGoal,
     SetGrace,
     SetPaused,
+    SetRecap,
     SetRevealEmoji,
     SetRevealReactors,
     SetSchedule,
@@ -43,6 +44,7 @@ from bot.commands import (
     ShowLeaderboard,
     ShowMe,
     ShowPacks,
+    ShowRecap,
     ShowReview,
     ShowSchedule,
     ShowStats,
@@ -53,6 +55,7 @@ from bot.commands import (
 from bot.grades import GRADE_WORDS, Grade
 from bot.models import FollowUpPolicy
 from bot.quoting import quoted
+from bot.recap_schedule import DEFAULT_RECAP_TIME, parse_recap_time
 from bot.scoring import Period
 
 MAX_GRACE_HOURS = 48
@@ -183,6 +186,39 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda count: SetRevealReactors(count=count),
     ),
 )
+
+RECAP_PARAMS = (
+    Param(
+        "day",
+        ParamKind.WORD,
+        "Admins: the day (mon..sun), or off",
+        metavar="DAY|off",
+        label="day",
+        admin=True,
+    ),
+    Param(
+        "time",
+        ParamKind.WORD,
+        "Admins: the time, HH:MM (24 h; default 16:00)",
+        metavar="HH:MM",
+        label="time",
+        admin=True,
+        needs="day",
+    ),
+)
+
+
+def recap_command(arguments: Arguments) -> ShowRecap | SetRecap:
+    """``/quiz recap``, ``/quiz recap off`` or ``/quiz recap DAY [HH:MM]`` (16:00 if no time)."""
+    if "day" not in arguments:
+        return ShowRecap()
+    day, at = str(arguments["day"]), arguments.get("time")
+    if day.lower() == "off":
+        if at is not None:
+            raise ValueError("Give either off or a day and a time.")
+        return SetRecap(schedule=None)
+    return SetRecap(schedule=parse_recap_time(day, str(at or DEFAULT_RECAP_TIME)))
+
 
 QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     Subcommand(
@@ -358,6 +394,14 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=lambda _: SetPaused(paused=False),
         handler=handle.set_paused,
         admin=True,
+    ),
+    Subcommand(
+        "recap",
+        "show the weekly recap's day and time; admins set it or turn it off",
+        "/quiz recap fri 16:00",
+        params=RECAP_PARAMS,
+        build=recap_command,
+        handler=recap_handlers.recap,
     ),
     Subcommand(
         "review",

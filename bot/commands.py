@@ -145,6 +145,16 @@ class FlagRound:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class ShowRecap:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecap:
+    schedule: str | None  # "fri 16:00"; None: off
+
+
 QuizCommand = (
     Help
     | ShowLeaderboard
@@ -170,4 +180,6 @@ QuizCommand = (
     | ShowReview
     | ReviewDecision
     | FlagRound
+    | ShowRecap
+    | SetRecap
 )

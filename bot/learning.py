@@ -141,8 +141,25 @@ class LearningService:
         self, channel_id: int, at: datetime, count: int = 3
     ) -> list[tuple[str, float]]:
         """The channel's topics of lowest mean recall by its own cards, weakest first."""
-        per_topic = self._per_topic(await self.store.channel_cards(channel_id), at)
+        per_topic = await self.channel_mastery(channel_id, at)
         return sorted(per_topic.items(), key=lambda item: (item[1], item[0]))[:count]
+
+    async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
+        """The channel's mean recall per topic at ``at``, by its own cards."""
+        return self._per_topic(await self.store.channel_cards(channel_id), at)
+
+    async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
+        """How many of the channel's questions come due in [start, end), per topic."""
+        topics = self._question_topics()
+        due: dict[str, int] = defaultdict(int)
+        for question_id, card in (await self.store.channel_cards(channel_id)).items():
+            topic = topics.get(question_id)
+            if topic is not None and start <= card.due < end:
+                due[topic] += 1
+        return dict(sorted(due.items()))
+
+    async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
+        return self._per_topic(await self.store.member_cards(member_id), at)
 
     def _per_topic(self, cards: Mapping[int, MemoryCard], at: datetime) -> dict[str, float]:
         topics = self._question_topics()

@@ -28,6 +28,7 @@ class ActionKind(StrEnum):
     HINT = "hint"
     FOLLOW_UPS = "follow_ups"
     OUTLINE = "outline"
+    RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recap)
 
 
 class ActionState(StrEnum):

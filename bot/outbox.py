@@ -24,6 +24,7 @@ from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, FindsSentSince, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
+from bot.render import Card
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ IDLE_SECONDS = 60.0
 RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
 
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
+# Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
+RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
 
 
 class OutboxWorker:
@@ -53,6 +56,7 @@ class OutboxWorker:
         config: QuizConfig,
         disable_channel: ChannelDisabler,
         metrics: Metrics,
+        recap_card: RecapCard,
     ) -> None:
         self._store = store
         self._platforms = platforms
@@ -61,6 +65,7 @@ class OutboxWorker:
         self._config = config
         self._disable_channel = disable_channel
         self._metrics = metrics
+        self._recap_card = recap_card
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()
 
@@ -177,16 +182,21 @@ class OutboxWorker:
         platform = self._platforms.get(channel.ref.platform)
         if platform is None:
             return False, None  # that platform is not running in this process; keep the action
-        question = self._questions(channel.ref, round_.question_id)
-        if question is None:
-            await self._store.fail_action(
-                action.id, "question no longer in any pack", self._clock.now()
-            )
-            return False, None
+        question = None
+        if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
+            question = self._questions(channel.ref, round_.question_id)
+            if question is None:
+                await self._store.fail_action(
+                    action.id, "question no longer in any pack", self._clock.now()
+                )
+                return False, None
         attempt = await self._store.begin_attempt(action.id, self._clock.now())
         started = time.perf_counter()
         try:
-            result = await self._send(platform, attempt, round_, channel, question)
+            if question is None:
+                result = await self._send_recap(platform, attempt, channel)
+            else:
+                result = await self._send(platform, attempt, round_, channel, question)
         except ChannelUnavailable as problem:
             self._metrics.platform_error(platform.name, "channel_unavailable")
             log.warning(
@@ -263,6 +273,20 @@ class OutboxWorker:
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message
         raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _send_recap(
+        self, platform: Platform, action: OutboxAction, channel: ChannelSettings
+    ) -> str | None:
+        if action.attempts > 1:
+            already = await platform.find_sent(channel.ref, action.key)
+            if already is not None:
+                log.info("action %s was already sent; recording it", action.key)
+                return already.message
+        card = await self._recap_card(platform, channel, action.key)
+        if card is None:
+            log.info("recap %s has nothing to report; not sent", action.key)
+            return None
+        return (await platform.post(channel.ref, card, key=action.key)).message
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()

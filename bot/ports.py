@@ -27,6 +27,7 @@ from bot.models import (
     PruneBatch,
     Round,
 )
+from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Response
 from questions.catalog import QuestionKey
@@ -69,6 +70,11 @@ class Platform(Protocol):
         ...
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool: ...
+
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        """A URL that opens ``message`` (posted in ``thread``, if given); None where the
+        platform has no links (the console)."""
+        ...
 
 
 @runtime_checkable
@@ -306,6 +312,11 @@ class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
     @property
     def bank(self) -> BankStore:
         """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
+        ...
+
+    @property
+    def recaps(self) -> RecapStore:
+        """Recap schedules and recaps (the recap aggregate)."""
         ...
 
     async def close(self) -> None: ...

@@ -38,6 +38,15 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class Image:
+    """A picture that goes with a card: rendered when the card is sent, never stored."""
+
+    png: bytes
+    filename: str  # e.g. "recap-2026-W48.png"
+    description: str  # alt text: what the picture shows (its figures are in the card too)
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     title: str
     body: str = ""
@@ -46,6 +55,7 @@ class Card:
     buttons: tuple[Button, ...] = ()
     kind: CardKind = CardKind.INFO
     bullets: tuple[str, ...] = field(default_factory=tuple)
+    image: Image | None = None
 
     def plain_text(self) -> str:
         """The whole card as plain text (console, notifications, fallbacks)."""

@@ -43,8 +43,8 @@ log = logging.getLogger(__name__)
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
 
 
-def job_id(channel_id: int) -> str:
-    return f"channel:{channel_id}"
+def job_id(channel_id: int, kind: str = "channel") -> str:
+    return f"{kind}:{channel_id}"
 
 
 class SlotTrigger(BaseTrigger):  # type: ignore[misc]  # apscheduler ships no type hints
@@ -85,9 +85,14 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
     """
     if channel.paused or channel.disabled_reason is not None or not channel.schedule:
         return None
+    return channel_plan(channel, channel.schedule)
+
+
+def channel_plan(channel: ChannelSettings, schedule: str) -> ChannelPlan:
+    """``schedule`` in the channel's timezone, with the channel's grace window."""
     return ChannelPlan(
         channel_id=channel.id,
-        spec=parse_schedule(channel.schedule),
+        spec=parse_schedule(schedule),
         tz=parse_timezone(channel.timezone),
         grace=timedelta(hours=channel.grace_hours),
     )
@@ -96,7 +101,9 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
 class QuizScheduler:
     """Calls ``on_slot(channel_id, slot)`` at each channel's slots (``slot`` in UTC)."""
 
-    def __init__(self, on_slot: SlotHandler, clock: Clock) -> None:
+    def __init__(self, on_slot: SlotHandler, clock: Clock, *, kind: str = "channel") -> None:
+        """``kind`` names the jobs ("channel" for rounds, "recap" for weekly recaps)."""
+        self._kind = kind
         self._on_slot = on_slot
         self._clock = clock
         self._plans: dict[int, ChannelPlan] = {}
@@ -143,17 +150,22 @@ class QuizScheduler:
         except ScheduleError as problem:
             log.error("channel %d: not scheduled, its schedule is invalid: %s", channel.id, problem)
             plan = None
+        self.set_plan(channel.id, plan)
+
+    def set_plan(self, channel_id: int, plan: ChannelPlan | None) -> None:
+        """Add, replace or (None) remove the channel's job."""
         if plan is None:
-            self.remove_channel(channel.id)
+            self.remove_channel(channel_id)
             return
-        self._plans[channel.id] = plan
+        self._plans[channel_id] = plan
         if self._started:
             self._add_job(plan)
 
     def remove_channel(self, channel_id: int) -> None:
         self._plans.pop(channel_id, None)
-        if self._started and self._scheduler.get_job(job_id(channel_id)) is not None:
-            self._scheduler.remove_job(job_id(channel_id))
+        name = job_id(channel_id, self._kind)
+        if self._started and self._scheduler.get_job(name) is not None:
+            self._scheduler.remove_job(name)
 
     def next_run(self, channel_id: int) -> datetime | None:
         """When the channel's job fires next (UTC), or None when it has no job."""
@@ -161,7 +173,7 @@ class QuizScheduler:
         if plan is None:
             return None
         if self._started:
-            job = self._scheduler.get_job(job_id(channel_id))
+            job = self._scheduler.get_job(job_id(channel_id, self._kind))
             run_time: datetime | None = job.next_run_time if job is not None else None
             return run_time.astimezone(UTC) if run_time is not None else None
         return next_slot(plan.spec, plan.tz, self._clock.now())
@@ -176,8 +188,8 @@ class QuizScheduler:
             self._fire,
             trigger=SlotTrigger(plan.spec, plan.tz),
             args=(plan,),
-            id=job_id(plan.channel_id),
-            name=f"quiz slot for channel {plan.channel_id}",
+            id=job_id(plan.channel_id, self._kind),
+            name=f"{self._kind} slot for channel {plan.channel_id}",
             replace_existing=True,
             coalesce=True,
             max_instances=1,

@@ -29,7 +29,7 @@ from bot.models import ChannelSettings
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.refs import ChannelRef
-from bot.render import Response
+from bot.render import Card, Response
 from bot.retention import Retention
 from bot.review_cards import REVIEW_ACTIONS
 from bot.review_desk import ReviewDesk
@@ -41,6 +41,7 @@ from bot.schedule_spec import (
     parse_timezone,
 )
 from bot.scheduler import QuizScheduler
+from bot.weekly_recaps import WeeklyRecaps
 from questions.catalog import Catalog
 from questions.pack import Question
 
@@ -73,6 +74,7 @@ class QuizService:
             config=self.config,
             disable_channel=self.disable_channel,
             metrics=self.metrics,
+            recap_card=self._recap_card,
         )
         self.engine = QuizEngine(
             store=store,
@@ -82,6 +84,9 @@ class QuizService:
             rng=rng or random.Random(),
             wake_outbox=self.outbox.wake,
             metrics=self.metrics,
+        )
+        self.recaps = WeeklyRecaps(
+            store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
         )
         self.commands = CommandRunner(self.engine, self, self.platforms)
         self.review = ReviewDesk(self.engine)
@@ -95,6 +100,9 @@ class QuizService:
         # post_slot() and settle() when they choose.
         self.background = background
         self.scheduler = QuizScheduler(self.post_slot, clock) if background else None
+        self.recap_scheduler = (
+            QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
+        )
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self.retention = Retention(
@@ -108,6 +116,11 @@ class QuizService:
     def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
         return self.engine.question_for(channel, question_id)
 
+    async def _recap_card(
+        self, platform: Platform, channel: ChannelSettings, key: str
+    ) -> Card | None:
+        return await self.recaps.card(platform, channel, key)
+
     # life cycle
 
     async def start(self) -> None:
@@ -115,10 +128,13 @@ class QuizService:
         await self.engine.load()
         channels = await self.store.list_channels()
         await self.catch_up(channels)
-        if self.scheduler is not None:
+        await self.recaps.load(channels)
+        await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
+        if self.scheduler is not None and self.recap_scheduler is not None:
             for channel in channels:
                 self.channel_changed(channel)
             self.scheduler.start()
+            self.recap_scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
             self._retention_task = asyncio.create_task(
@@ -130,6 +146,8 @@ class QuizService:
         self._stopping.set()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        if self.recap_scheduler is not None:
+            await self.recap_scheduler.shutdown()
         if self._outbox_task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)
@@ -255,12 +273,14 @@ class QuizService:
         )
 
     def channel_changed(self, channel: ChannelSettings) -> None:
-        if self.scheduler is None:
+        if self.scheduler is None or self.recap_scheduler is None:
             return
         if channel.ref.platform in self.platforms:
             self.scheduler.set_channel(channel)
+            self.recap_scheduler.set_plan(channel.id, self.recaps.plan(channel))
         else:
             self.scheduler.remove_channel(channel.id)
+            self.recap_scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         if channel.paused or channel.disabled_reason or not channel.schedule:

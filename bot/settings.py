@@ -56,6 +56,10 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Extra directories of question packs (*.yaml), comma-separated.",
     )
+    charts_dir: Path | None = Field(
+        default=None,
+        description="Where the console writes chart PNGs (default: a new temporary directory).",
+    )
     timezone: str = Field(default="UTC", description="Default IANA timezone for new channels.")
     default_schedule: str = Field(
         default="weekdays 09:00", description="Schedule of a channel when it is first set up."

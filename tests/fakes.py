@@ -125,6 +125,10 @@ class FakePlatform:
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return member.member in self.admins
 
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        where = f"{thread.thread}/" if thread else ""
+        return f"https://chat.example/{message.channel.channel}/{where}{message.message}"
+
     # what tests look at
 
     def in_channel(self) -> list[Sent]:

@@ -30,6 +30,8 @@ SAMPLES_BY_NAME = {
     "date": "2099-01-15",
     "reason": "a typo",
     "item": "s1",
+    "day": "fri",
+    "time": "16:00",
 }
 
 

@@ -27,6 +27,11 @@ def register(commands: Any) -> None:
     parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
     parser.add_argument("--config", type=Path, help="a TOML settings file")
     parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
+    parser.add_argument(
+        "--charts-dir",
+        type=Path,
+        help="console: write chart PNGs here (default: a new temporary directory)",
+    )
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
     parser.add_argument(
         "--log-format", choices=("text", "json"), help="text (default) or json: one object a line"
@@ -53,6 +58,7 @@ def _run(args: argparse.Namespace) -> int:
             platform=args.platform,
             db_path=args.db,
             packs_dir=args.packs_dir,
+            charts_dir=args.charts_dir,
             log_level=args.log_level,
             log_format=args.log_format,
             http_port=args.http_port,

@@ -7,12 +7,14 @@ transcript; lines in a round's thread are marked with the thread's name.
 from __future__ import annotations
 
 import itertools
+import tempfile
 import textwrap
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.render import Card, Image
 
 CONSOLE_CHANNEL = ChannelRef("console", "local", "practice", "#practice")
 BOT_NAME = "quizbot"
@@ -37,8 +39,10 @@ class ConsolePlatform:
     name: str = "console"
     admin_rule: str = "switch with ':as NAME admin'"
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _chart_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sent_keys: dict[str, str] = field(default_factory=dict)
     _thread_names: dict[str, str] = field(default_factory=dict)
+    charts_dir: Path | None = None  # None: a temporary directory made for the first chart
 
     def where(self, thread: str | None) -> str:
         channel = CONSOLE_CHANNEL.name
@@ -58,11 +62,26 @@ class ConsolePlatform:
         self.out.write(f"  ({text})\n")
         self.out.flush()
 
+    def show(self, thread: str | None, speaker: str, card: Card) -> None:
+        """Print the card; its picture, if any, is written as a PNG file and its path noted."""
+        self.say(thread, speaker, render_card(card))
+        if card.image is not None:
+            self.note(f"chart: {self.write_chart(card.image)}")
+
+    def write_chart(self, image: Image) -> Path:
+        if self.charts_dir is None:
+            self.charts_dir = Path(tempfile.mkdtemp(prefix="quizbot-charts-"))
+        self.charts_dir.mkdir(parents=True, exist_ok=True)
+        stem = Path(image.filename).stem
+        path = self.charts_dir / f"{stem}-{next(self._chart_numbers)}.png"
+        path.write_bytes(image.png)
+        return path
+
     # Platform
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.say(None, BOT_NAME, render_card(card))
+        self.show(None, BOT_NAME, card)
         self._sent_keys[key] = message
         return MessageRef(channel, message)
 
@@ -74,7 +93,7 @@ class ConsolePlatform:
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.say(thread.thread, BOT_NAME, render_card(card))
+        self.show(thread.thread, BOT_NAME, card)
         self._sent_keys[key] = message
         return MessageRef(thread.channel, message)
 
@@ -82,7 +101,7 @@ class ConsolePlatform:
         self.note(f"{BOT_NAME} reacted {emoji} to the question")
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
-        self.say(None, f"{BOT_NAME} → {member.label()} (private)", render_card(card))
+        self.show(None, f"{BOT_NAME} → {member.label()} (private)", card)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
@@ -92,3 +111,6 @@ class ConsolePlatform:
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return member.member in self.admins
+
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        return None  # a transcript has no links

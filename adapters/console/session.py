@@ -15,7 +15,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, render_card
+from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from bot.events import Command, FormSubmit, Reaction, Reply
 from bot.models import Round
@@ -129,7 +129,7 @@ class ConsoleSession:
             self.platform.say(None, f"quizbot → {self.member} (private)", lines)
             return
         if response.public:
-            self.platform.say(None, "quizbot", render_card(response.card))
+            self.platform.show(None, "quizbot", response.card)
         else:
             await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
 

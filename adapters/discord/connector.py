@@ -387,6 +387,10 @@ class DiscordPlatform:
                     return str(message.id)
         return None
 
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        where = thread.thread if thread is not None else message.channel.channel
+        return f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message}"
+
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         """A member with Manage Server (or Administrator) in the channel's guild."""
         remembered = self._admins.get((member.workspace, member.member))

@@ -89,7 +89,7 @@ def _platform_connectors(
     console: ConsolePlatform | None = None
     for name in names:
         if name == "console":
-            console = ConsolePlatform(out)
+            console = ConsolePlatform(out, charts_dir=settings.charts_dir)
             platforms[name] = console
         elif name == "slack":
             from adapters.slack.connector import create_slack_platform

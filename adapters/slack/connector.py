@@ -173,6 +173,20 @@ class SlackPlatform:
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await self._members.is_admin(member.member)
 
+    async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
+        """The message's permalink (``chat.getPermalink``, which needs no scope); None
+        when Slack gives none, so a recap still goes out without it."""
+        try:
+            async with slack_call("chat.getPermalink"):
+                found = await self.client.chat_getPermalink(
+                    channel=message.channel.channel, message_ts=message.message
+                )
+        except PlatformError as problem:
+            log.warning("no permalink for a message: %s", problem)
+            return None
+        permalink = found.get("permalink")
+        return str(permalink) if permalink else None
+
     async def reaction_emoji(self, emoji: str) -> str:
         """The core's ``ReactionEmoji`` check: Slack reacts with its own emoji only."""
         return await self._emoji.reaction_emoji(emoji)

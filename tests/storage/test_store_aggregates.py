@@ -8,8 +8,10 @@ import inspect
 import pytest
 
 from bot.ports import ChannelStore, MemberStore, ReportStore, RoundStore, Store
+from bot.recap_store import RecapStore
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_members import SqliteMembers
+from storage.sqlite_recaps import SqliteRecapStore
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
 
@@ -40,6 +42,11 @@ def test_each_sqlite_aggregate_implements_its_port_alone(port: type, implementat
         assert inspect.signature(ours).parameters.keys() == (
             inspect.signature(getattr(port, name)).parameters.keys()
         ), name
+
+
+def typed_recaps(recaps: SqliteRecapStore) -> RecapStore:
+    """Checked by mypy: the SQLite recap aggregate satisfies its port."""
+    return recaps
 
 
 def typed_parts(

@@ -1,0 +1,86 @@
+"""The recap aggregate's seam: each channel's recap schedule, the recaps recorded for the
+outbox, and the week's figures a recap reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class RecapRecord:
+    """A recap queued for a channel: what the outbox needs to render it at send time."""
+
+    channel_id: int
+    week: str  # ISO week of the slot in the channel's timezone, e.g. "2026-W48"
+    slot: datetime  # the recap covers the seven days before it
+    key: str  # the outbox key, "recap:<channel>:<week>"
+
+
+@dataclass(frozen=True, slots=True)
+class WeekAnswer:
+    """One answer given in the week, as a recap counts it."""
+
+    member_id: int
+    member_name: str
+    answered_at: datetime
+    scoring: bool
+    votes: int
+    text: str
+    message_id: str
+    thread: str | None  # the round's thread the answer was posted in
+
+
+@dataclass(frozen=True, slots=True)
+class WeekFigures:
+    rounds: int
+    answers: tuple[WeekAnswer, ...]  # oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class StreakRounds:
+    """What streaks are computed from: the channel's scheduled rounds up to a moment and
+    which of them each member answered."""
+
+    scheduled_round_ids: tuple[int, ...]  # oldest first
+    answered: dict[int, frozenset[int]]  # member id -> round ids answered
+    names: dict[int, str]  # member id -> name to show
+
+
+class RecapStore(Protocol):
+    """Persistence of recaps. Every write is committed before the call returns."""
+
+    async def recap_schedule(self, channel_id: int) -> tuple[bool, str | None]:
+        """(enabled, schedule); schedule None: the default day and time."""
+        ...
+
+    async def set_recap_schedule(
+        self, channel_id: int, enabled: bool, schedule: str | None
+    ) -> None: ...
+
+    async def record_recap(self, recap: RecapRecord, round_id: int, at: datetime) -> bool:
+        """In one transaction: record the recap and enqueue its outbox action (hung on
+        ``round_id``, the last round it reports). False, changing nothing, when the
+        channel already has a recap for that week."""
+        ...
+
+    async def recap_by_key(self, key: str) -> RecapRecord | None: ...
+
+    async def last_round_between(
+        self, channel_id: int, start: datetime, end: datetime
+    ) -> int | None:
+        """The id of the channel's latest round scheduled in [start, end), if any."""
+        ...
+
+    async def week_figures(self, channel_id: int, start: datetime, end: datetime) -> WeekFigures:
+        """Rounds scheduled and answers given in [start, end)."""
+        ...
+
+    async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds: ...
+
+    async def member_answer_times(
+        self, channel_id: int, member_id: int, since: datetime
+    ) -> list[datetime]:
+        """When the member answered in the channel (first answers of rounds) since ``since``."""
+        ...

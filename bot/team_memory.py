@@ -1,0 +1,25 @@
+"""What recaps and ``/quiz me`` show of memory: mastery per topic and what comes due.
+
+The learning loop (:class:`bot.learning.LearningService`) owns grades and memory cards;
+charts and recaps only read these figures through :class:`TeamMemory`. With no grade
+they are empty, and every chart and recap then says "no grades yet".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+
+class TeamMemory(Protocol):
+    async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
+        """Mean recall (0-1) at ``at`` of the channel's graded questions, per topic."""
+        ...
+
+    async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
+        """How many of the channel's graded questions come due in [start, end), per topic."""
+        ...
+
+    async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
+        """Mean recall (0-1) at ``at`` of the member's graded questions, per topic."""
+        ...

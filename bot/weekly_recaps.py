@@ -1,0 +1,132 @@
+"""WeeklyRecaps: when each channel's recap is due, recording it once, and building it to send.
+
+A recap slot records the recap and its outbox action in one transaction, keyed
+``recap:<channel>:<ISO week>``: a slot handled twice (a restart, catch-up after
+downtime and the scheduler both) records it once, and the outbox sends it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot import chart_png
+from bot.chart_data import RecapChart
+from bot.log_context import about
+from bot.models import ChannelSettings
+from bot.ports import Clock, Platform, Store
+from bot.recap import build_recap, recap_card, recap_chart, recap_key, recap_week, week_before
+from bot.recap_schedule import RecapSetting, recap_plan
+from bot.recap_store import RecapRecord
+from bot.refs import MessageRef, ThreadRef
+from bot.render import Card, Image
+from bot.schedule_spec import ScheduleError, missed_slot
+from bot.scheduler import ChannelPlan
+from bot.team_memory import TeamMemory
+
+log = logging.getLogger(__name__)
+
+
+class WeeklyRecaps:
+    def __init__(
+        self, *, store: Store, memory: TeamMemory, clock: Clock, wake_outbox: Callable[[], None]
+    ) -> None:
+        self._store = store
+        self.memory = memory
+        self._clock = clock
+        self._wake_outbox = wake_outbox
+        self._settings: dict[int, RecapSetting] = {}
+
+    # settings
+
+    async def load(self, channels: Iterable[ChannelSettings]) -> None:
+        for channel in channels:
+            enabled, schedule = await self._store.recaps.recap_schedule(channel.id)
+            self._settings[channel.id] = RecapSetting(enabled, schedule)
+
+    def setting(self, channel_id: int) -> RecapSetting:
+        return self._settings.get(channel_id, RecapSetting())
+
+    async def change(self, channel_id: int, setting: RecapSetting) -> None:
+        await self._store.recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
+        self._settings[channel_id] = setting
+
+    def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
+        try:
+            return recap_plan(channel, self.setting(channel.id))
+        except ScheduleError as problem:
+            log.error("no recap: %s", problem, extra=about(channel.ref))
+            return None
+
+    # slots
+
+    async def on_slot(self, channel_id: int, slot: datetime) -> None:
+        """A recap slot fired: record the recap of the week before it, if it had rounds."""
+        channel = await self._store.get_channel_by_id(channel_id)
+        if channel is None or self.plan(channel) is None:
+            return
+        zone = ZoneInfo(channel.timezone)
+        start, end = week_before(slot, zone)
+        last_round = await self._store.recaps.last_round_between(channel.id, start, end)
+        if last_round is None:
+            log.info("no round this week: no recap", extra=about(channel.ref))
+            return
+        week = recap_week(slot, zone)
+        record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
+        if await self._store.recaps.record_recap(record, last_round, self._clock.now()):
+            log.info("recap of %s recorded", week, extra=about(channel.ref))
+            self._wake_outbox()
+
+    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
+        """After downtime: each channel's last recap slot within its grace window, once."""
+        now = self._clock.now()
+        for channel in channels:
+            plan = self.plan(channel)
+            if plan is None:
+                continue
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+            if decision.post is not None:
+                await self.on_slot(channel.id, decision.post)
+                continue
+            missed = decision.newest_skipped
+            if missed is None:
+                continue
+            key = recap_key(channel.id, recap_week(missed, plan.tz))
+            if await self._store.recaps.recap_by_key(key) is None:
+                log.warning(
+                    "the recap due %s is older than the %g h grace window; skipped",
+                    missed.isoformat(),
+                    channel.grace_hours,
+                    extra=about(channel.ref),
+                )
+
+    # sending
+
+    async def card(self, platform: Platform, channel: ChannelSettings, key: str) -> Card | None:
+        """The recap's card with its chart, built now from stored data; None when there
+        is nothing to send (no such recap, or its week has no round any more)."""
+        record = await self._store.recaps.recap_by_key(key)
+        if record is None:
+            return None
+
+        async def link(message: str, thread: str | None) -> str | None:
+            where = ThreadRef(channel.ref, thread) if thread else None
+            return await platform.link(MessageRef(channel.ref, message), where)
+
+        recap = await build_recap(self._store.recaps, self.memory, channel, record.slot, link)
+        if recap is None:
+            return None
+        chart = recap_chart(recap)
+        png = await asyncio.to_thread(chart_png.recap_png, chart)  # ~0.1 s of CPU
+        image = Image(png, f"recap-{record.week}.png", f"{chart.title}: {describe(chart)}")
+        return dataclasses.replace(recap_card(recap), image=image)
+
+
+def describe(chart: RecapChart) -> str:
+    """The chart's alt text."""
+    topics = ", ".join(f"{row.topic} {row.percent}%" for row in chart.mastery) or "no grades yet"
+    return f"topic mastery ({topics}) and members per day"

@@ -1,0 +1,152 @@
+"""The SQLite implementation of the ``RecapStore`` port: recap schedules, recaps, and the
+figures of a week.
+
+It shares the quiz store's one connection and its lock: it is handed the store's
+transaction and read helpers rather than opening a connection of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.models import ActionKind
+from bot.recap_store import RecapRecord, StreakRounds, WeekAnswer, WeekFigures
+from storage.timestamps import from_db, to_db
+
+Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
+Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
+
+WEEK_ANSWERS = """
+SELECT a.member_id, m.display_name, m.member, a.answered_at, a.scoring, a.votes, a.text,
+       a.message_id, r.thread
+FROM answers a
+JOIN members m ON m.id = a.member_id
+JOIN rounds r ON r.id = a.round_id
+WHERE a.channel_id = ? AND a.answered_at >= ? AND a.answered_at < ?
+ORDER BY a.answered_at, a.id
+"""
+
+
+class SqliteRecapStore:
+    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+        self._transaction = transaction
+        self._fetch = fetch
+
+    async def recap_schedule(self, channel_id: int) -> tuple[bool, str | None]:
+        rows = await self._fetch(
+            "SELECT enabled, schedule FROM recap_schedules WHERE channel_id = ?", (channel_id,)
+        )
+        if not rows:
+            return True, None
+        return bool(rows[0][0]), rows[0][1]
+
+    async def set_recap_schedule(
+        self, channel_id: int, enabled: bool, schedule: str | None
+    ) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO recap_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
+                " ON CONFLICT (channel_id) DO UPDATE"
+                " SET enabled = excluded.enabled, schedule = excluded.schedule",
+                (channel_id, int(enabled), schedule),
+            )
+
+    async def record_recap(self, recap: RecapRecord, round_id: int, at: datetime) -> bool:
+        now = to_db(at)
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO recaps (channel_id, week, slot, outbox_key, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (recap.channel_id, recap.week, to_db(recap.slot), recap.key, now),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await conn.execute(
+                "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+                (round_id, ActionKind.RECAP.value, recap.key, now, now, now),
+            )
+        return True
+
+    async def recap_by_key(self, key: str) -> RecapRecord | None:
+        rows = await self._fetch(
+            "SELECT channel_id, week, slot, outbox_key FROM recaps WHERE outbox_key = ?", (key,)
+        )
+        if not rows:
+            return None
+        channel_id, week, slot, outbox_key = rows[0]
+        return RecapRecord(channel_id, week, from_db(slot), outbox_key)
+
+    async def last_round_between(
+        self, channel_id: int, start: datetime, end: datetime
+    ) -> int | None:
+        rows = await self._fetch(
+            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
+            " AND scheduled_for < ? ORDER BY scheduled_for DESC LIMIT 1",
+            (channel_id, to_db(start), to_db(end)),
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def week_figures(self, channel_id: int, start: datetime, end: datetime) -> WeekFigures:
+        bounds = (channel_id, to_db(start), to_db(end))
+        rounds = await self._fetch(
+            "SELECT COUNT(*) FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
+            " AND scheduled_for < ?",
+            bounds,
+        )
+        answers = await self._fetch(WEEK_ANSWERS, bounds)
+        return WeekFigures(
+            rounds=int(rounds[0][0]),
+            answers=tuple(
+                WeekAnswer(
+                    member_id=row[0],
+                    member_name=row[1] or row[2],
+                    answered_at=from_db(row[3]),
+                    scoring=bool(row[4]),
+                    votes=row[5],
+                    text=row[6],
+                    message_id=row[7],
+                    thread=row[8],
+                )
+                for row in answers
+            ),
+        )
+
+    async def member_answer_times(
+        self, channel_id: int, member_id: int, since: datetime
+    ) -> list[datetime]:
+        rows = await self._fetch(
+            "SELECT answered_at FROM answers WHERE channel_id = ? AND member_id = ?"
+            " AND scoring = 1 AND answered_at >= ? ORDER BY answered_at",
+            (channel_id, member_id, to_db(since)),
+        )
+        return [from_db(row[0]) for row in rows]
+
+    async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
+        moment = to_db(until)
+        scheduled = await self._fetch(
+            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ?"
+            " ORDER BY number",
+            (channel_id, moment),
+        )
+        answered = await self._fetch(
+            "SELECT DISTINCT a.member_id, a.round_id, m.display_name, m.member FROM answers a"
+            " JOIN members m ON m.id = a.member_id"
+            " WHERE a.channel_id = ? AND a.answered_at < ?",
+            (channel_id, moment),
+        )
+        by_member: dict[int, set[int]] = {}
+        names: dict[int, str] = {}
+        for member_id, round_id, display_name, member in answered:
+            by_member.setdefault(member_id, set()).add(round_id)
+            names[member_id] = display_name or member
+        return StreakRounds(
+            scheduled_round_ids=tuple(row[0] for row in scheduled),
+            answered={member: frozenset(rounds) for member, rounds in by_member.items()},
+            names=names,
+        )

@@ -1,0 +1,50 @@
+"""The console writes chart PNGs to --charts-dir (default a temporary directory) and prints
+their paths."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+from PIL import Image as PilImage
+
+from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform
+from bot.render import Card, Image
+from tests.console.test_console import run_console
+
+SCRIPT = "/quiz now\n:as alice\nMy answer\n/quiz me\n"
+
+
+def chart_paths(transcript: str) -> list[Path]:
+    return [Path(p) for p in re.findall(r"\(chart: (.+\.png)\)", transcript)]
+
+
+def test_quiz_me_writes_its_chart_to_the_charts_dir(tmp_path: Path) -> None:
+    charts = tmp_path / "charts"
+    result = run_console(SCRIPT, tmp_path / "q.db", "--charts-dir", str(charts))
+    assert result.returncode == 0, result.stderr
+    [path] = chart_paths(result.stdout)
+    assert path.parent == charts
+    with PilImage.open(io.BytesIO(path.read_bytes())) as image:
+        assert image.format == "PNG" and image.size == (1000, 500)
+    me = result.stdout[result.stdout.index("alice (private): alice in this channel") :]
+    assert "Last 12 weeks: 1 answer on 1 day" in me  # the text is there beside the picture
+
+
+def test_without_a_charts_dir_a_temporary_directory_is_used(tmp_path: Path) -> None:
+    result = run_console(SCRIPT, tmp_path / "q.db")
+    assert result.returncode == 0, result.stderr
+    [path] = chart_paths(result.stdout)
+    assert path.is_file() and path.parent.name.startswith("quizbot-charts-")
+    shutil.rmtree(path.parent)
+
+
+async def test_a_posted_card_with_a_picture_notes_the_file(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = ConsolePlatform(out, charts_dir=tmp_path)
+    card = Card(title="Weekly recap", image=Image(b"\x89PNG fake", "recap-2026-W49.png", "alt"))
+    await console.post(CONSOLE_CHANNEL, card, key="recap:1:2026-W49")
+    assert f"(chart: {tmp_path / 'recap-2026-W49-1.png'})" in out.getvalue()
+    assert (tmp_path / "recap-2026-W49-1.png").read_bytes() == b"\x89PNG fake"

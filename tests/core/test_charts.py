@@ -1,0 +1,166 @@
+"""Charts from fixture data: valid PNGs of the expected size whose figures match the text,
+readable with no data, and matplotlib kept out of start-up."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from datetime import date
+
+from matplotlib.patches import Rectangle
+from PIL import Image as PilImage
+
+from bot import chart_png
+from bot.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
+from bot.progress_chart import activity_field
+from bot.recap import Recap, TopAnswer, recap_card, recap_chart
+
+RECAP = Recap(
+    title="Weekly recap · 27 Nov – 04 Dec 2026",
+    rounds=5,
+    members=3,
+    rounds_before=4,
+    members_before=3,
+    top_answers=(TopAnswer("Alice", "An answer", 2, "https://chat.example/1"),),
+    streak_leaders=(("Alice", 5),),
+    strongest=tuple(mastery_rows({"attention": 0.91, "gpu": 0.72, "rdma": 0.5})),
+    weakest=tuple(reversed(mastery_rows({"rdma": 0.5, "storage": 0.33, "networking": 0.12}))),
+    due_next_week=(("gpu", 2),),
+    members_per_day=(2, 1, 3, 1, 2, 0, 0),
+)
+FIRST_DAY = date(2026, 9, 14)  # a Monday
+ME = MeChart(
+    title="Alice in #practice",
+    mastery=mastery_rows({"attention": 0.88, "gpu": 0.4}),
+    first_day=FIRST_DAY,
+    answers_per_day=tuple((n % 5 == 0) * (1 + n % 3) for n in range(ACTIVITY_WEEKS * 7)),
+)
+NEWCOMER = MeChart("Dana in #practice", (), FIRST_DAY, (0,) * (ACTIVITY_WEEKS * 7))
+
+
+def size_of(png: bytes) -> tuple[int, int]:
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    with PilImage.open(io.BytesIO(png)) as image:
+        image.verify()  # a complete, uncorrupted PNG
+    with PilImage.open(io.BytesIO(png)) as image:
+        return image.size
+
+
+def bars(axes: object) -> list[Rectangle]:
+    return [p for p in axes.patches if isinstance(p, Rectangle)]  # type: ignore[attr-defined]
+
+
+def texts(axes: object) -> list[str]:
+    return [t.get_text() for t in axes.texts]  # type: ignore[attr-defined]
+
+
+def test_the_recap_chart_is_a_png_of_the_expected_size() -> None:
+    png = chart_png.recap_png(recap_chart(RECAP))
+    assert size_of(png) == (chart_png.WIDTH_PX, chart_png.HEIGHT_PX) == (1000, 500)
+
+
+def test_the_me_chart_is_a_png_of_the_expected_size_with_data_and_without() -> None:
+    assert size_of(chart_png.me_png(ME)) == (1000, 500)
+    assert size_of(chart_png.me_png(NEWCOMER)) == (1000, 500)
+
+
+def test_the_recap_chart_shows_the_figures_of_its_text() -> None:
+    card = recap_card(RECAP)
+    text = {f.name: f.value for f in card.fields}
+    figure = chart_png.recap_figure(recap_chart(RECAP))
+    mastery_axes, days_axes = figure.axes
+    assert figure.get_suptitle() == card.title
+
+    charted = {
+        label.get_text(): round(bar.get_width())
+        for label, bar in zip(mastery_axes.get_yticklabels(), bars(mastery_axes), strict=True)
+    }
+    in_text = {}
+    for name in ("Strongest topics", "Weakest topics"):
+        for item in text[name].split(", "):
+            topic, percent = item.rsplit(" ", 1)
+            in_text[topic] = int(percent.rstrip("%"))
+    assert (
+        charted
+        == in_text
+        == {
+            "attention": 91,
+            "gpu": 72,
+            "rdma": 50,
+            "storage": 33,
+            "networking": 12,
+        }
+    )
+    assert sorted(texts(mastery_axes)) == sorted(f"{p}%" for p in in_text.values())
+
+    per_day = [round(bar.get_height()) for bar in bars(days_axes)]
+    labels = [label.get_text() for label in days_axes.get_xticklabels()]
+    assert (
+        ", ".join(f"{d} {n}" for d, n in zip(labels, per_day, strict=True))
+        == text["Members per day"]
+    )
+    assert days_axes.get_xlabel() and days_axes.get_ylabel() and days_axes.get_title()
+    assert mastery_axes.get_xlabel() and mastery_axes.get_title()
+
+
+def test_the_me_chart_shows_the_figures_of_its_text() -> None:
+    figure = chart_png.me_figure(ME)
+    mastery_axes, calendar_axes = figure.axes
+    widths = {
+        label.get_text(): round(bar.get_width())
+        for label, bar in zip(mastery_axes.get_yticklabels(), bars(mastery_axes), strict=True)
+    }
+    assert widths == {"attention": 88, "gpu": 40}
+    assert calendar_axes.get_title() == ME.activity_text == "34 answers on 17 days"
+    assert activity_field(ME).value.startswith(ME.activity_text)
+    cells = calendar_axes.images[0].get_array()
+    assert cells is not None
+    assert int(cells.sum()) == ME.answers
+    assert int((cells > 0).sum()) == ME.active_days
+    legend = calendar_axes.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["0", "1", "2", "3+"]
+
+
+def test_a_member_with_no_data_gets_a_readable_chart() -> None:
+    figure = chart_png.me_figure(NEWCOMER)
+    mastery_axes, calendar_axes = figure.axes
+    assert any(t.startswith("No grades yet") for t in texts(mastery_axes))
+    assert "No answers yet" in texts(calendar_axes)
+    assert calendar_axes.get_title() == "0 answers on 0 days"
+    recap = recap_chart(Recap("t", 1, 0, 0, 0, (), (), (), (), (), (0,) * 7))
+    assert any(t.startswith("No grades yet") for t in texts(chart_png.recap_figure(recap).axes[0]))
+
+
+def test_charts_use_a_shipped_font_and_colour_blind_safe_colours() -> None:
+    assert chart_png.STYLE["font.family"] == "DejaVu Sans"
+    okabe_ito = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+    assert {chart_png.BLUE, chart_png.VERMILLION} <= okabe_ito
+
+
+def test_rendering_does_not_touch_global_matplotlib_settings() -> None:
+    import matplotlib
+
+    before = dict(matplotlib.rcParams)
+    chart_png.recap_png(recap_chart(RECAP))
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_starting_the_bot_does_not_import_matplotlib() -> None:
+    code = (
+        "import sys\n"
+        "import adapters.cli.main, adapters.ops.runtime, adapters.console.session\n"
+        "import bot.service, bot.weekly_recaps, bot.progress_chart, bot.chart_png\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_a_chart_keeps_its_data_in_plain_types() -> None:
+    chart = recap_chart(RECAP)
+    assert isinstance(chart, RecapChart)
+    assert chart.members_per_day == RECAP.members_per_day
