@@ -166,6 +166,10 @@ class RoundStore(Protocol):
 
     async def latest_round(self, channel_id: int) -> Round | None: ...
 
+    async def latest_round_times(self) -> dict[int, datetime]:
+        """Every channel's latest round's slot (``scheduled_for``), in one query."""
+        ...
+
     async def round_by_message(self, channel_id: int, message: str) -> Round | None:
         """The round whose question is the platform message ``message``."""
         ...

@@ -1,4 +1,8 @@
-"""QuizScheduler: one APScheduler job per scheduled channel, fired at its slots.
+"""QuizScheduler: one APScheduler job per distinct (schedule, timezone), fired at its slots.
+
+Channels with the same schedule and timezone share one job, which hands the
+slot to each of them in turn: ten thousand channels on a few schedules are a
+few jobs, so start-up and every wake-up of APScheduler cost the same as for ten.
 
 The channels table is the source of truth: the runtime calls :meth:`set_channel`
 for every channel at start (the job store is in memory) and again whenever an
@@ -21,9 +25,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
+from apscheduler.job import Job
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 
@@ -43,8 +48,11 @@ log = logging.getLogger(__name__)
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
 
 
-def job_id(channel_id: int, kind: str = "channel") -> str:
-    return f"{kind}:{channel_id}"
+GroupKey = tuple[str, str]  # (normalized schedule, timezone key)
+
+
+def job_id(key: GroupKey, kind: str = "channel") -> str:
+    return f"{kind}:{key[0]}|{key[1]}"
 
 
 class SlotTrigger(BaseTrigger):  # type: ignore[misc]  # apscheduler ships no type hints
@@ -77,6 +85,10 @@ class ChannelPlan:
     tz: ZoneInfo
     grace: timedelta
 
+    @property
+    def group(self) -> GroupKey:
+        return (self.spec.text, self.tz.key)
+
 
 def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
     """The channel's plan, or None when it should not fire (paused, disabled, no schedule).
@@ -107,6 +119,7 @@ class QuizScheduler:
         self._on_slot = on_slot
         self._clock = clock
         self._plans: dict[int, ChannelPlan] = {}
+        self._groups: dict[GroupKey, dict[int, ChannelPlan]] = {}  # channels by shared job
         self._last_slot: dict[int, datetime] = {}  # the last slot handed to on_slot, per channel
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._scheduler = AsyncIOScheduler(timezone=UTC)
@@ -122,8 +135,8 @@ class QuizScheduler:
             return
         self._scheduler.start()
         self._started = True
-        for plan in self._plans.values():
-            self._add_job(plan)
+        for key, members in list(self._groups.items()):
+            self._add_job(key, next(iter(members.values())))
 
     async def shutdown(self) -> None:
         """Stop firing, let slots being handled finish, and stop APScheduler."""
@@ -157,15 +170,35 @@ class QuizScheduler:
         if plan is None:
             self.remove_channel(channel_id)
             return
+        previous = self._plans.get(channel_id)
+        if previous is not None and previous.group != plan.group:
+            self._leave_group(previous)
         self._plans[channel_id] = plan
-        if self._started:
-            self._add_job(plan)
+        members = self._groups.setdefault(plan.group, {})
+        members[channel_id] = plan
+        if self._started and len(members) == 1:
+            self._add_job(plan.group, plan)
 
     def remove_channel(self, channel_id: int) -> None:
-        self._plans.pop(channel_id, None)
-        name = job_id(channel_id, self._kind)
-        if self._started and self._scheduler.get_job(name) is not None:
-            self._scheduler.remove_job(name)
+        plan = self._plans.pop(channel_id, None)
+        if plan is not None:
+            self._leave_group(plan)
+
+    def _leave_group(self, plan: ChannelPlan) -> None:
+        members = self._groups.get(plan.group, {})
+        members.pop(plan.channel_id, None)
+        if members:
+            return
+        self._groups.pop(plan.group, None)
+        if self._started and self._scheduler.get_job(job_id(plan.group, self._kind)) is not None:
+            self._scheduler.remove_job(job_id(plan.group, self._kind))
+
+    def job_for(self, channel_id: int) -> Job | None:
+        """The APScheduler job that fires the channel's slots (shared with its group)."""
+        plan = self._plans.get(channel_id)
+        if plan is None or not self._started:
+            return None
+        return cast(Job | None, self._scheduler.get_job(job_id(plan.group, self._kind)))
 
     def next_run(self, channel_id: int) -> datetime | None:
         """When the channel's job fires next (UTC), or None when it has no job."""
@@ -173,36 +206,41 @@ class QuizScheduler:
         if plan is None:
             return None
         if self._started:
-            job = self._scheduler.get_job(job_id(channel_id, self._kind))
+            job = self.job_for(channel_id)
             run_time: datetime | None = job.next_run_time if job is not None else None
             return run_time.astimezone(UTC) if run_time is not None else None
         return next_slot(plan.spec, plan.tz, self._clock.now())
 
-    def _add_job(self, plan: ChannelPlan) -> None:
+    def _add_job(self, key: GroupKey, plan: ChannelPlan) -> None:
         first = next_slot(plan.spec, plan.tz, self._clock.now())
         if first is None:
-            log.error("channel %d: schedule %r never fires", plan.channel_id, plan.spec.text)
-            self.remove_channel(plan.channel_id)
+            for channel_id in list(self._groups.get(key, {})):
+                log.error("channel %d: schedule %r never fires", channel_id, plan.spec.text)
+                self.remove_channel(channel_id)
             return
         self._scheduler.add_job(
             self._fire,
             trigger=SlotTrigger(plan.spec, plan.tz),
-            args=(plan,),
-            id=job_id(plan.channel_id, self._kind),
-            name=f"{self._kind} slot for channel {plan.channel_id}",
+            args=(key,),
+            id=job_id(key, self._kind),
+            name=f"{self._kind} slots {key[0]} {key[1]}",
             replace_existing=True,
             coalesce=True,
             max_instances=1,
-            misfire_grace_time=None,  # never drop a slot silently; _fire applies the grace
+            misfire_grace_time=None,  # never drop a slot silently; _post applies the grace
             next_run_time=first,  # from the injected clock, not APScheduler's wall clock
         )
 
-    async def _fire(self, plan: ChannelPlan) -> None:
+    async def _fire(self, key: GroupKey) -> None:
         task = asyncio.current_task()
         if task is not None:
             self._in_flight.add(task)
         try:
-            await self._post(plan)
+            # One channel after the other: the first rounds' posts start while later
+            # channels' rounds are still being recorded.
+            for plan in list(self._groups.get(key, {}).values()):
+                if self._plans.get(plan.channel_id) is plan:  # not changed meanwhile
+                    await self._post(plan)
         finally:
             if task is not None:
                 self._in_flight.discard(task)

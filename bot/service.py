@@ -225,6 +225,7 @@ class QuizService:
     async def catch_up(self, channels: list[ChannelSettings]) -> None:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self.clock.now()
+        latest_slots = await self.store.latest_round_times()
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
                 continue
@@ -234,13 +235,8 @@ class QuizService:
             except ScheduleError as problem:
                 log.error("bad schedule: %s", problem, extra=about(channel.ref))
                 continue
-            latest = await self.store.latest_round(channel.id)
             decision = missed_slot(
-                spec,
-                zone,
-                now,
-                timedelta(hours=channel.grace_hours),
-                latest.scheduled_for if latest else None,
+                spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
             )
             if decision.skipped:
                 log.warning(

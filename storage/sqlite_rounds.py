@@ -129,6 +129,13 @@ class SqliteRounds(SqliteConnection):
     async def latest_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? ORDER BY number DESC LIMIT 1", (channel_id,))
 
+    async def latest_round_times(self) -> dict[int, datetime]:
+        rows = await self._fetch(
+            "SELECT c.id, (SELECT r.scheduled_for FROM rounds r WHERE r.channel_id = c.id"
+            " ORDER BY r.number DESC LIMIT 1) FROM channels c"
+        )
+        return {row[0]: from_db(row[1]) for row in rows if row[1] is not None}
+
     async def round_by_message(self, channel_id: int, message: str) -> Round | None:
         return await self._round_where(
             "channel_id = ? AND question_message = ?", (channel_id, message)

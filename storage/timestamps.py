@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+_WIDTH = len("2026-03-02T09:30:00.000000Z")
 
 
 def to_db(moment: datetime) -> str:
@@ -25,7 +26,10 @@ def optional_to_db(moment: datetime | None) -> str | None:
 
 def from_db(text: str) -> datetime:
     """The aware UTC datetime of a stored timestamp."""
-    return datetime.strptime(text, _FORMAT).replace(tzinfo=UTC)
+    if len(text) == _WIDTH and text[-1] == "Z" and text[10] == "T":
+        # fromisoformat is about ten times faster than strptime (start-up reads one per channel)
+        return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+    return datetime.strptime(text, _FORMAT).replace(tzinfo=UTC)  # its error says what is wrong
 
 
 def optional_from_db(text: str | None) -> datetime | None:

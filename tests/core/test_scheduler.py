@@ -82,11 +82,11 @@ async def scheduler(clock: StepClock, recorder: SlotRecorder) -> AsyncIterator[Q
 
 
 def aps_job(quiz_scheduler: QuizScheduler, channel_id: int) -> object:
-    return quiz_scheduler._scheduler.get_job(job_id(channel_id))
+    return quiz_scheduler.job_for(channel_id)
 
 
 async def run_job(quiz_scheduler: QuizScheduler, channel_id: int) -> None:
-    job = quiz_scheduler._scheduler.get_job(job_id(channel_id))
+    job = quiz_scheduler.job_for(channel_id)
     assert job is not None
     await job.func(*job.args)
 
@@ -95,13 +95,15 @@ async def test_set_channel_adds_a_job_with_the_next_slot(scheduler: QuizSchedule
     scheduler.set_channel(channel(1))
     # Wednesday 09:30 Berlin (CET) = 08:30 UTC
     assert scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
-    job = scheduler._scheduler.get_job("channel:1")
+    job = scheduler._scheduler.get_job(job_id(("weekdays 09:30", "Europe/Berlin")))
     assert job.coalesce is True
     assert job.max_instances == 1
     assert job.misfire_grace_time is None  # never APScheduler's default of 1 s
     assert isinstance(job.trigger, SlotTrigger)
     assert str(job.trigger) == "slots[weekdays 09:30 Europe/Berlin]"
-    assert [j.id for j in scheduler._scheduler.get_jobs()] == ["channel:1"]
+    assert [j.id for j in scheduler._scheduler.get_jobs()] == [
+        "channel:weekdays 09:30|Europe/Berlin"
+    ]
 
 
 async def test_replacing_a_schedule_takes_effect_at_once(scheduler: QuizScheduler) -> None:
@@ -176,7 +178,9 @@ async def test_channels_set_before_start_are_scheduled_at_start(
     assert quiz_scheduler.next_run(2) is None
     quiz_scheduler.start()
     try:
-        assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == ["channel:1"]
+        assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == [
+            "channel:weekdays 09:30|Europe/Berlin"
+        ]
         assert quiz_scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
     finally:
         await quiz_scheduler.shutdown()
@@ -284,7 +288,8 @@ async def test_shutdown_stops_apscheduler_and_waits_for_a_slot_in_flight(
     quiz_scheduler.start()
     quiz_scheduler.set_channel(channel(1))
     clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
-    job = quiz_scheduler._scheduler.get_job("channel:1")
+    job = quiz_scheduler.job_for(1)
+    assert job is not None
     in_flight = asyncio.create_task(job.func(*job.args))
     await asyncio.sleep(0)
     stopping = asyncio.create_task(quiz_scheduler.shutdown())
@@ -307,3 +312,22 @@ def test_slot_trigger_fires_a_repeated_local_time_once() -> None:
     # 2031-10-26 is the autumn change in Berlin: 02:30 CEST only, then 02:30 CET next day
     assert first == datetime(2031, 10, 26, 0, 30, tzinfo=UTC)
     assert second == datetime(2031, 10, 27, 1, 30, tzinfo=UTC)
+
+
+async def test_channels_on_the_same_schedule_share_one_job(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    for channel_id in range(1, 101):
+        scheduler.set_channel(channel(channel_id))
+    scheduler.set_channel(channel(101, timezone="America/New_York"))
+    assert len(scheduler._scheduler.get_jobs()) == 2
+    scheduler.set_channel(channel(7, paused=True))
+    scheduler.set_channel(channel(8, schedule="daily 10:00"))
+    assert len(scheduler._scheduler.get_jobs()) == 3
+    clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+    await run_job(scheduler, 1)
+    slot = datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    assert recorder.calls == [(c, slot) for c in range(1, 101) if c not in (7, 8)]
+    scheduler.remove_channel(101)
+    assert len(scheduler._scheduler.get_jobs()) == 2
+    assert scheduler.next_run(8) == datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
