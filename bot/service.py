@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 
 class QuizService:
+    """The running core: owns the engine, the inbound chain, the outbox worker and the
+    scheduler, and is the one entry point adapters call."""
+
     def __init__(
         self,
         *,
@@ -261,12 +264,7 @@ class QuizService:
         """Scheduled questions are due: a schedule, not paused or disabled, and its
         platform runs in this process (a channel of a platform not running now gets
         no backlog of rounds that would all be posted when it comes back)."""
-        return (
-            channel.ref.platform in self.platforms
-            and bool(channel.schedule)
-            and not channel.paused
-            and not channel.disabled_reason
-        )
+        return channel.ref.platform in self.platforms and channel.is_scheduled()
 
     def channel_changed(self, channel: ChannelSettings) -> None:
         if self.scheduler is None or self.recap_scheduler is None:
@@ -279,7 +277,7 @@ class QuizService:
             self.recap_scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
-        if channel.paused or channel.disabled_reason or not channel.schedule:
+        if not channel.is_scheduled() or channel.schedule is None:
             return None
         try:
             spec = parse_schedule(channel.schedule)

@@ -38,6 +38,8 @@ ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
 
 @dataclass
 class ConsoleSession:
+    """Reads console lines and turns them into quiz events for the service."""
+
     service: QuizService
     platform: ConsolePlatform
     echo: bool  # print input lines too (scripts); a terminal already shows them
