@@ -228,7 +228,7 @@ async def test_a_hostile_frame_is_skipped_and_the_gateway_stays_up(
         probe = scene.answer("the probe after it")
         await fake.send_raw(fake.frame("MESSAGE_CREATE", probe))
         await eventually(lambda: _delivered(recorder.events, probe["id"]), within=3.0)
-        await asyncio.sleep(0.1)  # what the hostile frame started (a REST lookup) ends too
+        await asyncio.sleep(0.05)  # what the hostile frame started (a REST lookup) ends too
 
     caused = [e for e in recorder.events if e.event_id != probe["id"]]
     assert len(caused) == expected
