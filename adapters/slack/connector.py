@@ -19,7 +19,6 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
-    AsyncRateLimitErrorRetryHandler,
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -33,6 +32,11 @@ from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.sent_messages import SentMessages, message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
+from adapters.slack.workspace_pacing import (
+    DEFAULT_POSTS_PER_SECOND,
+    PacedRateLimitRetryHandler,
+    WorkspacePacer,
+)
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
 from bot.ports import EventHandler
@@ -63,10 +67,12 @@ class SlackPlatform:
         port: int = DEFAULT_HTTP_PORT,
         admins: Sequence[str] = (),
         pacer: ChannelPacer | None = None,
+        workspace: WorkspacePacer | None = None,
         progress: SendProgress | None = None,
     ) -> None:
         self.client = client
         self._pacer = pacer or ChannelPacer()
+        self._workspace = workspace or WorkspacePacer(None)
         self._unfinished: SendProgress = progress or UnfinishedSends()
         self._emoji = WorkspaceEmoji(client)
         self._sent = SentMessages(client)
@@ -104,6 +110,11 @@ class SlackPlatform:
     async def stop(self) -> None:
         await self._transport.stop()
         await self._work.drain()
+
+    @property
+    def post_rate(self) -> float | None:
+        """The workspace's post rate now (posts per second; None: not paced)."""
+        return self._workspace.rate
 
     @property
     def connected(self) -> bool:
@@ -234,23 +245,37 @@ class SlackPlatform:
     async def _post_one(
         self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None
     ) -> str:
-        async with self._pacer.slot(channel), slack_call("chat.postMessage"):
-            response = await self.client.chat_postMessage(
-                channel=channel,
-                text=message.text,
-                blocks=message.blocks,
-                thread_ts=thread_ts,
-                metadata=message_metadata(key, part),
-                unfurl_links=False,
-                unfurl_media=False,
-            )
+        async with self._pacer.slot(channel):
+            await self._workspace.turn()
+            try:
+                async with slack_call("chat.postMessage"):
+                    response = await self.client.chat_postMessage(
+                        channel=channel,
+                        text=message.text,
+                        blocks=message.blocks,
+                        thread_ts=thread_ts,
+                        metadata=message_metadata(key, part),
+                        unfurl_links=False,
+                        unfurl_media=False,
+                    )
+            except PlatformError as problem:
+                if problem.retry_after is not None:
+                    self._workspace.hold(problem.retry_after)
+                raise
+        self._workspace.succeeded()
         ts = response.get("ts")
         if not ts:
             raise PlatformError("Slack chat.postMessage: no ts in the answer")
         return str(ts)
 
 
-def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> AsyncWebClient:
+def build_web_client(
+    settings: Settings,
+    *,
+    rate_limit_retries: int = 1,
+    workspace: WorkspacePacer | None = None,
+) -> AsyncWebClient:
+    """The Web API client; a 429 to a post holds the ``workspace`` pacer's posts."""
     settings.require("slack_bot_token")
     assert settings.slack_bot_token is not None
     options: dict[str, Any] = {}
@@ -260,7 +285,9 @@ def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> Asyn
         token=settings.slack_bot_token.get_secret_value(),
         retry_handlers=[
             AsyncConnectionErrorRetryHandler(),
-            AsyncRateLimitErrorRetryHandler(max_retry_count=rate_limit_retries),
+            PacedRateLimitRetryHandler(
+                workspace or WorkspacePacer(None), max_retry_count=rate_limit_retries
+            ),
         ],
         **options,
     )
@@ -273,6 +300,7 @@ def create_slack_platform(
     host: str = "0.0.0.0",
     port: int | None = None,
     post_interval: float = DEFAULT_INTERVAL,
+    workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
     progress: SendProgress | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
@@ -280,8 +308,9 @@ def create_slack_platform(
     settings.require(*required_credentials("slack", slack_http=http))
     secret = settings.slack_signing_secret
     app_token = settings.slack_app_token
+    workspace = WorkspacePacer(workspace_rate)
     return SlackPlatform(
-        build_web_client(settings),
+        build_web_client(settings, workspace=workspace),
         signing_secret=secret.get_secret_value() if secret else "",
         app_token=app_token.get_secret_value() if app_token else "",
         http=http,
@@ -289,5 +318,6 @@ def create_slack_platform(
         port=DEFAULT_HTTP_PORT if port is None else port,
         admins=settings.slack_admins,
         pacer=ChannelPacer(post_interval),
+        workspace=workspace,
         progress=progress,
     )

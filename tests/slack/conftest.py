@@ -46,7 +46,7 @@ def slack_settings(fake_slack: FakeSlack) -> Settings:
 @pytest.fixture
 async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
     platform = create_slack_platform(
-        slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0
+        slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0, workspace_rate=None
     )
     try:
         yield platform

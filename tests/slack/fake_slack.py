@@ -11,6 +11,8 @@ import asyncio
 import itertools
 import json
 import re
+import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +83,13 @@ class FakeSlack:
     channel_errors: dict[str, str] = field(default_factory=dict)
     custom_emoji: dict[str, str] = field(default_factory=dict)  # name: image URL or alias:name
     ts_base: float = 1764000000  # the n-th message gets ts "<ts_base + n>.<n>"
+    # Slack's posting limits, when set: chat.postMessage at most once per channel in
+    # channel_interval seconds and workspace_limit times in any second; beyond: 429.
+    channel_interval: float | None = None
+    workspace_limit: int | None = None
+    throttled: int = 0  # posts answered 429 by those limits
+    _recent_posts: deque[float] = field(default_factory=deque)
+    _last_post: dict[str, float] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     url: str = ""
@@ -156,12 +165,32 @@ class FakeSlack:
         if self.calls.count(method) in self.failing_calls.get(method, set()):
             return _ok({"ok": False, "error": "internal_error"})
         channel = str(params.get("channel", ""))
+        if method == "chat.postMessage" and self._over_post_limits(channel):
+            self.throttled += 1
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+            )
         if channel in self.channel_errors:
             return _ok({"ok": False, "error": self.channel_errors[channel]})
         handler = getattr(self, "_" + method.replace(".", "_"), None)
         if handler is None:
             return _ok({"ok": False, "error": "unknown_method"})
         return _ok(handler(params))
+
+    def _over_post_limits(self, channel: str) -> bool:
+        now = time.monotonic()
+        while self._recent_posts and self._recent_posts[0] <= now - 1.0:
+            self._recent_posts.popleft()
+        if self.workspace_limit is not None and len(self._recent_posts) >= self.workspace_limit:
+            return True
+        last = self._last_post.get(channel)
+        if self.channel_interval is not None and last is not None:
+            too_soon = now - last < self.channel_interval
+            if too_soon:
+                return True
+        self._recent_posts.append(now)
+        self._last_post[channel] = now
+        return False
 
     def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
