@@ -26,7 +26,7 @@ from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
-from bot.models import ChannelSettings
+from bot.models import AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.practice_cards import NEXT_ACTION, session_of_value
@@ -232,6 +232,17 @@ class QuizService:
         if grade is None or session is None or session.id != session_of_value(event.value):
             raise Refused("That practice session is over. Start another with `/quiz practice`.")
         return await self.practice.grade(platform, session, grade)
+
+    # what a connector may ask (the console shows where a typed line goes)
+
+    async def open_round(self, channel: ChannelRef) -> Round | None:
+        """The channel's open round; None when there is none or no quiz in the channel."""
+        settings = await self.engine.channel(channel)
+        return None if settings is None else await self.store.open_round(settings.id)
+
+    async def round_answers(self, round_id: int) -> list[AnswerRecord]:
+        """A round's answers in the order they were given."""
+        return await self.store.round_answers(round_id)
 
     # scheduling
 
