@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.schedule_spec import ranges_text
 from bot.settings import Settings, SettingsError
 
 ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")
@@ -95,13 +96,4 @@ def paced_rate(budget: float, plan: ShardPlan | None) -> float:
 
 def format_ids(ids: tuple[int, ...]) -> str:
     """``(0, 1, 2, 5)`` as ``"0-2,5"``."""
-    runs: list[str] = []
-    start = previous = ids[0]
-    for shard in (*ids[1:], None):
-        if shard is not None and shard == previous + 1:
-            previous = shard
-            continue
-        runs.append(str(start) if start == previous else f"{start}-{previous}")
-        if shard is not None:
-            start = previous = shard
-    return ",".join(runs)
+    return ranges_text(ids)
