@@ -55,4 +55,5 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
     assert "only while a practice session waits" in " ".join(transcript[grade:])
     me = [line.strip() for line in transcript[at("[#practice] you: /quiz me") + 1 :]]
     assert me[0].endswith("(private): you: your practice")
-    assert "Mastery per topic: networking 100%" in me
+    # good on a first review: the recall FSRS expects 30 days ahead
+    assert "Mastery per topic (expected recall on Wed 30 Dec 2026): networking 67%" in me
