@@ -41,6 +41,8 @@ BOT_SCOPES = (
     "users:read",
     "emoji:read",
     "files:write",
+    "im:write",
+    "im:history",
 )
 KEY_HINT = (
     "QUIZBOT_TOKEN_ENCRYPTION_KEY must be a Fernet key (32 url-safe base64-encoded bytes); "
