@@ -280,7 +280,7 @@ class SqliteRounds(SqliteConnection):
         changed = await self._change(
             "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?"
             " WHERE id = ? AND state = 'pending'",
-            (_clip(error), to_db(next_attempt_at), to_db(at), action_id),
+            (clip_error(error), to_db(next_attempt_at), to_db(at), action_id),
         )
         if changed == 0:
             await self._require_action(action_id)
@@ -290,7 +290,7 @@ class SqliteRounds(SqliteConnection):
         changed = await self._change(
             "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
             " WHERE id = ? AND state = 'pending'",
-            (_clip(error), to_db(at), action_id),
+            (clip_error(error), to_db(at), action_id),
         )
         if changed == 0:
             await self._require_action(action_id)
@@ -300,7 +300,7 @@ class SqliteRounds(SqliteConnection):
             "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
             " WHERE state = 'pending'"
             " AND round_id IN (SELECT id FROM rounds WHERE channel_id = ?)",
-            (_clip(error), to_db(at), channel_id),
+            (clip_error(error), to_db(at), channel_id),
         )
 
     async def _require_action(self, action_id: int) -> None:
@@ -319,5 +319,5 @@ def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now:
     return max(cursor.rowcount, 0)
 
 
-def _clip(error: str) -> str:
+def clip_error(error: str) -> str:
     return error if len(error) <= MAX_ERROR_LENGTH else error[: MAX_ERROR_LENGTH - 1] + "…"
