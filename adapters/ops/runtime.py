@@ -41,6 +41,7 @@ def quiz_config(settings: Settings) -> QuizConfig:
         reveal_emoji=settings.reveal_emoji,
         followup_policy=settings.followup_policy,
         grace_hours=settings.grace_hours,
+        replicas_share_store=configured_database(settings).kind == "postgres",
     )
 
 
