@@ -6,5 +6,7 @@ from datetime import UTC, datetime
 
 
 class SystemClock:
+    """The wall clock, in UTC: the one place the running bot reads the time."""
+
     def now(self) -> datetime:
         return datetime.now(UTC)

@@ -29,6 +29,8 @@ LONGEST_NUMBER = 12  # digits; Python refuses to convert digit strings above ~4,
 
 
 class ParamKind(StrEnum):
+    """What kind of value a parameter takes, which decides how it is parsed and offered."""
+
     FLAG = "flag"  # the parameter's own name as a word, e.g. ``public``
     CHOICE = "choice"  # one of ``choices``
     WORD = "word"  # one free word

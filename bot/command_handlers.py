@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot import cards
 from bot.commands import (
@@ -42,9 +42,6 @@ from bot.scoring import period_start, streak
 from bot.weekly_recaps import WeeklyRecaps
 from bot.workspace_catalog import workspace_of
 
-if TYPE_CHECKING:
-    from bot.command_grammar import Subcommand
-
 log = logging.getLogger(__name__)
 
 
@@ -74,7 +71,7 @@ class CommandContext:
     schedules: ScheduleBook
     event: Command
     channel: ChannelSettings | None
-    commands: Sequence[Subcommand]
+    usages: Sequence[tuple[str, str, bool]]  # each subcommand's form, summary, admin only
     platform: Platform | None = None
 
     async def reaction_emoji(self, emoji: str) -> str:
@@ -106,8 +103,7 @@ class CommandContext:
 
 
 async def show_help(ctx: CommandContext, command: Help) -> Response:
-    usages = [(c.form(), c.summary, c.admin) for c in ctx.commands]
-    return Response(cards.help_card(usages, command.note))
+    return Response(cards.help_card(ctx.usages, command.note))
 
 
 async def show_leaderboard(ctx: CommandContext, command: ShowLeaderboard) -> Response:

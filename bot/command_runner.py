@@ -21,6 +21,7 @@ from bot.ports import Platform
 from bot.render import Response
 
 log = logging.getLogger(__name__)
+HELP_LINES = tuple((c.form(), c.summary, c.admin) for c in QUIZ_COMMANDS)
 
 NO_QUIZ_YET = (
     "There is no quiz in this channel yet. An admin can start one with `/quiz now` "
@@ -80,7 +81,7 @@ class CommandRunner:
             self._schedules,
             event,
             channel,
-            QUIZ_COMMANDS,
+            HELP_LINES,
             self._platforms.get(event.channel.platform),
         )
         return await subcommand.handler(context, command)

@@ -17,53 +17,61 @@ class CommandError(Refused, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Help:
+    """Show the help card, with a note (e.g. an unknown subcommand)."""
+
     note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ShowLeaderboard:
+    """Show the channel's top members for a period, privately or in the channel."""
+
     period: Period = Period.WEEK
     public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ShowMe:
-    pass
+    """Show the member's own points, rank, streaks and topics."""
 
 
 @dataclass(frozen=True, slots=True)
 class ShowStats:
+    """Show the channel's totals, privately or in the channel."""
+
     public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ShowTopics:
-    pass
+    """List the topics and which are enabled in the channel."""
 
 
 @dataclass(frozen=True, slots=True)
 class ShowSchedule:
-    pass
+    """Show the channel's schedule and the next post."""
 
 
 @dataclass(frozen=True, slots=True)
 class ShowPacks:
-    pass
+    """List the question packs."""
 
 
 @dataclass(frozen=True, slots=True)
 class PostNow:
+    """Post a question now, from one topic if given."""
+
     topic: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RevealNow:
-    pass
+    """Reveal the latest round's outline now."""
 
 
 @dataclass(frozen=True, slots=True)
 class SkipRound:
-    pass
+    """Close the open round without revealing it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,38 +93,52 @@ class SetGoal:
 
 @dataclass(frozen=True, slots=True)
 class SetTopics:
+    """Enable or disable topics in the channel."""
+
     enable: bool
     topics: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class SetSchedule:
+    """Set the channel's schedule, in a timezone if given."""
+
     spec: str
     timezone: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class SetPaused:
+    """Pause or resume scheduled questions in the channel."""
+
     paused: bool
 
 
 @dataclass(frozen=True, slots=True)
 class SetRevealEmoji:
+    """Set the emoji that reveals a question's outline."""
+
     emoji: str
 
 
 @dataclass(frozen=True, slots=True)
 class SetFollowUps:
+    """Set when follow-up questions are posted."""
+
     policy: FollowUpPolicy
 
 
 @dataclass(frozen=True, slots=True)
 class SetGrace:
+    """Set how late a slot missed during downtime may still be posted."""
+
     hours: float
 
 
 @dataclass(frozen=True, slots=True)
 class SetRevealReactors:
+    """Set how many members must react before the outline is revealed."""
+
     count: int
 
 

@@ -10,6 +10,8 @@ from bot.scoring import ScoringRules
 
 @dataclass(frozen=True, slots=True)
 class QuizConfig:
+    """Behaviour of the quiz that is not per channel: scoring, vote emoji, retries."""
+
     default_timezone: str = "UTC"
     default_schedule: str | None = "weekdays 09:00"
     reveal_emoji: str = "💡"

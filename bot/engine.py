@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from bot.config import QuizConfig
+from bot.emoji import same_emoji
 from bot.errors import Refused
 from bot.events import Reaction, Reply
 from bot.learning import LearningService
@@ -27,6 +28,7 @@ from bot.models import (
     FollowUpPolicy,
     OutboxDraft,
     Round,
+    action_key,
 )
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
@@ -37,22 +39,17 @@ from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
-VARIATION_SELECTOR = "\ufe0f"
 
 
 class NoQuestions(Refused):
     """No question is eligible (every topic disabled, or an unknown topic)."""
 
 
-def same_emoji(a: str, b: str) -> bool:
-    return a.replace(VARIATION_SELECTOR, "") == b.replace(VARIATION_SELECTOR, "")
-
-
-def action_key(round_id: int, kind: ActionKind) -> str:
-    return f"round:{round_id}:{kind.value}"
-
 
 class QuizEngine:
+    """The state machine of a round: starts rounds, records answers, reactions and votes,
+    reveals outlines, and queues what must be sent in the outbox."""
+
     def __init__(
         self,
         *,

@@ -15,6 +15,8 @@ from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 @dataclass(frozen=True, slots=True)
 class Reaction:
+    """A member reacted to a message in a quiz channel."""
+
     event_id: str
     channel: ChannelRef
     message: MessageRef
@@ -50,6 +52,8 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPress:
+    """A member pressed a button on one of the bot's cards."""
+
     event_id: str
     channel: ChannelRef
     message: MessageRef

@@ -6,6 +6,8 @@ from typing import Protocol
 
 
 class Metrics(Protocol):
+    """What the core counts and times (answers, duplicates, sends); ops renders it."""
+
     def round_posted(self, platform: str) -> None: ...
 
     def answer_recorded(self, platform: str, outcome: str) -> None:
@@ -24,6 +26,8 @@ class Metrics(Protocol):
 
 
 class NoMetrics:
+    """Metrics that count nothing, when no exporter runs."""
+
     def round_posted(self, platform: str) -> None:
         pass
 

@@ -10,12 +10,16 @@ from bot.refs import ChannelRef
 
 
 class FollowUpPolicy(StrEnum):
+    """When a round's follow-up questions are posted."""
+
     AFTER_FIRST_ANSWER = "after_first_answer"
     IMMEDIATELY = "immediately"
     WITH_REVEAL = "with_reveal"
 
 
 class RoundState(StrEnum):
+    """Whether a round still takes answers."""
+
     OPEN = "open"
     CLOSED = "closed"
 
@@ -31,13 +35,22 @@ class ActionKind(StrEnum):
     RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recap)
 
 
+def action_key(round_id: int, kind: ActionKind) -> str:
+    """The outbox key of a round's action: unique, and attached to what is sent."""
+    return f"round:{round_id}:{kind.value}"
+
+
 class ActionState(StrEnum):
+    """Where an outbox action stands: pending, done or failed."""
+
     PENDING = "pending"
     DONE = "done"
     FAILED = "failed"
 
 
 class AnswerOutcome(StrEnum):
+    """What recording a reply did: a first answer, a later one, or a duplicate delivery."""
+
     SCORED = "scored"  # the member's first answer in the round
     KEPT = "kept"  # a later answer by the same member: text kept, no points
     DUPLICATE = "duplicate"  # the same event or platform message seen before
@@ -45,6 +58,8 @@ class AnswerOutcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ChannelSettings:
+    """A channel's quiz: where it is and how it behaves (schedule, topics, reveal, grace)."""
+
     id: int
     ref: ChannelRef
     timezone: str
@@ -57,9 +72,15 @@ class ChannelSettings:
     paused: bool = False
     disabled_reason: str | None = None
 
+    def is_scheduled(self) -> bool:
+        """Scheduled questions are due here: a schedule, not paused, not disabled."""
+        return bool(self.schedule) and not self.paused and not self.disabled_reason
+
 
 @dataclass(frozen=True, slots=True)
 class Round:
+    """One question asked in a channel, with its platform references and state."""
+
     id: int
     channel_id: int
     question_id: int
@@ -76,6 +97,8 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class OutboxDraft:
+    """An action to queue for a round, with its outbox key."""
+
     round_id: int
     kind: ActionKind
     key: str  # deterministic, e.g. "round:42:question"; unique in the outbox
@@ -91,6 +114,8 @@ class PruneBatch:
 
 @dataclass(frozen=True, slots=True)
 class OutboxAction:
+    """A queued action with its attempts, last error and result."""
+
     id: int
     round_id: int
     kind: ActionKind
@@ -104,6 +129,8 @@ class OutboxAction:
 
 @dataclass(frozen=True, slots=True)
 class AnswerDraft:
+    """A reply to record as an answer, with the points it can earn."""
+
     event_id: str
     platform: str
     round_id: int
@@ -118,6 +145,8 @@ class AnswerDraft:
 
 @dataclass(frozen=True, slots=True)
 class AnswerResult:
+    """What recording an answer did, and the answer's id."""
+
     outcome: AnswerOutcome
     answer_id: int | None = None
     before_reveal: bool = False
@@ -125,6 +154,8 @@ class AnswerResult:
 
 @dataclass(frozen=True, slots=True)
 class AnswerRecord:
+    """A stored answer with its member's name, points and votes."""
+
     id: int
     round_id: int
     member_id: int
@@ -140,6 +171,8 @@ class AnswerRecord:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
+    """One member's line on a leaderboard."""
+
     rank: int
     member_id: int
     member_name: str
@@ -149,6 +182,8 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class ChannelStats:
+    """A channel's totals: rounds, answers, members, votes and outbox state."""
+
     rounds: int
     answers: int
     members: int

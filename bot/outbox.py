@@ -46,6 +46,9 @@ RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
 
 
 class OutboxWorker:
+    """Performs due outbox actions once each through the Platform port, records their
+    results, retries failures with backoff and disables channels that are gone."""
+
     def __init__(
         self,
         *,

@@ -34,6 +34,8 @@ from questions.catalog import QuestionKey
 
 
 class Clock(Protocol):
+    """The time source the core and the store use; tests inject a fake one."""
+
     def now(self) -> datetime:
         """The current time, timezone-aware, in UTC."""
         ...
@@ -159,10 +161,6 @@ class RoundStore(Protocol):
 
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None: ...
 
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        """True only for the call that revealed the round (it was not revealed before)."""
-        ...
-
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
     ) -> bool:
@@ -237,8 +235,6 @@ class MemberStore(Protocol):
     async def edit_answer(
         self, round_id: int, message_id: str, text: str, at: datetime
     ) -> bool: ...
-
-    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None: ...
 
     async def answer_by_message_in_channel(
         self, channel_id: int, message_id: str

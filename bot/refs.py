@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ChannelRef:
+    """A channel on a platform (workspace or guild, channel id, shown name)."""
+
     platform: str
     workspace: str
     channel: str
@@ -39,6 +41,8 @@ class ThreadRef:
 
 @dataclass(frozen=True, slots=True)
 class MemberRef:
+    """A member on a platform, with the name to show."""
+
     platform: str
     workspace: str
     member: str

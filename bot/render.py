@@ -16,6 +16,8 @@ from bot.forms import FieldProblem, Form
 
 
 class CardKind(StrEnum):
+    """What a card is for, which decides its colour or prefix on each platform."""
+
     QUESTION = "question"
     FOLLOW_UPS = "follow_ups"
     OUTLINE = "outline"
@@ -25,6 +27,8 @@ class CardKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Field:
+    """A labelled value shown in a card."""
+
     name: str
     value: str
     inline: bool = False
@@ -32,6 +36,8 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Button:
+    """A button on a card: the action it triggers and its value."""
+
     label: str
     action: str
     value: str = ""
@@ -48,6 +54,8 @@ class Image:
 
 @dataclass(frozen=True, slots=True)
 class Card:
+    """A platform-neutral message: title, body, fields, footer and buttons."""
+
     title: str
     body: str = ""
     fields: tuple[Field, ...] = ()

@@ -96,7 +96,7 @@ def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
 
     Raises ScheduleError for a schedule or timezone that does not parse.
     """
-    if channel.paused or channel.disabled_reason is not None or not channel.schedule:
+    if not channel.is_scheduled() or channel.schedule is None:
         return None
     return channel_plan(channel, channel.schedule)
 

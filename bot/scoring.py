@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
+    """The points for an answer, the bonus before the reveal, and votes."""
+
     answer: int = 10  # a member's first answer in a round
     before_reveal_bonus: int = 5  # ... given before the outline was revealed
     per_vote: int = 1  # each peer 👍 on the answer
@@ -19,6 +21,8 @@ class ScoringRules:
 
 
 class Period(StrEnum):
+    """The span a leaderboard counts."""
+
     WEEK = "week"
     MONTH = "month"
     ALL = "all"
@@ -42,6 +46,8 @@ def period_start(period: Period, now: datetime, timezone: str) -> datetime | Non
 
 @dataclass(frozen=True, slots=True)
 class Streak:
+    """A member's current and best run of answered scheduled rounds."""
+
     current: int
     best: int
 

@@ -25,7 +25,7 @@ from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
-from bot.models import ChannelSettings
+from bot.models import AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.refs import ChannelRef
@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 
 class QuizService:
+    """The running core: owns the engine, the inbound chain, the outbox worker and the
+    scheduler, and is the one entry point adapters call."""
+
     def __init__(
         self,
         *,
@@ -214,6 +217,17 @@ class QuizService:
             return Response(cards.info("Revealing the outline in the thread."))
         return Response(cards.info("The outline is already in the thread."))
 
+    # what a connector may ask (the console shows where a typed line goes)
+
+    async def open_round(self, channel: ChannelRef) -> Round | None:
+        """The channel's open round; None when there is none or no quiz in the channel."""
+        settings = await self.engine.channel(channel)
+        return None if settings is None else await self.store.open_round(settings.id)
+
+    async def round_answers(self, round_id: int) -> list[AnswerRecord]:
+        """A round's answers in the order they were given."""
+        return await self.store.round_answers(round_id)
+
     # scheduling
 
     async def post_slot(self, channel_id: int, slot: datetime) -> None:
@@ -265,12 +279,7 @@ class QuizService:
         """Scheduled questions are due: a schedule, not paused or disabled, and its
         platform runs in this process (a channel of a platform not running now gets
         no backlog of rounds that would all be posted when it comes back)."""
-        return (
-            channel.ref.platform in self.platforms
-            and bool(channel.schedule)
-            and not channel.paused
-            and not channel.disabled_reason
-        )
+        return channel.ref.platform in self.platforms and channel.is_scheduled()
 
     def channel_changed(self, channel: ChannelSettings) -> None:
         if self.scheduler is None or self.recap_scheduler is None:
@@ -283,7 +292,7 @@ class QuizService:
             self.recap_scheduler.remove_channel(channel.id)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
-        if channel.paused or channel.disabled_reason or not channel.schedule:
+        if not channel.is_scheduled() or channel.schedule is None:
             return None
         try:
             spec = parse_schedule(channel.schedule)

@@ -32,6 +32,8 @@ class SettingsError(QuizError):
 
 
 class Settings(BaseSettings):
+    """Every operator setting, from the environment, .env and TOML; secrets stay secret."""
+
     model_config = SettingsConfigDict(
         env_prefix="QUIZBOT_",
         env_file=".env",
@@ -189,17 +191,27 @@ class Settings(BaseSettings):
     def check_credentials(self) -> None:
         """Raise a SettingsError naming the variables the chosen platforms still need."""
         for name in self.platforms():
-            if name == "slack":
-                second = "slack_signing_secret" if self.slack_mode == "http" else "slack_app_token"
-                self.require("slack_bot_token", second)
-            elif name == "discord":
-                self.require("discord_token")
+            self.require(*self.required_for(name))
+
+    def required_for(self, platform: str) -> tuple[str, ...]:
+        """The settings a platform needs, as `quizbot run` will use it."""
+        return required_credentials(platform, slack_http=self.slack_mode == "http")
 
     def require(self, *names: str) -> None:
         """Raise a SettingsError naming each missing variable."""
         missing = [f"QUIZBOT_{n.upper()}" for n in names if getattr(self, n) in (None, "")]
         if missing:
             raise SettingsError("missing setting: set " + " and ".join(missing))
+
+
+def required_credentials(platform: str, *, slack_http: bool) -> tuple[str, ...]:
+    """The credentials a platform needs: Slack a bot token plus the app token (Socket
+    Mode) or the signing secret (HTTP); Discord a bot token; the console none."""
+    if platform == "slack":
+        return ("slack_bot_token", "slack_signing_secret" if slack_http else "slack_app_token")
+    if platform == "discord":
+        return ("discord_token",)
+    return ()
 
 
 def load_settings(config: Path | None = None, **overrides: Any) -> Settings:

@@ -20,6 +20,8 @@ class QuestionKey:
 
 @dataclass(frozen=True, slots=True)
 class CatalogEntry:
+    """A question with the pack it comes from."""
+
     pack: str
     question: Question
 
@@ -30,6 +32,8 @@ class CatalogEntry:
 
 
 class Catalog:
+    """All loaded packs, looked up by (pack, question id)."""
+
     def __init__(self, packs: Sequence[Pack]) -> None:
         ids = [p.id for p in packs]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})

@@ -29,6 +29,8 @@ WHOLE_PACK = "(pack)"
 
 @dataclass(frozen=True, slots=True)
 class PackProblem:
+    """One problem in a pack file, with where it is."""
+
     file: Path
     line: int  # 1-based; 0 when the problem is the file itself (missing, unreadable)
     field: str  # a dotted path such as ``questions[3].outline``
@@ -39,6 +41,8 @@ class PackProblem:
 
 
 class PackError(QuizError):
+    """Pack files with problems; the message lists each one with its place."""
+
     def __init__(self, problems: Sequence[PackProblem]) -> None:
         self.problems: list[PackProblem] = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))

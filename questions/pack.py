@@ -18,12 +18,16 @@ MAX_KEY_POINTS = 7
 
 
 class Difficulty(StrEnum):
+    """How hard a question is."""
+
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
 
 
 class Question(BaseModel):
+    """One interview question: what is asked, the answer outline and the follow-ups."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: Slug = Field(description="Stable id, unique in the pack: lowercase letters, digits, '-'.")
@@ -64,6 +68,8 @@ class Question(BaseModel):
 
 
 class Pack(BaseModel):
+    """A named set of questions, loaded from one YAML file."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: Slug = Field(description="The pack id, e.g. 'ai-infra'.")

@@ -65,6 +65,8 @@ class SeedFormatError(QuizError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SeedQuestion:
+    """A question as read from a seed document."""
+
     question: str
     outline: str
     follow_ups: tuple[str, ...]
@@ -73,11 +75,15 @@ class SeedQuestion:
 
 @dataclass(frozen=True, slots=True)
 class SeedDocument:
+    """All questions of a seed document, in order."""
+
     title: str
     questions: tuple[SeedQuestion, ...]
 
 
 class _Kind(Enum):
+    """What a line of a seed document is."""
+
     BLANK = "blank"
     TEXT = "text"
     HEADER = "header"
@@ -85,6 +91,8 @@ class _Kind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class _Line:
+    """One classified line of a seed document."""
+
     number: int
     kind: _Kind
     text: str  # the header's canonical name for a HEADER line
@@ -110,6 +118,8 @@ def _classify(number: int, raw: str) -> _Line:
 
 
 class _SeedParser:
+    """Reads a seed document line by line into questions."""
+
     def __init__(self, lines: list[_Line], last_line: int) -> None:
         self._lines = lines
         self._position = 0
@@ -295,6 +305,8 @@ class _BlockText(str):
 
 
 class _PackDumper(yaml.SafeDumper):
+    """Writes packs as readable YAML (block strings for long texts)."""
+
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)  # indent list items under their key
 

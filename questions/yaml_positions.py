@@ -20,6 +20,8 @@ class PositionedDocument:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateKey:
+    """A key that appears twice in one YAML mapping, with its line."""
+
     location: tuple[str | int, ...]
     line: int
     first_line: int

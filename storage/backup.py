@@ -20,6 +20,8 @@ from storage.errors import StorageError
 
 @dataclass(frozen=True, slots=True)
 class BackupReport:
+    """Where a backup was written and how big it is."""
+
     target: Path
     size_bytes: int
     schema_version: int

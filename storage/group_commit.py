@@ -23,6 +23,9 @@ BatchWriter = Callable[[Sequence[Item]], Awaitable[Sequence[Result | Exception]]
 
 
 class GroupCommitter(Generic[Item, Result]):
+    """Collects concurrent writes into one transaction and answers each caller after
+    the commit."""
+
     def __init__(
         self, write_batch: BatchWriter[Item, Result], *, name: str, max_batch: int = 2000
     ) -> None:
@@ -36,7 +39,6 @@ class GroupCommitter(Generic[Item, Result]):
         self._closing = False
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # written batches, for metrics and tests
-        self.largest_batch = 0
 
     def start(self) -> None:
         if self._task is not None:
@@ -80,7 +82,6 @@ class GroupCommitter(Generic[Item, Result]):
 
     async def _write(self, batch: list[tuple[Item, asyncio.Future[Result]]]) -> None:
         self.batches += 1
-        self.largest_batch = max(self.largest_batch, len(batch))
         try:
             results = await self._write_batch([item for item, _ in batch])
             if len(results) != len(batch):

@@ -21,6 +21,8 @@ _FILE_NAME = re.compile(r"^(?P<version>\d{3})_(?P<name>[a-z0-9_]+)\.sql$")
 
 @dataclass(frozen=True, slots=True)
 class Migration:
+    """One numbered SQL file of the schema."""
+
     version: int
     name: str
     statements: tuple[str, ...]
@@ -28,6 +30,8 @@ class Migration:
 
 @dataclass(frozen=True, slots=True)
 class MigrationReport:
+    """Which schema version the database had and which migrations were applied."""
+
     from_version: int
     to_version: int
 

@@ -126,12 +126,6 @@ class SqliteMembers(SqliteConnection):
         )
         return [answer_from_row(row) for row in rows]
 
-    async def answer_by_message(self, round_id: int, message_id: str) -> AnswerRecord | None:
-        found = await self._answers_where(
-            "a.round_id = ? AND a.message_id = ?", (round_id, message_id)
-        )
-        return found[0] if found else None
-
     async def answer_by_message_in_channel(
         self, channel_id: int, message_id: str
     ) -> AnswerRecord | None:

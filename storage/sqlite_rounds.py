@@ -16,6 +16,7 @@ from bot.models import (
     OutboxDraft,
     PruneBatch,
     Round,
+    action_key,
 )
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError
@@ -104,7 +105,7 @@ class SqliteRounds(SqliteConnection):
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 [
-                    (new_round.id, kind.value, f"round:{new_round.id}:{kind.value}", now, now, now)
+                    (new_round.id, kind.value, action_key(new_round.id, kind), now, now, now)
                     for kind in actions
                 ],
             )
@@ -143,13 +144,6 @@ class SqliteRounds(SqliteConnection):
 
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
         return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
-
-    async def mark_revealed(self, round_id: int, at: datetime) -> bool:
-        changed = await self._change(
-            "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
-            (to_db(at), round_id),
-        )
-        return changed == 1
 
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
         def work(conn: sqlite3.Connection) -> int:

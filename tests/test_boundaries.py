@@ -51,6 +51,18 @@ def test_imports_point_one_way(package: str) -> None:
     assert offending_imports(package) == {}
 
 
+def test_the_console_reads_nothing_but_the_core() -> None:
+    """The console turns input into events and renders what it is given: it asks the
+    service, never the store or the engine behind it."""
+    reached = {
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "adapters" / "console").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in ("store", "engine")
+    }
+    assert reached == set()
+
+
 @pytest.mark.parametrize(
     ("source", "forbidden"),
     [

@@ -35,6 +35,8 @@ MAX_PROBLEMS_SHOWN = 5
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """One line of the doctor's report: what was checked, whether it passed, what to fix."""
+
     name: str
     ok: bool
     detail: str
@@ -117,16 +119,6 @@ def _secrets_in_environment() -> list[str]:
 # configuration
 
 
-def required_settings(settings: Settings, platform: str) -> tuple[str, ...]:
-    """The settings a platform needs, as `quizbot run` will use it."""
-    if platform == "slack":
-        second = "slack_signing_secret" if settings.slack_mode == "http" else "slack_app_token"
-        return ("slack_bot_token", second)
-    if platform == "discord":
-        return ("discord_token",)
-    return ()
-
-
 def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Settings | None, Check]:
     try:
         settings = load_settings(config, **overrides)
@@ -142,7 +134,7 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
     missing = [
         f"QUIZBOT_{name.upper()} (for {platform})"
         for platform in platforms
-        for name in required_settings(settings, platform)
+        for name in settings.required_for(platform)
         if _blank(getattr(settings, name))
     ]
     if missing:
@@ -299,6 +291,8 @@ async def check_slack(settings: Settings) -> Check:
 
 
 class SlackCallFailed(QuizError):
+    """A Slack Web API call of the doctor failed; the message says which and why."""
+
     def __init__(self, detail: str, fix: str) -> None:
         super().__init__(detail)
         self.detail, self.fix = detail, fix

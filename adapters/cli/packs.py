@@ -92,7 +92,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 class _ImportFailed(QuizError):
-    pass
+    """A seed document could not be turned into a pack; the message says why."""
 
 
 def _converted(args: argparse.Namespace) -> tuple[Pack, str]:

@@ -34,6 +34,8 @@ def render_card(card: Card) -> list[str]:
 
 @dataclass
 class ConsolePlatform:
+    """The console as a platform: prints what the bot sends to one channel, #practice."""
+
     out: TextIO
     admins: set[str] = field(default_factory=lambda: {"you"})
     name: str = "console"

@@ -38,6 +38,8 @@ ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
 
 @dataclass
 class ConsoleSession:
+    """Reads console lines and turns them into quiz events for the service."""
+
     service: QuizService
     platform: ConsolePlatform
     echo: bool  # print input lines too (scripts); a terminal already shows them
@@ -164,10 +166,7 @@ class ConsoleSession:
         await self._show(response)
 
     async def _current_round(self) -> Round | None:
-        channel = await self.service.engine.channel(CONSOLE_CHANNEL)
-        if channel is None:
-            return None
-        return await self.service.store.open_round(channel.id)
+        return await self.service.open_round(CONSOLE_CHANNEL)
 
     async def _reply(self, text: str) -> None:
         round_ = await self._current_round()
@@ -203,7 +202,7 @@ class ConsoleSession:
         target, described = round_.question_message, f"question #{round_.number}"
         if len(words) == 3:
             number = int(words[2].lstrip("#"))
-            answers = await self.service.store.round_answers(round_.id)
+            answers = await self.service.round_answers(round_.id)
             if not 1 <= number <= len(answers):
                 self.platform.note(f"round #{round_.number} has {len(answers)} answer(s)")
                 return

@@ -18,7 +18,8 @@ from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
 from adapters.discord.commands import QuizGroup, TopicSource
 from adapters.discord.frames import FrameGuard, GuardedState
-from adapters.discord.responses import COMMAND_CHANGED, error_card, tell, unless_gone
+from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
+from bot import cards
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,8 @@ OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 
 
 class InboundRouter(Protocol):
+    """Where the discord.py client hands gateway happenings (the platform)."""
+
     async def ready(self) -> None: ...
 
     async def resumed(self) -> None: ...
@@ -56,6 +59,8 @@ def quiz_intents() -> discord.Intents:
 
 
 class QuizCommandTree(app_commands.CommandTree[Any]):
+    """The slash command tree, answering a failed or outdated command itself."""
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Let through only interactions that fit the registered ``/quiz`` (see
         :mod:`adapters.discord.command_shape`); tell the member about the others."""
@@ -69,7 +74,7 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
         log.info("a /quiz interaction does not fit the command (%s); told to try again", reason)
         if not autocomplete:
             with unless_gone("answering an outdated /quiz"):
-                await tell(interaction, error_card(COMMAND_CHANGED))
+                await tell(interaction, cards.error(COMMAND_CHANGED))
         return False
 
     async def on_error(
@@ -86,12 +91,14 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
             log.error("/quiz failed before reaching the quiz", exc_info=error)
         try:
             with unless_gone("telling the member that /quiz failed"):
-                await tell(interaction, error_card(text))
+                await tell(interaction, cards.error(text))
         except discord.HTTPException:
             log.exception("could not tell the member that /quiz failed")
 
 
 class QuizClient(discord.Client):
+    """The discord.py client: intents, the /quiz tree, persistent buttons, raw events."""
+
     def __init__(
         self,
         router: InboundRouter,

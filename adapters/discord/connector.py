@@ -38,10 +38,11 @@ from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pa
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import message_count, render_card
-from adapters.discord.responses import NO_MENTIONS, defer, deliver, error_card, unless_gone
+from adapters.discord.responses import NO_MENTIONS, defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
+from bot import cards
 from bot.errors import PlatformError
 from bot.events import ButtonPress, Command, Event
 from bot.ports import EventHandler
@@ -66,6 +67,8 @@ class DiscordStore(MetaStore, RoundSource, SendProgress, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class DiscordOptions:
+    """How to reach Discord: token, API override, development guild, vote emoji."""
+
     token: str
     api_url: str | None = None
     dev_guild: int | None = None
@@ -506,7 +509,7 @@ class DiscordPlatform:
         if not valid_button_value(value):
             log.info("a %s button carried a malformed value; told the member", action)
             with unless_gone(f"the {action} button"):
-                await tell_interaction(interaction, error_card(STALE_BUTTON))
+                await tell_interaction(interaction, cards.error(STALE_BUTTON))
             return
         channel, member = await self._interaction_refs(interaction)
         self._remember(interaction, member)
@@ -528,7 +531,7 @@ class DiscordPlatform:
                 # make discord.py answer the interaction a second time.
                 log.exception("handling %s failed", what)
                 await tell_interaction(
-                    interaction, error_card(f"Handling {what} failed; the error was logged.")
+                    interaction, cards.error(f"Handling {what} failed; the error was logged.")
                 )
                 return
             await deliver(interaction, response)
@@ -606,7 +609,7 @@ def create_discord_platform(
     vote_emoji: str = "👍",
 ) -> DiscordPlatform:
     """The Discord platform from settings (``QUIZBOT_DISCORD_*``)."""
-    settings.require("discord_token")
+    settings.require(*settings.required_for("discord"))
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     if not token.strip():
         raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")

@@ -49,10 +49,8 @@ class FrameGuard:
     def __init__(self, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self._monotonic = monotonic
         self._last_logged: dict[tuple[str, str], float] = {}
-        self.skipped = 0
 
     def skip(self, frame: Any, error: Exception) -> None:
-        self.skipped += 1
         kind = frame_kind(frame)
         key = (kind, type(error).__name__)
         now = self._monotonic()

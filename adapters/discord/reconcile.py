@@ -23,6 +23,7 @@ from adapters.discord.inbound import (
     reaction_id,
     reply_event,
 )
+from bot.emoji import same_emoji
 from bot.errors import PlatformError
 from bot.events import Reaction
 from bot.models import ChannelSettings, Round
@@ -31,11 +32,12 @@ from bot.refs import ChannelRef, MessageRef
 
 log = logging.getLogger(__name__)
 
-VARIATION_SELECTOR = "\ufe0f"
 ANSWER_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
 
 class RoundSource(Protocol):
+    """The store's open rounds, as reconciliation reads them."""
+
     async def list_channels(self) -> list[ChannelSettings]: ...
 
     async def open_round(self, channel_id: int) -> Round | None: ...
@@ -43,6 +45,8 @@ class RoundSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class OpenRound:
+    """An open round and its channel settings, to catch up on."""
+
     channel: ChannelRef
     question_message: str
     thread: str | None
@@ -64,11 +68,10 @@ async def open_rounds(store: RoundSource) -> list[OpenRound]:
     return found
 
 
-def _same_emoji(a: str, b: str) -> bool:
-    return a.replace(VARIATION_SELECTOR, "") == b.replace(VARIATION_SELECTOR, "")
-
 
 class Reconciler:
+    """Feeds reactions missed while offline into the core, once per round and session."""
+
     def __init__(
         self,
         client: discord.Client,
@@ -132,7 +135,7 @@ class Reconciler:
         where = MessageRef(channel_ref(guild_id, message.channel.id), str(message.id))
         for reaction in message.reactions:
             shown = str(reaction.emoji)
-            if not _same_emoji(shown, emoji):
+            if not same_emoji(shown, emoji):
                 continue
             async for user in reaction.users():
                 if user.id == self._me():

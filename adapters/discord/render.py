@@ -38,6 +38,8 @@ COLOURS: dict[CardKind, int] = {
 
 @dataclass(slots=True)
 class _EmbedDraft:
+    """An embed being filled until it reaches Discord's size limits."""
+
     title: str = ""
     description: str = ""
     fields: list[tuple[str, str, bool]] = field(default_factory=list)
@@ -151,7 +153,3 @@ def message_count(card: Card) -> int:
     """How many messages the card needs (the number of markers to derive)."""
     return len(_grouped(card))
 
-
-def markers_in(message_embeds: list[discord.Embed]) -> list[str]:
-    """Footer texts of a message's embeds, where a marker would be."""
-    return [e.footer.text for e in message_embeds if e.footer and e.footer.text]

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import discord
 
 from adapters.discord.render import render_card
-from bot.render import Card, CardKind, Response
+from bot.render import Card, Response
 
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord error codes of an interaction that can no longer be answered.
@@ -39,10 +39,6 @@ def unless_gone(what: str) -> Iterator[None]:
         if reason is None:
             raise
         log.warning("%s: the interaction %s (Discord %d)", what, reason, error.code)
-
-
-def error_card(text: str) -> Card:
-    return Card(title="Sorry", body=text, kind=CardKind.ERROR)
 
 
 async def defer(interaction: discord.Interaction) -> None:

@@ -20,6 +20,8 @@ log = logging.getLogger(__name__)
 
 
 class MetaStore(Protocol):
+    """Where the hash of the last synced commands is kept."""
+
     async def get_meta(self, key: str) -> str | None: ...
 
     async def set_meta(self, key: str, value: str) -> None: ...

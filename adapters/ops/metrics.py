@@ -25,6 +25,8 @@ METRICS_CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 @dataclass(frozen=True, slots=True)
 class OutboxCounts:
+    """Outbox actions by state, for the gauges."""
+
     pending: int
     failed: int
 

@@ -25,6 +25,8 @@ UserLookup = Callable[[str], Awaitable[Mapping[str, Any]]]
 
 @dataclass(frozen=True, slots=True)
 class SlackProfile:
+    """What Slack says of a member: admin or owner, and the name to show."""
+
     user: str
     display_name: str
     is_admin: bool

@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 
 class BackgroundWork:
+    """Work run after a request was acknowledged, tracked so none is lost or unlogged."""
+
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -32,10 +34,6 @@ class BackgroundWork:
         problem = task.exception()
         if problem is not None:
             log.error("Slack job %s failed", task.get_name(), exc_info=problem)
-
-    @property
-    def pending(self) -> int:
-        return len(self._tasks)
 
     async def drain(self) -> None:
         """Wait until every job (including jobs started meanwhile) has finished."""

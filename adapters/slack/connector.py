@@ -36,7 +36,7 @@ from bot.errors import PlatformError
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card
-from bot.settings import Settings
+from bot.settings import Settings, required_credentials
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,9 @@ def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
 
 
 class SlackPlatform:
+    """Slack as a quiz platform: the Platform (outbound, Web API) and the Connector
+    (inbound, Socket Mode or HTTP through bolt)."""
+
     name = "slack"
     admin_rule = "a workspace admin or owner, or listed in QUIZBOT_SLACK_ADMINS"
 
@@ -304,7 +307,7 @@ def create_slack_platform(
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
     (bot token + signing secret) serving ``/slack/events`` on ``host:port``."""
-    settings.require("slack_bot_token", "slack_signing_secret" if http else "slack_app_token")
+    settings.require(*required_credentials("slack", slack_http=http))
     secret = settings.slack_signing_secret
     app_token = settings.slack_app_token
     return SlackPlatform(

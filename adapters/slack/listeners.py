@@ -31,18 +31,17 @@ from adapters.slack.inbound import (
 )
 from adapters.slack.payloads import QUIZ_COMMAND, describe, route
 from adapters.slack.render import ACTION_PREFIX, render_card
+from bot import cards
 from bot.errors import NotRecorded, PlatformError
 from bot.events import ButtonPress, Command, Event
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef
-from bot.render import Card, CardKind, Response
+from bot.render import Card, Response
 
 log = logging.getLogger(__name__)
 
-FAILURE_CARD = Card(
-    title="Sorry",
-    body="Something went wrong while handling that. Please try again in a minute.",
-    kind=CardKind.ERROR,
+FAILURE_CARD = cards.error(
+    "Something went wrong while handling that. Please try again in a minute."
 )
 
 Ack = Callable[..., Awaitable[Any]]
@@ -61,6 +60,8 @@ class Outbound(Protocol):
 
 
 class SlackListeners:
+    """The bolt listeners: Slack requests in, core events out, responses back."""
+
     def __init__(self, outbound: Outbound, work: BackgroundWork) -> None:
         self._outbound = outbound
         self._work = work

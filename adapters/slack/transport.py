@@ -23,6 +23,8 @@ EVENTS_PATH = "/slack/events"
 
 
 class SlackTransport(Protocol):
+    """How Slack's requests reach the bolt app: Socket Mode or HTTP."""
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -67,7 +68,12 @@ class Quiz:
 
     async def connect(self) -> DiscordPlatform:
         """(Re)start the Discord side: a new client, as after a process restart."""
-        options = DiscordOptions(token=TOKEN, api_url=self.fake.base_url, guild_ready_timeout=0.05)
+        options = DiscordOptions(
+            token=TOKEN,
+            api_url=self.fake.base_url,
+            guild_ready_timeout=0.05,
+            retry_first_delay=0.01,
+        )
         self.platform = DiscordPlatform(options, topics=self.catalog.topics, store=self.store)
         self.service.platforms["discord"] = self.platform
         await self.platform.start(self.handled)
@@ -323,3 +329,27 @@ async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
     )
     assert await quiz.store.learning.round_grades(round_.id) == {member_id: Grade.PARTLY}
+
+
+async def test_an_answer_the_database_could_not_write_is_kept_retried_and_counted_once(
+    quiz: Quiz, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    round_ = await _post_round(quiz)
+    [question] = quiz.fake.channel_messages()
+    answer = quiz.fake.add_message(int(question["id"]), ANN, "Shard the optimizer state")
+    record_answer = quiz.store.record_answer
+    failures = [sqlite3.OperationalError("database is locked")] * 3
+
+    async def failing_then_healing(draft: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await record_answer(draft)
+
+    monkeypatch.setattr(quiz.store, "record_answer", failing_then_healing)
+
+    for _ in range(2):  # the gateway replays it while it is kept
+        feed(quiz.connected(), "MESSAGE_CREATE", message_payload(quiz.fake, answer))
+    await eventually(lambda: not failures and len(quiz.connected()._pending or []) == 0)
+
+    [saved] = await quiz.store.round_answers(round_.id)
+    assert saved.text == "Shard the optimizer state"

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from adapters.discord.inbound import channel_ref
 from bot.events import Event
 from bot.refs import MessageRef
 from tests.discord.conftest import (
@@ -217,9 +218,8 @@ async def test_a_hostile_frame_is_skipped_and_the_gateway_stays_up(
     recorder = Recorder()
     platform = await make_platform(recorder)
     question = fake.add_message(fake.channel_id, fake.bot_id, "")
-    thread = await platform.open_thread(
-        MessageRef(_channel(fake), question["id"]), "Round", key="round:1:thread"
-    )
+    posted = MessageRef(channel_ref(fake.guild_id, fake.channel_id), question["id"])
+    thread = await platform.open_thread(posted, "Round", key="round:1:thread")
     scene = Scene(fake, int(thread.thread), question)
     caplog.clear()
 
@@ -228,7 +228,7 @@ async def test_a_hostile_frame_is_skipped_and_the_gateway_stays_up(
         probe = scene.answer("the probe after it")
         await fake.send_raw(fake.frame("MESSAGE_CREATE", probe))
         await eventually(lambda: _delivered(recorder.events, probe["id"]), within=3.0)
-        await asyncio.sleep(0.1)  # what the hostile frame started (a REST lookup) ends too
+        await asyncio.sleep(0.05)  # what the hostile frame started (a REST lookup) ends too
 
     caused = [e for e in recorder.events if e.event_id != probe["id"]]
     assert len(caused) == expected
@@ -240,9 +240,3 @@ async def test_a_hostile_frame_is_skipped_and_the_gateway_stays_up(
 
 def _delivered(events: list[Event], event_id: str) -> bool:
     return any(e.event_id == event_id for e in events)
-
-
-def _channel(fake: FakeDiscord) -> Any:
-    from adapters.discord.inbound import channel_ref
-
-    return channel_ref(fake.guild_id, fake.channel_id)

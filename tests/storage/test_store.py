@@ -308,8 +308,8 @@ async def test_first_answer_scores_with_bonus_later_one_is_kept(store: SqliteSto
 
 async def test_answer_after_the_reveal_gets_no_bonus(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
-    assert await store.mark_revealed(round_.id, T0 + timedelta(minutes=5))
-    assert not await store.mark_revealed(round_.id, T0 + timedelta(minutes=6))
+    assert await store.reveal_round(round_.id, T0 + timedelta(minutes=5), [])
+    assert not await store.reveal_round(round_.id, T0 + timedelta(minutes=6), [])
     early = await store.record_answer(draft(round_, await member(store, "a"), "m1"))
     late = await store.record_answer(
         draft(round_, await member(store, "b"), "m2", at=T0 + timedelta(minutes=10))
@@ -428,11 +428,10 @@ async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
     await store.record_answer(draft(round_, ann, "m1"))
     assert await store.edit_answer(round_.id, "m1", "better", T0 + timedelta(minutes=1))
     assert not await store.edit_answer(round_.id, "nope", "x", T0)
-    found = await store.answer_by_message(round_.id, "m1")
+    found = await store.answer_by_message_in_channel(channel_id, "m1")
     assert found is not None and found.text == "better"
-    assert await store.answer_by_message_in_channel(channel_id, "m1") == found
     assert await store.answer_by_message_in_channel(channel_id + 1, "m1") is None
-    assert await store.answer_by_message(round_.id, "m2") is None
+    assert await store.answer_by_message_in_channel(channel_id, "m2") is None
 
 
 async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:
@@ -446,7 +445,7 @@ async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> Non
     ]
     repeat = await store.record_vote(result.answer_id, voters[0], T0, per_vote=2, max_votes=3)
     assert votes == [True] * 4 and not repeat
-    answer = await store.answer_by_message(round_.id, "m1")
+    answer = await store.answer_by_message_in_channel(round_.channel_id, "m1")
     assert answer is not None
     assert (answer.votes, answer.points) == (4, 15 + 2 * 3)
     with pytest.raises(NotFoundError):
@@ -607,7 +606,7 @@ async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
     await store.record_answer(draft(r2, bob, "b2", points=100))
     assert a1.answer_id is not None
     await store.record_vote(a1.answer_id, bob, T0, per_vote=1, max_votes=5)
-    await store.mark_revealed(r1.id, T0)
+    await store.reveal_round(r1.id, T0, [])
 
     history = await store.member_history(channel_id, ann)
     assert (history.points, history.answers, history.rank) == (31, 2, 2)
