@@ -19,7 +19,7 @@ from bot.models import ActionKind, OutboxAction, OutboxDraft, Round
 from storage.errors import NotFoundError
 from storage.postgres_connection import PgConnection
 from storage.records import OUTBOX_COLUMNS, ROUND_COLUMNS, action_from_row, round_from_row
-from storage.sqlite_rounds import SqliteRounds, clip_error
+from storage.sqlite_rounds import SqliteRounds
 from storage.timestamps import from_db, to_db
 
 _INSERT_ROUND = f"""
@@ -43,6 +43,8 @@ class SlotTaken(Exception):
 
 class PostgresRounds(PgConnection, SqliteRounds):
     """``RoundStore`` methods that differ on PostgreSQL: transactions and outbox leases."""
+
+    _RELEASE = ", claimed_by = NULL, lease_until = NULL"
 
     async def create_round(
         self,
@@ -143,11 +145,14 @@ class PostgresRounds(PgConnection, SqliteRounds):
         params: list[Any] = [self.replica, self._lease_end(now), moment, limit]
         platform_filter = _platform_filter(platforms, params)
         rows = await self._pooled().fetch(
-            f"UPDATE outbox SET claimed_by = $1, lease_until = $2 WHERE id IN ("
-            " SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= $3"
+            # The CTE is evaluated once: a LIMIT subquery inside the UPDATE may not be.
+            "WITH picked AS (SELECT id FROM outbox"
+            " WHERE state = 'pending' AND next_attempt_at <= $3"
             " AND (lease_until IS NULL OR lease_until <= $3 OR claimed_by = $1)"
             f"{platform_filter} ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)"
-            f" RETURNING {OUTBOX_COLUMNS}",
+            " UPDATE outbox SET claimed_by = $1, lease_until = $2 FROM picked"
+            " WHERE outbox.id = picked.id"
+            f" RETURNING {', '.join('outbox.' + c for c in OUTBOX_COLUMNS.split(', '))}",
             *params,
         )
         return sorted((action_from_row(row) for row in rows), key=lambda action: action.id)
@@ -206,27 +211,6 @@ class PostgresRounds(PgConnection, SqliteRounds):
                 await conn.execute(
                     f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
                 )
-
-    async def retry_action(
-        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
-    ) -> None:
-        """Schedule another attempt of a pending action and release its lease."""
-        changed = await self._change(
-            "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?,"
-            " claimed_by = NULL, lease_until = NULL WHERE id = ? AND state = 'pending'",
-            (clip_error(error), to_db(next_attempt_at), to_db(at), action_id),
-        )
-        if changed == 0:
-            await self._require_action(action_id)
-
-    async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
-        changed = await self._change(
-            "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?,"
-            " claimed_by = NULL, lease_until = NULL WHERE id = ? AND state = 'pending'",
-            (clip_error(error), to_db(at), action_id),
-        )
-        if changed == 0:
-            await self._require_action(action_id)
 
 
 async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:
