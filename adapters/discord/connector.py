@@ -37,7 +37,7 @@ from adapters.discord.nonce import marker_for_key, nonce_for_key
 from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pacing_trace
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
-from adapters.discord.render import message_count, render_card
+from adapters.discord.render import attachments, message_count, render_card
 from adapters.discord.responses import NO_MENTIONS, defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.sync import MetaStore, sync_if_changed
@@ -284,14 +284,19 @@ class DiscordPlatform:
             if part < len(posted):
                 continue
             view = view_for(card.buttons) if part == 0 else None
+            files = attachments(card, part)
             with platform_errors(where):
                 if view is None:
                     sent = await target.send(
-                        embeds=embeds, nonce=nonce_for_key(key, part), allowed_mentions=NO_MENTIONS
+                        embeds=embeds,
+                        files=files,
+                        nonce=nonce_for_key(key, part),
+                        allowed_mentions=NO_MENTIONS,
                     )
                 else:
                     sent = await target.send(
                         embeds=embeds,
+                        files=files,
                         view=view,
                         nonce=nonce_for_key(key, part),
                         allowed_mentions=NO_MENTIONS,
@@ -356,8 +361,10 @@ class DiscordPlatform:
             return
         with platform_errors(f"telling {member.label()} directly"):
             user = await self._client.fetch_user(int(member.member))
-            for embeds in render_card(card):
-                await user.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
+            for part, embeds in enumerate(render_card(card)):
+                await user.send(
+                    embeds=embeds, files=attachments(card, part), allowed_mentions=NO_MENTIONS
+                )
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None

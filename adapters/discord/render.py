@@ -9,6 +9,7 @@ ends with a footer carrying its marker (see :mod:`adapters.discord.nonce`).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -118,6 +119,9 @@ def _grouped(card: Card) -> list[list[_EmbedDraft]]:
     return _pack(_all_drafts(card, CHARACTERS_PER_MESSAGE - footer_room), footer_room)
 
 
+ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description
+
+
 def render_card(card: Card, markers: Sequence[str] = ()) -> list[list[discord.Embed]]:
     """The card as messages (each a list of embeds), in sending order.
 
@@ -145,8 +149,25 @@ def render_card(card: Card, markers: Sequence[str] = ()) -> list[list[discord.Em
             footer_parts.append(markers[index])
         if footer_parts:
             embeds[-1].set_footer(text=" · ".join(footer_parts))
+        if index == 0 and card.image is not None:
+            embeds[0].set_image(url=f"attachment://{card.image.filename}")
         rendered.append(embeds)
     return rendered
+
+
+def attachments(card: Card, part: int) -> list[discord.File]:
+    """The files message ``part`` of the card carries: its picture goes with the first
+    message, whose embed shows it (a new ``File`` each time: sending consumes it)."""
+    if part != 0 or card.image is None:
+        return []
+    image = card.image
+    return [
+        discord.File(
+            io.BytesIO(image.png),
+            filename=image.filename,
+            description=image.description[:ALT_TEXT_LIMIT],
+        )
+    ]
 
 
 def message_count(card: Card) -> int:

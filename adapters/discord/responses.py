@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import discord
 
-from adapters.discord.render import render_card
+from adapters.discord.render import attachments, render_card
 from bot.render import Card, Response
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -48,14 +48,15 @@ async def defer(interaction: discord.Interaction) -> None:
 
 async def tell(interaction: discord.Interaction, card: Card) -> None:
     """Show ``card`` to the interaction's user only."""
-    for embeds in render_card(card):
+    for part, embeds in enumerate(render_card(card)):
+        files = attachments(card, part)
         if interaction.response.is_done():
             await interaction.followup.send(
-                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+                embeds=embeds, files=files, ephemeral=True, allowed_mentions=NO_MENTIONS
             )
         else:
             await interaction.response.send_message(
-                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+                embeds=embeds, files=files, ephemeral=True, allowed_mentions=NO_MENTIONS
             )
 
 
@@ -71,6 +72,8 @@ async def deliver(interaction: discord.Interaction, response: Response | None) -
     channel = interaction.client.get_partial_messageable(
         interaction.channel_id or 0, guild_id=interaction.guild_id
     )
-    for embeds in render_card(response.card):
-        await channel.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
+    for part, embeds in enumerate(render_card(response.card)):
+        await channel.send(
+            embeds=embeds, files=attachments(response.card, part), allowed_mentions=NO_MENTIONS
+        )
     await interaction.delete_original_response()

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
@@ -35,10 +35,12 @@ from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.render import Card, Image
 from bot.settings import Settings, required_credentials
 
 log = logging.getLogger(__name__)
+
+ALT_TEXT_LIMIT = 1000  # files.getUploadURLExternal's limit on alt_txt
 
 METADATA_EVENT_TYPE = "quizbot_action"
 HISTORY_PAGE_SIZE = 200
@@ -134,6 +136,7 @@ class SlackPlatform:
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         ts = await self._post_all(channel.channel, render_card(card), key=key, thread_ts=None)
+        await self._upload(channel.channel, card.image, thread_ts=None)
         return MessageRef(channel, ts)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
@@ -144,6 +147,7 @@ class SlackPlatform:
         ts = await self._post_all(
             thread.channel.channel, render_card(card), key=key, thread_ts=thread.thread
         )
+        await self._upload(thread.channel.channel, card.image, thread_ts=thread.thread)
         return MessageRef(thread.channel, ts)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
@@ -159,6 +163,8 @@ class SlackPlatform:
             raise
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
+        # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,
+        # which carries every figure of its picture.
         for message in render_card(card):
             async with slack_call("chat.postEphemeral"):
                 await self.client.chat_postEphemeral(
@@ -260,6 +266,29 @@ class SlackPlatform:
         if not posted:
             raise AssertionError("a card renders to at least one message")
         return posted[0]
+
+    async def _upload(self, channel: str, image: Image | None, *, thread_ts: str | None) -> None:
+        """Upload the card's picture after its text (``files_upload_v2``, scope
+        ``files:write``). A refused or failed upload is logged and the card stays sent:
+        its text already carries every figure of the picture."""
+        if image is None:
+            return
+        try:
+            async with self._pacer.slot(channel), slack_call("files.completeUploadExternal"):
+                await self.client.files_upload_v2(
+                    channel=channel,
+                    thread_ts=thread_ts,
+                    file=image.png,
+                    filename=image.filename,
+                    title=image.filename,
+                    alt_txt=image.description[:ALT_TEXT_LIMIT],
+                )
+        except (PlatformError, SlackClientError) as problem:
+            log.warning(
+                "the chart %s was not uploaded; the text went without it: %s",
+                image.filename,
+                problem,
+            )
 
     async def _post_one(
         self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None

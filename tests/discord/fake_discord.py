@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 Json = dict[str, Any]
 API = "/api/v10"
@@ -76,6 +76,30 @@ class Recorded:
     body: Any
     at: float = field(default_factory=time.monotonic)
     status: int = 0
+    files: list[Upload] = field(default_factory=list)
+
+
+@dataclass
+class Upload:
+    """A file sent with a message (multipart ``files[n]``)."""
+
+    filename: str
+    content: bytes
+
+
+async def _multipart(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON payload and the files of a multipart message request."""
+    body: Any = None
+    files: list[Upload] = []
+    reader = await request.multipart()
+    async for part in reader:
+        if not isinstance(part, BodyPartReader):
+            continue
+        if part.name == "payload_json":
+            body = json.loads(await part.text())
+        else:
+            files.append(Upload(part.filename or "", bytes(await part.read())))
+    return body, files
 
 
 @dataclass
@@ -90,6 +114,7 @@ class FakeDiscord:
     users: dict[int, Json] = field(default_factory=dict)
     member_permissions: dict[int, int] = field(default_factory=dict)
     interaction_replies: list[Json] = field(default_factory=list)
+    uploads: list[Upload] = field(default_factory=list)  # every file sent with a message
     synced_commands: list[tuple[str, list[Json]]] = field(default_factory=list)
     forget_nonces: bool = False
     _nonces: dict[tuple[int, int, str], int] = field(default_factory=dict)
@@ -348,10 +373,13 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + unquote(request.match_info["tail"])
         body: Any = None
-        if request.can_read_body:
+        files: list[Upload] = []
+        if request.content_type == "multipart/form-data":  # a message with attachments
+            body, files = await _multipart(request)
+        elif request.can_read_body:
             text = await request.text()
             body = json.loads(text) if text else None
-        recorded = Recorded(request.method, path, dict(request.query), body)
+        recorded = Recorded(request.method, path, dict(request.query), body, files=files)
         self.requests.append(recorded)
         bucket_headers: dict[str, str] = {}
         limited = self._over_global_limit(path)
@@ -371,6 +399,8 @@ class FakeDiscord:
                     break
                 recorded.status = failure.status
                 return self._json(failure.body, failure.status, failure.headers)
+        if files and isinstance(body, dict):
+            body["_files"] = files  # the message keeps them as its attachments
         response = await self._route(request.method, path, request.query, body)
         response.headers.update(bucket_headers)
         recorded.status = response.status
@@ -543,6 +573,21 @@ class FakeDiscord:
         message["content"] = body.get("content") or ""
         message["embeds"] = body.get("embeds") or []
         message["components"] = body.get("components") or []
+        uploads: list[Upload] = body.pop("_files", [])
+        message["attachments"] = [
+            {
+                "id": self.next_id(),
+                "filename": upload.filename,
+                "size": len(upload.content),
+                "url": f"{self.base_url}/attachments/{upload.filename}",
+                "proxy_url": f"{self.base_url}/attachments/{upload.filename}",
+                "description": described.get("description"),
+            }
+            for upload, described in zip(
+                uploads, body.get("attachments") or [{}] * len(uploads), strict=False
+            )
+        ]
+        self.uploads.extend(uploads)
         if nonce is not None:
             message["nonce"] = nonce
             self._nonces[(channel_id, self.bot_id, str(nonce))] = message_id
@@ -605,6 +650,7 @@ class FakeDiscord:
         )
 
     def _followup(self, token: str, body: Json) -> web.Response:
+        self.uploads.extend((body or {}).pop("_files", []))
         self.interaction_replies.append({"token": token, **(body or {})})
         message = self._message_json(self.channel_id, self.next_id(), self.users[self.bot_id], "")
         message["embeds"] = (body or {}).get("embeds") or []

@@ -67,6 +67,20 @@ class Posted:
 
 
 @dataclass
+class Uploaded:
+    """A file uploaded with files_upload_v2 and shared (completed) into a channel."""
+
+    file_id: str
+    filename: str
+    length: int
+    alt_txt: str | None = None
+    content: bytes = b""
+    title: str | None = None
+    channel: str | None = None
+    thread_ts: str | None = None
+
+
+@dataclass
 class FakeSlack:
     users: dict[str, dict[str, Any]] = field(default_factory=dict)
     messages: list[Posted] = field(default_factory=list)
@@ -80,6 +94,11 @@ class FakeSlack:
     failing_calls: dict[str, set[int]] = field(default_factory=dict)  # nth calls: internal_error
     channel_errors: dict[str, str] = field(default_factory=dict)
     custom_emoji: dict[str, str] = field(default_factory=dict)  # name: image URL or alias:name
+    # files_upload_v2: files.getUploadURLExternal, a POST of the bytes to the URL it gave,
+    # then files.completeUploadExternal; upload_error refuses the first step with that code
+    uploads: list[Uploaded] = field(default_factory=list)
+    upload_error: str | None = None
+    _pending_uploads: dict[str, Uploaded] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     url: str = ""
@@ -94,6 +113,7 @@ class FakeSlack:
         application = web.Application()
         application.router.add_route("*", "/api/{method}", self._api)
         application.router.add_post("/response/{id}", self._response_url)
+        application.router.add_post("/upload/{id}", self._upload)
         application.router.add_get("/link", self._socket_mode)
         runner = web.AppRunner(application, access_log=None)
         await runner.setup()
@@ -194,6 +214,42 @@ class FakeSlack:
         )
         self.messages.append(posted)
         return {"ok": True, "channel": posted.channel, "ts": posted.ts}
+
+    def _chat_getPermalink(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        ts = str(params["message_ts"]).replace(".", "")
+        return {"ok": True, "permalink": f"https://fake.slack.test/archives/{params['channel']}/p{ts}"}
+
+    def _files_getUploadURLExternal(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        if self.upload_error is not None:
+            return {"ok": False, "error": self.upload_error}
+        file_id = f"F{next(self._ts):08d}"
+        self._pending_uploads[file_id] = Uploaded(
+            file_id=file_id,
+            filename=str(params["filename"]),
+            length=int(params["length"]),
+            alt_txt=params.get("alt_txt"),
+        )
+        return {"ok": True, "file_id": file_id, "upload_url": f"{self.url}/upload/{file_id}"}
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        upload = self._pending_uploads.get(request.match_info["id"])
+        if upload is None:
+            return web.Response(status=404, text="unknown upload")
+        upload.content = await request.read()
+        return web.Response(text="OK - " + str(len(upload.content)))
+
+    def _files_completeUploadExternal(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        completed = []
+        for item in _json(params["files"]):
+            upload = self._pending_uploads.pop(item["id"], None)
+            if upload is None or len(upload.content) != upload.length:
+                return {"ok": False, "error": "file_not_found"}
+            upload.title = item.get("title")
+            upload.channel = params.get("channel_id")
+            upload.thread_ts = params.get("thread_ts")
+            self.uploads.append(upload)
+            completed.append({"id": upload.file_id, "title": upload.title})
+        return {"ok": True, "files": completed}
 
     def _chat_postEphemeral(self, params: Mapping[str, Any]) -> dict[str, Any]:
         self.ephemerals.append(

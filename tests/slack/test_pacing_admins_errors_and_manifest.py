@@ -118,6 +118,7 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "groups:history",
         "users:read",
         "emoji:read",
+        "files:write",
     }
     settings = manifest["settings"]
     assert set(settings["event_subscriptions"]["bot_events"]) == {
