@@ -40,7 +40,7 @@ class CommandRunner:
     ) -> None:
         self._engine = engine
         self._schedules = schedules
-        self._platforms = platforms or {}
+        self._platforms = platforms if platforms is not None else {}
         # Admin commands of one channel run one at a time: each reads the channel's
         # settings, changes one and saves them all, so two at once would undo each
         # other (and an admin's first two commands would both create the channel).

@@ -30,3 +30,4 @@ class QuizConfig:
     # How long completed outbox actions and inbound event ids are kept (see bot.retention).
     outbox_retention_days: float = 30.0
     event_retention_days: float = 7.0
+    round_cache_size: int = 20_000  # per-round facts the engine keeps (see bot.bounded_cache)

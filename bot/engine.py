@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
+from bot.bounded_cache import BoundedCache
 from bot.config import QuizConfig
 from bot.emoji import same_emoji
 from bot.errors import Refused
@@ -70,9 +71,12 @@ class QuizEngine:
         self.metrics: Metrics = metrics or NoMetrics()
         self.questions = WorkspaceCatalog(catalog)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
-        self._round_by_thread: dict[tuple[int, str], int] = {}
+        self._round_by_thread: BoundedCache[tuple[int, str], int] = BoundedCache(
+            config.round_cache_size
+        )
         self._open_round: dict[int, int | None] = {}
-        self._follow_ups_queued: set[int] = set()
+        # Rounds whose follow-ups were queued (forgetting one only costs a redundant enqueue).
+        self._follow_ups_queued: BoundedCache[int, bool] = BoundedCache(config.round_cache_size)
         self.learning = LearningService(store.learning, self.question_topics)
 
     async def load(self) -> None:
@@ -160,7 +164,7 @@ class QuizEngine:
             return None
         self._open_round[channel.id] = round_.id
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
-            self._follow_ups_queued.add(round_.id)
+            self._follow_ups_queued.put(round_.id, True)
         log.info("round #%d recorded", round_.number, extra=about(channel.ref, round_.id))
         self._wake_outbox()
         return round_
@@ -183,7 +187,7 @@ class QuizEngine:
         ]
         if not await self.store.reveal_round(round_.id, self.clock.now(), drafts):
             return False
-        self._follow_ups_queued.add(round_.id)
+        self._follow_ups_queued.put(round_.id, True)
         self._wake_outbox()
         return True
 
@@ -227,7 +231,7 @@ class QuizEngine:
             and channel.followup_policy is FollowUpPolicy.AFTER_FIRST_ANSWER
             and round_id not in self._follow_ups_queued
         ):
-            self._follow_ups_queued.add(round_id)
+            self._follow_ups_queued.put(round_id, True)
             draft = OutboxDraft(
                 round_id, ActionKind.FOLLOW_UPS, action_key(round_id, ActionKind.FOLLOW_UPS)
             )
@@ -282,7 +286,7 @@ class QuizEngine:
         round_ = await self.store.round_by_thread(channel_id, thread)
         if round_ is None:
             return None
-        self._round_by_thread[(channel_id, thread)] = round_.id
+        self._round_by_thread.put((channel_id, thread), round_.id)
         return round_.id
 
     async def _is_open(self, channel_id: int, round_id: int) -> bool:

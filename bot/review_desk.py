@@ -18,7 +18,7 @@ from bot import cards
 from bot.bank_store import BankStore, Override, OwnQuestion, Suggestion, SuggestionState
 from bot.engine import QuizEngine
 from bot.errors import PlatformError
-from bot.events import ButtonPress, FormSubmit
+from bot.events import ButtonPress, Command, FormSubmit
 from bot.forms import Form, FormField
 from bot.log_context import about
 from bot.ports import Platform
@@ -70,6 +70,15 @@ def parse_item(text: str) -> Item | None:
     if match is None:
         return None
     return Item(match["kind"] or "s", int(match["number"]))
+
+
+def may_open_form(event: Command | ButtonPress) -> bool:
+    """Whether the answer may be a form (Discord must then not defer the interaction)."""
+    if isinstance(event, ButtonPress):
+        return event.action in (EDIT_ACTION, REJECT_ACTION)
+    name = event.name.strip().lower()
+    edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
+    return name == "suggest" or edits
 
 
 def suggest_form() -> Form:

@@ -17,6 +17,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.bounded_cache import BoundedCache
 from storage.errors import StoreClosedError
 from storage.one_hop import T, Work, transact
 
@@ -29,7 +30,7 @@ class SqliteConnection:
         self._conn: aiosqlite.Connection | None = conn
         self.path = path
         self._lock = asyncio.Lock()
-        self._round_channels: dict[int, int] = {}
+        self._round_channels: BoundedCache[int, int] = BoundedCache()
 
     # statement helpers
 

@@ -83,7 +83,7 @@ class SqliteMembers(SqliteConnection):
         self, drafts: Sequence[AnswerDraft]
     ) -> dict[int, Exception]:
         """Drafts naming a missing round or member fail alone instead of failing the batch."""
-        unknown_rounds = {d.round_id for d in drafts} - self._round_channels.keys()
+        unknown_rounds = {d.round_id for d in drafts if d.round_id not in self._round_channels}
         unknown_members = {d.member_id for d in drafts} - self._known_members
         if unknown_rounds:
             marks = ", ".join("?" * len(unknown_rounds))

@@ -118,7 +118,7 @@ class SqliteRounds(SqliteConnection):
         created = await self._transact(work)
         if created is None:
             return None
-        self._round_channels[created.id] = channel_id
+        self._round_channels.put(created.id, channel_id)
         return created
 
     async def _round_where(self, condition: str, params: Sequence[Any]) -> Round | None:

@@ -1,24 +1,23 @@
-"""`quizbot packs` commands: validate pack files, import seed documents, list packs."""
+"""`quizbot packs` commands: validate pack files, import seed documents, list packs (and, in
+``pack_exchange``, export a workspace's questions, import a CSV sheet, list flags)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from bot.errors import QuizError
+from adapters.cli import pack_exchange
+from adapters.cli.pack_files import SCHEMA_HINT, PackWriteFailed, write_new_file
 from questions.loader import PackError, bundled_packs_dir, field_path, load_packs, parse_pack
 from questions.pack import Pack, Slug
 from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml, parse_seed, slugify
 
 SLUG: TypeAdapter[str] = TypeAdapter(Slug)
-SCHEMA_HINT = "# A quizbot question pack; check it with `quizbot packs validate FILE`.\n"
 
 
 def register(commands: Any) -> None:
@@ -64,6 +63,7 @@ def register(commands: Any) -> None:
         help="also list the packs in DIR (repeatable)",
     )
     listing.set_defaults(handler=_list)
+    pack_exchange.register(actions)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -83,16 +83,12 @@ def _validate(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     try:
         pack, pack_yaml = _converted(args)
-        _write_new(args.out, pack_yaml, overwrite=args.force)
-    except _ImportFailed as exc:
+        write_new_file(args.out, pack_yaml, overwrite=args.force)
+    except PackWriteFailed as exc:
         print(f"quizbot packs import: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}: pack {pack.id!r}, {len(pack.questions)} question(s)")
     return 0
-
-
-class _ImportFailed(QuizError):
-    """A seed document could not be turned into a pack; the message says why."""
 
 
 def _converted(args: argparse.Namespace) -> tuple[Pack, str]:
@@ -101,30 +97,30 @@ def _converted(args: argparse.Namespace) -> tuple[Pack, str]:
     try:
         text = document_path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise _ImportFailed(f"{document_path}: not UTF-8 text ({exc.reason})") from None
+        raise PackWriteFailed(f"{document_path}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
-        raise _ImportFailed(f"{document_path}: cannot read: {exc.strerror}") from None
+        raise PackWriteFailed(f"{document_path}: cannot read: {exc.strerror}") from None
     try:
         document = parse_seed(text)
     except SeedFormatError as exc:
-        raise _ImportFailed(f"{document_path}:{exc.line}: {exc.detail}") from None
+        raise PackWriteFailed(f"{document_path}:{exc.line}: {exc.detail}") from None
 
     pack_id = _slug_option("--id", args.pack_id) or slugify(document_path.stem)
     if not pack_id:
-        raise _ImportFailed(f"cannot derive a pack id from {document_path.name!r}; pass --id")
+        raise PackWriteFailed(f"cannot derive a pack id from {document_path.name!r}; pass --id")
     topic = _slug_option("--topic", args.topic) or pack_id
     try:
         pack = pack_from_seed(document, pack_id=pack_id, topic=topic)
     except ValidationError as exc:
         problems = (f"{field_path(e['loc'])}: {e['msg']}" for e in exc.errors())
-        raise _ImportFailed("; ".join(dict.fromkeys(problems))) from None
+        raise PackWriteFailed("; ".join(dict.fromkeys(problems))) from None
     pack_yaml = SCHEMA_HINT + pack_to_yaml(pack)
     try:  # the written file must load back to the same pack
         reloaded: Pack | None = parse_pack(pack_yaml, args.out)
     except PackError:
         reloaded = None
     if reloaded != pack:
-        raise _ImportFailed("internal error: the generated YAML does not load back identically")
+        raise PackWriteFailed("internal error: the generated YAML does not load back identically")
     return pack, pack_yaml
 
 
@@ -132,26 +128,10 @@ def _slug_option(option: str, value: str | None) -> str | None:
     try:
         return None if value is None else SLUG.validate_python(value)
     except ValidationError:
-        raise _ImportFailed(
+        raise PackWriteFailed(
             f"{option} {value!r}: use lowercase letters and digits separated by single '-'"
             " (at most 64 characters), e.g. 'gpu-memory'"
         ) from None
-
-
-def _write_new(path: Path, text: str, *, overwrite: bool) -> None:
-    """Write via a temporary file and a rename, so a failure leaves nothing half-written."""
-    if path.exists() and not overwrite:
-        raise _ImportFailed(f"{path} already exists; pass --force to overwrite it")
-    if not path.parent.is_dir():
-        raise _ImportFailed(f"{path.parent} is not a directory")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise _ImportFailed(f"{path}: cannot write: {exc.strerror}") from None
 
 
 def _list(args: argparse.Namespace) -> int:

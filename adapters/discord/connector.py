@@ -23,6 +23,7 @@ from adapters.discord.buttons import valid_button_value, view_for
 from adapters.discord.client import InboundRouter, QuizClient
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
+from adapters.discord.forms import FormModal
 from adapters.discord.gateway_end import end_cause
 from adapters.discord.inbound import (
     PLATFORM,
@@ -44,10 +45,12 @@ from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
 from bot import cards
 from bot.errors import PlatformError
-from bot.events import ButtonPress, Command, Event
+from bot.events import ButtonPress, Command, Event, FormSubmit
+from bot.forms import Form
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card
+from bot.review_desk import may_open_form
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -527,9 +530,21 @@ class DiscordPlatform:
         event = ButtonPress(str(interaction.id), channel, message, member, action, value)
         await self._answer(interaction, event, f"the {action} button")
 
+    async def _on_form(
+        self, interaction: discord.Interaction, form: Form, values: dict[str, str]
+    ) -> None:
+        channel, member = await self._interaction_refs(interaction)
+        self._remember(interaction, member)
+        event = FormSubmit(str(interaction.id), channel, member, form.kind, form.target, values)
+        await self._answer(interaction, event, f"the form {form.title!r}")
+
     async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
+        # A modal must be an interaction's first response: what may open a form is not
+        # deferred, the core is asked first (it answers well within Discord's 3 seconds).
+        first = isinstance(event, Command | ButtonPress) and may_open_form(event)
         with unless_gone(f"answering {what}"):
-            await defer(interaction)
+            if not first:
+                await defer(interaction)
             handler = self._require_handler()
             try:
                 response = await handler(event)
@@ -541,7 +556,13 @@ class DiscordPlatform:
                     interaction, cards.error(f"Handling {what} failed; the error was logged.")
                 )
                 return
-            await deliver(interaction, response)
+            if first and response is not None and response.form is not None:
+                await interaction.response.send_modal(FormModal(response.form, self._on_form))
+            elif first and response is not None and not response.public:
+                await tell_interaction(interaction, response.card)
+            else:
+                await defer(interaction)  # nothing sent yet when it was answered first
+                await deliver(interaction, response)
 
 
 class _Router(InboundRouter):

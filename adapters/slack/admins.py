@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +50,8 @@ class SlackMembers:
         self._allow_list = frozenset(u.strip() for u in allow_list if u.strip())
         self._ttl = ttl_seconds
         self._monotonic = monotonic
-        self._cache: dict[str, tuple[float, SlackProfile]] = {}
+        # In expiry order: every entry lives ttl_seconds, so the oldest insert expires first.
+        self._cache: OrderedDict[str, tuple[float, SlackProfile]] = OrderedDict()
 
     async def profile(self, user: str) -> SlackProfile:
         """The member's profile (raises what ``lookup`` raises when it is not cached)."""
@@ -64,7 +66,20 @@ class SlackMembers:
             is_admin=bool(info.get("is_admin") or info.get("is_owner")),
         )
         self._cache[user] = (now + self._ttl, profile)
+        self._cache.move_to_end(user)
+        self._drop_expired(now)
         return profile
+
+    def _drop_expired(self, now: float) -> None:
+        while self._cache:
+            user, (expires, _) = next(iter(self._cache.items()))
+            if expires > now:
+                return
+            del self._cache[user]
+
+    def __len__(self) -> int:
+        """Profiles held (expired ones go as new ones are looked up)."""
+        return len(self._cache)
 
     async def is_admin(self, user: str) -> bool:
         if user in self._allow_list:

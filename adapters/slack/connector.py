@@ -232,6 +232,12 @@ class SlackPlatform:
 
     # ---- for the listeners
 
+    async def open_form(self, trigger_id: str, view: dict[str, Any]) -> None:
+        """Open a modal (``views.open`` needs only the trigger of a command or click,
+        within 3 seconds, and no scope beyond ``commands``)."""
+        async with slack_call("views.open"):
+            await self.client.views_open(trigger_id=trigger_id, view=view)
+
     async def display_name(self, user: str) -> str:
         return await self._members.display_name(user)
 

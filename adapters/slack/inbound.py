@@ -28,7 +28,7 @@ from adapters.slack.payloads import (
     PayloadError,
     checked,
 )
-from adapters.slack.render import ACTION_PREFIX
+from adapters.slack.render import ACTION_PREFIX, REPEAT_MARK
 from bot.cards import REVEAL_ACTION, round_id_from
 from bot.events import ButtonPress, Command, Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -159,7 +159,7 @@ def button_from(body: Payload, action: Payload) -> ButtonPress | None:
     action_id = clicked["action_id"]
     if not action_id.startswith(ACTION_PREFIX):
         return None
-    name = action_id.removeprefix(ACTION_PREFIX)
+    name = action_id.removeprefix(ACTION_PREFIX).partition(REPEAT_MARK)[0]
     value = clicked.get("value", "")
     if name == REVEAL_ACTION and round_id_from(value) is None:
         raise PayloadError("Slack block_actions: the Reveal button's value is not a round id")

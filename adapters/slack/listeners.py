@@ -22,6 +22,7 @@ from slack_bolt.response import BoltResponse
 
 from adapters.ops.log_throttle import ThrottledLog
 from adapters.slack.background import BackgroundWork
+from adapters.slack.forms import form_submit_from, modal_view, view_errors
 from adapters.slack.inbound import (
     PayloadError,
     button_from,
@@ -30,7 +31,7 @@ from adapters.slack.inbound import (
     reply_from,
 )
 from adapters.slack.payloads import QUIZ_COMMAND, describe, route
-from adapters.slack.render import ACTION_PREFIX, render_card
+from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX, render_card
 from bot import cards
 from bot.errors import NotRecorded, PlatformError
 from bot.events import ButtonPress, Command, Event
@@ -57,6 +58,8 @@ class Outbound(Protocol):
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None: ...
 
     async def display_name(self, user: str) -> str: ...
+
+    async def open_form(self, trigger_id: str, view: dict[str, Any]) -> None: ...
 
 
 class SlackListeners:
@@ -86,6 +89,7 @@ class SlackListeners:
         app.event("message")(self.on_message)
         app.command(QUIZ_COMMAND)(self.on_command)
         app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
+        app.view(re.compile(f"^{re.escape(FORM_PREFIX)}"))(self.on_view)
         app.error(self.on_error)
 
     def attach(self, handler: EventHandler) -> None:
@@ -118,7 +122,8 @@ class SlackListeners:
         await ack()
         command = _translate(command_from, body)
         if command is not None:
-            self._work.spawn(self._answer(command, respond), name=command.event_id)
+            trigger = str(body.get("trigger_id") or "")
+            self._work.spawn(self._answer(command, respond, trigger), name=command.event_id)
 
     async def on_action(
         self, body: dict[str, Any], action: dict[str, Any], ack: Ack, respond: Respond
@@ -126,22 +131,58 @@ class SlackListeners:
         await ack()
         press = _translate(lambda b: button_from(b, action), body)
         if press is not None:
-            self._work.spawn(self._answer(press, respond), name=press.event_id)
+            trigger = str(body.get("trigger_id") or "")
+            self._work.spawn(self._answer(press, respond, trigger), name=press.event_id)
 
-    async def _answer(self, event: Command | ButtonPress, respond: Respond | None) -> None:
+    async def on_view(self, body: dict[str, Any], ack: Ack) -> None:
+        """A modal of ours was submitted. Answered before the acknowledgement: a refused
+        field goes back as ``response_action: errors`` and the modal stays open with
+        everything typed in it."""
+        submit = _translate(form_submit_from, body)
+        if submit is None:
+            await ack()
+            return
+        submit = dataclasses.replace(submit, member=await self._named(submit.member))
+        try:
+            response = await self._call(submit)
+        except Exception:
+            log.exception("handling %s failed", submit.event_id)
+            await ack()
+            self._work.spawn(self._deliver(Response(FAILURE_CARD), submit, None), name="form")
+            return
+        if response is not None and response.problems:
+            await ack(response_action="errors", errors=view_errors(response.problems))
+            return
+        await ack()
+        if response is not None:
+            self._work.spawn(self._deliver(response, submit, None), name=submit.event_id)
+
+    async def _answer(
+        self, event: Command | ButtonPress, respond: Respond | None, trigger: str = ""
+    ) -> None:
         event = dataclasses.replace(event, member=await self._named(event.member))
         try:
-            await self._handle(event, respond=respond)
+            await self._handle(event, respond=respond, trigger=trigger)
         except Exception:
             log.exception("handling %s failed", event.event_id)
             await self._deliver(Response(FAILURE_CARD), event, respond)
 
-    async def _handle(self, event: Event, *, respond: Respond | None) -> None:
+    async def _call(self, event: Event) -> Response | None:
         if self._handler is None:
             raise RuntimeError("Slack event arrived before the connector was started")
-        response = await self._handler(event)
-        if response is not None:
-            await self._deliver(response, event, respond)
+        return await self._handler(event)
+
+    async def _handle(self, event: Event, *, respond: Respond | None, trigger: str = "") -> None:
+        response = await self._call(event)
+        if response is None:
+            return
+        if response.form is not None and trigger:
+            try:
+                await self._outbound.open_form(trigger, modal_view(response.form, event.channel))
+                return
+            except PlatformError as problem:  # e.g. the trigger expired: say so in words
+                log.warning("could not open a form for %s: %s", event.event_id, problem)
+        await self._deliver(response, event, respond)
 
     async def _named(self, member: MemberRef) -> MemberRef:
         name = await self._outbound.display_name(member.member)

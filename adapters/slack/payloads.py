@@ -18,7 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 # pydantic reads TypedDicts from typing_extensions on Python < 3.12
 from typing_extensions import TypedDict
 
-from adapters.slack.render import ACTION_PREFIX
+from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX
 from bot.errors import QuizError
 
 QUIZ_COMMAND = "/quiz"
@@ -26,7 +26,7 @@ EVENT_TYPES = frozenset({"reaction_added", "message"})
 # Requests bolt answers itself (URL verification when the Request URL is saved).
 BOLT_TYPES = frozenset({"url_verification", "ssl_check"})
 
-Route = Literal["event", "command", "action", "bolt"]
+Route = Literal["event", "command", "action", "view", "bolt"]
 
 
 class Authorization(TypedDict):
@@ -163,6 +163,10 @@ def route(body: Any) -> Route | None:
         return None
     if body.get("command") == QUIZ_COMMAND:
         return "command"
+    if kind == "view_submission":
+        view = body.get("view")
+        callback = view.get("callback_id") if isinstance(view, Mapping) else None
+        return "view" if isinstance(callback, str) and callback.startswith(FORM_PREFIX) else None
     if kind == "block_actions":
         actions = body.get("actions")
         first = actions[0] if isinstance(actions, list) and actions else None

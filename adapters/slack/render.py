@@ -30,6 +30,8 @@ BUTTON_VALUE_LIMIT = 2000
 FALLBACK_TEXT_LIMIT = 300  # the notification text; the blocks carry the whole card
 
 ACTION_PREFIX = "quiz:"
+FORM_PREFIX = "quizform:"  # a modal's callback_id (adapters/slack/forms.py)
+REPEAT_MARK = "#"  # a button's action repeated in a card: ``quiz:review_edit#2``
 
 Block = dict[str, Any]
 
@@ -166,11 +168,15 @@ def _context(texts: list[str]) -> Iterator[Block]:
 
 
 def _actions(buttons: tuple[Button, ...]) -> Iterator[Block]:
-    for start in range(0, len(buttons), ACTIONS_MAX_ELEMENTS):
-        yield {
-            "type": "actions",
-            "elements": [_button(b) for b in buttons[start : start + ACTIONS_MAX_ELEMENTS]],
-        }
+    # Slack refuses two elements with one action_id in a block: repeats get a number.
+    elements = [_button(b) for b in buttons]
+    seen: set[str] = set()
+    for element, button in zip(elements, buttons, strict=True):
+        if element["action_id"] in seen:
+            element["action_id"] = f"{action_id(button.action)}{REPEAT_MARK}{len(seen)}"
+        seen.add(element["action_id"])
+    for start in range(0, len(elements), ACTIONS_MAX_ELEMENTS):
+        yield {"type": "actions", "elements": elements[start : start + ACTIONS_MAX_ELEMENTS]}
 
 
 def _button(button: Button) -> Block:

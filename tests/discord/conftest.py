@@ -186,6 +186,18 @@ def button_payload(
     return payload
 
 
+def modal_submit_payload(
+    fake: FakeDiscord, user_id: int, custom_id: str, values: dict[str, str]
+) -> dict[str, Any]:
+    """A member submits the modal ``custom_id`` the bot opened for them (type 5)."""
+    rows = [
+        {"type": 1, "components": [{"type": 4, "custom_id": name, "value": text}]}
+        for name, text in values.items()
+    ]
+    data = {"custom_id": custom_id, "components": rows}
+    return _interaction(fake, 5, user_id, data, None, None)
+
+
 def _interaction(
     fake: FakeDiscord,
     kind: int,

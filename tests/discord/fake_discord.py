@@ -649,6 +649,10 @@ class FakeDiscord:
             }
         )
 
+    def modals(self) -> list[Json]:
+        """The modals the bot opened (interaction responses of type 9), oldest first."""
+        return [r["data"] for r in self.interaction_replies if r.get("type") == 9]
+
     def _followup(self, token: str, body: Json) -> web.Response:
         self.uploads.extend((body or {}).pop("_files", []))
         self.interaction_replies.append({"token": token, **(body or {})})

@@ -29,6 +29,7 @@ from tests.slack.signed import (
     bolt_request,
     command_body,
     event_body,
+    view_submission_body,
 )
 
 CHANNEL = "C0QUIZ"
@@ -148,6 +149,29 @@ class SlackQuiz:
             message_ts=self.question().ts,
             response_url=f"{self.fake.url}/response/2",
         )
+        response = await self.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
+        await self.settle()
+        return response
+
+    async def press_on(self, message_ts: str, action: str, value: str, *, by: str) -> BoltResponse:
+        """Press a button of any message (e.g. the review card, told privately)."""
+        body = action_body(
+            action=action,
+            value=value,
+            user=by,
+            channel=self.channel,
+            message_ts=message_ts,
+            response_url=f"{self.fake.url}/response/3",
+        )
+        response = await self.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
+        await self.settle()
+        return response
+
+    async def submit(
+        self, view: Mapping[str, Any], values: Mapping[str, str], *, by: str
+    ) -> BoltResponse:
+        """Submit a modal the bot opened, with these field values."""
+        body = view_submission_body(view, values, user=by)
         response = await self.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
         await self.settle()
         return response

@@ -87,6 +87,7 @@ class FakeSlack:
     ephemerals: list[dict[str, Any]] = field(default_factory=list)
     reactions: list[tuple[str, str, str]] = field(default_factory=list)  # channel, ts, name
     responses: list[dict[str, Any]] = field(default_factory=list)  # posts to response_url
+    views: list[dict[str, Any]] = field(default_factory=list)  # modals opened (views.open)
     calls: list[str] = field(default_factory=list)
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
@@ -261,6 +262,15 @@ class FakeSlack:
             }
         )
         return {"ok": True, "message_ts": f"{1764000000}.{len(self.ephemerals):06d}"}
+
+    def _views_open(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """A modal opens only with a trigger id (Slack: one of the last 3 seconds)."""
+        if not str(params.get("trigger_id", "")).startswith("trigger."):
+            return {"ok": False, "error": "invalid_trigger_id"}
+        view = dict(_json(params["view"]))
+        view["id"] = f"V{len(self.views) + 1:08d}"
+        self.views.append(view)
+        return {"ok": True, "view": view}
 
     def _reactions_add(self, params: Mapping[str, Any]) -> dict[str, Any]:
         name = str(params["name"])

@@ -86,6 +86,26 @@ def action_body(
     return urlencode({"payload": json.dumps(payload)})
 
 
+def view_submission_body(view: Mapping[str, Any], values: Mapping[str, str], *, user: str) -> str:
+    """The submission of a modal the bot opened (``view`` as views.open returned it)."""
+    payload = {
+        "type": "view_submission",
+        "team": {"id": TEAM},
+        "user": {"id": user, "name": user.lower(), "team_id": TEAM},
+        "trigger_id": f"trigger.{next(_ids)}",
+        "view": {
+            **view,
+            "state": {
+                "values": {
+                    name: {"value": {"type": "plain_text_input", "value": text}}
+                    for name, text in values.items()
+                }
+            },
+        },
+    }
+    return urlencode({"payload": json.dumps(payload)})
+
+
 def bolt_request(
     body: str,
     *,

@@ -13,9 +13,11 @@ from tests.slack.driver import SlackQuiz
 
 
 def _answers(quiz: SlackQuiz) -> int:
-    """Everything the bot said in answer to a command: private, public or by response_url."""
+    """Everything the bot said in answer to a command: private, public, by response_url, or
+    a form it opened (``/quiz suggest``)."""
     public = [m for m in quiz.fake.posts(quiz.channel) if (m.key or "").startswith("response:")]
-    return len(quiz.fake.ephemerals) + len(quiz.fake.responses) + len(public)
+    said = len(quiz.fake.ephemerals) + len(quiz.fake.responses) + len(public)
+    return said + len(quiz.fake.views)
 
 
 @FUZZ

@@ -129,3 +129,16 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
     assert settings["socket_mode_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True
     assert [c["command"] for c in manifest["features"]["slash_commands"]] == ["/quiz"]
+
+
+async def test_expired_member_profiles_are_dropped_not_kept() -> None:
+    time = FakeMonotonic()
+
+    async def lookup(user: str) -> dict[str, Any]:
+        return {"profile": {"display_name": f"name {user}"}}
+
+    members = SlackMembers(lookup, ttl_seconds=60, monotonic=time.monotonic)
+    for number in range(500):
+        await members.display_name(f"U{number}")
+        time.now += 1  # a new member every second; each profile lives 60 s
+    assert 55 <= len(members) <= 61

@@ -1,0 +1,47 @@
+"""Writing pack files from the command line: nothing half-written, nothing overwritten
+unless asked."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from bot.errors import QuizError
+from questions.loader import PackError, parse_pack
+from questions.pack import Pack
+from questions.seed_import import pack_to_yaml
+
+SCHEMA_HINT = "# A quizbot question pack; check it with `quizbot packs validate FILE`.\n"
+
+
+class PackWriteFailed(QuizError):
+    """A pack could not be made or written; the message says why."""
+
+
+def write_new_file(path: Path, text: str, *, overwrite: bool) -> None:
+    """Write via a temporary file and a rename, so a failure leaves nothing half-written."""
+    if path.exists() and not overwrite:
+        raise PackWriteFailed(f"{path} already exists; pass --force to overwrite it")
+    if not path.parent.is_dir():
+        raise PackWriteFailed(f"{path.parent} is not a directory")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise PackWriteFailed(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def pack_text(pack: Pack, out: Path) -> str:
+    """The YAML of ``pack``, checked to load back as the same pack."""
+    text = SCHEMA_HINT + pack_to_yaml(pack)
+    try:
+        reloaded: Pack | None = parse_pack(text, out)
+    except PackError:
+        reloaded = None
+    if reloaded != pack:
+        raise PackWriteFailed("internal error: the generated YAML does not load back identically")
+    return text

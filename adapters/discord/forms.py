@@ -1,0 +1,53 @@
+"""Core forms as Discord modals.
+
+A modal answers an interaction (a slash command or a button press) as its first
+response: no deferral before it. It holds at most five text inputs, which is why a core
+form has at most five fields. Discord cannot show an error under a field, so a refused
+submission is answered with a private message naming the field and repeating the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.forms import VALUE_LIMIT, Form
+
+MODAL_PREFIX = "quizbot-form"
+TITLE_LIMIT = 45
+LABEL_LIMIT = 45
+PLACEHOLDER_LIMIT = 100
+CUSTOM_ID_LIMIT = 100
+MODAL_TIMEOUT_SECONDS = 15 * 60  # Discord drops an unanswered modal's interaction by then
+
+FormSubmitted = Callable[[discord.Interaction, Form, dict[str, str]], Awaitable[None]]
+
+
+class FormModal(discord.ui.Modal):
+    """One core form; its submission goes to ``submitted`` with each field's text."""
+
+    def __init__(self, form: Form, submitted: FormSubmitted) -> None:
+        custom_id = f"{MODAL_PREFIX}:{form.kind}:{form.target}"[:CUSTOM_ID_LIMIT]
+        super().__init__(
+            title=form.title[:TITLE_LIMIT], custom_id=custom_id, timeout=MODAL_TIMEOUT_SECONDS
+        )
+        self.form = form
+        self._submitted = submitted
+        self._inputs: list[tuple[str, discord.ui.TextInput[FormModal]]] = []
+        for field in form.fields:
+            text_input: discord.ui.TextInput[FormModal] = discord.ui.TextInput(
+                label=field.label[:LABEL_LIMIT],
+                style=discord.TextStyle.paragraph if field.multiline else discord.TextStyle.short,
+                custom_id=field.name,
+                default=field.value[:VALUE_LIMIT] or None,
+                placeholder=field.hint[:PLACEHOLDER_LIMIT] or None,
+                required=field.required,
+                max_length=VALUE_LIMIT,
+            )
+            self.add_item(text_input)
+            self._inputs.append((field.name, text_input))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        values = {name: text_input.value for name, text_input in self._inputs}
+        await self._submitted(interaction, self.form, values)

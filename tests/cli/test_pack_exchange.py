@@ -1,0 +1,151 @@
+"""`quizbot packs import-csv | export | flags`, through the real argument parser."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from adapters.cli.main import main
+from bot.bank_store import Workspace
+from bot.models import ActionKind, ChannelSettings
+from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
+from questions.loader import load_pack
+from questions.pack import Question
+from storage.sqlite_store import SqliteStore
+
+AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+HEADER = "id,topic,difficulty,question,outline,follow_ups,key_points\n"
+GOOD_ROW = (
+    'kv-size,kv-cache,medium,"How large is the KV cache of a 70B model, per token?",'
+    '"2 x 80 layers x 8 KV heads x 128 x 2 bytes = 320 KiB per token.\nAbout 10 GiB at 32k.",'
+    "What does GQA change? | What about MQA?,"
+    "the per-token formula | GQA divides it | it grows with context\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("QUIZBOT_DB_PATH", raising=False)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_import_csv_writes_a_valid_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = tmp_path / "team-sheet.csv"
+    sheet.write_text("\ufeff" + HEADER + GOOD_ROW + ",,,,,,\n", encoding="utf-8")
+    out = tmp_path / "team.yaml"
+    code, stdout, _ = _run(capsys, "packs", "import-csv", sheet, "--out", out)
+    assert code == 0 and "pack 'team-sheet', 1 question(s)" in stdout
+    pack = load_pack(out)
+    question = pack.questions[0]
+    assert question.follow_ups == ("What does GQA change?", "What about MQA?")
+    assert question.key_points[1] == "GQA divides it"
+    assert question.outline.endswith("About 10 GiB at 32k.")
+    assert _run(capsys, "packs", "validate", out)[0] == 0
+
+
+def test_import_csv_reports_every_bad_row_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "sheet.csv"
+    bad = (
+        "Bad Id,kv-cache,extreme,,An outline.,,one | two\n"
+        "kv-size,kv-cache,,Again?,Outline.,,a | b | c\n"
+    )
+    sheet.write_text(HEADER + GOOD_ROW + bad, encoding="utf-8")
+    out = tmp_path / "out.yaml"
+    code, stdout, stderr = _run(capsys, "packs", "import-csv", sheet, "--out", out)
+    assert code == 1 and not out.exists()
+    lines = stdout.splitlines()
+    assert f"{sheet}:3: id: must be lowercase letters and digits" in lines[0]
+    assert f"{sheet}:3: difficulty: must be one of 'easy', 'medium' or 'hard'" in lines[1]
+    assert lines[2] == f"{sheet}:3: question: must not be empty"
+    assert lines[3] == f"{sheet}:3: key_points: give 3 to 7 key points, not 2"
+    assert lines[4] == f"{sheet}:4: id: duplicate question id 'kv-size' (first at row 2)"
+    assert "nothing written" in stderr
+
+
+def test_import_csv_names_missing_and_unknown_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("id,topic,question,outline,answer\nq,t,Q?,O.,A\n", encoding="utf-8")
+    code, stdout, _ = _run(capsys, "packs", "import-csv", sheet, "--out", tmp_path / "o.yaml")
+    assert code == 1
+    assert f"{sheet}:1: answer: unknown column 'answer'" in stdout
+    assert f"{sheet}:1: difficulty: missing column" in stdout
+    assert f"{sheet}:1: key_points: missing column" in stdout
+
+
+async def _approved_workspace_question(db: Path) -> None:
+    question = Question(
+        id="kv-size-s1",
+        topic="kv-cache",
+        question="How large is the KV cache?",
+        outline="Per token: 2 x layers x KV heads x head dim x bytes.",
+        follow_ups=("What does GQA change?",),
+        key_points=("the formula", "GQA", "linear in context"),
+    )
+    async with SqliteStore.open(db) as store:
+        channel = await store.create_channel(
+            ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
+        )
+        alice = await store.member_id(MemberRef("slack", "T1", "U1", "Alice"))
+        space = Workspace("slack", "T1")
+        suggestion = await store.bank.add_suggestion(space, channel.id, alice, question, AT)
+        approval = await store.bank.approve_suggestion(
+            suggestion, question, decided_by=alice, at=AT, bonus_points=20
+        )
+        assert approval is not None
+        ids = await store.sync_questions([QuestionKey("ai-infra", "q1", "gpu", "h")])
+        round_ = await store.create_round(
+            channel.id,
+            lambda _counts: ids[("ai-infra", "q1")],
+            AT,
+            scheduled=False,
+            created_at=AT,
+            actions=[ActionKind.QUESTION],
+        )
+        assert round_ is not None
+        await store.bank.add_flag(space, channel.id, round_.id, alice, "40 GB, not 80", AT)
+
+
+def test_export_round_trips_through_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    asyncio.run(_approved_workspace_question(db))
+    out = tmp_path / "team.yaml"
+    code, stdout, _ = _run(capsys, "packs", "export", "--workspace", "T1", "--out", out, "--db", db)
+    assert code == 0 and "pack 'slack-t1', 1 question(s)" in stdout
+    assert _run(capsys, "packs", "validate", out)[0] == 0
+    pack = load_pack(out)
+    assert [q.id for q in pack.questions] == ["kv-size-s1"]
+    assert pack.questions[0].key_points == ("the formula", "GQA", "linear in context")
+    # an unknown workspace is named, and nothing is written
+    code, _, stderr = _run(
+        capsys, "packs", "export", "--workspace", "T9", "--out", tmp_path / "x.yaml", "--db", db
+    )
+    assert code == 1 and "no workspace 'T9'" in stderr and "slack:T1" in stderr
+    assert not (tmp_path / "x.yaml").exists()
+
+
+def test_flags_lists_open_flags_for_maintainers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    asyncio.run(_approved_workspace_question(db))
+    code, stdout, _ = _run(capsys, "packs", "flags", "--db", db)
+    assert code == 0
+    assert stdout.strip() == (
+        "f1  2026-11-30  slack:T1  ai-infra/q1  round #1  Alice: 40 GB, not 80"
+    )
