@@ -95,7 +95,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
                 )
         except SlotTaken:
             return None
-        self._round_channels[created.id] = channel_id
+        self._round_channels.put(created.id, channel_id)
         return created
 
     async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
