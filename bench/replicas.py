@@ -233,6 +233,10 @@ async def main() -> None:
         f"{args.channels} channels due in the same minute; fake Slack without rate limits,"
         f" {args.latency_ms:.0f} ms a call; outbox lease {args.lease:.0f} s"
     )
+    # Stopped with SIGTERM or Ctrl-C, the runs' clean-up still stops the replicas.
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
     runs = [(1, False), (3, False), (3, True)]
     outcomes = []
     for replicas, kill in runs:
