@@ -22,7 +22,7 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
-from bot.ports import Clock, Platform, Store
+from bot.ports import Clock, FindsSentSince, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -218,6 +218,20 @@ class OutboxWorker:
         await self._store.complete_action(attempt.id, result, self._clock.now())
         return True, result
 
+    async def _find_sent(
+        self,
+        platform: Platform,
+        channel: ChannelSettings,
+        key: str,
+        thread: ThreadRef | None,
+        round_: Round,
+    ) -> MessageRef | None:
+        if isinstance(platform, FindsSentSince):
+            return await platform.find_sent_since(
+                channel.ref, key, thread=thread, since=round_.created_at
+            )
+        return await platform.find_sent(channel.ref, key, thread=thread)
+
     async def _send(
         self,
         platform: Platform,
@@ -232,7 +246,7 @@ class OutboxWorker:
                 if action.kind in NEEDS_THREAD and round_.thread
                 else None
             )
-            already = await platform.find_sent(channel.ref, action.key, thread=thread)
+            already = await self._find_sent(platform, channel, action.key, thread, round_)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
                 return already.message

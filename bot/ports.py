@@ -80,6 +80,23 @@ class Platform(Protocol):
 
 
 @runtime_checkable
+class FindsSentSince(Protocol):
+    """A platform whose history search can start at a time (Slack's ``oldest``) looks
+    through the round's whole time span instead of a fixed number of messages."""
+
+    async def find_sent_since(
+        self,
+        channel: ChannelRef,
+        key: str,
+        *,
+        thread: ThreadRef | None = None,
+        since: datetime | None,
+    ) -> MessageRef | None:
+        """As :meth:`Platform.find_sent`, among the messages since ``since``."""
+        ...
+
+
+@runtime_checkable
 class ReactionEmoji(Protocol):
     """A platform that can react with some emoji only, and names them its own way,
     provides this to check a reveal emoji when an admin configures it."""

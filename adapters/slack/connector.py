@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
-    AsyncRateLimitErrorRetryHandler,
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -30,7 +30,13 @@ from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.reveal_emoji import WorkspaceEmoji
+from adapters.slack.sent_messages import SentMessages, message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
+from adapters.slack.workspace_pacing import (
+    DEFAULT_POSTS_PER_SECOND,
+    PacedRateLimitRetryHandler,
+    WorkspacePacer,
+)
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
 from bot.ports import EventHandler
@@ -42,27 +48,7 @@ log = logging.getLogger(__name__)
 
 ALT_TEXT_LIMIT = 1000  # files.getUploadURLExternal's limit on alt_txt
 
-METADATA_EVENT_TYPE = "quizbot_action"
-HISTORY_PAGE_SIZE = 200
-HISTORY_PAGES = 2  # find_sent looks at the newest 400 top-level messages at most
 DEFAULT_HTTP_PORT = 3000
-
-
-def message_metadata(key: str, part: int = 0) -> dict[str, Any]:
-    payload: dict[str, Any] = {"key": key}
-    if part:
-        payload["part"] = part
-    return {"event_type": METADATA_EVENT_TYPE, "event_payload": payload}
-
-
-def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The outbox key and part number a message of ours carries, if any."""
-    metadata = message.get("metadata") or {}
-    if metadata.get("event_type") != METADATA_EVENT_TYPE:
-        return None
-    payload = metadata.get("event_payload") or {}
-    key = payload.get("key")
-    return (str(key), int(payload.get("part") or 0)) if key else None
 
 
 class SlackPlatform:
@@ -83,12 +69,15 @@ class SlackPlatform:
         port: int = DEFAULT_HTTP_PORT,
         admins: Sequence[str] = (),
         pacer: ChannelPacer | None = None,
+        workspace: WorkspacePacer | None = None,
         progress: SendProgress | None = None,
     ) -> None:
         self.client = client
         self._pacer = pacer or ChannelPacer()
+        self._workspace = workspace or WorkspacePacer(None)
         self._unfinished: SendProgress = progress or UnfinishedSends()
         self._emoji = WorkspaceEmoji(client)
+        self._sent = SentMessages(client)
         self._members = SlackMembers(self._user_info, allow_list=admins)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(self, self._work)
@@ -123,6 +112,11 @@ class SlackPlatform:
     async def stop(self) -> None:
         await self._transport.stop()
         await self._work.drain()
+
+    @property
+    def post_rate(self) -> float | None:
+        """The workspace's post rate now (posts per second; None: not paced)."""
+        return self._workspace.rate
 
     @property
     def connected(self) -> bool:
@@ -177,37 +171,24 @@ class SlackPlatform:
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
     ) -> MessageRef | None:
+        return await self.find_sent_since(channel, key, thread=thread, since=None)
+
+    async def find_sent_since(
+        self,
+        channel: ChannelRef,
+        key: str,
+        *,
+        thread: ThreadRef | None = None,
+        since: datetime | None,
+    ) -> MessageRef | None:
+        """The core's ``FindsSentSince``: the thread's every page, or the channel's
+        history back to ``since`` (when the round was created)."""
         if await self._unfinished.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
-        if thread is not None:
-            async with slack_call("conversations.replies"):
-                replies = await self.client.conversations_replies(
-                    channel=channel.channel,
-                    ts=thread.thread,
-                    limit=HISTORY_PAGE_SIZE,
-                    include_all_metadata=True,
-                )
-            for message in replies.get("messages") or []:
-                if message.get("ts") != thread.thread and metadata_key(message) == (key, 0):
-                    return MessageRef(channel, str(message["ts"]))
-            return None
-        cursor: str | None = None
-        for _ in range(HISTORY_PAGES):
-            async with slack_call("conversations.history"):
-                page = await self.client.conversations_history(
-                    channel=channel.channel,
-                    limit=HISTORY_PAGE_SIZE,
-                    include_all_metadata=True,
-                    cursor=cursor,
-                )
-            messages = page.get("messages") or []
-            for message in messages:
-                if metadata_key(message) == (key, 0):
-                    return MessageRef(channel, str(message["ts"]))
-            cursor = (page.get("response_metadata") or {}).get("next_cursor") or None
-            if not cursor:
-                break
-        return None
+        ts = await self._sent.find(
+            channel.channel, key, thread=thread.thread if thread else None, since=since
+        )
+        return MessageRef(channel, ts) if ts is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await self._members.is_admin(member.member)
@@ -299,23 +280,37 @@ class SlackPlatform:
     async def _post_one(
         self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None
     ) -> str:
-        async with self._pacer.slot(channel), slack_call("chat.postMessage"):
-            response = await self.client.chat_postMessage(
-                channel=channel,
-                text=message.text,
-                blocks=message.blocks,
-                thread_ts=thread_ts,
-                metadata=message_metadata(key, part),
-                unfurl_links=False,
-                unfurl_media=False,
-            )
+        async with self._pacer.slot(channel):
+            await self._workspace.turn()
+            try:
+                async with slack_call("chat.postMessage"):
+                    response = await self.client.chat_postMessage(
+                        channel=channel,
+                        text=message.text,
+                        blocks=message.blocks,
+                        thread_ts=thread_ts,
+                        metadata=message_metadata(key, part),
+                        unfurl_links=False,
+                        unfurl_media=False,
+                    )
+            except PlatformError as problem:
+                if problem.retry_after is not None:
+                    self._workspace.hold(problem.retry_after)
+                raise
+        self._workspace.succeeded()
         ts = response.get("ts")
         if not ts:
             raise PlatformError("Slack chat.postMessage: no ts in the answer")
         return str(ts)
 
 
-def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> AsyncWebClient:
+def build_web_client(
+    settings: Settings,
+    *,
+    rate_limit_retries: int = 1,
+    workspace: WorkspacePacer | None = None,
+) -> AsyncWebClient:
+    """The Web API client; a 429 to a post holds the ``workspace`` pacer's posts."""
     settings.require("slack_bot_token")
     assert settings.slack_bot_token is not None
     options: dict[str, Any] = {}
@@ -325,7 +320,9 @@ def build_web_client(settings: Settings, *, rate_limit_retries: int = 1) -> Asyn
         token=settings.slack_bot_token.get_secret_value(),
         retry_handlers=[
             AsyncConnectionErrorRetryHandler(),
-            AsyncRateLimitErrorRetryHandler(max_retry_count=rate_limit_retries),
+            PacedRateLimitRetryHandler(
+                workspace or WorkspacePacer(None), max_retry_count=rate_limit_retries
+            ),
         ],
         **options,
     )
@@ -338,6 +335,7 @@ def create_slack_platform(
     host: str = "0.0.0.0",
     port: int | None = None,
     post_interval: float = DEFAULT_INTERVAL,
+    workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
     progress: SendProgress | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
@@ -345,8 +343,9 @@ def create_slack_platform(
     settings.require(*required_credentials("slack", slack_http=http))
     secret = settings.slack_signing_secret
     app_token = settings.slack_app_token
+    workspace = WorkspacePacer(workspace_rate)
     return SlackPlatform(
-        build_web_client(settings),
+        build_web_client(settings, workspace=workspace),
         signing_secret=secret.get_secret_value() if secret else "",
         app_token=app_token.get_secret_value() if app_token else "",
         http=http,
@@ -354,5 +353,6 @@ def create_slack_platform(
         port=DEFAULT_HTTP_PORT if port is None else port,
         admins=settings.slack_admins,
         pacer=ChannelPacer(post_interval),
+        workspace=workspace,
         progress=progress,
     )

@@ -20,8 +20,11 @@ from tests.slack.signed import SIGNING_SECRET
 
 
 @pytest.fixture
-async def fake_slack() -> AsyncIterator[FakeSlack]:
-    fake = FakeSlack(users={ADMIN: {"is_admin": True, "name": "Ada"}})
+async def fake_slack(clock: FakeClock) -> AsyncIterator[FakeSlack]:
+    # Message timestamps follow the quiz's clock, as Slack's follow real time.
+    fake = FakeSlack(
+        users={ADMIN: {"is_admin": True, "name": "Ada"}}, ts_base=clock.now().timestamp()
+    )
     await fake.start()
     try:
         yield fake
@@ -43,7 +46,7 @@ def slack_settings(fake_slack: FakeSlack) -> Settings:
 @pytest.fixture
 async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
     platform = create_slack_platform(
-        slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0
+        slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0, workspace_rate=None
     )
     try:
         yield platform

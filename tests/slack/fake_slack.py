@@ -11,6 +11,8 @@ import asyncio
 import itertools
 import json
 import re
+import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,6 +97,14 @@ class FakeSlack:
     failing_calls: dict[str, set[int]] = field(default_factory=dict)  # nth calls: internal_error
     channel_errors: dict[str, str] = field(default_factory=dict)
     custom_emoji: dict[str, str] = field(default_factory=dict)  # name: image URL or alias:name
+    ts_base: float = 1764000000  # the n-th message gets ts "<ts_base + n>.<n>"
+    # Slack's posting limits, when set: chat.postMessage at most once per channel in
+    # channel_interval seconds and workspace_limit times in any second; beyond: 429.
+    channel_interval: float | None = None
+    workspace_limit: int | None = None
+    throttled: int = 0  # posts answered 429 by those limits
+    _recent_posts: deque[float] = field(default_factory=deque)
+    _last_post: dict[str, float] = field(default_factory=dict)
     # files_upload_v2: files.getUploadURLExternal, a POST of the bytes to the URL it gave,
     # then files.completeUploadExternal; upload_error refuses the first step with that code
     uploads: list[Uploaded] = field(default_factory=list)
@@ -143,6 +153,13 @@ class FakeSlack:
             if (channel is None or m.channel == channel) and m.thread_ts == thread
         ]
 
+    def chatter(self, channel: str, count: int, *, thread: str | None = None) -> None:
+        """``count`` more messages without a key (other talk in the channel or thread)."""
+        for n in range(count):
+            self._chat_postMessage(
+                {"channel": channel, "text": f"chatter {n}", "thread_ts": thread}
+            )
+
     def with_key(self, key: str) -> list[Posted]:
         return [m for m in self.messages if m.key == key]
 
@@ -169,12 +186,32 @@ class FakeSlack:
         if self.calls.count(method) in self.failing_calls.get(method, set()):
             return _ok({"ok": False, "error": "internal_error"})
         channel = str(params.get("channel", ""))
+        if method == "chat.postMessage" and self._over_post_limits(channel):
+            self.throttled += 1
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+            )
         if channel in self.channel_errors:
             return _ok({"ok": False, "error": self.channel_errors[channel]})
         handler = getattr(self, "_" + method.replace(".", "_"), None)
         if handler is None:
             return _ok({"ok": False, "error": "unknown_method"})
         return _ok(handler(params))
+
+    def _over_post_limits(self, channel: str) -> bool:
+        now = time.monotonic()
+        while self._recent_posts and self._recent_posts[0] <= now - 1.0:
+            self._recent_posts.popleft()
+        if self.workspace_limit is not None and len(self._recent_posts) >= self.workspace_limit:
+            return True
+        last = self._last_post.get(channel)
+        if self.channel_interval is not None and last is not None:
+            too_soon = now - last < self.channel_interval
+            if too_soon:
+                return True
+        self._recent_posts.append(now)
+        self._last_post[channel] = now
+        return False
 
     def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
@@ -207,7 +244,7 @@ class FakeSlack:
         n = next(self._ts)
         posted = Posted(
             channel=str(params["channel"]),
-            ts=f"{1764000000 + n}.{n:06d}",
+            ts=f"{int(self.ts_base) + n}.{n:06d}",
             text=str(params.get("text", "")),
             blocks=_json(params.get("blocks")) or [],
             thread_ts=params.get("thread_ts"),
@@ -284,7 +321,12 @@ class FakeSlack:
 
     def _conversations_history(self, params: Mapping[str, Any]) -> dict[str, Any]:
         channel = str(params["channel"])
-        top = [m for m in self.messages if m.channel == channel and m.thread_ts is None]
+        oldest = float(params.get("oldest") or 0)
+        top = [
+            m
+            for m in self.messages
+            if m.channel == channel and m.thread_ts is None and float(m.ts) > oldest
+        ]
         newest_first = list(reversed(top))
         start = int(params.get("cursor") or 0)
         limit = int(params.get("limit") or 100)
@@ -311,7 +353,18 @@ class FakeSlack:
         metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
         thread = [m for m in self.messages if m.channel == channel and m.ts == parent]
         thread += self.posts(channel, thread=parent)
-        return {"ok": True, "messages": [m.as_message(with_metadata=metadata) for m in thread]}
+        start = int(params.get("cursor") or 0)
+        limit = int(params.get("limit") or 100)
+        page = thread[start : start + limit]  # oldest first, the parent on every page
+        if start and thread:
+            page = [thread[0], *page]
+        more = start + limit < len(thread)
+        return {
+            "ok": True,
+            "messages": [m.as_message(with_metadata=metadata) for m in page],
+            "has_more": more,
+            "response_metadata": {"next_cursor": str(start + limit) if more else ""},
+        }
 
     def _emoji_list(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "emoji": dict(self.custom_emoji)}
