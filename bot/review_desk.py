@@ -40,8 +40,10 @@ from bot.review_cards import (
     suggestion_card,
 )
 from bot.workspace_catalog import workspace_of
-from questions.question_check import QuestionInvalid
+from questions.pack import Question
+from questions.question_check import FieldProblem, QuestionInvalid
 from questions.seed_import import slugify
+from questions.similarity import NEAR_DUPLICATE_THRESHOLD
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +226,9 @@ class ReviewDesk:
             question = question_from_values(submit.values, question_id=PLACEHOLDER_ID)
         except QuestionInvalid as invalid:
             return _refused("Your suggestion", invalid, submit.values)
+        duplicate = self._near_duplicate(submit, question)
+        if duplicate is not None:
+            return _refused("Your suggestion", duplicate, submit.values)
         member_id = await engine.store.member_id(submit.member)
         suggestion_id = await self._bank.add_suggestion(
             workspace_of(submit.channel), quiz.id, member_id, question, engine.clock.now()
@@ -237,6 +242,20 @@ class ReviewDesk:
                 f" privately what happened. An approved question earns you {bonus} points.",
             )
         )
+
+    def _near_duplicate(self, submit: FormSubmit, question: Question) -> QuestionInvalid | None:
+        """A suggestion asking nearly what a question of the workspace already asks is
+        refused on its question field (the threshold of the bank's own check)."""
+        nearest = self._engine.questions.nearest(workspace_of(submit.channel), question.question)
+        if nearest is None or nearest[1] < NEAR_DUPLICATE_THRESHOLD:
+            return None
+        existing, score = nearest
+        message = (
+            f"nearly the same as the existing question {existing.id!r} ({existing.topic};"
+            f" similarity {score:.2f}, the limit is {NEAR_DUPLICATE_THRESHOLD}): ask something"
+            " else, or `/quiz flag` that question if it needs a correction"
+        )
+        return QuestionInvalid([FieldProblem("question", message)])
 
     async def _pending(self, item: Item) -> Suggestion | Response:
         if item.kind != "s":

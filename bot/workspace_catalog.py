@@ -14,6 +14,7 @@ from bot.bank_store import Override, OwnQuestion, Workspace
 from bot.refs import ChannelRef
 from questions.catalog import Catalog
 from questions.pack import Question
+from questions.similarity import similarity
 
 
 def workspace_of(ref: ChannelRef) -> Workspace:
@@ -71,6 +72,16 @@ class WorkspaceCatalog:
         topics.update({q: o.topic for q, o in self._overrides.get(workspace, {}).items()})
         topics.update({q: own.topic for q, own in self._own.get(workspace, {}).items()})
         return topics
+
+    def nearest(self, workspace: Workspace, text: str) -> tuple[Question, float] | None:
+        """The question of the workspace whose text is most similar to ``text``, and the
+        score (``questions.similarity``), if the workspace has any question."""
+        scored = [
+            (question, similarity(text, question.question))
+            for question_id in self.eligible(workspace)
+            if (question := self.question(workspace, question_id)) is not None
+        ]
+        return max(scored, key=lambda pair: pair[1], default=None)
 
     def topics(self, workspace: Workspace) -> list[str]:
         return sorted(set(self.eligible(workspace).values()))

@@ -302,3 +302,21 @@ async def test_member_refusals(quiz: QuizHarness) -> None:
 
 def _space(quiz: QuizHarness) -> Workspace:
     return workspace_of(quiz.channel)
+
+
+async def test_a_near_duplicate_of_an_existing_question_is_refused(quiz: QuizHarness) -> None:
+    await quiz.command("now")
+    await suggest(quiz)
+    await quiz.command("review approve s1")
+    reworded = {
+        **GOOD,
+        "question": "For a 70B model at 32k tokens of context, how large is the KV cache?",
+    }
+    refused = await submit(quiz, "suggest", reworded)
+    [problem] = refused.problems
+    assert problem.field == "question"
+    assert "nearly the same as the existing question 'how-large-is-the-kv-cache" in problem.message
+    assert reworded["question"] in refused.card.body  # the input is kept
+    bundled = {**GOOD, "question": "Question gpu-1?"}  # a bundled question's text
+    assert [p.field for p in (await submit(quiz, "suggest", bundled)).problems] == ["question"]
+    assert await quiz.service.store.bank.pending_suggestions(_space(quiz)) == []
