@@ -182,6 +182,15 @@ def me_card(
     return Card(title=f"{name} in this channel", fields=tuple(fields), kind=CardKind.INFO)
 
 
+def mastery_card(name: str, mastery: Mastery, timezone: str) -> Card:
+    """``/quiz me`` outside a quiz channel: the member's memory, from practice and rounds."""
+    return Card(
+        title=f"{name}: your practice",
+        fields=tuple(_mastery_fields(mastery, timezone)),
+        kind=CardKind.INFO,
+    )
+
+
 def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     if not mastery.per_topic:
         return [Field("Mastery", "grade your answers after the reveal to see it here")]
@@ -212,6 +221,11 @@ def goal_card(goal: date | None, now: datetime) -> Card:
 
 def _percent(fraction: float) -> str:
     return f"{round(fraction * 100)}%"
+
+
+def day_text(moment: datetime, timezone: str) -> str:
+    """A date as cards show it: "Tue 01 Dec 2026"."""
+    return _day(moment, timezone)
 
 
 def _day(moment: datetime, timezone: str) -> str:

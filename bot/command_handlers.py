@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot import cards
 from bot.commands import (
@@ -42,7 +42,15 @@ from bot.scoring import period_start, streak
 from bot.weekly_recaps import WeeklyRecaps
 from bot.workspace_catalog import workspace_of
 
+if TYPE_CHECKING:
+    from bot.practice_sessions import PracticeSessions
+
 log = logging.getLogger(__name__)
+
+NO_QUIZ_YET = (
+    "There is no quiz in this channel yet. An admin can start one with `/quiz now` "
+    "or `/quiz schedule weekdays 09:30`."
+)
 
 
 class ScheduleBook(Protocol):
@@ -60,6 +68,11 @@ class ScheduleBook(Protocol):
     @property
     def recaps(self) -> WeeklyRecaps:
         """Each channel's weekly recap, and the memory figures recaps and charts show."""
+        ...
+
+    @property
+    def practice(self) -> PracticeSessions:
+        """Members' private practice sessions."""
         ...
 
 
@@ -83,6 +96,10 @@ class CommandContext:
     @property
     def recaps(self) -> WeeklyRecaps:
         return self.schedules.recaps
+
+    @property
+    def practice(self) -> PracticeSessions:
+        return self.schedules.practice
 
     @property
     def quiz(self) -> ChannelSettings:
@@ -114,8 +131,13 @@ async def show_leaderboard(ctx: CommandContext, command: ShowLeaderboard) -> Res
 
 
 async def show_me(ctx: CommandContext, command: object) -> Response:
-    store, channel = ctx.engine.store, ctx.quiz
+    store = ctx.engine.store
     member_id = await store.member_id(ctx.event.member)
+    mastery = await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now())
+    if ctx.channel is None:  # outside a quiz channel: private practice only
+        zone = ctx.engine.config.default_timezone
+        return Response(cards.mastery_card(ctx.event.member.label(), mastery, zone))
+    channel = ctx.quiz
     history = await store.member_history(channel.id, member_id)
     open_round = await store.open_round(channel.id)
     member_streak = streak(
@@ -130,7 +152,7 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         history.rank,
         member_streak,
         history.answers_per_topic,
-        await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now()),
+        mastery,
         channel.timezone,
     )
     chart = await me_chart(
@@ -152,6 +174,11 @@ async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
 
 
 async def grade(ctx: CommandContext, command: GradeRound) -> Response:
+    session = await ctx.practice.waiting_for_grade(ctx.event.member, ctx.event.channel)
+    if session is not None and command.grade is not None and ctx.platform is not None:
+        return await ctx.practice.grade(ctx.platform, session, command.grade)
+    if ctx.channel is None:
+        return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no question to grade yet.")

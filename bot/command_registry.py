@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from bot import bank_handlers, recap_handlers
+from bot import bank_handlers, practice_handlers, recap_handlers
 from bot import command_handlers as handle
 from bot.command_grammar import (
     Arguments,
@@ -50,6 +50,8 @@ from bot.commands import (
     ShowStats,
     ShowTopics,
     SkipRound,
+    StartPractice,
+    StopPractice,
     SuggestQuestion,
 )
 from bot.grades import GRADE_WORDS, Grade
@@ -208,6 +210,16 @@ RECAP_PARAMS = (
 )
 
 
+PRACTICE_STOP = "stop"
+
+
+def practice_command(arguments: Arguments) -> StartPractice | StopPractice:
+    topic = _text(arguments.get("topic"), lower=True)
+    if topic == PRACTICE_STOP:
+        return StopPractice()
+    return StartPractice(topic)
+
+
 def recap_command(arguments: Arguments) -> ShowRecap | SetRecap:
     """``/quiz recap``, ``/quiz recap off`` or ``/quiz recap DAY [HH:MM]`` (16:00 if no time)."""
     if "day" not in arguments:
@@ -253,6 +265,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         "/quiz me",
         build=lambda _: ShowMe(),
         handler=handle.show_me,
+        needs_channel=False,
     ),
     Subcommand(
         "grade",
@@ -268,6 +281,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         ),
         build=grade_command,
         handler=handle.grade,
+        needs_channel=False,
     ),
     Subcommand(
         "goal",
@@ -284,6 +298,24 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         ),
         build=goal_command,
         handler=handle.goal,
+        needs_channel=False,
+    ),
+    Subcommand(
+        "practice",
+        "practise alone in your direct messages, like an interview; stop ends it",
+        "/quiz practice attention",
+        params=(
+            Param(
+                "topic",
+                ParamKind.WORD,
+                "Only from this topic, or stop",
+                metavar="TOPIC|stop",
+                label="topic",
+                suggest=Suggest.TOPICS,
+            ),
+        ),
+        build=practice_command,
+        handler=practice_handlers.practice,
         needs_channel=False,
     ),
     Subcommand(

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bot import cards
 from bot.command_grammar import Subcommand
-from bot.command_handlers import CommandContext, ScheduleBook
+from bot.command_handlers import NO_QUIZ_YET, CommandContext, ScheduleBook
 from bot.command_registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, find_subcommand, parse_command
 from bot.commands import Help, QuizCommand
 from bot.engine import QuizEngine
@@ -22,11 +22,6 @@ from bot.render import Response
 
 log = logging.getLogger(__name__)
 HELP_LINES = tuple((c.form(), c.summary, c.admin) for c in QUIZ_COMMANDS)
-
-NO_QUIZ_YET = (
-    "There is no quiz in this channel yet. An admin can start one with `/quiz now` "
-    "or `/quiz schedule weekdays 09:30`."
-)
 
 
 class CommandRunner:

@@ -177,8 +177,20 @@ class SetRecap:
     schedule: str | None  # "fri 16:00"; None: off
 
 
+@dataclass(frozen=True, slots=True)
+class StartPractice:
+    topic: str | None  # None: any topic
+
+
+@dataclass(frozen=True, slots=True)
+class StopPractice:
+    pass
+
+
 QuizCommand = (
     Help
+    | StartPractice
+    | StopPractice
     | ShowLeaderboard
     | ShowMe
     | ShowStats

@@ -74,4 +74,16 @@ class FormSubmit:
     values: Mapping[str, str]
 
 
-Event = Reaction | Reply | Command | ButtonPress | FormSubmit
+@dataclass(frozen=True, slots=True)
+class DirectMessage:
+    """A message a member sent the bot in their direct messages (``channel`` is the DM)."""
+
+    event_id: str
+    channel: ChannelRef
+    message: MessageRef
+    member: MemberRef
+    text: str
+    is_bot: bool = False
+
+
+Event = Reaction | Reply | Command | ButtonPress | FormSubmit | DirectMessage

@@ -20,7 +20,7 @@ from bot import cards
 from bot.command_registry import needs_admin
 from bot.engine import QuizEngine
 from bot.errors import NotRecorded, Refused
-from bot.events import ButtonPress, Command, Event, FormSubmit, Reaction, Reply
+from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.ports import Clock, Platform, Store
@@ -106,7 +106,9 @@ class InboundChain:
         platform = self._platforms[event.channel.platform]
         if isinstance(event, Reply | Reaction) and await self._ignored(event):
             return None
-        if isinstance(event, Command | ButtonPress):
+        if isinstance(event, DirectMessage) and event.is_bot:
+            return None
+        if isinstance(event, Command | ButtonPress | DirectMessage):
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):

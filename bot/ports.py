@@ -27,6 +27,7 @@ from bot.models import (
     PruneBatch,
     Round,
 )
+from bot.practice_store import PracticeStore
 from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Response
@@ -104,6 +105,17 @@ class ReactionEmoji(Protocol):
     async def reaction_emoji(self, emoji: str) -> str:
         """``emoji`` as the core should keep it (the form reactions arrive in); raises
         ``Refused`` with a clear message when the platform cannot react with it."""
+        ...
+
+
+@runtime_checkable
+class DirectMessages(Protocol):
+    """A platform where the bot can write to a member privately (Slack IM, Discord DM,
+    the console's ``:dm``); private practice and reminders need it."""
+
+    async def open_direct(self, member: MemberRef) -> ChannelRef:
+        """The member's direct-message channel with the bot (opened if need be); posts
+        to it go through :meth:`Platform.post` like any channel's."""
         ...
 
 
@@ -319,6 +331,11 @@ class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
     @property
     def recaps(self) -> RecapStore:
         """Recap schedules and recaps (the recap aggregate)."""
+        ...
+
+    @property
+    def practice(self) -> PracticeStore:
+        """Private practice sessions (their own aggregate)."""
         ...
 
     async def close(self) -> None: ...

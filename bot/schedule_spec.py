@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import cache, lru_cache
@@ -238,6 +238,11 @@ def _compact(values: frozenset[int], lowest: int, highest: int, names: tuple[str
     def label(value: int) -> str:
         return names[value - lowest] if names else str(value)
 
+    return ranges_text(values, label)
+
+
+def ranges_text(values: Iterable[int], label: Callable[[int], str] = str) -> str:
+    """Sorted values with consecutive runs as ranges: ``{0, 1, 2, 5}`` as ``"0-2,5"``."""
     runs: list[str] = []
     ordered = sorted(values)
     start = prev = ordered[0]

@@ -20,7 +20,8 @@ from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import Refused
-from bot.events import ButtonPress, Command, Event, FormSubmit, Reaction, Reply
+from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
+from bot.grades import Grade
 from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
@@ -28,6 +29,8 @@ from bot.metrics import Metrics, NoMetrics
 from bot.models import AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
+from bot.practice_cards import NEXT_ACTION, session_of_value
+from bot.practice_sessions import PracticeSessions
 from bot.refs import ChannelRef
 from bot.render import Card, Response
 from bot.retention import Retention
@@ -91,6 +94,7 @@ class QuizService:
         self.recaps = WeeklyRecaps(
             store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
         )
+        self.practice = PracticeSessions(self.engine)
         self.commands = CommandRunner(self.engine, self, self.platforms)
         self.review = ReviewDesk(self.engine)
         self.inbound = InboundChain(
@@ -197,13 +201,18 @@ class QuizService:
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)
-                return await self._on_button(event)
+                return await self._on_button(event, platform)
             case FormSubmit():
                 return await self.review.on_form(event, platform)
+            case DirectMessage():
+                await self.practice.on_direct(event, platform)
+                return None
         raise AssertionError(f"unknown event {event!r}")
 
-    async def _on_button(self, event: ButtonPress) -> Response | None:
+    async def _on_button(self, event: ButtonPress, platform: Platform) -> Response | None:
         grade = cards.grade_of_action(event.action)
+        if event.action == NEXT_ACTION or session_of_value(event.value) is not None:
+            return await self._on_practice_button(event, platform, grade)
         if event.action != cards.REVEAL_ACTION and grade is None:
             raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
@@ -216,6 +225,17 @@ class QuizService:
         if await self.engine.reveal(channel, round_):
             return Response(cards.info("Revealing the outline in the thread."))
         return Response(cards.info("The outline is already in the thread."))
+
+    async def _on_practice_button(
+        self, event: ButtonPress, platform: Platform, grade: Grade | None
+    ) -> Response:
+        if event.action == NEXT_ACTION:
+            session_id = int(event.value) if event.value.isascii() and event.value.isdigit() else 0
+            return await self.practice.next_question(platform, event.member, session_id)
+        session = await self.practice.waiting_for_grade(event.member, event.channel)
+        if grade is None or session is None or session.id != session_of_value(event.value):
+            raise Refused("That practice session is over. Start another with `/quiz practice`.")
+        return await self.practice.grade(platform, session, grade)
 
     # what a connector may ask (the console shows where a typed line goes)
 

@@ -130,8 +130,16 @@ class Settings(BaseSettings):
         default=45.0,
         gt=0,
         le=50,
-        description="REST requests per second this process may send to Discord (its global "
-        "limit is 50 per bot; give each process its share when several run the bot).",
+        description="REST requests per second for the whole bot (Discord's global limit is 50 "
+        "per bot); a process running some shards paces at this × its shards / shard count.",
+    )
+    discord_shards: str | None = Field(
+        default=None,
+        description="The gateway shards this process runs, e.g. 0-3 or 0,2,5 (needs the count).",
+    )
+    discord_shard_count: int | None = Field(
+        default=None,
+        description="The bot's total number of gateway shards, the same in every process.",
     )
 
     @classmethod

@@ -22,6 +22,7 @@ from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
+from storage.sqlite_practice import SqlitePracticeStore
 from storage.sqlite_recaps import SqliteRecapStore
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
@@ -47,6 +48,7 @@ class SqliteStore(
         self.learning = SqliteLearningStore(self._transaction, self._fetch)
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
+        self.practice = SqlitePracticeStore(self._transaction, self._fetch)
 
     # life cycle
 

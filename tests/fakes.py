@@ -125,6 +125,9 @@ class FakePlatform:
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return member.member in self.admins
 
+    async def open_direct(self, member: MemberRef) -> ChannelRef:
+        return ChannelRef(self.name, member.workspace, f"D-{member.member}", "DM")
+
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         where = f"{thread.thread}/" if thread else ""
         return f"https://chat.example/{message.channel.channel}/{where}{message.message}"

@@ -20,6 +20,7 @@ import aiohttp
 import aiosqlite
 from pydantic import ValidationError
 
+from adapters.discord.shards import paced_rate, settings_shard_plan
 from adapters.ops.logs import Redactor, secret_values
 from bot.errors import QuizError
 from bot.settings import Settings, SettingsError, load_settings
@@ -155,7 +156,20 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
             check_api_url(settings.discord_api_url)
         except SettingsError as problem:
             return settings, Check("config", False, str(problem), "correct QUIZBOT_DISCORD_API_URL")
-    return settings, Check("config", True, f"platforms {', '.join(platforms)}")
+    try:
+        shards = settings_shard_plan(settings)
+    except SettingsError as problem:
+        return settings, Check(
+            "config",
+            False,
+            str(problem),
+            "correct QUIZBOT_DISCORD_SHARDS and QUIZBOT_DISCORD_SHARD_COUNT",
+        )
+    running = f"platforms {', '.join(platforms)}"
+    if shards is not None:
+        rate = paced_rate(settings.discord_requests_per_second, shards)
+        running += f"; Discord {shards.describe()} at {rate:g} REST requests/s"
+    return settings, Check("config", True, running)
 
 
 def _blank(value: object) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from adapters.discord.shards import settings_shard_plan
 from adapters.ops.logs import configure_logging
 from adapters.ops.runtime import run_bot
 from bot.errors import PlatformError
@@ -48,6 +49,18 @@ def register(commands: Any) -> None:
         "instead of Socket Mode",
     )
     parser.add_argument("--port", type=int, dest="slack_http_port", help="Slack HTTP mode port")
+    parser.add_argument(
+        "--shards",
+        dest="discord_shards",
+        help="Discord: the gateway shards this process runs, e.g. 0-3 or 0,2,5 "
+        "(with --shard-count)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        dest="discord_shard_count",
+        help="Discord: the bot's total number of shards, the same in every process",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -64,8 +77,11 @@ def _run(args: argparse.Namespace) -> int:
             http_port=args.http_port,
             slack_mode=args.slack_mode,
             slack_http_port=args.slack_http_port,
+            discord_shards=args.discord_shards,
+            discord_shard_count=args.discord_shard_count,
         )
         settings.check_credentials()
+        settings_shard_plan(settings)
     except (SettingsError, ValidationError) as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2

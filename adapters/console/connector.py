@@ -1,7 +1,8 @@
 """The console platform: the whole quiz loop in a terminal, no tokens needed.
 
-One channel, ``#practice``. What the bot and the members say is printed as a
-transcript; lines in a round's thread are marked with the thread's name.
+One channel, ``#practice``, and each member's direct messages with the bot. What the bot
+and the members say is printed as a transcript; lines in a round's thread are marked with
+the thread's name, lines in direct messages with ``[DM › member]``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,21 @@ from bot.render import Card, Image
 
 CONSOLE_CHANNEL = ChannelRef("console", "local", "practice", "#practice")
 BOT_NAME = "quizbot"
+DIRECT_PREFIX = "dm-"
+
+
+def direct_channel(member: str) -> ChannelRef:
+    """The console's direct messages between ``member`` and the bot."""
+    return ChannelRef(
+        CONSOLE_CHANNEL.platform, CONSOLE_CHANNEL.workspace, DIRECT_PREFIX + member, "DM"
+    )
+
+
+def direct_member(channel: ChannelRef) -> str | None:
+    """The member whose direct messages ``channel`` is; None for #practice."""
+    if channel.channel.startswith(DIRECT_PREFIX):
+        return channel.channel.removeprefix(DIRECT_PREFIX)
+    return None
 
 
 WRAP_WIDTH = 88
@@ -46,16 +62,20 @@ class ConsolePlatform:
     _thread_names: dict[str, str] = field(default_factory=dict)
     charts_dir: Path | None = None  # None: a temporary directory made for the first chart
 
-    def where(self, thread: str | None) -> str:
+    def where(self, thread: str | None, direct: str | None = None) -> str:
         channel = CONSOLE_CHANNEL.name
+        if direct is not None:
+            return f"[DM › {direct}]"
         if thread is None:
             return f"[{channel}]"
         return f"[{channel} › {self._thread_names.get(thread, 'thread')}]"
 
-    def say(self, thread: str | None, speaker: str, lines: list[str]) -> None:
-        prefix = f"{self.where(thread)} {speaker}:"
-        self.out.write(f"{prefix} {lines[0]}\n")
-        pad = " " * (len(self.where(thread)) + 1)
+    def say(
+        self, thread: str | None, speaker: str, lines: list[str], direct: str | None = None
+    ) -> None:
+        where = self.where(thread, direct)
+        self.out.write(f"{where} {speaker}: {lines[0]}\n")
+        pad = " " * (len(where) + 1)
         for line in lines[1:]:
             self.out.write(f"{pad}  {line}\n" if line else "\n")
         self.out.flush()
@@ -64,9 +84,9 @@ class ConsolePlatform:
         self.out.write(f"  ({text})\n")
         self.out.flush()
 
-    def show(self, thread: str | None, speaker: str, card: Card) -> None:
+    def show(self, thread: str | None, speaker: str, card: Card, direct: str | None = None) -> None:
         """Print the card; its picture, if any, is written as a PNG file and its path noted."""
-        self.say(thread, speaker, render_card(card))
+        self.say(thread, speaker, render_card(card), direct)
         if card.image is not None:
             self.note(f"chart: {self.write_chart(card.image)}")
 
@@ -83,7 +103,7 @@ class ConsolePlatform:
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.show(None, BOT_NAME, card)
+        self.show(None, BOT_NAME, card, direct_member(channel))
         self._sent_keys[key] = message
         return MessageRef(channel, message)
 
@@ -103,7 +123,10 @@ class ConsolePlatform:
         self.note(f"{BOT_NAME} reacted {emoji} to the question")
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
-        self.show(None, f"{BOT_NAME} → {member.label()} (private)", card)
+        self.show(None, f"{BOT_NAME} → {member.label()} (private)", card, direct_member(channel))
+
+    async def open_direct(self, member: MemberRef) -> ChannelRef:
+        return direct_channel(member.member)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None

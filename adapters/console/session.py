@@ -2,8 +2,10 @@
 
 Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
 ``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:quit``;
-``:help``; any other line is a reply in the current round's thread. While a form is open
-(``/quiz suggest``), lines fill it in (see :mod:`adapters.console.form_entry`).
+``:help``; ``:dm`` switches to your direct messages with the bot and ``:channel`` back;
+any other line is a reply in the current round's thread (in the DMs: a message to the
+bot). While a form is open (``/quiz suggest``), lines fill it in (see
+:mod:`adapters.console.form_entry`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform
+from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, direct_channel
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
-from bot.events import Command, FormSubmit, Reaction, Reply
+from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply
 from bot.models import Round
-from bot.refs import MemberRef, MessageRef, ThreadRef
+from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response
 from bot.service import QuizService
 
@@ -29,6 +31,8 @@ CONTROLS = (
     "/quiz ...            a slash command (try /quiz help)",
     ":as NAME [admin]     act as member NAME (an admin only with 'admin')",
     ":react EMOJI [#N]    react to the question, or to the N-th answer of the round",
+    ":dm                  your direct messages with the bot (private practice)",
+    ":channel             back to #practice",
     ":quit                leave",
     "anything else        your answer, in the current round's thread",
 )
@@ -47,6 +51,7 @@ class ConsoleSession:
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
     _form: FormEntry | None = None
+    _direct: bool = False  # in the member's direct messages with the bot (``:dm``)
 
     def _next_id(self, kind: str) -> str:
         self._counter += 1
@@ -55,8 +60,14 @@ class ConsoleSession:
     def _member_ref(self) -> MemberRef:
         return MemberRef("console", CONSOLE_CHANNEL.workspace, self.member, self.member)
 
+    def _channel(self) -> ChannelRef:
+        return direct_channel(self.member) if self._direct else CONSOLE_CHANNEL
+
+    def _direct_name(self) -> str | None:
+        return self.member if self._direct else None
+
     def prompt(self) -> str:
-        return f"{self.member}> "
+        return f"{self.member} (DM)> " if self._direct else f"{self.member}> "
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         async for raw in lines:
@@ -84,6 +95,10 @@ class ConsoleSession:
         if text == ":help":
             for control in CONTROLS:
                 self.platform.note(control)
+        elif text in (":dm", ":channel"):
+            self._direct = text == ":dm"
+            where = "your direct messages with quizbot" if self._direct else CONSOLE_CHANNEL.name
+            self.platform.note(f"now in {where}")
         elif text.startswith(":as"):
             self._switch_member(text)
         elif text.startswith(":react"):
@@ -92,6 +107,8 @@ class ConsoleSession:
             await self._command(text)
         elif text.startswith(("/", ":")):
             self.platform.note(f"unknown control {text.split()[0]!r}; :help lists them")
+        elif self._direct:
+            await self._direct_message(text)
         else:
             await self._reply(text)
         return True
@@ -111,14 +128,14 @@ class ConsoleSession:
 
     async def _command(self, text: str) -> None:
         if self.echo:
-            self.platform.say(None, self.member, [text])
+            self.platform.say(None, self.member, [text], self._direct_name())
         try:
             words = shlex.split(text)[1:]
         except ValueError:
             words = text.split()[1:]
         name, *args = words or ["help"]
         event = Command(
-            self._next_id("cmd"), CONSOLE_CHANNEL, self._member_ref(), name, tuple(args)
+            self._next_id("cmd"), self._channel(), self._member_ref(), name, tuple(args)
         )
         await self._show(await self.service.handle(event))
 
@@ -133,7 +150,7 @@ class ConsoleSession:
         if response.public:
             self.platform.show(None, "quizbot", response.card)
         else:
-            await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
+            await self.platform.tell(self._member_ref(), self._channel(), response.card)
 
     async def _fill_form(self, line: str) -> None:
         entry = self._form
@@ -164,6 +181,22 @@ class ConsoleSession:
             return
         self._form = None
         await self._show(response)
+
+    async def _direct_message(self, text: str) -> None:
+        channel = self._channel()
+        if self.echo:
+            self.platform.say(None, self.member, [text], self.member)
+        await self._show(
+            await self.service.handle(
+                DirectMessage(
+                    self._next_id("ev"),
+                    channel,
+                    MessageRef(channel, self._next_id("msg")),
+                    self._member_ref(),
+                    text,
+                )
+            )
+        )
 
     async def _current_round(self) -> Round | None:
         return await self.service.open_round(CONSOLE_CHANNEL)

@@ -6,7 +6,9 @@ platform), which translates them for the core.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -17,12 +19,13 @@ from discord.state import ConnectionState
 from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
 from adapters.discord.commands import QuizGroup, TopicSource
-from adapters.discord.frames import FrameGuard, GuardedState
+from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
 from bot import cards
 
 log = logging.getLogger(__name__)
 
+IDENTIFY_INTERVAL = 5.0
 OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 
 
@@ -107,6 +110,7 @@ class QuizClient(discord.Client):
         guild_ready_timeout: float = 2.0,
         max_ratelimit_timeout: float | None = 30.0,
         http_trace: aiohttp.TraceConfig | None = None,
+        **sharding: Any,
     ) -> None:
         self.frame_guard = FrameGuard()  # before super().__init__, which builds the state
         tracing: dict[str, Any] = {"http_trace": http_trace} if http_trace is not None else {}
@@ -121,6 +125,7 @@ class QuizClient(discord.Client):
             # by a later edit before the handler of its creation has read it.
             max_messages=None,
             **tracing,
+            **sharding,
         )
         self.router = router
         self.tree = QuizCommandTree(self)
@@ -161,3 +166,44 @@ class QuizClient(discord.Client):
         self, interaction: discord.Interaction, action: str, value: str
     ) -> None:
         await self.router.card_button(interaction, action, value)
+
+
+class ShardedQuizClient(QuizClient, discord.AutoShardedClient):
+    """The quiz client running some of the bot's shards (one gateway connection each)."""
+
+    def __init__(
+        self,
+        router: InboundRouter,
+        topics: TopicSource,
+        *,
+        shard_ids: Sequence[int],
+        shard_count: int,
+        identify_interval: float = IDENTIFY_INTERVAL,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            router, topics, shard_ids=list(shard_ids), shard_count=shard_count, **options
+        )
+        self._identify_interval = identify_interval
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space the shards' IDENTIFYs (Discord allows one per 5 seconds at the default
+        ``max_concurrency`` of 1); discord.py's own hook waits the same 5 seconds."""
+        if not initial:
+            await asyncio.sleep(self._identify_interval)
+
+    def _get_state(self, **options: Any) -> GuardedShardedState:
+        return GuardedShardedState(
+            self.frame_guard,
+            dispatch=self.dispatch,
+            handlers=self._handlers,
+            hooks=self._hooks,
+            http=self.http,
+            **options,
+        )
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard that identified again after the start (a new session) may have missed
+        events: treat it like a READY. At the start, on_ready comes once all are ready."""
+        if self.is_ready():
+            await self.router.ready()

@@ -15,12 +15,17 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import discord
 
 from adapters.discord.buttons import valid_button_value, view_for
-from adapters.discord.client import InboundRouter, QuizClient
+from adapters.discord.client import (
+    IDENTIFY_INTERVAL,
+    InboundRouter,
+    QuizClient,
+    ShardedQuizClient,
+)
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
 from adapters.discord.forms import FormModal
@@ -41,6 +46,7 @@ from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_
 from adapters.discord.render import attachments, message_count, render_card
 from adapters.discord.responses import NO_MENTIONS, defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
+from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
 from bot import cards
@@ -82,6 +88,8 @@ class DiscordOptions:
     pending_limit: int = DEFAULT_LIMIT
     retry_first_delay: float = FIRST_DELAY_SECONDS
     requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND  # None: no pacing
+    shards: ShardPlan | None = None  # None: one shard, the whole bot
+    identify_interval: float = IDENTIFY_INTERVAL  # between the shards' IDENTIFYs
 
 
 class DiscordPlatform:
@@ -100,11 +108,22 @@ class DiscordPlatform:
         self._options = options
         self._store = store
         rate = options.requests_per_second
-        self._client = QuizClient(
-            _Router(self),
-            topics,
-            guild_ready_timeout=options.guild_ready_timeout,
-            http_trace=pacing_trace(GlobalPacer(rate)) if rate is not None else None,
+        client_options: dict[str, Any] = {
+            "guild_ready_timeout": options.guild_ready_timeout,
+            "http_trace": pacing_trace(GlobalPacer(rate)) if rate is not None else None,
+        }
+        shards = options.shards
+        self._client = (
+            QuizClient(_Router(self), topics, **client_options)
+            if shards is None
+            else ShardedQuizClient(
+                _Router(self),
+                topics,
+                shard_ids=shards.ids,
+                shard_count=shards.count,
+                identify_interval=options.identify_interval,
+                **client_options,
+            )
         )
         self._channels = ChannelResolver(self._client)
         self._handler: EventHandler | None = None
@@ -643,11 +662,16 @@ def create_discord_platform(
         raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")
     if settings.discord_api_url:
         check_api_url(settings.discord_api_url)
+    shards = settings_shard_plan(settings)
+    rate = paced_rate(settings.discord_requests_per_second, shards)
+    if shards is not None:
+        log.info("running Discord %s, paced at %.1f REST requests/s", shards.describe(), rate)
     options = DiscordOptions(
         token=token,
         api_url=settings.discord_api_url,
         dev_guild=settings.discord_dev_guild,
         vote_emoji=vote_emoji,
-        requests_per_second=settings.discord_requests_per_second,
+        requests_per_second=rate,
+        shards=shards,
     )
     return DiscordPlatform(options, topics=topics, store=store)

@@ -19,7 +19,7 @@ from typing import Any
 import aiohttp
 from discord.errors import ConnectionClosed
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
-from discord.state import ConnectionState
+from discord.state import AutoShardedConnectionState, ConnectionState
 
 log = logging.getLogger(__name__)
 
@@ -89,3 +89,8 @@ class GuardedState(ConnectionState[Any]):
     def _update_references(self, ws: DiscordWebSocket) -> None:
         super()._update_references(ws)
         self.frame_guard.watch(ws)
+
+
+class GuardedShardedState(GuardedState, AutoShardedConnectionState[Any]):
+    """The same guard for a client that runs several shards (one websocket each): the
+    method order puts GuardedState's hooks before the sharded state's own."""

@@ -129,6 +129,8 @@ class FakeDiscord:
     _recent: deque[float] = field(default_factory=deque)
     _buckets: dict[int, deque[float]] = field(default_factory=dict)
     identified: int = 0
+    identified_shards: list[tuple[int, int]] = field(default_factory=list)  # (id, count)
+    _socket_shards: dict[int, int] = field(default_factory=dict)  # id(socket): shard id
     resumed: int = 0
     close_on_identify: int | None = None  # e.g. 4004 (bad token), 4014 (disallowed intents)
     base_url: str = ""
@@ -677,10 +679,13 @@ class FakeDiscord:
                     await socket.send_str(json.dumps({"op": 11}))
                 elif payload["op"] == 2:
                     self.identified += 1
+                    shard_id, shard_count = payload["d"].get("shard") or (0, 1)
+                    self.identified_shards.append((shard_id, shard_count))
+                    self._socket_shards[id(socket)] = shard_id
                     if self.close_on_identify is not None:
                         await socket.close(code=self.close_on_identify)
                         break
-                    await self._send_ready(socket)
+                    await self._send_ready(socket, shard_id, shard_count)
                 elif payload["op"] == 6:
                     self.resumed += 1
                     await self.dispatch("RESUMED", {})
@@ -688,26 +693,34 @@ class FakeDiscord:
             self._sockets.remove(socket)
         return socket
 
-    async def _send_ready(self, socket: web.WebSocketResponse) -> None:
+    async def _send_ready(
+        self, socket: web.WebSocketResponse, shard_id: int, shard_count: int
+    ) -> None:
+        """READY, then the guild when it belongs to this shard (Discord's routing:
+        ``(guild_id >> 22) % shard_count``)."""
+        ours = (self.guild_id >> 22) % shard_count == shard_id
         ready = {
             "v": 10,
             "user": self.users[self.bot_id],
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if ours else [],
             "session_id": f"session-{self.identified}",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(APPLICATION_ID), "flags": 0},
+            "shard": [shard_id, shard_count],
         }
         await self._send(socket, "READY", ready)
-        await self._send(socket, "GUILD_CREATE", self.guild_json())
+        if ours:
+            await self._send(socket, "GUILD_CREATE", self.guild_json())
 
     async def _send(self, socket: web.WebSocketResponse, event: str, data: Json) -> None:
         frame = {"op": 0, "t": event, "s": next(self._sequence), "d": data}
         await socket.send_str(json.dumps(frame))
 
-    async def dispatch(self, event: str, data: Json) -> None:
-        """Send a gateway dispatch to every connected client."""
+    async def dispatch(self, event: str, data: Json, *, shard: int | None = None) -> None:
+        """Send a gateway dispatch to every connected client (or to one shard's socket)."""
         for socket in list(self._sockets):
-            await self._send(socket, event, data)
+            if shard is None or self._socket_shards.get(id(socket)) == shard:
+                await self._send(socket, event, data)
 
     def frame(self, event: str, data: Any) -> str:
         """The text of a dispatch frame, with the next sequence number."""

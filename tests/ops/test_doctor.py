@@ -171,3 +171,24 @@ async def test_a_database_from_a_newer_quizbot_fails(tmp_path: Path) -> None:
     assert code == 1
     assert "has schema version 999, newer than this quizbot's" in output
     assert "fix: upgrade quizbot, or restore a backup" in output
+
+
+async def test_discord_shards_are_checked_and_reported_with_the_rest_share(
+    apis: FakeApis, tmp_path: Path
+) -> None:
+    env = platform_env(apis, discord_token=GOOD_DISCORD_TOKEN)
+    code, output = await doctor(
+        tmp_path, {**env, "QUIZBOT_DISCORD_SHARDS": "0-3", "QUIZBOT_DISCORD_SHARD_COUNT": "8"}
+    )
+    assert output.splitlines()[0] == (
+        "ok    config: platforms slack, discord; Discord shards 0-3 of 8 at 22.5 REST requests/s"
+    )
+    code, output = await doctor(
+        tmp_path, {**env, "QUIZBOT_DISCORD_SHARDS": "6-9", "QUIZBOT_DISCORD_SHARD_COUNT": "8"}
+    )
+    assert code == 1
+    assert output.splitlines()[0] == (
+        "FAIL  config: --shards: shard 8-9 is not below --shard-count 8 "
+        "(the ids run from 0 to 7)"
+    )
+    assert "fix: correct QUIZBOT_DISCORD_SHARDS and QUIZBOT_DISCORD_SHARD_COUNT" in output

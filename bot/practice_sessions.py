@@ -1,0 +1,164 @@
+"""Private practice in a member's direct messages, walked like an interview.
+
+``/quiz practice [TOPIC]`` asks one question chosen by the practice policy; each answer
+in the DM brings the next follow-up, then the outline with the grade buttons; the grade
+updates the member's own card (never the channel's leaderboard). One open session per
+member; a session untouched for a day expires quietly.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from bot import cards, practice_cards
+from bot.engine import QuizEngine
+from bot.errors import Refused
+from bot.events import DirectMessage
+from bot.grades import Grade
+from bot.ports import DirectMessages, Platform
+from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
+from bot.quoting import quoted
+from bot.refs import ChannelRef, MemberRef
+from bot.render import Card, Response
+from questions.pack import Question
+
+log = logging.getLogger(__name__)
+
+SESSION_LIFETIME = timedelta(hours=24)
+NO_DIRECT_MESSAGES = "Private practice needs direct messages, which this platform does not offer."
+ALREADY_OPEN = (
+    "You already have a practice session open in your direct messages with me. "
+    "Answer it there, or end it with `/quiz practice stop`."
+)
+
+
+def same_place(a: ChannelRef, b: ChannelRef) -> bool:
+    return (a.platform, a.workspace, a.channel) == (b.platform, b.workspace, b.channel)
+
+
+class PracticeSessions:
+    """Starts, advances, grades and ends members' private practice sessions."""
+
+    def __init__(self, engine: QuizEngine) -> None:
+        self._engine = engine
+        self._store = engine.store.practice
+
+    async def current(self, member_id: int) -> PracticeSession | None:
+        """The member's open session; one untouched for a day is closed quietly first."""
+        session = await self._store.open_session(member_id)
+        now = self._engine.clock.now()
+        if session is not None and now - session.touched_at >= SESSION_LIFETIME:
+            await self._store.close_session(session.id, "expired", now)
+            log.info("practice session %d expired", session.id)
+            return None
+        return session
+
+    async def start(self, platform: Platform, member: MemberRef, topic: str | None) -> Response:
+        if not isinstance(platform, DirectMessages):
+            raise Refused(NO_DIRECT_MESSAGES)
+        known = sorted(set(self._engine.question_topics().values()))
+        if topic is not None and topic not in known:
+            raise Refused(f"Unknown topic {quoted(topic)}. Topics: {', '.join(known)}.")
+        member_id = await self._engine.store.member_id(member)
+        if await self.current(member_id) is not None:
+            raise Refused(ALREADY_OPEN)
+        now = self._engine.clock.now()
+        question_id = await self._engine.learning.choose_practice(member_id, now, topic=topic)
+        if question_id is None:
+            which = f" of {topic}" if topic else ""
+            raise Refused(
+                f"Nothing to practise right now: every question{which} was graded in the "
+                "last day. Come back tomorrow."
+            )
+        direct = await platform.open_direct(member)
+        session = await self._store.start_session(
+            PracticeDraft(member_id, direct, question_id, topic, now)
+        )
+        if session is None:
+            raise Refused(ALREADY_OPEN)
+        question = self._question(session)
+        await self._send(platform, session, "question", practice_cards.question_card(question))
+        return Response(
+            cards.info("Practice started", "I sent you a question in your direct messages.")
+        )
+
+    async def stop(self, member: MemberRef) -> Response:
+        member_id = await self._engine.store.member_id(member)
+        session = await self.current(member_id)
+        if session is None:
+            return Response(cards.info("No practice session is open."))
+        await self._store.close_session(session.id, "stopped", self._engine.clock.now())
+        return Response(cards.info("Practice session ended."))
+
+    async def on_direct(self, event: DirectMessage, platform: Platform) -> None:
+        """An answer while the session waits for one; any other DM gets the help text."""
+        member_id = await self._engine.store.member_id(event.member)
+        session = await self.current(member_id)
+        if session is None or not same_place(session.direct, event.channel):
+            await platform.post(
+                event.channel, practice_cards.help_card(), key=f"dm-help:{event.event_id}"
+            )
+            return
+        if session.state is PracticeState.GRADE:
+            await platform.post(
+                event.channel, practice_cards.waiting_for_grade(), key=f"dm-help:{event.event_id}"
+            )
+            return
+        question = self._question(session)
+        number = session.answers + 1  # the follow-up this answer unlocks
+        last = number > len(question.follow_ups)
+        state = PracticeState.GRADE if last else PracticeState.ANSWER
+        if not await self._store.advance(
+            session.id, session.answers, state, self._engine.clock.now()
+        ):
+            return  # a repeated delivery: the session already moved on
+        if last:
+            card = practice_cards.outline_card(question, session.id)
+            await self._send(platform, session, "outline", card)
+        else:
+            card = practice_cards.follow_up_card(question, number)
+            await self._send(platform, session, f"follow-up:{number}", card)
+
+    async def waiting_for_grade(
+        self, member: MemberRef, channel: ChannelRef
+    ) -> PracticeSession | None:
+        """The member's session, when ``channel`` is its DM (a grade given there is for it)."""
+        member_id = await self._engine.store.member_id(member)
+        session = await self.current(member_id)
+        if session is None or not same_place(session.direct, channel):
+            return None
+        return session
+
+    async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
+        if session.state is not PracticeState.GRADE:
+            raise Refused("Answer the question and its follow-ups first, then grade.")
+        now = self._engine.clock.now()
+        if not await self._store.close_session(session.id, "graded", now):
+            raise Refused("That practice session is over. Start another with `/quiz practice`.")
+        result = await self._engine.learning.grade(
+            session.member_id, session.question_id, grade, now
+        )
+        zone = self._engine.config.default_timezone
+        return Response(practice_cards.graded_card(grade, result.card.due, zone, session.id))
+
+    async def next_question(
+        self, platform: Platform, member: MemberRef, after_session: int
+    ) -> Response:
+        """ "Next question": a new session of the same topic as the one just graded."""
+        member_id = await self._engine.store.member_id(member)
+        previous = await self._store.session(after_session)
+        if previous is None or previous.member_id != member_id:
+            raise Refused("That button belongs to someone else's practice.")
+        return await self.start(platform, member, previous.topic)
+
+    def _question(self, session: PracticeSession) -> Question:
+        question = self._engine.question_for(session.direct, session.question_id)
+        if question is None:
+            raise Refused("That practice question is no longer in any pack.")
+        return question
+
+    async def _send(
+        self, platform: Platform, session: PracticeSession, step: str, card: Card
+    ) -> None:
+        await platform.post(session.direct, card, key=f"practice:{session.id}:{step}")

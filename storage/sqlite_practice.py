@@ -1,0 +1,118 @@
+"""The SQLite implementation of the ``PracticeStore`` port: private practice sessions.
+
+It shares the quiz store's one connection and its lock: it is handed the store's
+transaction and read helpers rather than opening a connection of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
+from bot.refs import ChannelRef
+from storage.timestamps import from_db, to_db
+
+Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
+Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
+
+DIRECT_NAME = "DM"
+SESSION_COLUMNS = (
+    "id, member_id, platform, workspace, direct_channel, question_id, topic, answers, state,"
+    " started_at, touched_at"
+)
+
+
+class SqlitePracticeStore:
+    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+        self._transaction = transaction
+        self._fetch = fetch
+
+    async def open_session(self, member_id: int) -> PracticeSession | None:
+        rows = await self._fetch(
+            f"SELECT {SESSION_COLUMNS} FROM practice_sessions"
+            " WHERE member_id = ? AND closed_at IS NULL",
+            (member_id,),
+        )
+        return _session(rows[0]) if rows else None
+
+    async def session(self, session_id: int) -> PracticeSession | None:
+        rows = await self._fetch(
+            f"SELECT {SESSION_COLUMNS} FROM practice_sessions WHERE id = ?", (session_id,)
+        )
+        return _session(rows[0]) if rows else None
+
+    async def start_session(self, draft: PracticeDraft) -> PracticeSession | None:
+        at = to_db(draft.at)
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
+                " question_id, topic, answers, state, started_at, touched_at)"
+                " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
+                " WHERE NOT EXISTS (SELECT 1 FROM practice_sessions"
+                " WHERE member_id = ? AND closed_at IS NULL)",
+                (
+                    draft.member_id,
+                    draft.direct.platform,
+                    draft.direct.workspace,
+                    draft.direct.channel,
+                    draft.question_id,
+                    draft.topic,
+                    PracticeState.ANSWER.value,
+                    at,
+                    at,
+                    draft.member_id,
+                ),
+            )
+            if cursor.rowcount != 1 or cursor.lastrowid is None:
+                return None
+            session_id = cursor.lastrowid
+        return PracticeSession(
+            session_id,
+            draft.member_id,
+            draft.direct,
+            draft.question_id,
+            draft.topic,
+            0,
+            PracticeState.ANSWER,
+            draft.at,
+            draft.at,
+        )
+
+    async def advance(
+        self, session_id: int, answers: int, state: PracticeState, at: datetime
+    ) -> bool:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE practice_sessions SET answers = ?, state = ?, touched_at = ?"
+                " WHERE id = ? AND answers = ? AND closed_at IS NULL",
+                (answers + 1, state.value, to_db(at), session_id, answers),
+            )
+            return cursor.rowcount == 1
+
+    async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE practice_sessions SET closed_at = ?, closed_reason = ?"
+                " WHERE id = ? AND closed_at IS NULL",
+                (to_db(at), reason, session_id),
+            )
+            return cursor.rowcount == 1
+
+
+def _session(row: Sequence[Any]) -> PracticeSession:
+    return PracticeSession(
+        id=row[0],
+        member_id=row[1],
+        direct=ChannelRef(row[2], row[3], row[4], DIRECT_NAME),
+        question_id=row[5],
+        topic=row[6],
+        answers=row[7],
+        state=PracticeState(row[8]),
+        started_at=from_db(row[9]),
+        touched_at=from_db(row[10]),
+    )

@@ -1,0 +1,58 @@
+"""The console example of private practice, as a transcript: `/quiz practice`, `:dm`, the
+answers, `/quiz grade good`, `:channel`, `/quiz me`."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from adapters.console.connector import ConsolePlatform
+from adapters.console.session import ConsoleSession
+from questions.catalog import Catalog
+from tests.conftest import START, sample_pack
+from tests.fakes import FakeClock
+from tests.harness import running_service
+
+SCRIPT = [
+    "/quiz practice net",  # an unknown topic is refused
+    "/quiz practice networking",
+    ":dm",
+    "my answer",
+    "my follow-up answer",
+    "/quiz grade good",
+    "one more line",
+    ":channel",
+    "/quiz me",
+]
+
+
+async def lines() -> AsyncIterator[str]:
+    for line in SCRIPT:
+        yield line
+
+
+async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
+    out = io.StringIO()
+    platform = ConsolePlatform(out=out)
+    async with running_service(
+        tmp_path / "p.db", [platform], FakeClock(START), Catalog([sample_pack()])
+    ) as service:
+        await ConsoleSession(service, platform, echo=True).run(lines())
+    transcript = out.getvalue().splitlines()
+
+    def at(text: str) -> int:
+        return next(i for i, line in enumerate(transcript) if text in line)
+
+    assert "Unknown topic" in transcript[at("you: /quiz practice net") + 2]
+    assert transcript[at("you: /quiz practice networking") + 1] == (
+        "[DM › you] quizbot: Practice question"
+    )
+    assert at("[DM › you] you: my answer") < at("[DM › you] quizbot: Follow-up 1 of 1")
+    assert at("[DM › you] you: my follow-up answer") < at("[DM › you] quizbot: Sample answer")
+    grade = at("[DM › you] you: /quiz grade good")
+    assert transcript[grade + 1] == "[DM › you] quizbot → you (private): Practice graded: good"
+    assert "only while a practice session waits" in " ".join(transcript[grade:])
+    me = [line.strip() for line in transcript[at("[#practice] you: /quiz me") + 1 :]]
+    assert me[0].endswith("(private): you: your practice")
+    assert "Mastery per topic: networking 100%" in me

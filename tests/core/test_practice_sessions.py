@@ -1,0 +1,157 @@
+"""Private practice in the direct messages, through the core and the fake platform: the
+whole interview, the policy's choice, one session per member, expiry, and the refusals."""
+
+from __future__ import annotations
+
+from bot.events import ButtonPress, Command, DirectMessage
+from bot.practice_cards import NEXT_ACTION, practice_value
+from bot.practice_sessions import ALREADY_OPEN
+from bot.practice_store import PracticeSession
+from bot.refs import ChannelRef, MessageRef
+from bot.render import Card, Response
+from tests.harness import QuizHarness
+
+
+def dm(quiz: QuizHarness, name: str) -> ChannelRef:
+    return ChannelRef(quiz.platform.name, quiz.channel.workspace, f"D-{name}", "DM")
+
+
+def dm_cards(quiz: QuizHarness, name: str) -> list[Card]:
+    return [m.card for m in quiz.platform.messages if m.channel == dm(quiz, name)]
+
+
+async def write(quiz: QuizHarness, name: str, text: str) -> None:
+    channel = dm(quiz, name)
+    event_id = quiz.event_id()
+    await quiz.service.handle(
+        DirectMessage(
+            event_id, channel, MessageRef(channel, f"dm{event_id}"), quiz.member(name), text
+        )
+    )
+
+
+async def in_dm(quiz: QuizHarness, name: str, text: str) -> Response:
+    word, *args = text.split()
+    response = await quiz.service.handle(
+        Command(quiz.event_id(), dm(quiz, name), quiz.member(name), word, tuple(args))
+    )
+    assert response is not None
+    return response
+
+
+async def press(quiz: QuizHarness, name: str, action: str, value: str) -> Response:
+    channel = dm(quiz, name)
+    event = ButtonPress(
+        quiz.event_id(), channel, MessageRef(channel, "m-card"), quiz.member(name), action, value
+    )
+    response = await quiz.service.handle(event)
+    assert response is not None
+    return response
+
+
+async def session_of(quiz: QuizHarness, name: str) -> PracticeSession | None:
+    member_id = await quiz.service.store.member_id(quiz.member(name))
+    return await quiz.service.practice.current(member_id)
+
+
+async def test_a_whole_practice_session_walks_the_question_like_an_interview(
+    quiz: QuizHarness,
+) -> None:
+    started = await quiz.command("practice gpu", by="alice")
+    assert started.card.title == "Practice started"
+    assert [c.title for c in dm_cards(quiz, "alice")] == ["Practice question"]
+    question = dm_cards(quiz, "alice")[0].body
+    assert question in ("Question gpu-1?", "Question gpu-2?")
+
+    await write(quiz, "alice", "my answer")
+    follow_up = dm_cards(quiz, "alice")[-1]
+    assert follow_up.title.startswith("Follow-up 1 of")
+    session = await session_of(quiz, "alice")
+    assert session is not None
+    while dm_cards(quiz, "alice")[-1].title != "Sample answer outline":
+        await write(quiz, "alice", "a follow-up answer")
+    titles = [c.title for c in dm_cards(quiz, "alice")]
+    follow_ups = 2 if question == "Question gpu-1?" else 1
+    assert titles == [
+        "Practice question",
+        *(f"Follow-up {n} of {follow_ups}" for n in range(1, follow_ups + 1)),
+        "Sample answer outline",
+    ]
+    outline = dm_cards(quiz, "alice")[-1]
+    assert [b.value for b in outline.buttons] == [practice_value(session.id)] * 4
+
+    graded = await press(quiz, "alice", "grade_good", practice_value(session.id))
+    assert graded.card.title == "Practice graded: good"
+    assert "comes back for you on" in graded.card.body
+    member_id = await quiz.service.store.member_id(quiz.member("alice"))
+    cards = await quiz.service.store.learning.member_cards(member_id)
+    assert list(cards) == [session.question_id]  # the member's own card
+    assert await quiz.service.store.leaderboard(1, None) == []  # no channel points
+
+    (next_button,) = graded.card.buttons
+    assert next_button.action == NEXT_ACTION
+    again = await press(quiz, "alice", NEXT_ACTION, next_button.value)
+    assert again.card.title == "Practice started"
+    second = dm_cards(quiz, "alice")[-1]
+    assert second.title == "Practice question"
+    assert second.body != question  # graded today: not offered again
+
+
+async def test_the_grade_command_in_the_dm_grades_the_session(quiz: QuizHarness) -> None:
+    await quiz.command("practice networking", by="bob")
+    early = await in_dm(quiz, "bob", "grade good")
+    assert early.card.body == "Answer the question and its follow-ups first, then grade."
+    while dm_cards(quiz, "bob")[-1].title != "Sample answer outline":
+        await write(quiz, "bob", "an answer")
+    graded = await in_dm(quiz, "bob", "grade partly")
+    assert graded.card.title == "Practice graded: partly"
+    assert await session_of(quiz, "bob") is None
+
+
+async def test_the_policy_chooses_the_question(quiz: QuizHarness) -> None:
+    member_id = await quiz.service.store.member_id(quiz.member("carol"))
+    now = quiz.clock.now()
+    expected = await quiz.service.engine.learning.choose_practice(member_id, now)
+    await quiz.command("practice", by="carol")
+    session = await session_of(quiz, "carol")
+    assert session is not None and session.question_id == expected
+
+
+async def test_one_session_per_member_and_stop(quiz: QuizHarness) -> None:
+    await quiz.command("practice", by="dave")
+    second = await quiz.command("practice", by="dave")
+    assert second.card.body == ALREADY_OPEN
+    assert len(dm_cards(quiz, "dave")) == 1
+    other = await quiz.command("practice", by="erin")  # another member may practise meanwhile
+    assert other.card.title == "Practice started"
+    stopped = await quiz.command("practice stop", by="dave")
+    assert stopped.card.title == "Practice session ended."
+    assert await session_of(quiz, "dave") is None
+    await write(quiz, "dave", "too late")
+    assert dm_cards(quiz, "dave")[-1].title == "Practice"  # the help text, not a follow-up
+    assert (await quiz.command("practice stop", by="dave")).card.title == (
+        "No practice session is open."
+    )
+
+
+async def test_a_session_left_for_a_day_expires_quietly(quiz: QuizHarness) -> None:
+    await quiz.command("practice", by="frank")
+    quiz.clock.advance(hours=23)
+    await write(quiz, "frank", "still here")
+    assert await session_of(quiz, "frank") is not None  # the answer touched it
+    sent = len(quiz.platform.messages)
+    quiz.clock.advance(hours=24)
+    assert await session_of(quiz, "frank") is None
+    assert len(quiz.platform.messages) == sent  # quietly: nothing sent
+    assert (await quiz.command("practice", by="frank")).card.title == "Practice started"
+
+
+async def test_other_direct_messages_get_the_help_text(quiz: QuizHarness) -> None:
+    await write(quiz, "gina", "hello bot")
+    (card,) = dm_cards(quiz, "gina")
+    assert "only while a practice session waits for your answer" in card.body
+    refused = await quiz.command("practice nettworking", by="gina")
+    assert refused.card.body.startswith("Unknown topic")
+    assert "nettworking" in refused.card.body
+    assert refused.card.body.endswith("Topics: gpu, memory, networking.")
+    assert await session_of(quiz, "gina") is None
