@@ -41,6 +41,7 @@ TABLES = (
     "unfinished_cards",
     "recap_schedules",
     "recaps",
+    "practice_sessions",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

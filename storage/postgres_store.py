@@ -29,6 +29,7 @@ from storage.postgres_rounds import PostgresRounds
 from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_learning import SqliteLearningStore
+from storage.sqlite_practice import SqlitePracticeStore
 from storage.sqlite_recaps import SqliteRecapStore
 from storage.sqlite_reports import SqliteReports
 
@@ -54,6 +55,7 @@ class PostgresStore(PostgresRounds, PostgresMembers, SqliteChannels, SqliteRepor
         self.learning = SqliteLearningStore(self._transaction, self._fetch)
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
+        self.practice = SqlitePracticeStore(self._transaction, self._fetch)
 
     @classmethod
     async def connect(

@@ -25,6 +25,7 @@ from bot.models import (
     RoundState,
 )
 from bot.ports import Store
+from bot.practice_store import PracticeDraft, PracticeState
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
@@ -619,3 +620,21 @@ async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
     stats = await store.channel_stats(channel_id)
     assert (stats.rounds, stats.answers, stats.members, stats.votes) == (3, 4, 2, 1)
     assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (1, 9, 0)
+
+
+async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    question_id = (await new_round(store, channel_id)).question_id
+    ann = await member(store, "ann")
+    direct = ChannelRef("slack", "T1", "D-ann", "DM")
+    started = await store.practice.start_session(
+        PracticeDraft(ann, direct, question_id, "gpu", T0)
+    )
+    assert started is not None
+    again = PracticeDraft(ann, direct, question_id, None, T0)
+    assert await store.practice.start_session(again) is None  # one open session a member
+    assert await store.practice.advance(started.id, 0, PracticeState.GRADE, T0)
+    assert not await store.practice.advance(started.id, 0, PracticeState.GRADE, T0)  # stale
+    assert await store.practice.close_session(started.id, "graded", T0)
+    assert await store.practice.open_session(ann) is None
+    assert await store.practice.start_session(again) is not None
