@@ -4,7 +4,8 @@ Builds a database of ``--answers`` answers from ``--members`` members over
 ``--channels`` channels (a year of daily rounds; each channel has its own pool
 of regulars drawn from all members), then times ``SqliteStore.leaderboard``
 for random channels and prints the median and p99 against the target
-(p99 <= 5 ms).
+(p99 <= 5 ms). It also times the board's SQL against the answers-only board of before the
+approved-suggestion bonuses (the same channels, the same run) and prints the ratio.
 
     python bench/leaderboard.py [--answers 1000000] [--members 10000] [--channels 200]
                                 [--queries 300] [--keep PATH]
@@ -145,8 +146,10 @@ async def _measure(path: Path, args: argparse.Namespace) -> None:
     async with SqliteStore.open(path) as store:
         with closing(sqlite3.connect(path)) as conn:
             now = from_db(conn.execute("SELECT MAX(answered_at) FROM answers").fetchone()[0])
-            plan = conn.execute(f"EXPLAIN QUERY PLAN {LEADERBOARD}", (1, "", 10)).fetchall()
-        print("  query plan : " + " | ".join(str(row[3]) for row in plan))
+            params = {"channel": 1, "since": "", "limit": 10}
+            plan = conn.execute(f"EXPLAIN QUERY PLAN {LEADERBOARD}", params).fetchall()
+            print("  query plan : " + " | ".join(str(row[3]) for row in plan))
+            _compare_with_answers_only(conn, args, to_db(now - timedelta(days=7)))
         week = now - timedelta(days=7)
         for label, since in (("week", week), ("all-time", None)):
             for _ in range(20):  # warm the page cache, as a running bot has it
@@ -165,6 +168,42 @@ async def _measure(path: Path, args: argparse.Namespace) -> None:
                 f"  {label:9s} top 10: median {p50:6.2f} ms   p99 {p99:6.2f} ms"
                 f"   (target p99 <= {TARGET_P99_MS:.0f} ms: {verdict})"
             )
+
+
+# The board before approved-suggestion bonuses counted: answers only. The baseline of the
+# same run, to show what reading the (empty) bonuses table costs.
+ANSWERS_ONLY = """
+SELECT b.member_id, m.display_name, m.member, b.points, b.answers
+FROM (
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers, MIN(answered_at) AS first_at
+    FROM answers WHERE channel_id = :channel AND answered_at >= :since
+    GROUP BY member_id
+    ORDER BY points DESC, answers DESC, first_at, member_id
+    LIMIT :limit
+) AS b
+JOIN members m ON m.id = b.member_id
+ORDER BY b.points DESC, b.answers DESC, b.first_at, b.member_id
+"""
+
+
+def _compare_with_answers_only(
+    conn: sqlite3.Connection, args: argparse.Namespace, week: str
+) -> None:
+    rng = random.Random(args.seed + 2)
+    channels = [rng.randrange(1, args.channels + 1) for _ in range(args.queries)]
+    for label, since in (("week", week), ("all-time", "")):
+        medians = []
+        for sql in (ANSWERS_ONLY, LEADERBOARD):
+            samples = []
+            for channel in channels:
+                started = time.perf_counter()
+                conn.execute(sql, {"channel": channel, "since": since, "limit": 10}).fetchall()
+                samples.append((time.perf_counter() - started) * 1000)
+            medians.append(statistics.median(samples))
+        print(
+            f"  {label:9s} raw SQL median: answers only {medians[0]:6.2f} ms, with bonuses"
+            f" {medians[1]:6.2f} ms (x{medians[1] / medians[0]:.2f})"
+        )
 
 
 def _arguments() -> argparse.Namespace:

@@ -128,10 +128,15 @@ def _me_figure(chart: MeChart) -> Figure:
     calendar_axes.set_yticks(range(7), WEEKDAY_LABELS)
     week_ticks = list(range(0, ACTIVITY_WEEKS, 3))
     calendar_axes.set_xticks(week_ticks, [_monday(chart, week) for week in week_ticks])
-    calendar_axes.set_xticks([x - 0.5 for x in range(1, ACTIVITY_WEEKS)], minor=True)
-    calendar_axes.set_yticks([y - 0.5 for y in range(1, 7)], minor=True)
-    calendar_axes.grid(which="minor", color="white", linewidth=2)
-    calendar_axes.tick_params(which="both", length=0)
+    # White gaps between the days: two line collections (minor-tick grid lines would
+    # create a tick object, with its labels, per line)
+    calendar_axes.vlines(
+        [x - 0.5 for x in range(1, ACTIVITY_WEEKS)], -0.5, 6.5, colors="white", linewidth=2
+    )
+    calendar_axes.hlines(
+        [y - 0.5 for y in range(1, 7)], -0.5, ACTIVITY_WEEKS - 0.5, colors="white", linewidth=2
+    )
+    calendar_axes.tick_params(length=0)
     if not chart.answers:
         calendar_axes.text(5.5, 3, "No answers yet", ha="center", va="center")
     for side in calendar_axes.spines.values():

@@ -3,13 +3,17 @@ thread; a refused upload leaves the text sent. And links to answers (chat.getPer
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from adapters.slack.connector import SlackPlatform
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from tests.chart_cards import PNG, RECAP_CARD
-from tests.slack.fake_slack import FakeSlack
+from tests.slack.driver import CHANNEL as CHANNEL_ID
+from tests.slack.driver import SlackQuiz
+from tests.slack.fake_slack import TEAM, FakeSlack
 
 CHANNEL = ChannelRef("slack", "T1", "C1", "#quiz")
 
@@ -81,3 +85,25 @@ async def test_a_link_to_an_answer_is_its_permalink(
     assert link == "https://fake.slack.test/archives/C1/p1764000002000002"
     fake_slack.channel_errors["C1"] = "channel_not_found"
     assert await slack.link(MessageRef(CHANNEL, "1764000002.000002")) is None
+
+
+async def test_a_weekly_recap_on_slack_links_answers_and_uploads_its_chart(
+    slack_quiz: SlackQuiz, fake_slack: FakeSlack
+) -> None:
+    await slack_quiz.command("now")
+    answer = await slack_quiz.reply("Shard the KV cache across GPUs", by="U0ANN")
+    await slack_quiz.react("+1", by="U0BOB", ts=answer)
+    channel = await slack_quiz.service.engine.channel(ChannelRef("slack", TEAM, CHANNEL_ID))
+    assert channel is not None
+    slot = slack_quiz.clock.now() + timedelta(days=1)
+    slack_quiz.clock.set(slot)
+    await slack_quiz.service.recaps.on_slot(channel.id, slot)
+    await slack_quiz.settle()
+
+    [recap] = [m for m in fake_slack.posts(CHANNEL_ID) if (m.key or "").startswith("recap:")]
+    text = "\n".join(recap.block_texts())
+    permalink = f"https://fake.slack.test/archives/{CHANNEL_ID}/p{answer.replace('.', '')}"
+    assert "Shard the KV cache across GPUs" in text and permalink in text
+    [upload] = fake_slack.uploads
+    assert upload.channel == CHANNEL_ID and upload.thread_ts is None
+    assert upload.content.startswith(b"\x89PNG") and upload.filename.startswith("recap-")
