@@ -174,7 +174,7 @@ async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
 
 
 async def grade(ctx: CommandContext, command: GradeRound) -> Response:
-    session = await ctx.practice.waiting_for_grade(ctx.event.member, ctx.event.channel)
+    session = await ctx.practice.waiting_for_grade(ctx.event.channel)
     if session is not None and command.grade is not None and ctx.platform is not None:
         return await ctx.practice.grade(ctx.platform, session, command.grade)
     if ctx.channel is None:

@@ -9,7 +9,7 @@ from bot.grades import GRADE_WORDS, Grade
 from bot.render import Button, Card, CardKind, Field
 from questions.pack import Question
 
-PRACTICE_VALUE_PREFIX = "practice:"  # a grade button's value in a session's outline
+PRACTICE_VALUE_PREFIX = "p"  # a grade button's value in a session's outline: "p12"
 NEXT_ACTION = "practice_next"
 WORDS = "|".join(GRADE_WORDS)
 

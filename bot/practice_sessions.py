@@ -34,7 +34,7 @@ ALREADY_OPEN = (
 
 
 def same_place(a: ChannelRef, b: ChannelRef) -> bool:
-    return (a.platform, a.workspace, a.channel) == (b.platform, b.workspace, b.channel)
+    return (a.platform, a.channel) == (b.platform, b.channel)
 
 
 class PracticeSessions:
@@ -46,7 +46,14 @@ class PracticeSessions:
 
     async def current(self, member_id: int) -> PracticeSession | None:
         """The member's open session; one untouched for a day is closed quietly first."""
-        session = await self._store.open_session(member_id)
+        return await self._alive(await self._store.open_session(member_id))
+
+    async def in_direct(self, channel: ChannelRef) -> PracticeSession | None:
+        """The open session of this DM channel (the member's, whatever workspace the
+        platform says a DM is in)."""
+        return await self._alive(await self._store.open_session_in(channel))
+
+    async def _alive(self, session: PracticeSession | None) -> PracticeSession | None:
         now = self._engine.clock.now()
         if session is not None and now - session.touched_at >= SESSION_LIFETIME:
             await self._store.close_session(session.id, "expired", now)
@@ -54,13 +61,22 @@ class PracticeSessions:
             return None
         return session
 
-    async def start(self, platform: Platform, member: MemberRef, topic: str | None) -> Response:
+    async def start(
+        self,
+        platform: Platform,
+        member: MemberRef,
+        topic: str | None,
+        member_id: int | None = None,
+    ) -> Response:
+        """A new session for ``member`` (``member_id``: who they are in the store, when
+        known; a Discord DM carries no guild to find it by)."""
         if not isinstance(platform, DirectMessages):
             raise Refused(NO_DIRECT_MESSAGES)
         known = sorted(set(self._engine.question_topics().values()))
         if topic is not None and topic not in known:
             raise Refused(f"Unknown topic {quoted(topic)}. Topics: {', '.join(known)}.")
-        member_id = await self._engine.store.member_id(member)
+        if member_id is None:
+            member_id = await self._engine.store.member_id(member)
         if await self.current(member_id) is not None:
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
@@ -93,9 +109,8 @@ class PracticeSessions:
 
     async def on_direct(self, event: DirectMessage, platform: Platform) -> None:
         """An answer while the session waits for one; any other DM gets the help text."""
-        member_id = await self._engine.store.member_id(event.member)
-        session = await self.current(member_id)
-        if session is None or not same_place(session.direct, event.channel):
+        session = await self.in_direct(event.channel)
+        if session is None:
             await platform.post(
                 event.channel, practice_cards.help_card(), key=f"dm-help:{event.event_id}"
             )
@@ -120,15 +135,9 @@ class PracticeSessions:
             card = practice_cards.follow_up_card(question, number)
             await self._send(platform, session, f"follow-up:{number}", card)
 
-    async def waiting_for_grade(
-        self, member: MemberRef, channel: ChannelRef
-    ) -> PracticeSession | None:
-        """The member's session, when ``channel`` is its DM (a grade given there is for it)."""
-        member_id = await self._engine.store.member_id(member)
-        session = await self.current(member_id)
-        if session is None or not same_place(session.direct, channel):
-            return None
-        return session
+    async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
+        """The session whose DM ``channel`` is (a grade given there is for it)."""
+        return await self.in_direct(channel)
 
     async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
         if session.state is not PracticeState.GRADE:
@@ -143,7 +152,7 @@ class PracticeSessions:
         return Response(practice_cards.graded_card(grade, result.card.due, zone, session.id))
 
     async def next_question(
-        self, platform: Platform, member: MemberRef, after_session: int
+        self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int
     ) -> Response:
         """ "Next question": a new session of the same topic as the one just graded."""
         member_id = await self._engine.store.member_id(member)

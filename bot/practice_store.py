@@ -51,6 +51,11 @@ class PracticeStore(Protocol):
         """The member's open session, if any (expired or not: the caller decides)."""
         ...
 
+    async def open_session_in(self, direct: ChannelRef) -> PracticeSession | None:
+        """The open session of the DM channel ``direct`` (its platform and channel id: a
+        DM on Discord belongs to no guild), if any."""
+        ...
+
     async def session(self, session_id: int) -> PracticeSession | None:
         """A session by id, open or closed."""
         ...

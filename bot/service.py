@@ -231,8 +231,10 @@ class QuizService:
     ) -> Response:
         if event.action == NEXT_ACTION:
             session_id = int(event.value) if event.value.isascii() and event.value.isdigit() else 0
-            return await self.practice.next_question(platform, event.member, session_id)
-        session = await self.practice.waiting_for_grade(event.member, event.channel)
+            return await self.practice.next_question(
+                platform, event.member, event.channel, session_id
+            )
+        session = await self.practice.waiting_for_grade(event.channel)
         if grade is None or session is None or session.id != session_of_value(event.value):
             raise Refused("That practice session is over. Start another with `/quiz practice`.")
         return await self.practice.grade(platform, session, grade)

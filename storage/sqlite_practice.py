@@ -40,6 +40,14 @@ class SqlitePracticeStore:
         )
         return _session(rows[0]) if rows else None
 
+    async def open_session_in(self, direct: ChannelRef) -> PracticeSession | None:
+        rows = await self._fetch(
+            f"SELECT {SESSION_COLUMNS} FROM practice_sessions"
+            " WHERE platform = ? AND direct_channel = ? AND closed_at IS NULL",
+            (direct.platform, direct.channel),
+        )
+        return _session(rows[0]) if rows else None
+
     async def session(self, session_id: int) -> PracticeSession | None:
         rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM practice_sessions WHERE id = ?", (session_id,)

@@ -55,9 +55,11 @@ class InboundRouter(Protocol):
 
 def quiz_intents() -> discord.Intents:
     """The default intents plus message content (a privileged intent: switch it on in the
-    Developer Portal, Bot page, "Message Content Intent")."""
+    Developer Portal, Bot page, "Message Content Intent"). DM messages (private practice)
+    are in the defaults; said here so nobody drops them."""
     intents = discord.Intents.default()
     intents.message_content = True
+    intents.dm_messages = True
     return intents
 
 

@@ -34,6 +34,8 @@ from adapters.discord.inbound import (
     PLATFORM,
     ChannelResolver,
     channel_ref,
+    direct_event,
+    direct_ref,
     is_snowflake,
     member_ref,
     reaction_event,
@@ -332,6 +334,12 @@ class DiscordPlatform:
             raise PlatformError(f"{where}: the card rendered to no message")
         return posted[0]
 
+    async def open_direct(self, member: MemberRef) -> ChannelRef:
+        """The member's DM channel with the bot (``POST /users/@me/channels``)."""
+        with platform_errors("opening a DM"):
+            opened = await self._client.http.start_private_message(int(member.member))
+        return direct_ref(opened["id"])
+
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         target = self._messageable(channel, channel.workspace)
         sent = await self._send_card(target, card, key, f"posting to {channel.label()}")
@@ -476,6 +484,10 @@ class DiscordPlatform:
         # never overtakes the message it edits.
         async with self._message_lock(message.id):
             if self._handler is None or self._is_me(message.author.id):
+                return
+            if isinstance(message.channel, discord.DMChannel):
+                if not edited and _well_formed_message(message):
+                    await self._deliver(direct_event(message))
                 return
             if message.guild is None and getattr(message.channel, "guild_id", None) is None:
                 return

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from adapters.discord.errors import translate
-from bot.events import Reaction, Reply
+from bot.events import DirectMessage, Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "discord"
@@ -143,6 +143,23 @@ def reaction_event(
         member=member_ref(guild_id, payload.user_id, name),
         emoji=emoji,
         is_bot=is_bot,
+    )
+
+
+def direct_ref(channel_id: int | str) -> ChannelRef:
+    """A DM channel with the bot: it belongs to no guild."""
+    return ChannelRef(PLATFORM, "0", str(channel_id), "DM")
+
+
+def direct_event(message: discord.Message) -> DirectMessage:
+    channel = direct_ref(message.channel.id)
+    return DirectMessage(
+        event_id=str(message.id),
+        channel=channel,
+        message=MessageRef(channel, str(message.id)),
+        member=member_ref(None, message.author.id, message.author.display_name),
+        text=message.content,
+        is_bot=message.author.bot,
     )
 
 

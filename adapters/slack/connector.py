@@ -26,6 +26,7 @@ from adapters.slack.admins import SlackMembers
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import error_code, slack_call
+from adapters.slack.inbound import direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
@@ -155,6 +156,15 @@ class SlackPlatform:
             if isinstance(cause, SlackApiError) and error_code(cause) == "already_reacted":
                 return  # a retried hint: the reaction is there, which is all we wanted
             raise
+
+    async def open_direct(self, member: MemberRef) -> ChannelRef:
+        """The member's IM with the bot (``conversations.open``, scope ``im:write``)."""
+        async with slack_call("conversations.open"):
+            opened = await self.client.conversations_open(users=member.member)
+        channel = opened.get("channel") or {}
+        if not channel.get("id"):
+            raise PlatformError("conversations.open gave no channel")
+        return direct_ref(member.workspace, str(channel["id"]))
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,

@@ -30,7 +30,7 @@ from adapters.slack.payloads import (
 )
 from adapters.slack.render import ACTION_PREFIX, REPEAT_MARK
 from bot.cards import REVEAL_ACTION, round_id_from
-from bot.events import ButtonPress, Command, Reaction, Reply
+from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "slack"
@@ -131,6 +131,31 @@ def reply_from(body: Payload) -> Reply | None:
         text=unescape(message.get("text") or ""),
         edited=edited,
     )
+
+
+def direct_from(body: Payload) -> DirectMessage | None:
+    """A member's new message in their IM with the bot → :class:`DirectMessage`; edits,
+    bot messages and other subtypes give ``None``."""
+    envelope = checked(MESSAGE_ENVELOPE, body, "message envelope")
+    event = envelope["event"]
+    if event.get("channel_type") != "im" or event.get("subtype") not in REPLY_SUBTYPES:
+        return None
+    ts, user, channel_id = event.get("ts"), event.get("user"), event.get("channel")
+    if is_bot_message(event) or not ts or not user or not channel_id:
+        return None
+    team = _team(envelope.get("team_id"), envelope.get("authorizations", ()))
+    channel = direct_ref(team, channel_id)
+    return DirectMessage(
+        event_id=envelope["event_id"],
+        channel=channel,
+        message=MessageRef(channel, ts),
+        member=member_ref(team, user),
+        text=unescape(event.get("text") or ""),
+    )
+
+
+def direct_ref(team: str, channel: str) -> ChannelRef:
+    return ChannelRef("slack", team, channel, "DM")
 
 
 def command_from(body: Payload) -> Command:

@@ -27,6 +27,7 @@ from adapters.slack.inbound import (
     PayloadError,
     button_from,
     command_from,
+    direct_from,
     reaction_from,
     reply_from,
 )
@@ -34,7 +35,7 @@ from adapters.slack.payloads import QUIZ_COMMAND, describe, route
 from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX, render_card
 from bot import cards
 from bot.errors import NotRecorded, PlatformError
-from bot.events import ButtonPress, Command, Event
+from bot.events import ButtonPress, Command, DirectMessage, Event, Reply
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef
 from bot.render import Card, Response
@@ -103,7 +104,9 @@ class SlackListeners:
             await self._handle(event, respond=None)
 
     async def on_message(self, body: dict[str, Any]) -> None:
-        event = _translate(reply_from, body)
+        event: Reply | DirectMessage | None = _translate(reply_from, body) or _translate(
+            direct_from, body
+        )
         if event is not None:
             event = dataclasses.replace(event, member=await self._named(event.member))
             await self._handle(event, respond=None)

@@ -58,6 +58,7 @@ class MessageFields(TypedDict):
 class MessageEvent(MessageFields):
     type: Literal["message"]
     channel: NotRequired[str]
+    channel_type: NotRequired[str]  # "im" in the bot's direct messages
     message: NotRequired[MessageFields]
 
 

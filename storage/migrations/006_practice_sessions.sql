@@ -19,3 +19,5 @@ CREATE TABLE practice_sessions (
 -- At most one open session per member.
 CREATE UNIQUE INDEX practice_sessions_one_open ON practice_sessions (member_id)
     WHERE closed_at IS NULL;
+
+CREATE INDEX practice_sessions_by_direct ON practice_sessions (platform, direct_channel);

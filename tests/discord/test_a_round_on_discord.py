@@ -353,3 +353,51 @@ async def test_an_answer_the_database_could_not_write_is_kept_retried_and_counte
 
     [saved] = await quiz.store.round_answers(round_.id)
     assert saved.text == "Shard the optimizer state"
+
+
+def dm_payload(fake: FakeDiscord, channel_id: int, user: int, text: str) -> dict[str, Any]:
+    """A member's message in their DM with the bot: no guild, no member."""
+    return fake.add_message(channel_id, user, text)
+
+
+def dm_button(fake: FakeDiscord, user: int, message: dict[str, Any], custom: str) -> dict[str, Any]:
+    payload = button_payload(fake, user, message, custom)
+    member = payload.pop("member")
+    del payload["guild_id"]
+    payload["user"] = member["user"]
+    payload["context"] = 1  # the bot's DM
+    return payload
+
+
+async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
+    await quiz.command(LEAD, "now")
+    await quiz.command(ANN, "practice")
+    opened = [r for r in quiz.fake.requests if r.path == "/users/@me/channels"]
+    assert len(opened) == 1
+    dm = max(c for c, json in quiz.fake.channels.items() if json["type"] == 1)
+    assert bot_posts(quiz.fake, dm)[0]["embeds"][0]["title"] == "Practice question"
+
+    while bot_posts(quiz.fake, dm)[-1]["embeds"][0]["title"] != "Sample answer outline":
+        assert len(bot_posts(quiz.fake, dm)) < 10
+        await quiz.run("MESSAGE_CREATE", dm_payload(quiz.fake, dm, ANN, "my answer"))
+    titles = [m["embeds"][0]["title"] for m in bot_posts(quiz.fake, dm)]
+    assert titles[0] == "Practice question" and titles[1].startswith("Follow-up 1 of")
+
+    outline = bot_posts(quiz.fake, dm)[-1]
+    good = next(
+        c["custom_id"]
+        for row in outline["components"]
+        for c in row["components"]
+        if "grade_good" in c["custom_id"]
+    )
+    replies = len(quiz.fake.interaction_replies)
+    await quiz.run("INTERACTION_CREATE", dm_button(quiz.fake, ANN, outline, good))
+    # deferred, then the private follow-up
+    await eventually(lambda: len(quiz.fake.interaction_replies) >= replies + 2)
+    graded = str(quiz.fake.interaction_replies[replies:])
+    assert "Practice graded: good" in graded
+    ann = await quiz.store.member_id(MemberRef("discord", str(quiz.fake.guild_id), str(ANN)))
+    assert len(await quiz.store.learning.member_cards(ann)) == 1  # the guild member's card
+
+    await quiz.run("MESSAGE_CREATE", dm_payload(quiz.fake, dm, ANN, "anything else"))
+    assert "practice session waits" in str(bot_posts(quiz.fake, dm)[-1]["embeds"][0])

@@ -253,6 +253,10 @@ class FakeSlack:
         self.messages.append(posted)
         return {"ok": True, "channel": posted.channel, "ts": posted.ts}
 
+    def _conversations_open(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Each member's IM with the bot is ``D<member>``."""
+        return {"ok": True, "channel": {"id": f"D{params['users']}"}}
+
     def _chat_getPermalink(self, params: Mapping[str, Any]) -> dict[str, Any]:
         ts = str(params["message_ts"]).replace(".", "")
         return {"ok": True, "permalink": f"https://fake.slack.test/archives/{params['channel']}/p{ts}"}

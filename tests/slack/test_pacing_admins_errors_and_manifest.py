@@ -119,11 +119,14 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "users:read",
         "emoji:read",
         "files:write",
+        "im:write",
+        "im:history",
     }
     settings = manifest["settings"]
     assert set(settings["event_subscriptions"]["bot_events"]) == {
         "message.channels",
         "message.groups",
+        "message.im",
         "reaction_added",
     }
     assert settings["socket_mode_enabled"] is True
