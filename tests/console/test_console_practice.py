@@ -10,6 +10,7 @@ from pathlib import Path
 from adapters.console.connector import ConsolePlatform
 from adapters.console.session import ConsoleSession
 from questions.catalog import Catalog
+from questions.loader import load_catalog
 from tests.conftest import START, sample_pack
 from tests.fakes import FakeClock
 from tests.harness import running_service
@@ -56,3 +57,32 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
     me = [line.strip() for line in transcript[at("[#practice] you: /quiz me") + 1 :]]
     assert me[0].endswith("(private): you: your practice")
     assert "Mastery per topic: networking 100%" in me
+
+
+async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
+    """`/quiz practice`, `:dm`, two answers, `/quiz grade good`, `:channel`, `/quiz me`."""
+    script = [
+        "/quiz practice",
+        ":dm",
+        "my answer",
+        "my follow-up answer",
+        "/quiz grade good",
+        ":channel",
+        "/quiz me",
+    ]
+
+    async def typed() -> AsyncIterator[str]:
+        for line in script:
+            yield line
+
+    out = io.StringIO()
+    platform = ConsolePlatform(out=out)
+    async with running_service(
+        tmp_path / "p.db", [platform], FakeClock(START), load_catalog()
+    ) as service:
+        await ConsoleSession(service, platform, echo=True).run(typed())
+    transcript = out.getvalue()
+    assert "[DM › you] quizbot → you (private): Practice graded: good" in transcript
+    assert "Grade first" not in transcript  # the script's answers fit the question's steps
+    me = transcript[transcript.index("[#practice] you: /quiz me") :]
+    assert "Mastery per topic:" in me and "Due for review: 0" in me
