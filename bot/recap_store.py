@@ -3,6 +3,7 @@ outbox, and the week's figures a recap reports."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -55,6 +56,11 @@ class RecapStore(Protocol):
         """(enabled, schedule); schedule None: the default day and time."""
         ...
 
+    async def recap_schedules(self) -> dict[int, tuple[bool, str | None]]:
+        """Every stored (enabled, schedule) by channel id, in one query; a channel with
+        no row gets the default."""
+        ...
+
     async def set_recap_schedule(
         self, channel_id: int, enabled: bool, schedule: str | None
     ) -> None: ...
@@ -66,6 +72,16 @@ class RecapStore(Protocol):
         ...
 
     async def recap_by_key(self, key: str) -> RecapRecord | None: ...
+
+    async def recorded_keys(self, keys: Collection[str]) -> set[str]:
+        """Which of ``keys`` have a recap recorded, in one query."""
+        ...
+
+    async def last_rounds_between(
+        self, windows: Sequence[tuple[int, datetime, datetime]]
+    ) -> list[int | None]:
+        """``last_round_between`` for each (channel id, start, end), in one query."""
+        ...
 
     async def last_round_between(
         self, channel_id: int, start: datetime, end: datetime

@@ -44,8 +44,9 @@ class WeeklyRecaps:
     # settings
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
+        stored = await self._store.recaps.recap_schedules()
         for channel in channels:
-            enabled, schedule = await self._store.recaps.recap_schedule(channel.id)
+            enabled, schedule = stored.get(channel.id, (True, None))
             self._settings[channel.id] = RecapSetting(enabled, schedule)
 
     def setting(self, channel_id: int) -> RecapSetting:
@@ -69,40 +70,62 @@ class WeeklyRecaps:
         channel = await self._store.get_channel_by_id(channel_id)
         if channel is None or self.plan(channel) is None:
             return
-        zone = ZoneInfo(channel.timezone)
-        start, end = week_before(slot, zone)
+        start, end = week_before(slot, ZoneInfo(channel.timezone))
         last_round = await self._store.recaps.last_round_between(channel.id, start, end)
+        await self._record(channel, slot, last_round)
+
+    async def _record(
+        self, channel: ChannelSettings, slot: datetime, last_round: int | None
+    ) -> None:
         if last_round is None:
             log.info("no round this week: no recap", extra=about(channel.ref))
             return
-        week = recap_week(slot, zone)
+        week = recap_week(slot, ZoneInfo(channel.timezone))
         record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
         if await self._store.recaps.record_recap(record, last_round, self._clock.now()):
             log.info("recap of %s recorded", week, extra=about(channel.ref))
             self._wake_outbox()
 
     async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
-        """After downtime: each channel's last recap slot within its grace window, once."""
+        """After downtime: each channel's last recap slot within its grace window, once.
+
+        A fixed number of queries for any number of channels (start-up at 10k channels),
+        and one warning for all the recaps missed beyond their grace window."""
         now = self._clock.now()
+        due: list[tuple[ChannelSettings, datetime]] = []
+        missed: list[tuple[ChannelSettings, datetime, str]] = []
         for channel in channels:
             plan = self.plan(channel)
             if plan is None:
                 continue
             decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
             if decision.post is not None:
-                await self.on_slot(channel.id, decision.post)
-                continue
-            missed = decision.newest_skipped
-            if missed is None:
-                continue
-            key = recap_key(channel.id, recap_week(missed, plan.tz))
-            if await self._store.recaps.recap_by_key(key) is None:
-                log.warning(
-                    "the recap due %s is older than the %g h grace window; skipped",
-                    missed.isoformat(),
-                    channel.grace_hours,
-                    extra=about(channel.ref),
-                )
+                due.append((channel, decision.post))
+            elif decision.newest_skipped is not None:
+                slot = decision.newest_skipped
+                missed.append((channel, slot, recap_key(channel.id, recap_week(slot, plan.tz))))
+        recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
+        self._warn_missed([(c, slot) for c, slot, key in missed if key not in recorded])
+        windows = [(c.id, *week_before(slot, ZoneInfo(c.timezone))) for c, slot in due]
+        last_rounds = await self._store.recaps.last_rounds_between(windows)
+        for (channel, slot), last_round in zip(due, last_rounds, strict=True):
+            await self._record(channel, slot, last_round)
+
+    def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
+        """One warning per grace window for the recaps skipped; the channels at debug."""
+        by_grace: dict[float, list[datetime]] = {}
+        for channel, slot in missed:
+            log.debug("recap due %s skipped", slot.isoformat(), extra=about(channel.ref))
+            by_grace.setdefault(channel.grace_hours, []).append(slot)
+        for grace_hours, slots in sorted(by_grace.items()):
+            log.warning(
+                "the recaps of %d channel(s), due %s to %s, are older than the %g h grace"
+                " window; skipped",
+                len(slots),
+                min(slots).isoformat(),
+                max(slots).isoformat(),
+                grace_hours,
+            )
 
     # sending
 

@@ -7,7 +7,8 @@ transaction and read helpers rather than opening a connection of its own.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import json
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
@@ -31,6 +32,17 @@ WHERE a.channel_id = ? AND a.answered_at >= ? AND a.answered_at < ?
 ORDER BY a.answered_at, a.id
 """
 
+# One row per window of the JSON array [[channel id, start, end], ...], in its order.
+LAST_ROUNDS_BETWEEN = """
+SELECT (SELECT r.id FROM rounds r
+        WHERE r.channel_id = json_extract(w.value, '$[0]')
+          AND r.scheduled_for >= json_extract(w.value, '$[1]')
+          AND r.scheduled_for < json_extract(w.value, '$[2]')
+        ORDER BY r.scheduled_for DESC LIMIT 1)
+FROM json_each(?) w
+ORDER BY w.key
+"""
+
 
 class SqliteRecapStore:
     def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
@@ -44,6 +56,10 @@ class SqliteRecapStore:
         if not rows:
             return True, None
         return bool(rows[0][0]), rows[0][1]
+
+    async def recap_schedules(self) -> dict[int, tuple[bool, str | None]]:
+        rows = await self._fetch("SELECT channel_id, enabled, schedule FROM recap_schedules", ())
+        return {row[0]: (bool(row[1]), row[2]) for row in rows}
 
     async def set_recap_schedule(
         self, channel_id: int, enabled: bool, schedule: str | None
@@ -81,6 +97,26 @@ class SqliteRecapStore:
             return None
         channel_id, week, slot, outbox_key = rows[0]
         return RecapRecord(channel_id, week, from_db(slot), outbox_key)
+
+    async def recorded_keys(self, keys: Collection[str]) -> set[str]:
+        if not keys:
+            return set()
+        rows = await self._fetch(
+            "SELECT outbox_key FROM recaps WHERE outbox_key IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(keys)),),
+        )
+        return {row[0] for row in rows}
+
+    async def last_rounds_between(
+        self, windows: Sequence[tuple[int, datetime, datetime]]
+    ) -> list[int | None]:
+        if not windows:
+            return []
+        rows = await self._fetch(
+            LAST_ROUNDS_BETWEEN,
+            (json.dumps([[channel, to_db(start), to_db(end)] for channel, start, end in windows]),),
+        )
+        return [row[0] for row in rows]
 
     async def last_round_between(
         self, channel_id: int, start: datetime, end: datetime

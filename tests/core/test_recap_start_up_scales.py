@@ -1,0 +1,78 @@
+"""Start-up at many channels: loading recap settings and catching up on missed recaps cost
+a fixed number of statements, not a few per channel, and missed recaps are summed up in one
+warning rather than one per channel."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.models import ChannelSettings
+from bot.refs import ChannelRef
+from questions.catalog import Catalog
+from storage.sqlite_store import SqliteStore
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import running_service
+
+FRIDAY_RECAP = datetime(2026, 12, 4, 16, 0, tzinfo=UTC)  # the default recap slot, in UTC
+
+
+async def add_channels(db_path: Path, count: int) -> None:
+    async with SqliteStore.open(db_path) as store:
+        for number in range(count):
+            ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
+            await store.create_channel(ChannelSettings(id=0, ref=ref, timezone="UTC"))
+
+
+async def recap_start_up_statements(
+    db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog
+) -> list[str]:
+    """The SQL statements that loading recap settings and catching up run."""
+    statements: list[str] = []
+    async with running_service(db_path, [platform], clock, catalog) as service:
+        channels = await service.store.list_channels()
+        store = service.store
+        assert isinstance(store, SqliteStore)
+        await store._connection().set_trace_callback(statements.append)
+        await service.recaps.load(channels)
+        await service.recaps.catch_up(channels)
+        return list(statements)  # not what stopping runs
+
+
+@pytest.mark.parametrize("grace_passed", [True, False], ids=["missed", "within-grace"])
+async def test_recap_start_up_statements_do_not_grow_with_channels(
+    tmp_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    grace_passed: bool,
+) -> None:
+    clock.set(FRIDAY_RECAP + timedelta(hours=7 if grace_passed else 1))
+    counts = []
+    for channels in (3, 30):
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels)
+        counts.append(len(await recap_start_up_statements(db_path, platform, clock, catalog)))
+    assert counts[0] == counts[1], f"statements at 3 and 30 channels: {counts}"
+
+
+async def test_missed_recaps_are_one_warning_not_one_per_channel(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await add_channels(db_path, 30)
+    clock.set(FRIDAY_RECAP + timedelta(hours=7))  # beyond the 6 h grace window
+    with caplog.at_level(logging.INFO, logger="bot.weekly_recaps"):
+        async with running_service(db_path, [platform], clock, catalog):
+            pass
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    message = warnings[0].getMessage()
+    assert "30 channel(s)" in message
+    assert "older than the 6 h grace window; skipped" in message
