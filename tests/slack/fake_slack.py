@@ -91,6 +91,7 @@ class FakeSlack:
     responses: list[dict[str, Any]] = field(default_factory=list)  # posts to response_url
     views: list[dict[str, Any]] = field(default_factory=list)  # modals opened (views.open)
     calls: list[str] = field(default_factory=list)
+    peers: list[object] = field(default_factory=list)  # the client address of each call
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
     retry_after: int = 0
@@ -171,6 +172,8 @@ class FakeSlack:
     async def _api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
         self.calls.append(method)
+        if request.transport is not None:
+            self.peers.append(request.transport.get_extra_info("peername"))
         token = request.headers.get("Authorization", "").removeprefix("Bearer ")
         params = await _params(request)
         expected = APP_TOKEN if method == "apps.connections.open" else BOT_TOKEN
