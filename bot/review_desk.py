@@ -257,12 +257,16 @@ class ReviewDesk:
         )
         return QuestionInvalid([FieldProblem("question", message)])
 
-    async def _pending(self, item: Item) -> Suggestion | Response:
+    async def _pending(self, item: Item, channel: ChannelRef) -> Suggestion | Response:
+        """The pending suggestion ``item`` of the channel's workspace, or the refusal: every
+        decision and edit goes through here, so no admin reaches another workspace's queue."""
         if item.kind != "s":
             return Response(cards.error(f"Only suggestions (s<N>) can be approved, not {item}."))
         suggestion = await self._bank.get_suggestion(item.number)
         if suggestion is None:
             return Response(cards.error(f"There is no suggestion #{item}."))
+        if suggestion.workspace != workspace_of(channel):
+            return Response(cards.error(f"Suggestion #{item} belongs to another workspace."))
         if suggestion.state is not SuggestionState.PENDING:
             return Response(cards.info(f"Suggestion #{item} was already {suggestion.state}."))
         return suggestion
@@ -270,11 +274,9 @@ class ReviewDesk:
     async def _approve(
         self, item: Item, *, by: MemberRef, channel: ChannelRef, platform: Platform
     ) -> Response:
-        found = await self._pending(item)
+        found = await self._pending(item, channel)
         if isinstance(found, Response):
             return found
-        if found.workspace != workspace_of(channel):
-            return Response(cards.error(f"Suggestion #{item} belongs to another workspace."))
         engine = self._engine
         question = found.question.model_copy(update={"id": approved_question_id(found)})
         bonus = engine.config.scoring.approved_suggestion
@@ -320,11 +322,9 @@ class ReviewDesk:
             if not await self._bank.resolve_flag(flag.id, note, engine.clock.now()):
                 return Response(cards.info(f"Flag #{item} was already resolved."))
             return Response(cards.info(f"Flag #{item} dismissed", reason))
-        found = await self._pending(item)
+        found = await self._pending(item, channel)
         if isinstance(found, Response):
             return found
-        if found.workspace != workspace_of(channel):
-            return Response(cards.error(f"Suggestion #{item} belongs to another workspace."))
         rejected = await self._bank.reject_suggestion(
             found.id,
             decided_by=await engine.store.member_id(by),
@@ -357,7 +357,7 @@ class ReviewDesk:
 
     async def _edit_form(self, item: Item, channel: ChannelRef) -> Response:
         if item.kind == "s":
-            found = await self._pending(item)
+            found = await self._pending(item, channel)
             if isinstance(found, Response):
                 return found
             values = question_values(found.question)
@@ -377,7 +377,11 @@ class ReviewDesk:
 
     async def _suggestion_edited(self, submit: FormSubmit) -> Response:
         item = parse_item(submit.target)
-        found = await self._pending(item) if item else Response(cards.error("Unknown item."))
+        found = (
+            await self._pending(item, submit.channel)
+            if item
+            else Response(cards.error("Unknown item."))
+        )
         if isinstance(found, Response):
             return found
         try:

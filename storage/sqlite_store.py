@@ -20,6 +20,7 @@ import aiosqlite
 from storage.migrations import MigrationReport, migrate
 from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
+from storage.sqlite_installations import SqliteInstallationStore
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_practice import SqlitePracticeStore
@@ -49,6 +50,7 @@ class SqliteStore(
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
         self.practice = SqlitePracticeStore(self._transaction, self._fetch)
+        self.installations = SqliteInstallationStore(self._transaction, self._fetch)
 
     # life cycle
 

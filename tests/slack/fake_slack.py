@@ -8,9 +8,11 @@ can show a message whose sending the bot never recorded.
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import json
 import re
+import secrets
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -92,6 +94,12 @@ class FakeSlack:
     views: list[dict[str, Any]] = field(default_factory=list)  # modals opened (views.open)
     calls: list[str] = field(default_factory=list)
     peers: list[object] = field(default_factory=list)  # the client address of each call
+    # OAuth: codes the "user" got from Slack's consent page, and the bot tokens they became
+    client_id: str = "1111.2222"
+    client_secret: str = "fake-client-secret"
+    oauth_codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code: team, name
+    workspace_tokens: dict[str, str] = field(default_factory=dict)  # bot token: team
+    calls_by: list[tuple[str, str]] = field(default_factory=list)  # method, token's team
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
     retry_after: int = 0
@@ -174,11 +182,15 @@ class FakeSlack:
         self.calls.append(method)
         if request.transport is not None:
             self.peers.append(request.transport.get_extra_info("peername"))
-        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        authorization = request.headers.get("Authorization", "")
+        token = authorization.removeprefix("Bearer ")
         params = await _params(request)
+        if method == "oauth.v2.access":
+            return _ok(self._oauth_v2_access(authorization, params))
         expected = APP_TOKEN if method == "apps.connections.open" else BOT_TOKEN
-        if token != expected:
+        if token != expected and token not in self.workspace_tokens:
             return _ok({"ok": False, "error": "invalid_auth"})
+        self.calls_by.append((method, self.workspace_tokens.get(token, TEAM)))
         if self.rate_limited.get(method, 0) > 0:
             self.rate_limited[method] -= 1
             return web.json_response(
@@ -218,6 +230,44 @@ class FakeSlack:
 
     def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
+
+    def grant(self, code: str, team: str, name: str) -> None:
+        """A member of ``team`` approved the install: Slack redirects with ``code``."""
+        self.oauth_codes[code] = (team, name)
+
+    def revoke(self, team: str) -> None:
+        """The workspace's tokens stop working (uninstall, revocation)."""
+        for token in [t for t, owner in self.workspace_tokens.items() if owner == team]:
+            del self.workspace_tokens[token]
+
+    def _oauth_v2_access(self, authorization: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Exchange a code for the workspace's bot token (client credentials as HTTP
+        basic auth, as slack_sdk sends them, or as parameters)."""
+        expected = base64.b64encode(f"{self.client_id}:{self.client_secret}".encode()).decode()
+        by_params = (params.get("client_id"), params.get("client_secret")) == (
+            self.client_id,
+            self.client_secret,
+        )
+        if authorization != f"Basic {expected}" and not by_params:
+            return {"ok": False, "error": "invalid_client_id"}
+        granted = self.oauth_codes.pop(str(params.get("code", "")), None)
+        if granted is None:
+            return {"ok": False, "error": "invalid_code"}
+        team, name = granted
+        token = f"xoxb-{team}-{secrets.token_hex(8)}"
+        self.workspace_tokens[token] = team
+        return {
+            "ok": True,
+            "app_id": "A0QUIZ",
+            "access_token": token,
+            "token_type": "bot",
+            "scope": "chat:write,commands,reactions:read,reactions:write",
+            "bot_user_id": BOT_USER,
+            "team": {"id": team, "name": name},
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "authed_user": {"id": "U0INSTALLER"},
+        }
 
     def _apps_connections_open(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "url": self.url.replace("http://", "ws://") + "/link"}

@@ -1,0 +1,100 @@
+"""The SQLite implementation of the ``InstallationStore`` port: Slack workspaces that
+installed the app (their sealed bot tokens) and the states of installs in progress.
+
+It shares the quiz store's connection and lock, like the other aggregates. The SQL is
+portable (``?`` placeholders, ``ON CONFLICT``), so a PostgreSQL store can reuse it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.installations import InstallationRecord
+from storage.timestamps import from_db, to_db
+
+Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
+Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
+
+COLUMNS = (
+    "workspace, enterprise, team_name, app_id, bot_id, bot_user_id, scopes, sealed_token,"
+    " installer, installed_at"
+)
+SAVE = f"""
+INSERT INTO slack_installations ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (workspace) DO UPDATE SET
+    enterprise = excluded.enterprise, team_name = excluded.team_name,
+    app_id = excluded.app_id, bot_id = excluded.bot_id, bot_user_id = excluded.bot_user_id,
+    scopes = excluded.scopes, sealed_token = excluded.sealed_token,
+    installer = excluded.installer, installed_at = excluded.installed_at
+"""
+
+
+class SqliteInstallationStore:
+    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+        self._transaction = transaction
+        self._fetch = fetch
+
+    async def save_installation(self, record: InstallationRecord) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                SAVE,
+                (
+                    record.workspace,
+                    record.enterprise,
+                    record.team_name,
+                    record.app_id,
+                    record.bot_id,
+                    record.bot_user_id,
+                    record.scopes,
+                    record.sealed_token,
+                    record.installer,
+                    to_db(record.installed_at),
+                ),
+            )
+
+    async def find_installation(self, workspace: str) -> InstallationRecord | None:
+        rows = await self._fetch(
+            f"SELECT {COLUMNS} FROM slack_installations WHERE workspace = ?", (workspace,)
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return InstallationRecord(
+            workspace=row[0],
+            enterprise=row[1],
+            team_name=row[2],
+            app_id=row[3],
+            bot_id=row[4],
+            bot_user_id=row[5],
+            scopes=row[6],
+            sealed_token=row[7],
+            installer=row[8],
+            installed_at=from_db(row[9]),
+        )
+
+    async def delete_installation(self, workspace: str) -> bool:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM slack_installations WHERE workspace = ?", (workspace,)
+            )
+            return bool(cursor.rowcount)
+
+    async def issue_oauth_state(self, state: str, expires_at: datetime) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO slack_oauth_states (state, expires_at) VALUES (?, ?)",
+                (state, to_db(expires_at)),
+            )
+
+    async def consume_oauth_state(self, state: str, now: datetime) -> bool:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "DELETE FROM slack_oauth_states WHERE expires_at <= ?", (to_db(now),)
+            )
+            cursor = await conn.execute("DELETE FROM slack_oauth_states WHERE state = ?", (state,))
+            return bool(cursor.rowcount)
