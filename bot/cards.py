@@ -197,8 +197,9 @@ def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     topics = ", ".join(f"{t} {_percent(r)}" for t, r in mastery.per_topic.items())
     nearest = mastery.next_review
     when = _day(nearest, timezone) if nearest else "—"
+    on = _day(mastery.target, timezone)
     return [
-        Field("Mastery per topic", topics),
+        Field(f"Mastery per topic (expected recall on {on})", topics),
         Field("Due for review", str(mastery.due), inline=True),
         Field("Next review", when, inline=True),
     ]
@@ -251,7 +252,7 @@ def stats_card(
         )
     if weakest:
         topics = ", ".join(f"{topic} {_percent(recall)}" for topic, recall in weakest)
-        fields.append(Field("Weakest topics (team recall)", topics))
+        fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))
     return Card(title="Channel stats", fields=tuple(fields), kind=CardKind.INFO)
 
 

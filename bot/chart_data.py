@@ -18,7 +18,7 @@ ACTIVITY_WEEKS = 12
 @dataclass(frozen=True, slots=True)
 class TopicMastery:
     topic: str
-    percent: int  # mean recall of the topic's graded questions, 0-100
+    percent: int  # mean expected recall of the topic's graded questions, 0-100
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,7 @@ class MeChart:
     mastery: tuple[TopicMastery, ...]  # strongest first
     first_day: date  # a Monday: the calendar's first column
     answers_per_day: tuple[int, ...]  # ACTIVITY_WEEKS * 7 values from first_day
+    mastery_on: date | None = None  # the day mastery forecasts recall for (the target date)
 
     @property
     def answers(self) -> int:

@@ -81,7 +81,7 @@ def _style() -> AbstractContextManager[object]:
 def _recap_figure(chart: RecapChart) -> Figure:
     figure = _figure(chart.title)
     mastery_axes, days_axes = figure.subplots(1, 2, gridspec_kw={"width_ratios": (1.15, 1)})
-    _mastery_panel(mastery_axes, chart.mastery, "Team mastery by topic")
+    _mastery_panel(mastery_axes, chart.mastery, "Team recall expected in 30 days")
     positions = list(range(len(WEEKDAY_LABELS)))
     columns = days_axes.bar(positions, chart.members_per_day, color=VERMILLION, width=0.7)
     days_axes.bar_label(columns, padding=2)
@@ -100,7 +100,8 @@ def _me_figure(chart: MeChart) -> Figure:
 
     figure = _figure(chart.title)
     mastery_axes, calendar_axes = figure.subplots(1, 2, gridspec_kw={"width_ratios": (1, 1.1)})
-    _mastery_panel(mastery_axes, chart.mastery, "Your mastery by topic")
+    on = f" on {chart.mastery_on:%d %b %Y}" if chart.mastery_on else ""
+    _mastery_panel(mastery_axes, chart.mastery, f"Your expected recall{on}")
     grid = [
         [chart.answers_per_day[week * 7 + day] for week in range(ACTIVITY_WEEKS)]
         for day in range(7)

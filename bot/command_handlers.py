@@ -162,6 +162,7 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
         member_id,
         ctx.event.member.label(),
         ctx.engine.clock.now(),
+        mastery.target,
     )
     fields = (*card.fields, activity_field(chart))
     return Response(dataclasses.replace(card, fields=fields, image=await me_image(chart)))

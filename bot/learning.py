@@ -32,7 +32,8 @@ class NotRevealed(Exception):
 class Mastery:
     """What ``/quiz me`` shows of a member's memory."""
 
-    per_topic: dict[str, float]  # mean recall (0-1) of the member's graded questions
+    per_topic: dict[str, float]  # mean expected recall (0-1) on ``target``, per topic
+    target: datetime  # the member's goal date, or 30 days ahead
     due: int  # graded questions due for review
     next_review: datetime | None  # the earliest due date still ahead
 
@@ -131,8 +132,10 @@ class LearningService:
     async def mastery(self, member_id: int, at: datetime) -> Mastery:
         cards = await self.store.member_cards(member_id)
         upcoming = [c.due for c in cards.values() if c.due > at]
+        target = await self.target(member_id, at)
         return Mastery(
-            per_topic=self._per_topic(cards, at),
+            per_topic=self._per_topic(cards, target),
+            target=target,
             due=sum(1 for c in cards.values() if c.due <= at),
             next_review=min(upcoming, default=None),
         )
@@ -140,13 +143,14 @@ class LearningService:
     async def weakest_topics(
         self, channel_id: int, at: datetime, count: int = 3
     ) -> list[tuple[str, float]]:
-        """The channel's topics of lowest mean recall by its own cards, weakest first."""
+        """The channel's topics of lowest expected recall 30 days ahead, weakest first."""
         per_topic = await self.channel_mastery(channel_id, at)
         return sorted(per_topic.items(), key=lambda item: (item[1], item[0]))[:count]
 
     async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
-        """The channel's mean recall per topic at ``at``, by its own cards."""
-        return self._per_topic(await self.store.channel_cards(channel_id), at)
+        """The channel's mean expected recall per topic 30 days after ``at``, by its own
+        cards (right after a grade, recall "now" is 100% whatever the grade)."""
+        return self._per_topic(await self.store.channel_cards(channel_id), at + DEFAULT_HORIZON)
 
     async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
         """How many of the channel's questions come due in [start, end), per topic."""
@@ -159,13 +163,15 @@ class LearningService:
         return dict(sorted(due.items()))
 
     async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
-        return self._per_topic(await self.store.member_cards(member_id), at)
+        """The member's mean expected recall per topic on their target date."""
+        target = await self.target(member_id, at)
+        return self._per_topic(await self.store.member_cards(member_id), target)
 
-    def _per_topic(self, cards: Mapping[int, MemoryCard], at: datetime) -> dict[str, float]:
+    def _per_topic(self, cards: Mapping[int, MemoryCard], target: datetime) -> dict[str, float]:
         topics = self._question_topics()
         recalls: dict[str, list[float]] = defaultdict(list)
         for question_id, card in cards.items():
             topic = topics.get(question_id)
             if topic is not None:
-                recalls[topic].append(memory_model.recall(card, at))
+                recalls[topic].append(memory_model.recall(card, target))
         return {t: sum(r) / len(r) for t, r in sorted(recalls.items())}

@@ -22,7 +22,9 @@ async def me_chart(
     member_id: int,
     name: str,
     now: datetime,
+    target: datetime | None = None,
 ) -> MeChart:
+    """The member's chart; ``target`` is the day their mastery forecasts recall for."""
     zone = ZoneInfo(channel.timezone)
     first_day = calendar_start(now.astimezone(zone).date())
     since = datetime.combine(first_day, time(), tzinfo=zone)
@@ -33,6 +35,7 @@ async def me_chart(
         mastery=mastery_rows(await memory.member_mastery(member_id, now)),
         first_day=first_day,
         answers_per_day=activity(first_day, per_day),
+        mastery_on=target.astimezone(zone).date() if target else None,
     )
 
 

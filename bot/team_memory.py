@@ -13,7 +13,8 @@ from typing import Protocol
 
 class TeamMemory(Protocol):
     async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
-        """Mean recall (0-1) at ``at`` of the channel's graded questions, per topic."""
+        """Mean expected recall (0-1) 30 days after ``at`` of the channel's graded
+        questions, per topic."""
         ...
 
     async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
@@ -21,5 +22,6 @@ class TeamMemory(Protocol):
         ...
 
     async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
-        """Mean recall (0-1) at ``at`` of the member's graded questions, per topic."""
+        """Mean expected recall (0-1) of the member's graded questions on their target date
+        (their goal, or 30 days after ``at``), per topic."""
         ...

@@ -56,7 +56,8 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
     assert "only while a practice session waits" in " ".join(transcript[grade:])
     me = [line.strip() for line in transcript[at("[#practice] you: /quiz me") + 1 :]]
     assert me[0].endswith("(private): you: your practice")
-    assert "Mastery per topic: networking 100%" in me
+    # good on a first review: the recall FSRS expects 30 days ahead
+    assert "Mastery per topic (expected recall on Wed 30 Dec 2026): networking 67%" in me
 
 
 async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
@@ -85,4 +86,4 @@ async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
     assert "[DM › you] quizbot → you (private): Practice graded: good" in transcript
     assert "Grade first" not in transcript  # the script's answers fit the question's steps
     me = transcript[transcript.index("[#practice] you: /quiz me") :]
-    assert "Mastery per topic:" in me and "Due for review: 0" in me
+    assert "Mastery per topic (expected recall on" in me and "Due for review: 0" in me

@@ -217,9 +217,11 @@ async def test_me_shows_mastery_due_count_and_next_review(quiz: QuizHarness) -> 
     topic = quiz.service.engine.question_topics()[round_.question_id]
     quiz.clock.advance(hours=5)
     card, _ = FSRS.review_card(Card(card_id=1, due=graded_at), Rating.Hard, graded_at)
-    recall = FSRS.get_card_retrievability(card, quiz.clock.now() + timedelta(seconds=1))
+    target = quiz.clock.now() + timedelta(seconds=1, days=30)  # no goal: 30 days ahead
+    recall = FSRS.get_card_retrievability(card, target)
     text = (await quiz.command("me", by="alice")).card.plain_text()
-    assert f"Mastery per topic: {topic} {round(recall * 100)}%" in text
+    expected = f"expected recall on {target:%a %d %b %Y}): {topic} {round(recall * 100)}%"
+    assert f"Mastery per topic ({expected}" in text
     assert "Due for review: 0" in text
     assert f"Next review: {card.due:%a %d %b %Y}" in text
     quiz.clock.set(card.due + timedelta(hours=1))
