@@ -7,7 +7,6 @@ transaction and read helpers rather than opening a connection of its own.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
@@ -32,15 +31,19 @@ WHERE a.channel_id = ? AND a.answered_at >= ? AND a.answered_at < ?
 ORDER BY a.answered_at, a.id
 """
 
-# One row per window of the JSON array [[channel id, start, end], ...], in its order.
+# One row per window, in the order given. Plain VALUES with typed placeholders, so the same
+# text runs on SQLite and PostgreSQL (no JSON functions, which differ between the two).
+BATCH = 200
+WINDOW = "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER))"
 LAST_ROUNDS_BETWEEN = """
+WITH w(channel_id, start_at, end_at, position) AS (VALUES {windows})
 SELECT (SELECT r.id FROM rounds r
-        WHERE r.channel_id = json_extract(w.value, '$[0]')
-          AND r.scheduled_for >= json_extract(w.value, '$[1]')
-          AND r.scheduled_for < json_extract(w.value, '$[2]')
+        WHERE r.channel_id = w.channel_id
+          AND r.scheduled_for >= w.start_at
+          AND r.scheduled_for < w.end_at
         ORDER BY r.scheduled_for DESC LIMIT 1)
-FROM json_each(?) w
-ORDER BY w.key
+FROM w
+ORDER BY w.position
 """
 
 
@@ -101,22 +104,30 @@ class SqliteRecapStore:
     async def recorded_keys(self, keys: Collection[str]) -> set[str]:
         if not keys:
             return set()
-        rows = await self._fetch(
-            "SELECT outbox_key FROM recaps WHERE outbox_key IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(keys)),),
-        )
-        return {row[0] for row in rows}
+        wanted, found = list(keys), set[str]()
+        for at in range(0, len(wanted), BATCH):
+            chunk = wanted[at : at + BATCH]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self._fetch(
+                f"SELECT outbox_key FROM recaps WHERE outbox_key IN ({marks})", tuple(chunk)
+            )
+            found.update(row[0] for row in rows)
+        return found
 
     async def last_rounds_between(
         self, windows: Sequence[tuple[int, datetime, datetime]]
     ) -> list[int | None]:
         if not windows:
             return []
-        rows = await self._fetch(
-            LAST_ROUNDS_BETWEEN,
-            (json.dumps([[channel, to_db(start), to_db(end)] for channel, start, end in windows]),),
-        )
-        return [row[0] for row in rows]
+        found: list[int | None] = []
+        for at in range(0, len(windows), BATCH):
+            chunk = windows[at : at + BATCH]
+            params: list[object] = []
+            for position, (channel, start, end) in enumerate(chunk):
+                params += [channel, to_db(start), to_db(end), position]
+            sql = LAST_ROUNDS_BETWEEN.format(windows=", ".join(WINDOW for _ in chunk))
+            found += [row[0] for row in await self._fetch(sql, tuple(params))]
+        return found
 
     async def last_round_between(
         self, channel_id: int, start: datetime, end: datetime

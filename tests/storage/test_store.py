@@ -638,3 +638,18 @@ async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None
     assert await store.practice.close_session(started.id, "graded", T0)
     assert await store.practice.open_session(ann) is None
     assert await store.practice.start_session(again) is not None
+
+
+async def test_recap_catch_up_queries_work_on_every_backend(store: SqliteStore) -> None:
+    """The batched start-up queries of the weekly recap (one query for all channels)."""
+    first, second = await new_channel(store, "C1"), await new_channel(store, "C2")
+    early = await new_round(store, first, T0)
+    late = await new_round(store, first, T0 + timedelta(days=2), question="q2")
+    windows = [
+        (first, T0 - timedelta(days=1), T0 + timedelta(days=3)),
+        (second, T0 - timedelta(days=1), T0 + timedelta(days=3)),
+        (first, T0 - timedelta(days=1), T0 + timedelta(days=1)),
+    ]
+    assert await store.recaps.last_rounds_between(windows) == [late.id, None, early.id]
+    assert await store.recaps.last_rounds_between([]) == []
+    assert await store.recaps.recorded_keys({"recap:1:2026-W01", "recap:2:2026-W01"}) == set()
