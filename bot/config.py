@@ -23,6 +23,10 @@ class QuizConfig:
     first_retry_seconds: float = 2.0
     max_retry_seconds: float = 300.0
     send_concurrency: int = 8
+    # Several replicas share the store (PostgreSQL): each walks a slot's channels from a
+    # random starting point, so they record different channels' rounds at the same time
+    # instead of all racing for the first channel, then the second...
+    replicas_share_store: bool = False
     # How long completed outbox actions and inbound event ids are kept (see bot.retention).
     outbox_retention_days: float = 30.0
     event_retention_days: float = 7.0

@@ -212,7 +212,9 @@ class RoundStore(Protocol):
         self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
     ) -> list[OutboxAction]:
         """Pending actions whose next attempt is due, oldest first; with ``platforms``,
-        only those of channels on these platforms."""
+        only those of channels on these platforms. A backend shared by several replicas
+        claims what it returns for a lease, so the others skip those actions until
+        the lease ends or the action is retried, failed or completed."""
         ...
 
     async def next_due_after(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -113,9 +114,21 @@ def channel_plan(channel: ChannelSettings, schedule: str) -> ChannelPlan:
 class QuizScheduler:
     """Calls ``on_slot(channel_id, slot)`` at each channel's slots (``slot`` in UTC)."""
 
-    def __init__(self, on_slot: SlotHandler, clock: Clock, *, kind: str = "channel") -> None:
-        """``kind`` names the jobs ("channel" for rounds, "recap" for weekly recaps)."""
+    def __init__(
+        self,
+        on_slot: SlotHandler,
+        clock: Clock,
+        *,
+        kind: str = "channel",
+        spread: bool = False,
+        start_at: Callable[[int], int] = random.randrange,
+    ) -> None:
+        """``kind`` names the jobs ("channel" for rounds, "recap" for weekly recaps).
+        With ``spread`` (replicas sharing the store) each fire walks the channels from
+        ``start_at(count)`` on, round the list, so replicas start in different places."""
         self._kind = kind
+        self._spread = spread
+        self._start_at = start_at
         self._on_slot = on_slot
         self._clock = clock
         self._plans: dict[int, ChannelPlan] = {}
@@ -238,7 +251,11 @@ class QuizScheduler:
         try:
             # One channel after the other: the first rounds' posts start while later
             # channels' rounds are still being recorded.
-            for plan in list(self._groups.get(key, {}).values()):
+            plans = list(self._groups.get(key, {}).values())
+            if self._spread and plans:
+                start = self._start_at(len(plans))
+                plans = plans[start:] + plans[:start]
+            for plan in plans:
                 if self._plans.get(plan.channel_id) is plan:  # not changed meanwhile
                     await self._post(plan)
         finally:

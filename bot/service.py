@@ -106,7 +106,11 @@ class QuizService:
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
         self.background = background
-        self.scheduler = QuizScheduler(self.post_slot, clock) if background else None
+        self.scheduler = (
+            QuizScheduler(self.post_slot, clock, spread=self.config.replicas_share_store)
+            if background
+            else None
+        )
         self.recap_scheduler = (
             QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
         )

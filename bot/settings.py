@@ -49,6 +49,17 @@ class Settings(BaseSettings):
         "'auto' picks the platforms whose tokens are set, else the console.",
     )
     db_path: Path = Field(default=Path("quizbot.db"), description="The SQLite database file.")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="sqlite:///path/to/quizbot.db, or postgresql://user@host:5432/db for "
+        "several replicas (needs quizbot[postgres]); unset: the SQLite file of db_path.",
+    )
+    outbox_lease_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="PostgreSQL: how long a replica holds an outbox action it claimed before "
+        "another replica may take it over (longer than a send with its retries).",
+    )
     sqlite_synchronous: str = Field(
         default="normal",
         pattern="^(normal|full)$",

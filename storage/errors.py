@@ -23,3 +23,7 @@ class NotFoundError(StorageError, LookupError):
 
 class StoreClosedError(StorageError):
     """The store was used after ``close()``."""
+
+
+class StoreUnavailableError(StorageError):
+    """The database server could not be reached or refused the connection."""

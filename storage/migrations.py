@@ -104,7 +104,7 @@ async def migrate(
         migrations = bundled_migrations()
     latest = migrations[-1].version if migrations else 0
     start = await schema_version(conn)
-    _refuse_future_schema(start, latest)
+    refuse_future_schema(start, latest)
     current = start
     for migration in migrations:
         if migration.version <= current:
@@ -113,7 +113,7 @@ async def migrate(
         try:
             # Another process may have migrated while we waited for the write lock.
             current = await schema_version(conn)
-            _refuse_future_schema(current, latest)
+            refuse_future_schema(current, latest)
             if migration.version > current:
                 for statement in migration.statements:
                     await conn.execute(statement)
@@ -130,7 +130,7 @@ async def migrate(
     return MigrationReport(start, current)
 
 
-def _refuse_future_schema(version: int, latest: int) -> None:
+def refuse_future_schema(version: int, latest: int) -> None:
     if version > latest:
         raise SchemaTooNewError(
             f"the database has schema version {version}, but this quizbot only knows "

@@ -42,6 +42,10 @@ _PASS_START = ("", 0)  # before every (next_attempt_at, id)
 class SqliteRounds(SqliteConnection):
     """Rounds, the questions they ask, and the outbox of actions each round sends."""
 
+    # What a retried or failed action's UPDATE also sets: a store with outbox leases
+    # releases the lease there (one process on SQLite has none).
+    _RELEASE = ""
+
     def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
         super().__init__(conn, path)
         self._prune_cursor = _PASS_START  # where the current outbox retention pass has got to
@@ -273,8 +277,8 @@ class SqliteRounds(SqliteConnection):
         """Schedule another attempt of a pending action (a done or failed one stays as it is)."""
         changed = await self._change(
             "UPDATE outbox SET last_error = ?, next_attempt_at = ?, updated_at = ?"
-            " WHERE id = ? AND state = 'pending'",
-            (_clip(error), to_db(next_attempt_at), to_db(at), action_id),
+            f"{self._RELEASE} WHERE id = ? AND state = 'pending'",
+            (clip_error(error), to_db(next_attempt_at), to_db(at), action_id),
         )
         if changed == 0:
             await self._require_action(action_id)
@@ -283,8 +287,8 @@ class SqliteRounds(SqliteConnection):
         """Give up on a pending action (a done one stays done)."""
         changed = await self._change(
             "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
-            " WHERE id = ? AND state = 'pending'",
-            (_clip(error), to_db(at), action_id),
+            f"{self._RELEASE} WHERE id = ? AND state = 'pending'",
+            (clip_error(error), to_db(at), action_id),
         )
         if changed == 0:
             await self._require_action(action_id)
@@ -294,7 +298,7 @@ class SqliteRounds(SqliteConnection):
             "UPDATE outbox SET state = 'failed', last_error = ?, updated_at = ?"
             " WHERE state = 'pending'"
             " AND round_id IN (SELECT id FROM rounds WHERE channel_id = ?)",
-            (_clip(error), to_db(at), channel_id),
+            (clip_error(error), to_db(at), channel_id),
         )
 
     async def _require_action(self, action_id: int) -> None:
@@ -313,5 +317,5 @@ def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now:
     return max(cursor.rowcount, 0)
 
 
-def _clip(error: str) -> str:
+def clip_error(error: str) -> str:
     return error if len(error) <= MAX_ERROR_LENGTH else error[: MAX_ERROR_LENGTH - 1] + "…"

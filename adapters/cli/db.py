@@ -1,4 +1,4 @@
-"""`quizbot db` commands: apply migrations, take an online backup."""
+"""`quizbot db` commands: apply migrations, copy to another database, take an online backup."""
 
 from __future__ import annotations
 
@@ -13,17 +13,19 @@ from pydantic import ValidationError
 
 from bot.settings import SettingsError, load_settings
 from storage.backup import backup_database
+from storage.copy import copy_database
+from storage.database import Database, configured_database, open_database, parse_database
 from storage.errors import StorageError
-from storage.sqlite_store import SqliteStore
 
-_DB_HELP = "the database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
+_DB_HELP = "the SQLite database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
+_URL_HELP = "sqlite:///quizbot.db or postgresql://user@host:5432/db (default: QUIZBOT_DATABASE_URL)"
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "db",
-        help="database maintenance: migrate, backup",
-        description="Maintain the quiz database (SQLite).",
+        help="database maintenance: migrate, copy, backup",
+        description="Maintain the quiz database (SQLite or PostgreSQL).",
     )
     actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
 
@@ -34,7 +36,19 @@ def register(commands: Any) -> None:
         "also does this at start-up; a database newer than this quizbot is refused.",
     )
     migrate.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    migrate.add_argument("--url", metavar="URL", help=_URL_HELP)
     migrate.set_defaults(handler=run_migrate)
+
+    copy = actions.add_parser(
+        "copy",
+        help="move an installation to another database (e.g. SQLite to PostgreSQL)",
+        description="Copy every table, ids included, into an empty database (migrated "
+        "first), in one transaction; the rows of each table are counted on both sides at "
+        "the end. Stop the bot first: what it writes during the copy is not copied.",
+    )
+    copy.add_argument("--from", dest="source", required=True, metavar="URL", help=_URL_HELP)
+    copy.add_argument("--to", dest="target", required=True, metavar="URL", help=_URL_HELP)
+    copy.set_defaults(handler=run_copy)
 
     backup = actions.add_parser(
         "backup",
@@ -55,17 +69,36 @@ def run_backup(args: argparse.Namespace) -> int:
     return _report_errors(_backup, args)
 
 
+def run_copy(args: argparse.Namespace) -> int:
+    return _report_errors(_copy, args)
+
+
 async def _migrate(args: argparse.Namespace) -> str:
-    path = _database_path(args)
-    async with SqliteStore.open(path) as store:
+    database = _database(args)
+    async with open_database(database) as store:
         report = store.migration
     assert report is not None
     if report.applied == 0:
-        return f"{path}: schema is up to date (version {report.to_version})"
+        return f"{database}: schema is up to date (version {report.to_version})"
     return (
-        f"{path}: migrated from schema version {report.from_version} to {report.to_version}"
+        f"{database}: migrated from schema version {report.from_version} to {report.to_version}"
         f" ({report.applied} migration{'s' if report.applied != 1 else ''})"
     )
+
+
+async def _copy(args: argparse.Namespace) -> str:
+    source, target = parse_database(args.source), parse_database(args.target)
+    report = await copy_database(source, target)
+    figures = ", ".join(f"{table} {n}" for table, n in report.counts.items() if n)
+    return f"copied {report.total} rows from {source} to {target}; counts match ({figures})"
+
+
+def _database(args: argparse.Namespace) -> Database:
+    if args.url is not None:
+        return parse_database(args.url)
+    if args.db is not None:
+        return parse_database(None, Path(args.db))
+    return configured_database(load_settings())
 
 
 async def _backup(args: argparse.Namespace) -> str:

@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import TextIO
 
 from adapters.console.connector import ConsolePlatform
@@ -28,7 +29,7 @@ from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.database import AnyStore, configured_database, open_database
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ def quiz_config(settings: Settings) -> QuizConfig:
         reveal_emoji=settings.reveal_emoji,
         followup_policy=settings.followup_policy,
         grace_hours=settings.grace_hours,
+        replicas_share_store=configured_database(settings).kind == "postgres",
     )
 
 
@@ -82,7 +84,7 @@ async def _stdin_lines(stream: TextIO, session: ConsoleSession, prompt: bool) ->
 
 
 def _platform_connectors(
-    names: list[str], settings: Settings, catalog: Catalog, store: SqliteStore, out: TextIO
+    names: list[str], settings: Settings, catalog: Catalog, store: AnyStore, out: TextIO
 ) -> tuple[dict[str, Platform], list[Connector], ConsolePlatform | None]:
     platforms: dict[str, Platform] = {}
     connectors: list[Connector] = []
@@ -145,7 +147,11 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     catalog = load_catalog(settings.packs_dir)
     interactive = "console" in names and stdin.isatty()
     scripted = "console" in names and not interactive
-    async with SqliteStore.open(settings.db_path, synchronous=settings.sqlite_synchronous) as store:
+    database = configured_database(settings)
+    lease = timedelta(seconds=settings.outbox_lease_seconds)
+    async with open_database(
+        database, lease=lease, synchronous=settings.sqlite_synchronous
+    ) as store:
         metrics = PrometheusMetrics(store)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, stdout

@@ -331,3 +331,18 @@ async def test_channels_on_the_same_schedule_share_one_job(
     scheduler.remove_channel(101)
     assert len(scheduler._scheduler.get_jobs()) == 2
     assert scheduler.next_run(8) == datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
+
+
+async def test_replicas_sharing_the_store_walk_a_slot_from_their_own_start(
+    clock: StepClock, recorder: SlotRecorder
+) -> None:
+    quiz_scheduler = QuizScheduler(recorder, clock, spread=True, start_at=lambda count: 3)
+    quiz_scheduler.start()
+    try:
+        for channel_id in range(1, 6):
+            quiz_scheduler.set_channel(channel(channel_id))
+        clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+        await run_job(quiz_scheduler, 1)
+    finally:
+        await quiz_scheduler.shutdown()
+    assert [c for c, _ in recorder.calls] == [4, 5, 1, 2, 3]  # every channel, once

@@ -123,3 +123,10 @@ def test_bundled_migrations_load() -> None:
     migrations = bundled_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert all(m.statements for m in migrations)
+
+
+def test_the_postgresql_migrations_mirror_the_sqlite_ones() -> None:
+    from storage.postgres_migrations import bundled_postgres_migrations
+
+    sqlite = [(m.version, m.name) for m in bundled_migrations()]
+    assert [(m.version, m.name) for m in bundled_postgres_migrations()] == sqlite

@@ -25,10 +25,12 @@ from bot.models import (
     RoundState,
 )
 from bot.ports import Store
+from bot.practice_store import PracticeDraft, PracticeState
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore
+from tests.storage.backends import BACKENDS, open_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ACTIONS = (ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT)
@@ -39,8 +41,15 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "quiz.db"
 
 
+@pytest.fixture(params=BACKENDS)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    """The contract suite's store: each test runs on SQLite and on PostgreSQL."""
+    async with open_store(request.param, tmp_path) as opened:
+        yield opened  # type: ignore[misc]  # both backends, typed as SQLite's for brevity
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStore]:
     async with SqliteStore.open(db_path) as opened:
         yield opened
 
@@ -135,10 +144,10 @@ async def test_close_stops_the_connection_thread_and_refuses_more_work(db_path: 
     await store.close()  # closing twice is harmless
 
 
-async def test_connection_uses_wal_and_foreign_keys(store: SqliteStore) -> None:
-    assert [tuple(r) for r in await store._fetch("PRAGMA journal_mode")] == [("wal",)]
-    assert [tuple(r) for r in await store._fetch("PRAGMA foreign_keys")] == [(1,)]
-    assert [tuple(r) for r in await store._fetch("PRAGMA synchronous")] == [(1,)]  # NORMAL
+async def test_connection_uses_wal_and_foreign_keys(sqlite_store: SqliteStore) -> None:
+    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA journal_mode")] == [("wal",)]
+    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA foreign_keys")] == [(1,)]
+    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA synchronous")] == [(1,)]  # NORMAL
 
 
 async def test_naive_datetime_is_refused_with_a_clear_error(store: SqliteStore) -> None:
@@ -334,20 +343,22 @@ async def test_answer_for_an_unknown_round_fails_alone(store: SqliteStore) -> No
     assert isinstance(bad, NotFoundError)
 
 
-async def test_concurrent_answers_are_group_committed(store: SqliteStore, db_path: Path) -> None:
-    round_ = await new_round(store, await new_channel(store))
-    members = [await member(store, f"m{i}") for i in range(50)]
+async def test_concurrent_answers_are_group_committed(
+    sqlite_store: SqliteStore, db_path: Path
+) -> None:
+    round_ = await new_round(sqlite_store, await new_channel(sqlite_store))
+    members = [await member(sqlite_store, f"m{i}") for i in range(50)]
     drafts = [draft(round_, members[i % 50], f"msg{i}") for i in range(500)]
     drafts.append(draft(round_, members[0], "msg0", event="replayed"))  # same message again
     drafts.append(draft(round_, members[1], "msg-x", event="ev-msg1"))  # same event again
-    batches_before = store.answer_batches
-    results = await asyncio.gather(*(store.record_answer(d) for d in drafts))
+    batches_before = sqlite_store.answer_batches
+    results = await asyncio.gather(*(sqlite_store.record_answer(d) for d in drafts))
     outcomes = [r.outcome for r in results]
     assert outcomes.count(AnswerOutcome.SCORED) == 50
     assert outcomes.count(AnswerOutcome.KEPT) == 450
     assert outcomes.count(AnswerOutcome.DUPLICATE) == 2
     assert all(r.outcome is AnswerOutcome.SCORED for r in results[:50])
-    assert store.answer_batches - batches_before < 20  # batched, not one commit each
+    assert sqlite_store.answer_batches - batches_before < 20  # batched, not one commit each
     with closing(other_connection(db_path)) as conn:  # committed, as seen from outside
         scoring = conn.execute(
             "SELECT member_id, COUNT(*) FROM answers WHERE scoring = 1 GROUP BY member_id"
@@ -359,35 +370,35 @@ async def test_concurrent_answers_are_group_committed(store: SqliteStore, db_pat
     assert events == 501
 
 
-async def test_a_failed_batch_fails_every_caller(store: SqliteStore, db_path: Path) -> None:
-    round_ = await new_round(store, await new_channel(store))
-    ann = await member(store, "ann")
+async def test_a_failed_batch_fails_every_caller(sqlite_store: SqliteStore, db_path: Path) -> None:
+    round_ = await new_round(sqlite_store, await new_channel(sqlite_store))
+    ann = await member(sqlite_store, "ann")
     blocker = sqlite3.connect(db_path, timeout=0)
     blocker.execute("BEGIN IMMEDIATE")  # hold the write lock so the batch cannot commit
-    await store._change("PRAGMA busy_timeout = 50")
+    await sqlite_store._change("PRAGMA busy_timeout = 50")
     try:
         results = await asyncio.gather(
-            *(store.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
+            *(sqlite_store.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
             return_exceptions=True,
         )
     finally:
         blocker.rollback()
         blocker.close()
     assert all(isinstance(r, sqlite3.OperationalError) for r in results)
-    assert await store.round_answers(round_.id) == []
-    retried = await store.record_answer(draft(round_, ann, "m0"))
+    assert await sqlite_store.round_answers(round_.id) == []
+    retried = await sqlite_store.record_answer(draft(round_, ann, "m0"))
     assert retried.outcome is AnswerOutcome.SCORED
 
 
 async def test_a_failing_transaction_never_rolls_back_other_tasks_writes(
-    store: SqliteStore, db_path: Path
+    sqlite_store: SqliteStore, db_path: Path
 ) -> None:
-    channel_id = await new_channel(store)
-    round_ = await new_round(store, channel_id)
-    ann = await member(store, "ann")
-    answers = [store.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
-    failing = [store.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)]
-    events = [store.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)]
+    channel_id = await new_channel(sqlite_store)
+    round_ = await new_round(sqlite_store, channel_id)
+    ann = await member(sqlite_store, "ann")
+    answers = [sqlite_store.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
+    failing = [sqlite_store.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)]
+    events = [sqlite_store.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)]
     results = await asyncio.gather(*answers, *failing, *events, return_exceptions=True)
     assert all(isinstance(r, NotFoundError) for r in results[100:120])
     assert results[120:] == [True] * 20
@@ -609,3 +620,21 @@ async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
     stats = await store.channel_stats(channel_id)
     assert (stats.rounds, stats.answers, stats.members, stats.votes) == (3, 4, 2, 1)
     assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (1, 9, 0)
+
+
+async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    question_id = (await new_round(store, channel_id)).question_id
+    ann = await member(store, "ann")
+    direct = ChannelRef("slack", "T1", "D-ann", "DM")
+    started = await store.practice.start_session(
+        PracticeDraft(ann, direct, question_id, "gpu", T0)
+    )
+    assert started is not None
+    again = PracticeDraft(ann, direct, question_id, None, T0)
+    assert await store.practice.start_session(again) is None  # one open session a member
+    assert await store.practice.advance(started.id, 0, PracticeState.GRADE, T0)
+    assert not await store.practice.advance(started.id, 0, PracticeState.GRADE, T0)  # stale
+    assert await store.practice.close_session(started.id, "graded", T0)
+    assert await store.practice.open_session(ann) is None
+    assert await store.practice.start_session(again) is not None

@@ -9,6 +9,7 @@ import pytest
 
 from bot.ports import ChannelStore, MemberStore, ReportStore, RoundStore, Store
 from bot.recap_store import RecapStore
+from storage.postgres_store import PostgresStore
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_recaps import SqliteRecapStore
@@ -54,3 +55,9 @@ def typed_parts(
 ) -> tuple[ChannelStore, RoundStore, MemberStore, ReportStore]:
     """Checked by mypy: each SQLite aggregate satisfies its port."""
     return channels, rounds, members, reports
+
+
+def typed_postgres(store: PostgresStore) -> Store:
+    """Checked by mypy: the PostgreSQL store satisfies the whole port."""
+    return store
+

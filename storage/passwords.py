@@ -1,0 +1,12 @@
+"""Database URLs as logs and errors may show them: never with the password."""
+
+from __future__ import annotations
+
+
+def hide_password(url: str) -> str:
+    """``postgresql://bot:secret@db/quiz`` as ``postgresql://bot:***@db/quiz``."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return url
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"

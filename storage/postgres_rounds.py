@@ -1,0 +1,238 @@
+"""Rounds and the outbox on PostgreSQL, shared by any number of replicas.
+
+The parts of ``SqliteRounds`` that run as one SQLite-thread function are redone here
+with asyncpg, and the outbox gets leases: ``due_actions`` claims what it returns with
+``FOR UPDATE SKIP LOCKED`` (``claimed_by``, ``lease_until``), so two replicas never take
+the same action while the lease runs; when a replica dies, its actions fall due again
+once their lease ends, and the next attempt checks ``find_sent`` first as after any
+crash. A slot's round is created by whichever replica inserts it first: the others hit
+the UNIQUE(channel, scheduled_for) key, roll back and get None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.models import ActionKind, OutboxAction, OutboxDraft, Round
+from storage.errors import NotFoundError
+from storage.postgres_connection import PgConnection
+from storage.records import OUTBOX_COLUMNS, ROUND_COLUMNS, action_from_row, round_from_row
+from storage.sqlite_rounds import SqliteRounds
+from storage.timestamps import from_db, to_db
+
+_INSERT_ROUND = f"""
+INSERT INTO rounds (channel_id, question_id, number, scheduled_for, scheduled, state, created_at)
+SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 'open', $5 FROM rounds WHERE channel_id = $1
+ON CONFLICT DO NOTHING
+RETURNING {ROUND_COLUMNS}
+"""
+
+_INSERT_ACTIONS = """
+INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, created_at, updated_at)
+SELECT round_id, kind, key, 'pending', 0, $4, $4, $4
+FROM unnest($1::integer[], $2::text[], $3::text[]) AS drafts (round_id, kind, key)
+ON CONFLICT (key) DO NOTHING
+"""
+
+
+class SlotTaken(Exception):
+    """Another replica created the slot's round first (rolls the transaction back)."""
+
+
+class PostgresRounds(PgConnection, SqliteRounds):
+    """``RoundStore`` methods that differ on PostgreSQL: transactions and outbox leases."""
+
+    _RELEASE = ", claimed_by = NULL, lease_until = NULL"
+
+    async def create_round(
+        self,
+        channel_id: int,
+        choose_question: Callable[[Mapping[int, int]], int],
+        scheduled_for: datetime,
+        *,
+        scheduled: bool,
+        created_at: datetime,
+        actions: Sequence[ActionKind],
+    ) -> Round | None:
+        slot, now = to_db(scheduled_for), to_db(created_at)
+        try:
+            async with self._session() as session:
+                conn = session.conn
+                taken = await conn.fetchval(
+                    "SELECT 1 FROM rounds WHERE channel_id = $1 AND scheduled_for = $2",
+                    channel_id,
+                    slot,
+                )
+                if taken is not None:
+                    return None
+                asked = await conn.fetch(
+                    "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = $1"
+                    " GROUP BY question_id",
+                    channel_id,
+                )
+                question_id = choose_question({row[0]: row[1] for row in asked})
+                await conn.execute(
+                    "UPDATE rounds SET state = 'closed', closed_at = $1"
+                    " WHERE channel_id = $2 AND state = 'open'",
+                    now,
+                    channel_id,
+                )
+                row = await conn.fetchrow(
+                    _INSERT_ROUND, channel_id, question_id, slot, int(scheduled), now
+                )
+                if row is None:
+                    # A replica inserted this slot since our check; undo the close above.
+                    raise SlotTaken
+                created = round_from_row(row)
+                await conn.execute(
+                    _INSERT_ACTIONS,
+                    [created.id] * len(actions),
+                    [kind.value for kind in actions],
+                    [f"round:{created.id}:{kind.value}" for kind in actions],
+                    now,
+                )
+        except SlotTaken:
+            return None
+        self._round_channels.put(created.id, channel_id)
+        return created
+
+    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
+        async with self._session() as session:
+            await session.conn.execute(
+                "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (round_id, member_id) DO NOTHING",
+                round_id,
+                member_id,
+                to_db(at),
+            )
+            count = await session.conn.fetchval(
+                "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = $1", round_id
+            )
+        return int(count)
+
+    async def reveal_round(
+        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
+    ) -> bool:
+        now = to_db(at)
+        async with self._session() as session:
+            status = await session.conn.execute(
+                "UPDATE rounds SET revealed_at = $1 WHERE id = $2 AND revealed_at IS NULL",
+                now,
+                round_id,
+            )
+            if status != "UPDATE 1":
+                return False
+            await _insert_drafts(session.conn, drafts, now)
+        return True
+
+    async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
+        async with self._session() as session:
+            return await _insert_drafts(session.conn, drafts, to_db(at))
+
+    # outbox leases
+
+    def _lease_end(self, at: datetime) -> str:
+        return to_db(at + self._lease)
+
+    async def due_actions(
+        self, now: datetime, limit: int = 100, *, platforms: Collection[str] | None = None
+    ) -> list[OutboxAction]:
+        """Claim up to ``limit`` due actions for this replica (skipping those another
+        replica holds a live lease on), oldest first."""
+        moment = to_db(now)
+        params: list[Any] = [self.replica, self._lease_end(now), moment, limit]
+        platform_filter = _platform_filter(platforms, params)
+        rows = await self._pooled().fetch(
+            # The CTE is evaluated once: a LIMIT subquery inside the UPDATE may not be.
+            "WITH picked AS (SELECT id FROM outbox"
+            " WHERE state = 'pending' AND next_attempt_at <= $3"
+            " AND (lease_until IS NULL OR lease_until <= $3 OR claimed_by = $1)"
+            f"{platform_filter} ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+            " UPDATE outbox SET claimed_by = $1, lease_until = $2 FROM picked"
+            " WHERE outbox.id = picked.id"
+            f" RETURNING {', '.join('outbox.' + c for c in OUTBOX_COLUMNS.split(', '))}",
+            *params,
+        )
+        return sorted((action_from_row(row) for row in rows), key=lambda action: action.id)
+
+    async def next_due_after(
+        self, after: datetime, *, platforms: Collection[str] | None = None
+    ) -> datetime | None:
+        """The earliest time after ``after`` when a pending action falls due, counting an
+        action leased by a replica as due when its lease ends."""
+        due = "GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))"
+        params: list[Any] = [to_db(after)]
+        platform_filter = _platform_filter(platforms, params)
+        value = await self._pooled().fetchval(
+            f"SELECT MIN({due}) FROM outbox WHERE state = 'pending' AND {due} > $1"
+            f"{platform_filter}",
+            *params,
+        )
+        return None if value is None else from_db(value)
+
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+        """Count an attempt and renew this replica's lease for the send."""
+        row = await self._pooled().fetchrow(
+            "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
+            " claimed_by = $2, lease_until = $3"
+            f" WHERE id = $4 RETURNING {OUTBOX_COLUMNS}",
+            to_db(at),
+            self.replica,
+            self._lease_end(at),
+            action_id,
+        )
+        if row is None:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+        return action_from_row(row)
+
+    async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
+        """Mark done once: a replica finishing an action another already completed (its
+        lease ran out mid-send) changes nothing."""
+        async with self._session() as session:
+            conn = session.conn
+            row = await conn.fetchrow(
+                "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
+                " claimed_by = NULL, lease_until = NULL"
+                " WHERE id = $3 AND state <> 'done' RETURNING round_id, kind",
+                result_ref,
+                to_db(at),
+                action_id,
+            )
+            if row is None:
+                if await conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", action_id) is None:
+                    raise NotFoundError(f"no outbox action with id {action_id}")
+                return
+            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
+                ActionKind(row["kind"])
+            )
+            if column is not None and result_ref is not None:
+                await conn.execute(
+                    f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
+                )
+
+
+async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:
+    """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
+    if not drafts:
+        return 0
+    status = await conn.execute(
+        _INSERT_ACTIONS,
+        [d.round_id for d in drafts],
+        [d.kind.value for d in drafts],
+        [d.key for d in drafts],
+        now,
+    )
+    return int(status.rsplit(" ", 1)[-1])
+
+
+def _platform_filter(platforms: Collection[str] | None, params: list[Any]) -> str:
+    """The condition that an outbox row's channel is on ``platforms`` (appended to params)."""
+    if platforms is None:
+        return ""
+    params.append(sorted(platforms))
+    return (
+        " AND EXISTS (SELECT 1 FROM rounds r JOIN channels c ON c.id = r.channel_id"
+        f" WHERE r.id = outbox.round_id AND c.platform = ANY(${len(params)}::text[]))"
+    )

@@ -1,0 +1,92 @@
+"""`quizbot db migrate` on PostgreSQL, and `quizbot db copy` from SQLite to PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from adapters.cli.main import main
+from bot.models import ActionKind, AnswerDraft, ChannelSettings
+from bot.refs import ChannelRef, MemberRef
+from questions.catalog import QuestionKey
+from storage.postgres_migrations import bundled_postgres_migrations
+from storage.postgres_store import PostgresStore
+from storage.sqlite_store import SqliteStore
+from tests.storage.backends import postgres_schema
+
+LATEST = bundled_postgres_migrations()[-1].version
+AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    async with postgres_schema() as schema_url:
+        yield schema_url
+
+
+async def quizbot(*args: str) -> int:
+    return await asyncio.to_thread(main, list(args))
+
+
+async def test_migrate_on_postgresql(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert await quizbot("db", "migrate", "--url", url) == 0
+    assert f"migrated from schema version 0 to {LATEST}" in capsys.readouterr().out
+    assert await quizbot("db", "migrate", "--url", url) == 0
+    assert f"up to date (version {LATEST})" in capsys.readouterr().out
+
+
+async def a_used_installation(path: Path) -> None:
+    async with SqliteStore.open(path) as store:
+        ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+        channel = await store.create_channel(
+            ChannelSettings(0, ChannelRef("slack", "T1", "C1", "quiz"), "UTC")
+        )
+        round_ = await store.create_round(
+            channel.id,
+            lambda _: ids[("p", "q1")],
+            AT,
+            scheduled=True,
+            created_at=AT,
+            actions=[ActionKind.QUESTION],
+        )
+        assert round_ is not None
+        ann = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        await store.record_answer(
+            AnswerDraft("ev1", "slack", channel.id, round_.id, ann, "m1", "an answer", AT, 10, 5)
+        )
+        await store.set_meta("synced", "yes")
+
+
+async def test_copy_moves_every_row_and_refuses_a_target_with_data(
+    tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "quizbot.db"
+    await a_used_installation(source)
+    assert await quizbot("db", "copy", "--from", f"sqlite:///{source}", "--to", url) == 0
+    out = capsys.readouterr().out
+    assert "counts match" in out and "answers 1" in out and "rounds 1" in out
+    async with PostgresStore.open(url) as store:
+        channel = (await store.list_channels())[0]
+        round_ = await store.latest_round(channel.id)
+        assert round_ is not None
+        [answer] = await store.round_answers(round_.id)
+        assert (answer.member_name, answer.text, answer.points) == ("Ann", "an answer", 15)
+        assert await store.get_meta("synced") == "yes"
+        assert not await store.mark_event_processed("slack", "ev1", AT)  # events came too
+        later = await store.create_channel(
+            ChannelSettings(0, ChannelRef("slack", "T1", "C2", "more"), "UTC")
+        )
+        assert later.id == channel.id + 1  # ids go on after the copied ones
+    assert await quizbot("db", "copy", "--from", f"sqlite:///{source}", "--to", url) == 1
+    assert "is not empty: channels (2)" in capsys.readouterr().err
+
+
+async def test_a_database_url_of_another_kind_is_refused_clearly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert await quizbot("db", "migrate", "--url", "mysql://db/quiz") == 1
+    assert "unsupported database URL scheme 'mysql'" in capsys.readouterr().err

@@ -1,0 +1,124 @@
+"""Several replicas on one PostgreSQL database: one wins each slot, outbox leases are
+taken over when a replica dies, and an action is completed once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.models import ActionKind, ActionState, ChannelSettings, RoundState
+from bot.refs import ChannelRef
+from questions.catalog import QuestionKey
+from storage.postgres_store import PostgresStore
+from tests.storage.backends import postgres_schema
+
+T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+LEASE = timedelta(seconds=60)
+
+
+@pytest.fixture
+async def replicas() -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    async with (
+        postgres_schema() as url,
+        PostgresStore.open(url, replica="a", lease=LEASE) as a,
+        PostgresStore.open(url, replica="b", lease=LEASE) as b,
+    ):
+        yield a, b
+
+
+async def channels(store: PostgresStore, count: int) -> tuple[list[int], int]:
+    ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+    made = [
+        await store.create_channel(ChannelSettings(0, ChannelRef("slack", "T", f"C{i}"), "UTC"))
+        for i in range(count)
+    ]
+    return [c.id for c in made], ids[("p", "q1")]
+
+
+async def test_two_replicas_racing_for_each_slot_create_it_once(
+    replicas: tuple[PostgresStore, PostgresStore], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b = replicas
+    channel_ids, question = await channels(a, 30)
+    for channel_id in channel_ids:  # yesterday's round, which today's must close
+        await a.create_round(
+            channel_id,
+            lambda _: question,
+            T0 - timedelta(days=1),
+            scheduled=True,
+            created_at=T0 - timedelta(days=1),
+            actions=[ActionKind.QUESTION],
+        )
+
+    async def create(store: PostgresStore, channel_id: int) -> object:
+        return await store.create_round(
+            channel_id,
+            lambda _: question,
+            T0,
+            scheduled=True,
+            created_at=T0,
+            actions=[ActionKind.QUESTION, ActionKind.THREAD],
+        )
+
+    with caplog.at_level(logging.WARNING):
+        results = await asyncio.gather(*(create(store, c) for c in channel_ids for store in (a, b)))
+    for index, channel_id in enumerate(channel_ids):
+        pair = results[2 * index : 2 * index + 2]
+        assert sum(r is not None for r in pair) == 1, channel_id  # exactly one replica won
+        latest = await a.latest_round(channel_id)
+        assert latest is not None and latest.scheduled_for == T0
+        assert latest.state is RoundState.OPEN and latest.number == 2
+        assert len(await a.round_actions(latest.id)) == 2  # enqueued once
+    assert (await b.outbox_counts())["pending"] == 30 * 3  # 1 from yesterday, 2 from today
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_lease_keeps_others_off_until_it_ends_then_one_takes_over(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    a, b = replicas
+    [channel_id], question = await channels(a, 1)
+    round_ = await a.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    assert round_ is not None
+
+    [claimed] = await a.due_actions(T0)
+    await a.begin_attempt(claimed.id, T0)  # replica a starts sending, then dies
+    assert await b.due_actions(T0 + timedelta(seconds=1)) == []
+    assert await b.due_actions(T0 + LEASE - timedelta(seconds=1)) == []
+    assert await b.next_due_after(T0 + timedelta(seconds=1)) == T0 + LEASE  # b wakes then
+
+    after = T0 + LEASE + timedelta(seconds=1)
+    taken, other = await asyncio.gather(b.due_actions(after), a.due_actions(after))
+    assert [action.id for action in taken + other] == [claimed.id]  # one replica takes it over
+    winner = b if taken else a
+    attempt = await winner.begin_attempt(claimed.id, after)
+    assert attempt.attempts == 2  # so the send asks find_sent before posting again
+    await winner.complete_action(claimed.id, "ts-1", after)
+    await a.complete_action(claimed.id, "ts-late", after)  # a late finisher changes nothing
+
+    [done] = await b.round_actions(round_.id)
+    assert (done.state, done.result_ref) == (ActionState.DONE, "ts-1")
+    posted = await b.get_round(round_.id)
+    assert posted is not None and posted.question_message == "ts-1"
+    assert await a.due_actions(after + LEASE * 2) == []
+
+
+async def test_an_event_is_handled_by_one_replica_only(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    a, b = replicas
+    marks = await asyncio.gather(
+        *(store.mark_event_processed("slack", f"Ev{i}", T0) for i in range(50) for store in (a, b))
+    )
+    assert all(marks[i] != marks[i + 1] for i in range(0, 100, 2))
