@@ -156,6 +156,10 @@ class BankStore(Protocol):
 
     async def get_flag(self, flag_id: int) -> Flag | None: ...
 
+    async def open_flag_by(self, round_id: int, member_id: int) -> Flag | None:
+        """The member's open flag on the round, if any (a repeated flag folds into it)."""
+        ...
+
     async def resolve_flags(
         self, workspace: Workspace, question_ids: Sequence[int], resolution: str, at: datetime
     ) -> int:

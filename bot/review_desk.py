@@ -56,6 +56,7 @@ REASON = "reason"
 PLACEHOLDER_ID = "suggested"
 ITEM = re.compile(r"#?(?P<kind>[sf]?)(?P<number>[0-9]{1,9})")
 QUESTION_ID_WORDS = 48
+MAX_PENDING_SUGGESTIONS = 5  # per member and workspace: the queue stays reviewable
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,16 @@ class ReviewDesk:
         if quiz is None or round_ is None:
             return Response(cards.error("There is no round in this channel to flag yet."))
         member_id = await engine.store.member_id(member)
+        earlier = await self._bank.open_flag_by(round_.id, member_id)
+        if earlier is not None:
+            return Response(
+                cards.info(
+                    "Already flagged",
+                    f"You already flagged round #{round_.number} as #f{earlier.id}"
+                    f" ({earlier.reason[:120]}): one open flag per member and round. An admin"
+                    " will see it in `/quiz review`.",
+                )
+            )
         flag_id = await self._bank.add_flag(
             workspace_of(channel), quiz.id, round_.id, member_id, reason, engine.clock.now()
         )
@@ -226,10 +237,25 @@ class ReviewDesk:
             question = question_from_values(submit.values, question_id=PLACEHOLDER_ID)
         except QuestionInvalid as invalid:
             return _refused("Your suggestion", invalid, submit.values)
+        member_id = await engine.store.member_id(submit.member)
+        waiting = [
+            s.id
+            for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
+            if s.member.member == submit.member.member
+        ]
+        if len(waiting) >= MAX_PENDING_SUGGESTIONS:
+            listed = ", ".join(f"#s{n}" for n in waiting)
+            return Response(
+                refused_form(
+                    "Your suggestion",
+                    f"• You have {len(waiting)} suggestions waiting for review ({listed}), the"
+                    f" most one member may have: suggest again once an admin has decided one.",
+                    echo(submit.values),
+                )
+            )
         duplicate = self._near_duplicate(submit, question)
         if duplicate is not None:
             return _refused("Your suggestion", duplicate, submit.values)
-        member_id = await engine.store.member_id(submit.member)
         suggestion_id = await self._bank.add_suggestion(
             workspace_of(submit.channel), quiz.id, member_id, question, engine.clock.now()
         )
@@ -279,7 +305,10 @@ class ReviewDesk:
             return found
         engine = self._engine
         question = found.question.model_copy(update={"id": approved_question_id(found)})
-        bonus = engine.config.scoring.approved_suggestion
+        # approving one's own suggestion is allowed (a lone admin grows the bank too) but
+        # pays nothing, or an admin could mint points by suggesting and approving
+        own = found.member.member == by.member
+        bonus = 0 if own else engine.config.scoring.approved_suggestion
         approval = await self._bank.approve_suggestion(
             found.id,
             question,
@@ -296,8 +325,7 @@ class ReviewDesk:
             cards.info(
                 "Your question was approved",
                 f"Suggestion #{item} ({question.topic}) is now in this workspace's questions"
-                f" and may be asked in any of its quiz channels. +{bonus} points on the"
-                " leaderboard.",
+                f" and may be asked in any of its quiz channels.{_points(bonus)}",
             ),
         )
         log.info("suggestion %s approved", item, extra=about(channel))
@@ -305,7 +333,11 @@ class ReviewDesk:
             cards.info(
                 f"Approved #{item}",
                 f"{question.id!r} joins this workspace's questions ({question.topic});"
-                f" {found.member.label()} gets {bonus} points.",
+                + (
+                    " no bonus for approving your own suggestion."
+                    if own
+                    else f" {found.member.label()} gets {bonus} points."
+                ),
             )
         )
 
@@ -422,6 +454,10 @@ class ReviewDesk:
         note = f" {resolved} flag(s) resolved." if resolved else ""
         log.info("question %s %s", question.id, where, extra=about(submit.channel))
         return Response(cards.info("Saved", f"{question.id!r} {where}.{note}"))
+
+
+def _points(bonus: int) -> str:
+    return f" +{bonus} points on the leaderboard." if bonus else ""
 
 
 def _refused(what: str, invalid: QuestionInvalid, values: Mapping[str, str]) -> Response:

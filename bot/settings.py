@@ -39,6 +39,7 @@ class Settings(BaseSettings):
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
+        env_ignore_empty=True,  # `cp .env.example .env` leaves unused settings empty
         hide_input_in_errors=True,
     )
     toml_path: ClassVar[Path | None] = None

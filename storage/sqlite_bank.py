@@ -257,6 +257,14 @@ class SqliteBank:
         rows = await self._fetch(f"{_FLAG} WHERE f.id = ?", (flag_id,))
         return _flag(rows[0]) if rows else None
 
+    async def open_flag_by(self, round_id: int, member_id: int) -> Flag | None:
+        rows = await self._fetch(
+            f"{_FLAG} WHERE f.round_id = ? AND f.member_id = ? AND f.resolved_at IS NULL"
+            " ORDER BY f.id LIMIT 1",
+            (round_id, member_id),
+        )
+        return _flag(rows[0]) if rows else None
+
     async def resolve_flags(
         self, workspace: Workspace, question_ids: Sequence[int], resolution: str, at: datetime
     ) -> int:

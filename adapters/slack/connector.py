@@ -33,6 +33,7 @@ from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.sent_messages import SentMessages, message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
+from adapters.slack.web_client import SharedSessionWebClient
 from adapters.slack.workspace_pacing import (
     DEFAULT_POSTS_PER_SECOND,
     PacedRateLimitRetryHandler,
@@ -113,6 +114,8 @@ class SlackPlatform:
     async def stop(self) -> None:
         await self._transport.stop()
         await self._work.drain()
+        if isinstance(self.client, SharedSessionWebClient):
+            await self.client.close()
 
     @property
     def post_rate(self) -> float | None:
@@ -320,13 +323,14 @@ def build_web_client(
     rate_limit_retries: int = 1,
     workspace: WorkspacePacer | None = None,
 ) -> AsyncWebClient:
-    """The Web API client; a 429 to a post holds the ``workspace`` pacer's posts."""
+    """The Web API client, its calls sharing one HTTP session (closed by
+    :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts."""
     settings.require("slack_bot_token")
     assert settings.slack_bot_token is not None
     options: dict[str, Any] = {}
     if settings.slack_api_url:
         options["base_url"] = settings.slack_api_url
-    return AsyncWebClient(
+    return SharedSessionWebClient(
         token=settings.slack_bot_token.get_secret_value(),
         retry_handlers=[
             AsyncConnectionErrorRetryHandler(),

@@ -120,3 +120,12 @@ def test_a_default_timezone_that_is_no_zone_is_a_settings_error(
     with pytest.raises(ValidationError) as caught:
         load_settings()
     assert "unknown timezone" in str(caught.value)
+
+
+def test_the_env_example_copied_as_is_runs_the_console(tmp_path: Path) -> None:
+    """The README says `cp .env.example .env` and fill in what you need: the empty
+    lines left for the rest mean "not set", not "set to nothing"."""
+    (tmp_path / ".env").write_text((ROOT / ".env.example").read_text())
+    settings = load_settings()
+    assert settings.platforms() == ["console"]
+    assert settings.http_port is None

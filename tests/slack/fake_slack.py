@@ -93,6 +93,7 @@ class FakeSlack:
     responses: list[dict[str, Any]] = field(default_factory=list)  # posts to response_url
     views: list[dict[str, Any]] = field(default_factory=list)  # modals opened (views.open)
     calls: list[str] = field(default_factory=list)
+    peers: list[object] = field(default_factory=list)  # the client address of each call
     # OAuth: codes the "user" got from Slack's consent page, and the bot tokens they became
     client_id: str = "1111.2222"
     client_secret: str = "fake-client-secret"
@@ -179,6 +180,8 @@ class FakeSlack:
     async def _api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
         self.calls.append(method)
+        if request.transport is not None:
+            self.peers.append(request.transport.get_extra_info("peername"))
         authorization = request.headers.get("Authorization", "")
         token = authorization.removeprefix("Bearer ")
         params = await _params(request)

@@ -97,7 +97,10 @@ async def test_a_429_to_a_post_slows_the_whole_workspace(
         slack_settings, http=True, port=0, post_interval=0, workspace_rate=50.0
     )
     fake_slack.rate_limited["chat.postMessage"] = 1  # a 429, then the SDK's retry works
-    await platform.post(ChannelRef("slack", TEAM, "C1"), Card("t", "b"), key="k:1")
+    try:
+        await platform.post(ChannelRef("slack", TEAM, "C1"), Card("t", "b"), key="k:1")
+    finally:
+        await platform.stop()
     assert fake_slack.count("chat.postMessage") == 2
     rate = platform.post_rate
     assert rate is not None and rate < 50.0 * SLOWDOWN + 0.1  # slowed, then one success

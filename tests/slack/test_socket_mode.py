@@ -76,3 +76,4 @@ async def test_a_wrong_app_token_fails_start_clearly(fake_slack: FakeSlack) -> N
     with pytest.raises(PlatformError, match=r"apps\.connections\.open: invalid_auth"):
         await platform.start(handler)
     assert not platform.connected
+    await platform.stop()  # as quizbot run does after a failed start: closes the session

@@ -1,0 +1,30 @@
+"""The Slack Web API client, with one aiohttp session for the life of the platform.
+
+``AsyncWebClient`` built without a session opens a new ``aiohttp.ClientSession``
+(a new TCP connection, a TLS handshake with real Slack) for every call. This one
+opens a session on its first call and keeps it, so calls reuse keep-alive
+connections; :meth:`SharedSessionWebClient.close` closes it, after which the SDK
+falls back to a session per call (a send still draining after stop works).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
+
+
+class SharedSessionWebClient(AsyncWebClient):
+    async def api_call(self, *args: Any, **kwargs: Any) -> AsyncSlackResponse:
+        if self.session is None:  # opened here: a ClientSession needs the running loop
+            self.session = aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
+                trust_env=self.trust_env_in_session,
+            )
+        return await super().api_call(*args, **kwargs)
+
+    async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
