@@ -42,6 +42,8 @@ TABLES = (
     "recap_schedules",
     "recaps",
     "practice_sessions",
+    "slack_installations",
+    "slack_oauth_states",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

@@ -28,6 +28,7 @@ from storage.postgres_migrations import migrate_postgres
 from storage.postgres_rounds import PostgresRounds
 from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
+from storage.sqlite_installations import SqliteInstallationStore
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_practice import SqlitePracticeStore
 from storage.sqlite_recaps import SqliteRecapStore
@@ -56,6 +57,7 @@ class PostgresStore(PostgresRounds, PostgresMembers, SqliteChannels, SqliteRepor
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
         self.practice = SqlitePracticeStore(self._transaction, self._fetch)
+        self.installations = SqliteInstallationStore(self._transaction, self._fetch)
 
     @classmethod
     async def connect(
