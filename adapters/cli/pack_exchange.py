@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from questions.loader import PackError
 from questions.pack import Pack
 from questions.seed_import import slugify
 from storage.errors import StorageError
+from storage.migrations import bundled_migrations
 from storage.sqlite_store import SqliteStore
 
 _DB_HELP = "the database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
@@ -75,6 +77,23 @@ def _database(args: argparse.Namespace) -> Path:
     return Path(args.db) if args.db is not None else load_settings().db_path
 
 
+def _existing_database(args: argparse.Namespace) -> Path:
+    """The database to read, as it is: never created, never migrated by a reading command
+    (a newer CLI must not migrate a running bot's database under it)."""
+    path = _database(args)
+    if not path.is_file():
+        raise StorageError(f"no database at {path}")
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    latest = bundled_migrations()[-1].version
+    if version < latest:
+        raise StorageError(
+            f"{path} is at schema version {version}, older than this quizbot's {latest}: "
+            "run `quizbot db migrate` first"
+        )
+    return path
+
+
 def _run(command: str, action: Any) -> int:
     try:
         message: str = asyncio.run(action)
@@ -96,7 +115,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 async def _write_export(args: argparse.Namespace) -> str:
-    async with SqliteStore.open(_database(args)) as store:
+    async with SqliteStore.open(_existing_database(args), run_migrations=False) as store:
         workspace = _choose(args.workspace, await store.bank.workspaces())
         own = await store.bank.own_questions(workspace)
     if not own:
@@ -167,7 +186,7 @@ def _flags(args: argparse.Namespace) -> int:
 
 
 async def _list_flags(args: argparse.Namespace) -> str:
-    async with SqliteStore.open(_database(args)) as store:
+    async with SqliteStore.open(_existing_database(args), run_migrations=False) as store:
         flags = await store.bank.flags(open_only=not args.all)
     if not flags:
         return "no flags" if args.all else "no open flags"

@@ -23,8 +23,13 @@ def write_new_file(path: Path, text: str, *, overwrite: bool) -> None:
     """Write via a temporary file and a rename, so a failure leaves nothing half-written."""
     if path.exists() and not overwrite:
         raise PackWriteFailed(f"{path} already exists; pass --force to overwrite it")
-    if not path.parent.is_dir():
-        raise PackWriteFailed(f"{path.parent} is not a directory")
+    for folder in (path.parent, *path.parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise PackWriteFailed(f"{folder} is a file, not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PackWriteFailed(f"{path.parent}: cannot create: {exc.strerror}") from None
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -149,3 +151,50 @@ def test_flags_lists_open_flags_for_maintainers(
     assert stdout.strip() == (
         "f1  2026-11-30  slack:T1  ai-infra/q1  round #1  Alice: 40 GB, not 80"
     )
+
+
+def test_import_csv_creates_the_output_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's `--out my-packs/team.yaml` works on a fresh checkout."""
+    sheet = tmp_path / "team.csv"
+    sheet.write_text(HEADER + GOOD_ROW, encoding="utf-8")
+    out = tmp_path / "my-packs" / "team.yaml"
+    code, _, stderr = _run(capsys, "packs", "import-csv", sheet, "--out", out)
+    assert (code, stderr) == (0, "")
+    assert out.is_file()
+
+
+def test_an_output_path_under_a_file_is_refused_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "team.csv"
+    sheet.write_text(HEADER + GOOD_ROW, encoding="utf-8")
+    (tmp_path / "notes").write_text("a file, not a folder")
+    out = tmp_path / "notes" / "t.yaml"
+    code, _, stderr = _run(capsys, "packs", "import-csv", sheet, "--out", out)
+    assert code == 1
+    assert "notes is a file, not a directory" in stderr
+
+
+@pytest.mark.parametrize("command", [["flags"], ["export", "--workspace", "T1", "--out", "x.yaml"]])
+def test_reading_commands_never_create_a_database(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo.db"
+    code, _, stderr = _run(capsys, "packs", *command, "--db", missing)
+    assert code == 1
+    assert f"no database at {missing}" in stderr
+    assert not missing.exists()
+
+
+def test_reading_commands_never_migrate_an_older_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(old)) as conn:
+        conn.execute("PRAGMA user_version = 1")
+    code, _, stderr = _run(capsys, "packs", "flags", "--db", old)
+    assert code == 1 and "run `quizbot db migrate` first" in stderr
+    with contextlib.closing(sqlite3.connect(old)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
