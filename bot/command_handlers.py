@@ -133,7 +133,8 @@ async def show_leaderboard(ctx: CommandContext, command: ShowLeaderboard) -> Res
 async def show_me(ctx: CommandContext, command: object) -> Response:
     store = ctx.engine.store
     member_id = await store.member_id(ctx.event.member)
-    mastery = await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now())
+    workspace = workspace_of(ctx.event.channel)
+    mastery = await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now(), workspace)
     if ctx.channel is None:  # outside a quiz channel: private practice only
         zone = ctx.engine.config.default_timezone
         return Response(cards.mastery_card(ctx.event.member.label(), mastery, zone))
@@ -170,7 +171,9 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
     stats = await ctx.engine.store.channel_stats(ctx.quiz.id)
-    weakest = await ctx.engine.learning.weakest_topics(ctx.quiz.id, ctx.engine.clock.now())
+    weakest = await ctx.engine.learning.weakest_topics(
+        ctx.quiz.id, ctx.engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
+    )
     return Response(cards.stats_card(ctx.quiz, stats, weakest), public=command.public)
 
 

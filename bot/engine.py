@@ -77,7 +77,9 @@ class QuizEngine:
         self._open_round: dict[int, int | None] = {}
         # Rounds whose follow-ups were queued (forgetting one only costs a redundant enqueue).
         self._follow_ups_queued: BoundedCache[int, bool] = BoundedCache(config.round_cache_size)
-        self.learning = LearningService(store.learning, self.question_topics)
+        self.learning = LearningService(
+            store.learning, self.question_topics, graded_topics=self.questions.graded_topics
+        )
 
     async def load(self) -> None:
         """Register the catalog's questions in the store and read the workspaces' own

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot import memory_model
+from bot.bank_store import Workspace
 from bot.grades import Grade
 from bot.learning_store import GradeDraft, GradeResult, LearningStore
 from bot.memory_model import MemoryCard
@@ -54,9 +55,12 @@ class LearningService:
         store: LearningStore,
         question_topics: Callable[[], Mapping[int, str]],
         policy: PracticePolicy | None = None,
+        graded_topics: Callable[[Workspace | None], Mapping[int, str]] | None = None,
     ) -> None:
         self.store = store
-        self._question_topics = question_topics
+        self._question_topics = question_topics  # what private practice offers
+        # the topic a graded question counts under, as a workspace shows it
+        self._graded_topics = graded_topics or (lambda _: question_topics())
         self.policy: PracticePolicy = policy or ExpectedRecallGain()
 
     # grading
@@ -129,32 +133,39 @@ class LearningService:
 
     # reports
 
-    async def mastery(self, member_id: int, at: datetime) -> Mastery:
+    async def mastery(
+        self, member_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> Mastery:
         cards = await self.store.member_cards(member_id)
         upcoming = [c.due for c in cards.values() if c.due > at]
         target = await self.target(member_id, at)
         return Mastery(
-            per_topic=self._per_topic(cards, target),
+            per_topic=self._per_topic(cards, target, workspace),
             target=target,
             due=sum(1 for c in cards.values() if c.due <= at),
             next_review=min(upcoming, default=None),
         )
 
     async def weakest_topics(
-        self, channel_id: int, at: datetime, count: int = 3
+        self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None
     ) -> list[tuple[str, float]]:
         """The channel's topics of lowest expected recall 30 days ahead, weakest first."""
-        per_topic = await self.channel_mastery(channel_id, at)
+        per_topic = await self.channel_mastery(channel_id, at, workspace)
         return sorted(per_topic.items(), key=lambda item: (item[1], item[0]))[:count]
 
-    async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
+    async def channel_mastery(
+        self, channel_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
         """The channel's mean expected recall per topic 30 days after ``at``, by its own
         cards (right after a grade, recall "now" is 100% whatever the grade)."""
-        return self._per_topic(await self.store.channel_cards(channel_id), at + DEFAULT_HORIZON)
+        cards = await self.store.channel_cards(channel_id)
+        return self._per_topic(cards, at + DEFAULT_HORIZON, workspace)
 
-    async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
+    async def channel_due(
+        self, channel_id: int, start: datetime, end: datetime, workspace: Workspace | None = None
+    ) -> dict[str, int]:
         """How many of the channel's questions come due in [start, end), per topic."""
-        topics = self._question_topics()
+        topics = self._graded_topics(workspace)
         due: dict[str, int] = defaultdict(int)
         for question_id, card in (await self.store.channel_cards(channel_id)).items():
             topic = topics.get(question_id)
@@ -162,13 +173,17 @@ class LearningService:
                 due[topic] += 1
         return dict(sorted(due.items()))
 
-    async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
+    async def member_mastery(
+        self, member_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
         """The member's mean expected recall per topic on their target date."""
         target = await self.target(member_id, at)
-        return self._per_topic(await self.store.member_cards(member_id), target)
+        return self._per_topic(await self.store.member_cards(member_id), target, workspace)
 
-    def _per_topic(self, cards: Mapping[int, MemoryCard], target: datetime) -> dict[str, float]:
-        topics = self._question_topics()
+    def _per_topic(
+        self, cards: Mapping[int, MemoryCard], target: datetime, workspace: Workspace | None
+    ) -> dict[str, float]:
+        topics = self._graded_topics(workspace)
         recalls: dict[str, list[float]] = defaultdict(list)
         for question_id, card in cards.items():
             topic = topics.get(question_id)

@@ -13,6 +13,7 @@ from bot.models import ChannelSettings
 from bot.recap_store import RecapStore
 from bot.render import Field, Image
 from bot.team_memory import TeamMemory
+from bot.workspace_catalog import workspace_of
 
 
 async def me_chart(
@@ -30,9 +31,10 @@ async def me_chart(
     since = datetime.combine(first_day, time(), tzinfo=zone)
     answered = await store.member_answer_times(channel.id, member_id, since)
     per_day = Counter(moment.astimezone(zone).date() for moment in answered)
+    per_topic = await memory.member_mastery(member_id, now, workspace_of(channel.ref))
     return MeChart(
         title=f"{name} in {channel.ref.name or 'this channel'}",
-        mastery=mastery_rows(await memory.member_mastery(member_id, now)),
+        mastery=mastery_rows(per_topic),
         first_day=first_day,
         answers_per_day=activity(first_day, per_day),
         mastery_on=target.astimezone(zone).date() if target else None,

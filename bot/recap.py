@@ -19,6 +19,7 @@ from bot.recap_store import RecapStore, WeekAnswer
 from bot.render import Card, CardKind, Field
 from bot.scoring import streak
 from bot.team_memory import TeamMemory
+from bot.workspace_catalog import workspace_of
 
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3
@@ -94,8 +95,9 @@ async def build_recap(
     if not week.rounds:
         return None
     before = await store.week_figures(channel.id, *week_before(start, zone))
-    mastery = mastery_rows(await memory.channel_mastery(channel.id, slot))
-    due = await memory.channel_due(channel.id, slot, slot + WEEK)
+    workspace = workspace_of(channel.ref)
+    mastery = mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
+    due = await memory.channel_due(channel.id, slot, slot + WEEK, workspace)
     top = await _top_answers(week.answers, link)
     first_day = start.astimezone(zone).date()
     last_day = (end - timedelta(microseconds=1)).astimezone(zone).date()

@@ -10,18 +10,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from bot.bank_store import Workspace
+
 
 class TeamMemory(Protocol):
-    async def channel_mastery(self, channel_id: int, at: datetime) -> dict[str, float]:
+    async def channel_mastery(
+        self, channel_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
         """Mean expected recall (0-1) 30 days after ``at`` of the channel's graded
         questions, per topic."""
         ...
 
-    async def channel_due(self, channel_id: int, start: datetime, end: datetime) -> dict[str, int]:
+    async def channel_due(
+        self, channel_id: int, start: datetime, end: datetime, workspace: Workspace | None = None
+    ) -> dict[str, int]:
         """How many of the channel's graded questions come due in [start, end), per topic."""
         ...
 
-    async def member_mastery(self, member_id: int, at: datetime) -> dict[str, float]:
+    async def member_mastery(
+        self, member_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
         """Mean expected recall (0-1) of the member's graded questions on their target date
         (their goal, or 30 days after ``at``), per topic."""
         ...

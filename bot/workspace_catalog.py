@@ -47,6 +47,17 @@ class WorkspaceCatalog:
     def bundled_topics(self) -> Mapping[int, str]:
         return self._bundled_topics
 
+    def graded_topics(self, workspace: Workspace | None) -> dict[int, str]:
+        """The topic each graded question counts under in mastery and reviews: as the
+        workspace shows it; without a workspace, bundled topics and every workspace's own
+        questions (their ids are unique)."""
+        if workspace is not None:
+            return self.eligible(workspace)
+        topics = dict(self._bundled_topics)
+        for own in self._own.values():
+            topics.update({q: question.topic for q, question in own.items()})
+        return topics
+
     def is_bundled(self, question_id: int) -> bool:
         return question_id in self._bundled_topics
 
