@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 
@@ -67,9 +67,3 @@ def near_duplicates(
         if (score := similarity(a.question, b.question)) >= threshold
     ]
     return sorted(found, key=lambda pair: -pair.score)
-
-
-def most_similar(question: str, others: Iterable[Question]) -> NearDuplicate | None:
-    """The question of ``others`` closest to ``question`` (e.g. a suggestion), if any."""
-    scored = [NearDuplicate("(new)", q.id, similarity(question, q.question)) for q in others]
-    return max(scored, key=lambda pair: pair.score, default=None)
