@@ -161,7 +161,8 @@ class BlindAnswers:
         if quiz is None or quiz.answer_mode is not AnswerMode.BLIND:
             return
         round_ = await self._engine.store.open_round(quiz.id)
-        if round_ is None or round_.revealed_at is not None or round_.thread != reply.thread.thread:
+        thread = reply.thread.thread_id
+        if round_ is None or round_.revealed_at is not None or round_.thread != thread:
             return
         try:
             await platform.tell(reply.member, reply.channel, cards.info("Blind mode", THREAD_HINT))

@@ -250,17 +250,17 @@ class OutboxWorker:
             already = await self._find_sent(platform, channel, action.key, thread, round_)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         key = action.key
         match action.kind:
             case ActionKind.QUESTION:
                 blind = channel.answer_mode is AnswerMode.BLIND
                 card = cards.question_card(round_, question, channel.reveal_emoji, blind=blind)
-                return (await platform.post(channel.ref, card, key=key)).message
+                return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 title = cards.thread_title(round_, question)
-                return (await platform.open_thread(parent, title, key=key)).thread
+                return (await platform.open_thread(parent, title, key=key)).thread_id
             case ActionKind.HINT:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 await platform.react(parent, channel.reveal_emoji)
@@ -271,13 +271,13 @@ class OutboxWorker:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (
                     await platform.reply(thread, cards.follow_ups_card(question), key=key)
-                ).message
+                ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 await self._post_blind_answers(platform, action, round_, channel, thread)
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
-                ).message
+                ).message_id
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _post_blind_answers(
@@ -302,7 +302,7 @@ class OutboxWorker:
             if sent is None:
                 card = blind_answer_card(answer, self._config.vote_emoji)
                 sent = await platform.reply(thread, card, key=key)
-            await self._store.answer_posted(answer.id, answer.message_id, sent.message)
+            await self._store.answer_posted(answer.id, answer.message_id, sent.message_id)
 
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings
@@ -311,12 +311,12 @@ class OutboxWorker:
             already = await platform.find_sent(channel.ref, action.key)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         card = await self._recap_card(platform, channel, action.key)
         if card is None:
             log.info("recap %s has nothing to report; not sent", action.key)
             return None
-        return (await platform.post(channel.ref, card, key=action.key)).message
+        return (await platform.post(channel.ref, card, key=action.key)).message_id
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()
