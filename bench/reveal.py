@@ -12,7 +12,13 @@ p50 and p99 of the time from the event entering ``QuizService.handle`` until the
 platform is handed the outline.
 Target: p99 <= 5 ms.
 
-    python bench/reveal.py [--reveals 300] [--keep PATH] (plus leaderboard.py's build options)
+The outline's action first looks for blind answers still to post (``bot.blind_posts``);
+``--blind-baseline`` also measures, in the same run and on other rounds, the reveal with that
+lookup answered from memory (nothing waiting), and prints the ratio: what the lookup costs a
+channel that answers in the thread.
+
+    python bench/reveal.py [--reveals 300] [--keep PATH] [--blind-baseline]
+        (plus leaderboard.py's build options)
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
+import types
 from contextlib import closing
 from pathlib import Path
 
@@ -33,6 +40,7 @@ from leaderboard import build as build_answers
 from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.events import Reaction
+from bot.models import AnswerRecord
 from bot.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.loader import load_catalog
@@ -129,7 +137,13 @@ async def _point_rounds_at_a_real_question(path: Path) -> None:
         conn.execute("UPDATE rounds SET question_id = ?", (min(ids.values()),))
 
 
-async def measure(path: Path, picked: list[tuple[int, str, str]], warm_up: int) -> list[float]:
+async def _nothing_waiting(self: SqliteStore, round_id: int) -> list[AnswerRecord]:
+    return []
+
+
+async def measure(
+    path: Path, picked: list[tuple[int, str, str]], warm_up: int, *, lookup: bool = True
+) -> list[float]:
     # The first run leaves the database as a stopped bot does (close runs PRAGMA optimize).
     async with SqliteStore.open(path) as store:
         service = _service(store, BenchPlatform("slack"))
@@ -146,6 +160,8 @@ async def measure(path: Path, picked: list[tuple[int, str, str]], warm_up: int) 
     rng = random.Random(1)
     run = time.time_ns()  # event ids new to a reused database
     async with SqliteStore.open(path) as store:
+        if not lookup:  # the baseline: the reveal as it was before blind answers
+            store.waiting_blind_answers = types.MethodType(_nothing_waiting, store)  # type: ignore[method-assign]
         service = _service(store, BenchPlatform("slack", observe))
         await service.start()
         try:
@@ -182,6 +198,11 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=20, help="untimed reveals first")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", type=Path, help="build (or reuse) this file instead of a temp")
+    parser.add_argument(
+        "--blind-baseline",
+        action="store_true",
+        help="also measure without the blind-answer lookup, on other rounds, and compare",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp, "reveal.db")
@@ -198,14 +219,27 @@ def main() -> None:
                 for table in ("answers", "rounds", "outbox", "processed_events")
             }
         print("history: " + ", ".join(f"{n:,} {table}" for table, n in counts.items()))
-        picked = _pick_rounds(path, args.reveals + args.warm_up, args.seed + len(counts))
-        samples = asyncio.run(measure(path, picked, args.warm_up))
+        runs = 2 if args.blind_baseline else 1
+        per_run = args.reveals + args.warm_up
+        picked = _pick_rounds(path, per_run * runs, args.seed + len(counts))
+        samples = asyncio.run(measure(path, picked[:per_run], args.warm_up))
+        baseline = (
+            asyncio.run(measure(path, picked[per_run:], args.warm_up, lookup=False))
+            if args.blind_baseline
+            else None
+        )
     p50, p99 = statistics.median(samples), _percentile(samples, 0.99)
     verdict = "ok" if p99 <= TARGET_P99_MS else "MISSED"
     print(
         f"reveal after a restart ({len(samples)} reveals): p50 {p50:6.2f} ms   p99 {p99:6.2f} ms"
         f"   (target p99 <= {TARGET_P99_MS:.0f} ms: {verdict})"
     )
+    if baseline is not None:
+        b50, b99 = statistics.median(baseline), _percentile(baseline, 0.99)
+        print(
+            f"baseline, no blind lookup ({len(baseline)} reveals): p50 {b50:6.2f} ms"
+            f"   p99 {b99:6.2f} ms   with/without: p50 x{p50 / b50:.2f}   p99 x{p99 / b99:.2f}"
+        )
 
 
 if __name__ == "__main__":
