@@ -221,7 +221,10 @@ async def test_recap_off_sends_none_and_a_new_day_is_used(quiz: QuizHarness) -> 
         ("recap weekdays 10:00", "Name one day, not 'weekdays'."),
         ("recap fri 25:00", "Invalid time '25:00'"),
         ("recap off 10:00", "Give either off or a day and a time."),
-        ("recap someday", "Unknown day 'someday'"),
+        ("recap someday", "Unknown day 'someday': name one day, mon..sun, or off."),
+        ("recap 16:00", "'16:00' is a time, not a day: name the day first, e.g. fri 16:00."),
+        ("recap 9:30 mon", "'9:30' is a time, not a day: name the day first, e.g. mon 9:30."),
+        ("recap fri noon", "'noon' is not a time: write it as HH:MM, e.g. 16:00."),
     ],
 )
 async def test_a_bad_recap_time_is_refused_with_the_form(
@@ -231,7 +234,8 @@ async def test_a_bad_recap_time_is_refused_with_the_form(
     response = await quiz.command(words)
     assert response.card.title == "Sorry"
     assert problem in response.card.body
-    assert "Use: /quiz recap [DAY|off [HH:MM]]" in response.card.body
+    # off, or a day with an optional time (never "off HH:MM")
+    assert "Use: /quiz recap [off|DAY [HH:MM]]" in response.card.body
 
 
 async def test_members_may_not_change_the_recap(quiz: QuizHarness) -> None:
