@@ -320,3 +320,25 @@ async def test_a_near_duplicate_of_an_existing_question_is_refused(quiz: QuizHar
     bundled = {**GOOD, "question": "Question gpu-1?"}  # a bundled question's text
     assert [p.field for p in (await submit(quiz, "suggest", bundled)).problems] == ["question"]
     assert await quiz.service.store.bank.pending_suggestions(_space(quiz)) == []
+
+
+async def test_packs_lists_the_workspace_s_own_pack_with_its_count(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    before = (await quiz.command("packs", by="bob")).card.body
+    assert "sample — Sample pack (5 questions" in before
+    assert "this workspace — its own questions (none yet: `/quiz suggest` one)" in before
+    await suggest(quiz)
+    await quiz.command("review approve s1")
+    after = (await quiz.command("packs", by="bob")).card.body.splitlines()
+    assert "this workspace — its own questions (1 question; topics: kv-cache)" in after
+    elsewhere = QuizHarness(
+        quiz.service,
+        quiz.platform,
+        quiz.clock,
+        ChannelRef("fake", "other-team", "C9"),
+        itertools.count(200),
+    )
+    theirs = (await elsewhere.command("packs", by="bob")).card.body
+    assert "its own questions (none yet" in theirs
