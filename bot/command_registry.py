@@ -368,6 +368,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         "/quiz suggest",
         build=lambda _: SuggestQuestion(),
         handler=bank_handlers.suggest,
+        needs_channel=False,  # it says where to suggest instead
     ),
     Subcommand(
         "flag",

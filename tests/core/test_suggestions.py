@@ -342,3 +342,21 @@ async def test_packs_lists_the_workspace_s_own_pack_with_its_count(
     )
     theirs = (await elsewhere.command("packs", by="bob")).card.body
     assert "its own questions (none yet" in theirs
+
+
+async def test_suggest_in_a_channel_without_a_quiz_says_where_to_suggest(
+    quiz: QuizHarness,
+) -> None:
+    for who in ("alice", "admin"):
+        opened = await quiz.command("suggest", by=who)
+        assert opened.form is None  # no form to fill in for nothing
+        assert opened.card.title == "Suggest from a quiz channel"
+        assert "run `/quiz suggest` in a channel of this workspace that has a quiz" in (
+            opened.card.body
+        )
+        assert "start one here first with `/quiz now`" in opened.card.body
+    # a suggestion form submitted here anyway (e.g. a modal left open) gets the same answer
+    submitted = await submit(quiz, "suggest", GOOD)
+    assert submitted.card.title == "Suggest from a quiz channel"
+    assert await quiz.service.store.bank.pending_suggestions(_space(quiz)) == []
+    assert await quiz.service.engine.channel(quiz.channel) is None  # no quiz was started
