@@ -117,6 +117,11 @@ class SlackPlatform:
         if isinstance(self.client, SharedSessionWebClient):
             await self.client.close()
 
+    def send_delay(self, channel: ChannelRef) -> float:
+        """The core's ``PacedSends``: how long a post to the channel would wait for its
+        per-channel pacing (the outbox waits that long without holding a send slot)."""
+        return self._pacer.delay(channel.channel)
+
     @property
     def post_rate(self) -> float | None:
         """The workspace's post rate now (posts per second; None: not paced)."""
