@@ -54,11 +54,11 @@ class PacedPlatform(BenchPlatform):
         self.pacer = ChannelPacer(interval)
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
-        async with self.pacer.slot(channel.channel):
+        async with self.pacer.slot(channel.channel_id):
             return await super().post(channel, card, key=key)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
-        async with self.pacer.slot(thread.channel.channel):
+        async with self.pacer.slot(thread.channel.channel_id):
             return await super().reply(thread, card, key=key)
 
 
@@ -66,7 +66,7 @@ class ReportingPacedPlatform(PacedPlatform):
     """The same pacing, reported ahead to the outbox (the core's ``PacedSends``)."""
 
     def send_delay(self, channel: ChannelRef) -> float:
-        return self.pacer.delay(channel.channel)
+        return self.pacer.delay(channel.channel_id)
 
 
 async def run_slot(path: Path, platform: BenchPlatform) -> float:

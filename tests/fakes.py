@@ -193,11 +193,11 @@ class ChannelPacedPlatform(FakePlatform):
         self._next: dict[str, float] = {}
 
     def send_delay(self, channel: ChannelRef) -> float:
-        return max(0.0, self._next.get(channel.channel, 0.0) - self.time.monotonic())
+        return max(0.0, self._next.get(channel.channel_id, 0.0) - self.time.monotonic())
 
     async def _paced(self, channel: ChannelRef) -> None:
         await self.time.sleep(self.send_delay(channel))
-        self._next[channel.channel] = self.time.monotonic() + self.interval
+        self._next[channel.channel_id] = self.time.monotonic() + self.interval
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         await self._paced(channel)

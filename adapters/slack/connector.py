@@ -119,8 +119,9 @@ class SlackPlatform:
 
     def send_delay(self, channel: ChannelRef) -> float:
         """The core's ``PacedSends``: how long a post to the channel would wait for its
-        per-channel pacing (the outbox waits that long without holding a send slot)."""
-        return self._pacer.delay(channel.channel)
+        per-channel pacing (the outbox puts the post off that long instead of holding a
+        send slot while the pacer sleeps)."""
+        return self._pacer.delay(channel.channel_id)
 
     @property
     def post_rate(self) -> float | None:

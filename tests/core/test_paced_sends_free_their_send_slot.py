@@ -30,7 +30,7 @@ async def test_follow_ups_waiting_for_their_channels_pacing_do_not_serialise_the
         policies = itertools.cycle(POLICIES)
         quiz = QuizHarness(service, platform, clock)
         for n in range(channels):
-            quiz.channel = replace(CHANNEL, channel=f"C{n}")
+            quiz.channel = replace(CHANNEL, channel_id=f"C{n}")
             await quiz.command(f"config followups {next(policies)}", settle=False)
             await quiz.command("now", settle=False)
         try:
