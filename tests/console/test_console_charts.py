@@ -10,7 +10,8 @@ from pathlib import Path
 
 from PIL import Image as PilImage
 
-from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform
+from adapters.console.connector import ConsolePlatform
+from adapters.console.view import CONSOLE_CHANNEL
 from bot.render import Card, Image
 from tests.console.test_console import run_console
 
