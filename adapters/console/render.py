@@ -7,6 +7,7 @@ Lines in a round's thread are marked with the thread's name, lines in direct mes
 from __future__ import annotations
 
 import itertools
+import shutil
 import tempfile
 import textwrap
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ class Transcript:
     """Writes what is said on the console, and the charts of the cards it shows.
 
     Charts go to ``charts_dir``; without one, to a temporary directory made for the first
-    chart."""
+    chart and removed by :meth:`close`."""
 
     out: TextIO
     charts_dir: Path | None = None
@@ -89,5 +90,8 @@ class Transcript:
         return path
 
     def close(self) -> None:
-        """Charts are no longer written."""
+        """Remove the temporary charts directory, if one was made; --charts-dir stays."""
         self._closed = True
+        if self._temporary is not None:
+            shutil.rmtree(self._temporary, ignore_errors=True)
+            self._temporary = None
