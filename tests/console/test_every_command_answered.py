@@ -26,7 +26,10 @@ async def console(
     platform = ConsolePlatform(out)
     async with running_service(db_path, [platform], clock, catalog) as service:
         platform.after_each_line(service.settle)
-        yield platform.session(service.handle), out
+        try:
+            yield platform.session(service.handle), out
+        finally:
+            await platform.stop()  # removes the charts `/quiz me` wrote
 
 
 @FUZZ
