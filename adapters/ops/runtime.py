@@ -24,7 +24,7 @@ from adapters.ops.metrics import PrometheusMetrics
 from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.errors import PlatformError
-from bot.ports import Connector, EndsForGood, Platform
+from bot.ports import Connector, EndsForGood, Platform, WatchesInstalls
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
@@ -101,6 +101,7 @@ def _platform_connectors(
                 http=settings.slack_mode == "http",
                 port=settings.slack_http_port,
                 progress=store,
+                installations=store.installations,
             )
             platforms[name] = slack
             connectors.append(slack)
@@ -165,6 +166,9 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             background=not scripted,  # a script's transcript must not depend on timing
             metrics=metrics,
         )
+        for connector in connectors:
+            if isinstance(connector, WatchesInstalls):
+                connector.watch_installs(service)
         await service.start()
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
