@@ -194,21 +194,27 @@ class SlackPlatform:
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         workspace = await self.workspace(channel.workspace)
         ts = await self._post_all(
-            workspace, channel.channel, render_card(card), key=key, thread_ts=None
+            workspace, channel.channel_id, render_card(card), key=key, thread_ts=None
         )
-        await self._upload(workspace, channel.channel, card.image, thread_ts=None)
+        await self._upload(workspace, channel.channel_id, card.image, thread_ts=None)
         return MessageRef(channel, ts)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         # A Slack thread is the replies to a message: nothing to create.
-        return ThreadRef(message.channel, message.message)
+        return ThreadRef(message.channel, message.message_id)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = await self.workspace(thread.channel.workspace)
         ts = await self._post_all(
-            workspace, thread.channel.channel, render_card(card), key=key, thread_ts=thread.thread
+            workspace,
+            thread.channel.channel_id,
+            render_card(card),
+            key=key,
+            thread_ts=thread.thread_id,
         )
-        await self._upload(workspace, thread.channel.channel, card.image, thread_ts=thread.thread)
+        await self._upload(
+            workspace, thread.channel.channel_id, card.image, thread_ts=thread.thread_id
+        )
         return MessageRef(thread.channel, ts)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
@@ -216,7 +222,9 @@ class SlackPlatform:
         try:
             async with slack_call("reactions.add"):
                 await client.reactions_add(
-                    channel=message.channel.channel, timestamp=message.message, name=to_name(emoji)
+                    channel=message.channel.channel_id,
+                    timestamp=message.message_id,
+                    name=to_name(emoji),
                 )
         except PlatformError as problem:
             cause = problem.__cause__
@@ -228,7 +236,7 @@ class SlackPlatform:
         """The member's IM with the bot (``conversations.open``, scope ``im:write``)."""
         client = (await self.workspace(member.workspace)).client
         async with slack_call("conversations.open"):
-            opened = await client.conversations_open(users=member.member)
+            opened = await client.conversations_open(users=member.member_id)
         channel = opened.get("channel") or {}
         if not channel.get("id"):
             raise PlatformError("conversations.open gave no channel")
@@ -241,8 +249,8 @@ class SlackPlatform:
         for message in render_card(card):
             async with slack_call("chat.postEphemeral"):
                 await client.chat_postEphemeral(
-                    channel=channel.channel,
-                    user=member.member,
+                    channel=channel.channel_id,
+                    user=member.member_id,
                     text=message.text,
                     blocks=message.blocks,
                 )
@@ -266,12 +274,12 @@ class SlackPlatform:
             return None  # some parts are out, not all: the retry resumes the card
         sent = (await self.workspace(channel.workspace)).sent
         ts = await sent.find(
-            channel.channel, key, thread=thread.thread if thread else None, since=since
+            channel.channel_id, key, thread=thread.thread_id if thread else None, since=since
         )
         return MessageRef(channel, ts) if ts is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return await (await self.workspace(member.workspace)).members.is_admin(member.member)
+        return await (await self.workspace(member.workspace)).members.is_admin(member.member_id)
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         """The message's permalink (``chat.getPermalink``, which needs no scope); None
@@ -280,7 +288,7 @@ class SlackPlatform:
             client = (await self.workspace(message.channel.workspace)).client
             async with slack_call("chat.getPermalink"):
                 found = await client.chat_getPermalink(
-                    channel=message.channel.channel, message_ts=message.message
+                    channel=message.channel.channel_id, message_ts=message.message_id
                 )
         except PlatformError as problem:
             log.warning("no permalink for a message: %s", problem)
@@ -308,7 +316,7 @@ class SlackPlatform:
             workspace = await self.workspace(member.workspace)
         except PlatformError:
             return ""
-        return await workspace.members.display_name(member.member)
+        return await workspace.members.display_name(member.member_id)
 
     # ---- internals
 
