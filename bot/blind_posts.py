@@ -2,10 +2,11 @@
 
 A blind answer is stored as a row of ``answers`` like a reply in the thread (same scoring,
 same bonus before the reveal), with a placeholder instead of a platform message id until it
-is posted. At the reveal the outline's outbox action first posts the round's waiting answers
-in the thread, oldest first; each posted message replaces its answer's placeholder before the
-next is sent, so the placeholders left are exactly the answers still to post (the action's
-stored progress) and a vote on the posted message counts for its author.
+is posted. At the reveal of a blind channel's round the outline's outbox action first posts
+the round's waiting answers in the thread, oldest first; each posted message replaces its
+answer's placeholder before the next is sent, so the placeholders left are exactly the
+answers still to post (the action's stored progress) and a vote on the posted message counts
+for its author.
 """
 
 from __future__ import annotations

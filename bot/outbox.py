@@ -330,7 +330,8 @@ class OutboxWorker:
                 ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
-                await self._post_blind_answers(platform, action, round_, channel, thread)
+                if channel.answer_mode is AnswerMode.BLIND:  # no lookup in a thread channel
+                    await self._post_blind_answers(platform, action, round_, channel, thread)
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id

@@ -91,6 +91,32 @@ async def test_config_answers_blind_is_stored_and_puts_an_answer_button_on_the_c
     assert [b.action for b in platform.in_channel()[-1].card.buttons] == ["reveal"]
 
 
+async def test_switching_back_to_the_thread_waits_until_no_blind_answer_waits(
+    quiz: QuizHarness, platform: FakePlatform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    refused = await quiz.command("config answers thread")
+    assert refused.card.kind is CardKind.ERROR
+    assert refused.card.body.startswith("Question #1 has 1 blind answer(s) waiting for its reveal")
+
+    await quiz.command("reveal")
+    assert (await quiz.command("config answers thread")).public
+    await quiz.command("now")
+    looked_up: list[int] = []
+    store = quiz.service.store
+    lookup = store.waiting_blind_answers
+
+    async def spied(round_id: int) -> list[AnswerRecord]:
+        looked_up.append(round_id)
+        return await lookup(round_id)
+
+    monkeypatch.setattr(store, "waiting_blind_answers", spied)
+    await quiz.command("reveal")
+    assert quiz.platform.titles(await quiz.thread())[-1] == "Sample answer outline"
+    assert looked_up == []  # a thread channel's reveal costs no lookup
+
+
 async def test_unknown_answer_mode_is_refused_with_the_choices(quiz: QuizHarness) -> None:
     response = await quiz.command("config answers hidden")
     assert response.card.kind is CardKind.ERROR
