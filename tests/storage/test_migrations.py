@@ -20,6 +20,7 @@ from storage.migrations import (
 )
 from storage.sqlite_store import SqliteStore
 
+T0, T1 = "2026-01-05T09:00:00.000000Z", "2026-01-05T09:01:00.000000Z"
 TABLES = {
     "channels",
     "questions",
@@ -145,12 +146,12 @@ async def test_migration_8_keeps_the_outbox_and_lets_an_action_have_no_round(
             "INSERT INTO questions (id, pack, question, topic, content_hash)"
             " VALUES (1, 'p', 'q', 't', 'h')",
             "INSERT INTO rounds (id, channel_id, question_id, number, scheduled_for, scheduled,"
-            " state, created_at) VALUES (1, 1, 1, 1, '2026-01-05T09:00:00.000000Z', 1, 'open', '2026-01-05T09:00:00.000000Z')",
+            " state, created_at) VALUES (1, 1, 1, 1, :t0, 1, 'open', :t0)",
             "INSERT INTO outbox (id, round_id, kind, key, state, attempts, next_attempt_at,"
             " created_at, updated_at, result_ref) VALUES (5, 1, 'question', 'round:1:question',"
-            " 'done', 1, '2026-01-05T09:00:00.000000Z', '2026-01-05T09:00:00.000000Z', '2026-01-05T09:01:00.000000Z', 'm1')",
+            " 'done', 1, :t0, :t0, :t1, 'm1')",
         ):
-            await conn.execute(statement)
+            await conn.execute(statement, {"t0": T0, "t1": T1})
     async with SqliteStore.open(path) as store:
         assert store.migration is not None and store.migration.from_version == 7
         (kept,) = await store.round_actions(1)
@@ -163,6 +164,7 @@ async def test_migration_8_keeps_the_outbox_and_lets_an_action_have_no_round(
     with sqlite3.connect(path) as raw, pytest.raises(sqlite3.IntegrityError):
         raw.execute(  # an action needs a round or a destination
             "INSERT INTO outbox (kind, key, state, next_attempt_at, created_at, updated_at)"
-            " VALUES ('direct', 'k', 'pending', '2026-01-05T09:00:00.000000Z', '2026-01-05T09:00:00.000000Z', '2026-01-05T09:00:00.000000Z')"
+            " VALUES ('direct', 'k', 'pending', :t0, :t0, :t0)",
+            {"t0": T0},
         )
     assert {"reminders"} <= tables_of(path)
