@@ -295,16 +295,16 @@ class OutboxWorker:
             already = await self._find_sent(platform, channel, action.key, thread, round_)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         key = action.key
         match action.kind:
             case ActionKind.QUESTION:
                 card = cards.question_card(round_, question, channel.reveal_emoji)
-                return (await platform.post(channel.ref, card, key=key)).message
+                return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 title = cards.thread_title(round_, question)
-                return (await platform.open_thread(parent, title, key=key)).thread
+                return (await platform.open_thread(parent, title, key=key)).thread_id
             case ActionKind.HINT:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 await platform.react(parent, channel.reveal_emoji)
@@ -315,12 +315,12 @@ class OutboxWorker:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (
                     await platform.reply(thread, cards.follow_ups_card(question), key=key)
-                ).message
+                ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
-                ).message
+                ).message_id
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _send_recap(
@@ -330,12 +330,12 @@ class OutboxWorker:
             already = await platform.find_sent(channel.ref, action.key)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         card = await self._recap_card(platform, channel, action.key)
         if card is None:
             log.info("recap %s has nothing to report; not sent", action.key)
             return None
-        return (await platform.post(channel.ref, card, key=action.key)).message
+        return (await platform.post(channel.ref, card, key=action.key)).message_id
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()

@@ -94,29 +94,29 @@ class FakePlatform:
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         self._maybe_fail()
-        thread_id = f"t{message.message}"
+        thread_id = f"t{message.message_id}"
         if thread_id in self.threads:
             raise PlatformError("thread already exists")
-        self.threads[thread_id] = message.message
+        self.threads[thread_id] = message.message_id
         return ThreadRef(message.channel, thread_id)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         self._maybe_fail()
-        sent = Sent(f"m{next(self._ids)}", thread.channel, card, key, thread=thread.thread)
+        sent = Sent(f"m{next(self._ids)}", thread.channel, card, key, thread=thread.thread_id)
         return self._record(sent)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
         self._maybe_fail()
-        if (message.message, emoji) not in self.reactions:
-            self.reactions.append((message.message, emoji))
+        if (message.message_id, emoji) not in self.reactions:
+            self.reactions.append((message.message_id, emoji))
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
-        self.told.append((member.member, card))
+        self.told.append((member.member_id, card))
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
     ) -> MessageRef | None:
-        where = thread.thread if thread else None
+        where = thread.thread_id if thread else None
         for sent in self.messages:
             # by the channel's id, as a platform looks it up (the shown name is not stored)
             same = (sent.channel.platform, sent.channel.channel) == (
@@ -128,14 +128,14 @@ class FakePlatform:
         return None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return member.member in self.admins
+        return member.member_id in self.admins
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
-        return ChannelRef(self.name, member.workspace, f"D-{member.member}", "DM")
+        return ChannelRef(self.name, member.workspace, f"D-{member.member_id}", "DM")
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
-        where = f"{thread.thread}/" if thread else ""
-        return f"https://chat.example/{message.channel.channel}/{where}{message.message}"
+        where = f"{thread.thread_id}/" if thread else ""
+        return f"https://chat.example/{message.channel.channel_id}/{where}{message.message_id}"
 
     # what tests look at
 
