@@ -249,9 +249,9 @@ class OutboxWorker:
             )
             if already is not None:
                 log.info("action %s was already sent; recording it", attempt.key)
-                result = already.message
+                result = already.message_id
             else:
-                result = (await platform.post(destination, action.card, key=attempt.key)).message
+                result = (await platform.post(destination, action.card, key=attempt.key)).message_id
         except ChannelUnavailable as problem:  # the member closed the DM or left
             self._metrics.platform_error(platform.name, "channel_unavailable")
             log.warning("direct message %s undeliverable: %s", attempt.key, problem)
@@ -374,7 +374,11 @@ def _group_of(action: OutboxAction) -> object:
     """What an action is performed in order with: its round, or its DM channel."""
     if action.round_id is not None or action.destination is None:
         return action.round_id
-    return (action.destination.platform, action.destination.workspace, action.destination.channel)
+    return (
+        action.destination.platform,
+        action.destination.workspace,
+        action.destination.channel_id,
+    )
 
 
 def _known(value: str | None) -> str:

@@ -124,7 +124,7 @@ def draft_row(
         draft.key,
         None if where is None else where.platform,
         None if where is None else where.workspace,
-        None if where is None else where.channel,
+        None if where is None else where.channel_id,
         None if draft.card is None else card_to_json(draft.card),
     )
 

@@ -119,9 +119,9 @@ class FakePlatform:
         where = thread.thread_id if thread else None
         for sent in self.messages:
             # by the channel's id, as a platform looks it up (the shown name is not stored)
-            same = (sent.channel.platform, sent.channel.channel) == (
+            same = (sent.channel.platform, sent.channel.channel_id) == (
                 channel.platform,
-                channel.channel,
+                channel.channel_id,
             )
             if sent.key == key and same and sent.thread == where:
                 return MessageRef(channel, sent.id)

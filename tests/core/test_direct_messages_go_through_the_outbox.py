@@ -25,7 +25,7 @@ def direct_rows(db_path: Path) -> list[tuple[str, str, str, str]]:
 
 
 def dm_titles(platform: FakePlatform, member: str) -> list[str]:
-    return [m.card.title for m in platform.messages if m.channel.channel == f"D-{member}"]
+    return [m.card.title for m in platform.messages if m.channel.channel_id == f"D-{member}"]
 
 
 async def restarted(
