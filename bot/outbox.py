@@ -26,7 +26,7 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
-from bot.ports import Clock, FindsSentSince, Platform, Store
+from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -166,7 +166,7 @@ class OutboxWorker:
         round_ = await self._store.get_round(actions[0].round_id)
         channel = None if round_ is None else await self._store.get_channel_by_id(round_.channel_id)
         completed = 0
-        for action in actions:  # oldest first: the question before its thread
+        for index, action in enumerate(actions):  # oldest first: the question before its thread
             if round_ is None:
                 await self._store.fail_action(action.id, "round not found", self._clock.now())
                 continue
@@ -180,6 +180,15 @@ class OutboxWorker:
                 action.kind in NEEDS_THREAD and round_.thread is None
             ):
                 break  # its prerequisite is not done yet; later actions wait too
+            wait = self._pacing_wait(action, round_, channel)
+            if wait > 0:
+                # Not before the platform's pacing lets a message to the channel start:
+                # put the round's remaining actions off rather than hold a send slot
+                # while the platform sleeps inside the send.
+                now = self._clock.now()
+                until = now + timedelta(seconds=wait)
+                await self._store.postpone_actions([a.id for a in actions[index:]], until, at=now)
+                break
             done, result = await self._perform(action, round_, channel)
             if not done:
                 break
@@ -189,6 +198,19 @@ class OutboxWorker:
                 round_ = dataclasses.replace(round_, thread=result)
             completed += 1
         return completed
+
+    def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
+        """Seconds the platform's per-channel pacing would hold this action's message."""
+        platform = self._platforms.get(channel.ref.platform)
+        if not isinstance(platform, PacedSends):
+            return 0.0
+        if action.kind is ActionKind.FOLLOW_UPS:
+            question = self._questions(channel.ref, round_.question_id)
+            if question is None or not question.follow_ups:
+                return 0.0  # nothing is posted
+        elif action.kind not in SENDS_MESSAGE and action.kind is not ActionKind.RECAP:
+            return 0.0
+        return platform.send_delay(channel.ref)
 
     async def _perform(
         self, action: OutboxAction, round_: Round, channel: ChannelSettings

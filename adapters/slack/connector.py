@@ -117,6 +117,12 @@ class SlackPlatform:
         if isinstance(self.client, SharedSessionWebClient):
             await self.client.close()
 
+    def send_delay(self, channel: ChannelRef) -> float:
+        """The core's ``PacedSends``: how long a post to the channel would wait for its
+        per-channel pacing (the outbox puts the post off that long instead of holding a
+        send slot while the pacer sleeps)."""
+        return self._pacer.delay(channel.channel_id)
+
     @property
     def post_rate(self) -> float | None:
         """The workspace's post rate now (posts per second; None: not paced)."""
