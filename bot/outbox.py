@@ -155,12 +155,7 @@ class OutboxWorker:
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
         if actions[0].round_id is None:
-            completed = 0
-            for action in actions:  # oldest first: a practice question before its follow-up
-                if not await self._perform_direct(action):
-                    break
-                completed += 1
-            return completed
+            return await self._run_direct(actions)
         # The round and channel are read once per round, not per action: the round's
         # message and thread are known from the actions this loop completes.
         round_ = await self._store.get_round(actions[0].round_id)
@@ -251,6 +246,28 @@ class OutboxWorker:
             self._metrics.round_posted(platform.name)
         await self._store.complete_action(attempt.id, result, self._clock.now())
         return True, result
+
+    async def _run_direct(self, actions: list[OutboxAction]) -> int:
+        """The direct actions to one DM channel, oldest first (a practice question before
+        its follow-up), put off like a round's while the platform's pacing would hold them."""
+        completed = 0
+        for index, action in enumerate(actions):
+            platform = self._platforms.get(
+                action.destination.platform if action.destination else ""
+            )
+            if isinstance(platform, PacedSends) and action.destination is not None:
+                wait = platform.send_delay(action.destination)
+                if wait > 0:
+                    now = self._clock.now()
+                    until = now + timedelta(seconds=wait)
+                    await self._store.postpone_actions(
+                        [a.id for a in actions[index:]], until, at=now
+                    )
+                    break
+            if not await self._perform_direct(action):
+                break
+            completed += 1
+        return completed
 
     async def _perform_direct(self, action: OutboxAction) -> bool:
         """Post a direct action's stored card to its DM channel; whether it was completed."""
