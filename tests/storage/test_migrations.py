@@ -19,6 +19,7 @@ from storage.migrations import (
     split_statements,
 )
 from storage.sqlite_store import SqliteStore
+from tests.store_reads import round_actions
 
 T0, T1 = "2026-01-05T09:00:00.000000Z", "2026-01-05T09:01:00.000000Z"
 TABLES = {
@@ -154,7 +155,7 @@ async def test_migration_8_keeps_the_outbox_and_lets_an_action_have_no_round(
             await conn.execute(statement, {"t0": T0, "t1": T1})
     async with SqliteStore.open(path) as store:
         assert store.migration is not None and store.migration.from_version == 7
-        (kept,) = await store.round_actions(1)
+        (kept,) = await round_actions(store, 1)
         assert (kept.id, kept.key, kept.result_ref, kept.destination) == (
             5,
             "round:1:question",
