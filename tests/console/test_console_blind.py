@@ -23,6 +23,7 @@ typed in the thread
 :as bob
 :react 👍 #3
 /quiz answer too late
+/quiz leaderboard all
 """
 
 
@@ -45,3 +46,4 @@ def test_blind_answers_are_private_lines_until_the_reveal_posts_them(tmp_path: P
     ]
     assert "(bob reacted 👍 to answer #3 by carol)" in after_reveal
     assert "Question #1 is already revealed, so answers are closed" in after_reveal
+    assert "1. carol — 16 pts (1 answer)" in after_reveal  # 10 + 5 before the reveal + 1 vote
