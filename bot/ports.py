@@ -113,9 +113,9 @@ class ReactionEmoji(Protocol):
     """A platform that can react with some emoji only, and names them its own way,
     provides this to check a reveal emoji when an admin configures it."""
 
-    async def reaction_emoji(self, emoji: str) -> str:
-        """``emoji`` as the core should keep it (the form reactions arrive in); raises
-        ``Refused`` with a clear message when the platform cannot react with it."""
+    async def reaction_emoji(self, emoji: str, channel: ChannelRef) -> str:
+        """``emoji`` as the core should keep it in ``channel`` (the form reactions arrive
+        in); raises ``Refused`` with a clear message when the platform cannot react with it."""
         ...
 
 
@@ -159,10 +159,6 @@ class RoundStore(Protocol):
         """Register questions (idempotent); returns the database id of each (pack, question)."""
         ...
 
-    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        """How many rounds of the channel asked each question id (absent: never)."""
-        ...
-
     # rounds
     async def create_round(
         self,
@@ -174,8 +170,8 @@ class RoundStore(Protocol):
         created_at: datetime,
         actions: Sequence[ActionKind],
     ) -> Round | None:
-        """Atomically: pick the question with ``choose_question`` (given the channel's
-        ask counts, as :meth:`question_ask_counts`), close the channel's open round,
+        """Atomically: pick the question with ``choose_question`` (given how many of the
+        channel's rounds asked each question id; absent: never), close the channel's open round,
         insert the new one with the next round number, and enqueue its actions with
         keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
         created at once see each other's question.
@@ -186,6 +182,10 @@ class RoundStore(Protocol):
         ...
 
     async def get_round(self, round_id: int) -> Round | None: ...
+
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        """The round and its channel (None when the channel is gone), read together."""
+        ...
 
     async def open_round(self, channel_id: int) -> Round | None: ...
 
@@ -240,8 +240,6 @@ class RoundStore(Protocol):
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
 
-    async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
-
     async def postpone_actions(
         self, action_ids: Sequence[int], until: datetime, *, at: datetime
     ) -> None:
@@ -256,6 +254,13 @@ class RoundStore(Protocol):
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
         """Mark done and store the result; a QUESTION result becomes the round's
         ``question_message``, a THREAD result its ``thread``."""
+        ...
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction:
+        """:meth:`complete_action` of one action and :meth:`begin_attempt` of the next, in
+        one transaction (one round trip where a round sends several actions)."""
         ...
 
     async def retry_action(
@@ -376,6 +381,27 @@ class Connector(Protocol):
 
     @property
     def connected(self) -> bool: ...
+
+
+class WorkspaceSwitch(Protocol):
+    """Stops and restarts every quiz channel of one workspace: the app was uninstalled
+    (or its token revoked) there, and later installed again. Both are idempotent."""
+
+    async def disable_workspace(self, platform: str, workspace: str) -> int:
+        """Disable the workspace's quiz channels; how many were running until now."""
+        ...
+
+    async def enable_workspace(self, platform: str, workspace: str) -> int:
+        """Enable again the channels a removal disabled; how many."""
+        ...
+
+
+@runtime_checkable
+class WatchesInstalls(Protocol):
+    """A connector that learns of installs and removals of the app (Slack's OAuth flow,
+    ``app_uninstalled``) and tells the core through a :class:`WorkspaceSwitch`."""
+
+    def watch_installs(self, switch: WorkspaceSwitch) -> None: ...
 
 
 @runtime_checkable

@@ -6,12 +6,13 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
 from bot.models import (
     ActionKind,
+    ChannelSettings,
     OutboxAction,
     OutboxDraft,
     PruneBatch,
@@ -26,9 +27,11 @@ from storage.outbox_queries import (
     next_due_sql,
 )
 from storage.records import (
+    CHANNEL_COLUMNS,
     OUTBOX_COLUMNS,
     ROUND_COLUMNS,
     action_from_row,
+    channel_from_row,
     round_from_row,
 )
 from storage.sqlite_connection import SqliteConnection
@@ -37,6 +40,14 @@ from storage.timestamps import from_db, to_db
 MAX_ERROR_LENGTH = 2000
 _ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
+# A round and its channel in one statement (the channel's id is the round's channel_id).
+ROUND_IN_CHANNEL = (
+    "SELECT "
+    + ", ".join(f"r.{c}" for c in ROUND_COLUMNS.split(", "))
+    + ", "
+    + ", ".join(f"c.{c}" for c in CHANNEL_COLUMNS.split(", ") if c != "id")
+    + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
+)
 
 
 class SqliteRounds(SqliteConnection):
@@ -64,10 +75,6 @@ class SqliteRounds(SqliteConnection):
             rows = await conn.execute_fetchall("SELECT id, pack, question FROM questions")
         wanted = {(q.pack, q.question) for q in questions}
         return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
-
-    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        rows = await self._fetch(_ASK_COUNTS, (channel_id,))
-        return {row[0]: row[1] for row in rows}
 
     # rounds
 
@@ -127,6 +134,17 @@ class SqliteRounds(SqliteConnection):
 
     async def get_round(self, round_id: int) -> Round | None:
         return await self._round_where("id = ?", (round_id,))
+
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        row = await self._fetch_one(ROUND_IN_CHANNEL, (round_id,))
+        if row is None:
+            return None
+        fields: dict[str, Any] = dict(zip(row.keys(), tuple(row), strict=True))
+        round_ = round_from_row(cast(sqlite3.Row, fields))
+        if fields["platform"] is None:
+            return round_, None  # the channel is gone
+        channel = channel_from_row(cast(sqlite3.Row, {**fields, "id": round_.channel_id}))
+        return round_, channel
 
     async def open_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))
@@ -237,12 +255,6 @@ class SqliteRounds(SqliteConnection):
             await self._change(f"DELETE FROM outbox WHERE id IN ({marks})", doomed)
         return PruneBatch(deleted=len(doomed), more=more)
 
-    async def round_actions(self, round_id: int) -> list[OutboxAction]:
-        rows = await self._fetch(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? ORDER BY id", (round_id,)
-        )
-        return [action_from_row(row) for row in rows]
-
     async def postpone_actions(
         self, action_ids: Sequence[int], until: datetime, *, at: datetime
     ) -> None:
@@ -266,22 +278,24 @@ class SqliteRounds(SqliteConnection):
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
-        def work(conn: sqlite3.Connection) -> None:
+        await self._transact(lambda conn: _complete(conn, action_id, result_ref, to_db(at)))
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction:
+        def work(conn: sqlite3.Connection) -> OutboxAction:
+            now = to_db(at)
+            _complete(conn, done_id, result_ref, now)
             row = conn.execute(
-                "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
-                " WHERE id = ? RETURNING round_id, kind",
-                (result_ref, to_db(at), action_id),
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
+                f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+                (now, next_id),
             ).fetchone()
             if row is None:
-                raise NotFoundError(f"no outbox action with id {action_id}")
-            round_id, kind = row[0], ActionKind(row[1])
-            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
-                kind
-            )
-            if column is not None and result_ref is not None:
-                conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+                raise NotFoundError(f"no outbox action with id {next_id}")
+            return action_from_row(row)
 
-        await self._transact(work)
+        return await self._transact(work)
 
     async def retry_action(
         self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
@@ -316,6 +330,21 @@ class SqliteRounds(SqliteConnection):
     async def _require_action(self, action_id: int) -> None:
         if await self._fetch_one("SELECT 1 FROM outbox WHERE id = ?", (action_id,)) is None:
             raise NotFoundError(f"no outbox action with id {action_id}")
+
+
+def _complete(conn: sqlite3.Connection, action_id: int, result_ref: str | None, now: str) -> None:
+    """Mark the action done; a question's or thread's result becomes the round's."""
+    row = conn.execute(
+        "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+        " WHERE id = ? RETURNING round_id, kind",
+        (result_ref, now, action_id),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no outbox action with id {action_id}")
+    round_id, kind = row[0], ActionKind(row[1])
+    column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(kind)
+    if column is not None and result_ref is not None:
+        conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
 
 
 def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:

@@ -31,7 +31,7 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--charts-dir",
         type=Path,
-        help="console: write chart PNGs here (default: a new temporary directory)",
+        help="console: write chart PNGs here (default: a temporary directory, removed at exit)",
     )
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
     parser.add_argument(
@@ -82,6 +82,10 @@ def _run(args: argparse.Namespace) -> int:
         )
         settings.check_credentials()
         settings_shard_plan(settings)
+        if "slack" in settings.platforms() and settings.slack_installs:
+            from adapters.slack.installations import check_encryption_key
+
+            check_encryption_key(settings)
     except (SettingsError, ValidationError) as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2

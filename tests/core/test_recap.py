@@ -18,6 +18,7 @@ from bot.schedule_spec import next_slot, previous_slot
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, Sent, SimulatedCrash
 from tests.harness import QuizHarness, running_service
+from tests.store_reads import round_actions
 
 BERLIN = ZoneInfo("Europe/Berlin")
 MONDAY = datetime(2026, 11, 30, tzinfo=UTC)
@@ -361,11 +362,12 @@ async def test_a_crash_after_posting_the_recap_does_not_post_it_again(
     assert len(recaps(platform)) == 1
     async with running_service(db_path, [platform], clock, catalog) as service:
         await service.settle()
-        action = await service.store.round_actions(
+        action = await round_actions(
+            service.store,
             await service.store.recaps.last_round_between(
                 channel.id, FRIDAY_RECAP - timedelta(days=7), FRIDAY_RECAP
             )
-            or 0
+            or 0,
         )
     [sent] = recaps(platform)
     [recap_action] = [a for a in action if a.kind is ActionKind.RECAP]
