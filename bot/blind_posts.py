@@ -22,28 +22,17 @@ def placeholder(member_id: int) -> str:
     return f"{PLACEHOLDER_PREFIX}{member_id}"
 
 
-POST_KEY_PART = ":blind_answer:"
-TITLE_SUFFIX = "'s answer"
-
-
 def post_key(round_id: int, answer_id: int) -> str:
     """The outbox key of one blind answer's post, so a post whose recording was lost in a
     crash is found again instead of posted twice."""
-    return f"round:{round_id}{POST_KEY_PART}{answer_id}"
-
-
-def posted_author(key: str, card: Card) -> str | None:
-    """The author's name when ``card``, sent under ``key``, is a posted blind answer: a
-    platform that keeps a list of the answers it showed (the console) adds it there."""
-    if POST_KEY_PART not in key or not card.title.endswith(TITLE_SUFFIX):
-        return None
-    return card.title.removesuffix(TITLE_SUFFIX)
+    return f"round:{round_id}:blind_answer:{answer_id}"
 
 
 def blind_answer_card(answer: AnswerRecord, vote_emoji: str) -> Card:
     return Card(
-        title=f"{answer.member_name}{TITLE_SUFFIX}",
+        title=f"{answer.member_name}'s answer",
         body=answer.text,
         footer=f"Answered blind before the reveal. React {vote_emoji} to vote for it.",
         kind=CardKind.INFO,
+        answer_by=answer.member_name,
     )

@@ -26,7 +26,6 @@ from adapters.console.view import (
     direct_channel,
     direct_member,
 )
-from bot.blind_posts import posted_author
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card
@@ -125,10 +124,9 @@ class ConsolePlatform:
         message = f"m{next(self._ids)}"
         self.transcript.show(thread.thread_id, BOT_NAME, card)
         self._sent_keys[key] = message
-        author = posted_author(key, card)
         shown = self.view.shown
-        if author is not None and shown is not None and shown.thread == thread.thread_id:
-            shown.answers.append((message, author))  # `:react 👍 #N` votes for it
+        if card.answer_by and shown is not None and shown.thread == thread.thread_id:
+            shown.answers.append((message, card.answer_by))  # `:react 👍 #N` votes for it
         return MessageRef(thread.channel, message)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
