@@ -45,6 +45,7 @@ from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
     from bot.practice_sessions import PracticeSessions
+    from bot.reminders import DailyReminders
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,11 @@ class ScheduleBook(Protocol):
         """Members' private practice sessions."""
         ...
 
+    @property
+    def reminders(self) -> DailyReminders:
+        """Members' daily review reminders."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class CommandContext:
@@ -110,6 +116,10 @@ class CommandContext:
     @property
     def practice(self) -> PracticeSessions:
         return self.schedules.practice
+
+    @property
+    def reminders(self) -> DailyReminders:
+        return self.schedules.reminders
 
     @property
     def quiz(self) -> ChannelSettings:
