@@ -243,8 +243,10 @@ class RoundStore(Protocol):
         (the platform's pacing takes no message to their channel before then)."""
         ...
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
-        """Count an attempt before sending; returns the action with its new attempt count."""
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
+        """Count an attempt before sending; returns the action with its new attempt count,
+        or None when it is not this process's to send any more: no longer pending, or
+        (replicas) another replica took it over after this one's claim ran out."""
         ...
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:

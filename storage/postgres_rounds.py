@@ -172,19 +172,25 @@ class PostgresRounds(PgConnection, SqliteRounds):
         )
         return None if value is None else from_db(value)
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
-        """Count an attempt and renew this replica's lease for the send."""
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
+        """Count an attempt and renew this replica's lease for the send; None when the
+        action is no longer this replica's: done or failed, or claimed by another replica
+        whose lease still runs (this one's claim ran out before its turn came, and the
+        other took it over: sending it here too would post it twice)."""
         row = await self._pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
-            f" WHERE id = $4 RETURNING {OUTBOX_COLUMNS}",
+            " WHERE id = $4 AND state = 'pending'"
+            " AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
+            f" RETURNING {OUTBOX_COLUMNS}",
             to_db(at),
             self.replica,
             self._lease_end(at),
             action_id,
         )
         if row is None:
-            raise NotFoundError(f"no outbox action with id {action_id}")
+            await self._require_action(action_id)
+            return None
         return action_from_row(row)
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:

@@ -245,14 +245,15 @@ class SqliteRounds(SqliteConnection):
             (to_db(until), to_db(at), *action_ids),
         )
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
         rows = await self._fetch(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
             (to_db(at), action_id),
         )
         if not rows:
-            raise NotFoundError(f"no outbox action with id {action_id}")
+            await self._require_action(action_id)
+            return None
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:

@@ -540,6 +540,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     assert [a.kind for a in await store.due_actions(T0, limit=2)] == list(ACTIONS[:2])
 
     attempt = await store.begin_attempt(question.id, T0)
+    assert attempt is not None
     assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
     await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
     assert [a.kind for a in await store.due_actions(T0)] == [
@@ -549,7 +550,8 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     ]
     retried = await store.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    assert (await store.begin_attempt(question.id, T0)).attempts == 2
+    again = await store.begin_attempt(question.id, T0)
+    assert again is not None and again.attempts == 2
 
     await store.complete_action(question.id, "msg-1", T0)
     await store.complete_action(thread.id, "thread-1", T0)
@@ -570,6 +572,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     stats = await store.channel_stats(channel_id)
     assert (stats.pending_actions, stats.failed_actions) == (0, 2)
     assert await store.outbox_counts() == {"done": 2, "failed": 2}
+    assert await store.begin_attempt(question.id, T0) is None  # done: not to be sent again
     with pytest.raises(NotFoundError):
         await store.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
