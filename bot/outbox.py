@@ -1,4 +1,8 @@
-"""The outbox worker: performs each recorded round action exactly once.
+"""The outbox worker: performs each recorded action exactly once.
+
+A round's actions are performed in order, each after the one it builds on; a direct
+action (a stored card for one member's DM channel, e.g. a practice step or a reminder)
+belongs to no round and is performed on its own.
 
 Every action was stored with a deterministic key before anything was sent.
 An attempt is counted *before* the send; when an action that already had an
@@ -14,6 +18,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 
 from bot import cards
@@ -47,6 +52,16 @@ RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
 # Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
 RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """An action handed to the platform whose completion is not recorded yet: it is
+    recorded with the round's next attempt, in the same store round trip, or on its own
+    when no action follows."""
+
+    action_id: int
+    result: str | None  # the message or thread it made, if any
 
 
 class OutboxWorker:
@@ -129,9 +144,10 @@ class OutboxWorker:
             due = await self._store.due_actions(
                 self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
             )
-            by_round: dict[int, list[OutboxAction]] = {}
+            # A round's actions go in order, and so do the direct actions to one DM channel.
+            by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
-                by_round.setdefault(action.round_id, []).append(action)
+                by_round.setdefault(_group_of(action), []).append(action)
             limit = asyncio.Semaphore(self._config.send_concurrency)
 
             async def run_round(actions: list[OutboxAction]) -> int:
@@ -159,42 +175,50 @@ class OutboxWorker:
         return PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
-        # The round and channel are read once per round, not per action: the round's
-        # message and thread are known from the actions this loop completes.
-        round_ = await self._store.get_round(actions[0].round_id)
-        channel = None if round_ is None else await self._store.get_channel_by_id(round_.channel_id)
+        if actions[0].round_id is None:
+            return await self._run_direct(actions)
+        # The round and channel are read once per round, together, not per action: the
+        # round's message and thread are known from the actions this loop completes.
+        found = await self._store.round_in_channel(actions[0].round_id)
+        round_, channel = found if found is not None else (None, None)
         completed = 0
-        for index, action in enumerate(actions):  # oldest first: the question before its thread
-            if round_ is None:
-                await self._store.fail_action(action.id, "round not found", self._clock.now())
-                continue
-            if channel is None or channel.disabled_reason:
-                reason = channel.disabled_reason if channel else "channel not found"
-                await self._store.fail_action(
-                    action.id, f"channel disabled: {reason}", self._clock.now()
-                )
-                continue
-            if (action.kind in NEEDS_QUESTION and round_.question_message is None) or (
-                action.kind in NEEDS_THREAD and round_.thread is None
-            ):
-                break  # its prerequisite is not done yet; later actions wait too
-            wait = self._pacing_wait(action, round_, channel)
-            if wait > 0:
-                # Not before the platform's pacing lets a message to the channel start:
-                # put the round's remaining actions off rather than hold a send slot
-                # while the platform sleeps inside the send.
-                now = self._clock.now()
-                until = now + timedelta(seconds=wait)
-                await self._store.postpone_actions([a.id for a in actions[index:]], until, at=now)
-                break
-            done, result = await self._perform(action, round_, channel)
-            if not done:
-                break
-            if action.kind is ActionKind.QUESTION:
-                round_ = dataclasses.replace(round_, question_message=result)
-            elif action.kind is ActionKind.THREAD:
-                round_ = dataclasses.replace(round_, thread=result)
-            completed += 1
+        sent: Sent | None = None
+        try:
+            for index, action in enumerate(actions):  # oldest first: the question, its thread
+                if round_ is None:
+                    await self._store.fail_action(action.id, "round not found", self._clock.now())
+                    continue
+                if channel is None or channel.disabled_reason:
+                    reason = channel.disabled_reason if channel else "channel not found"
+                    await self._store.fail_action(
+                        action.id, f"channel disabled: {reason}", self._clock.now()
+                    )
+                    continue
+                if (action.kind in NEEDS_QUESTION and round_.question_message is None) or (
+                    action.kind in NEEDS_THREAD and round_.thread is None
+                ):
+                    break  # its prerequisite is not done yet; later actions wait too
+                wait = self._pacing_wait(action, round_, channel)
+                if wait > 0:
+                    # Not before the platform's pacing lets a message to the channel start:
+                    # put the round's remaining actions off rather than hold a send slot
+                    # while the platform sleeps inside the send.
+                    now = self._clock.now()
+                    until = now + timedelta(seconds=wait)
+                    ids = [a.id for a in actions[index:]]
+                    await self._store.postpone_actions(ids, until, at=now)
+                    break
+                sent, previous = None, sent
+                sent = await self._perform(action, round_, channel, previous)
+                if sent is None:
+                    break
+                if action.kind is ActionKind.QUESTION:
+                    round_ = dataclasses.replace(round_, question_message=sent.result)
+                elif action.kind is ActionKind.THREAD:
+                    round_ = dataclasses.replace(round_, thread=sent.result)
+                completed += 1
+        finally:
+            await self._record(sent)  # the last one sent: no attempt follows to record it with
         return completed
 
     def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
@@ -211,26 +235,40 @@ class OutboxWorker:
         return platform.send_delay(channel.ref)
 
     async def _perform(
-        self, action: OutboxAction, round_: Round, channel: ChannelSettings
-    ) -> tuple[bool, str | None]:
-        """Send the action; whether it was completed, and its result (a message or thread)."""
+        self,
+        action: OutboxAction,
+        round_: Round,
+        channel: ChannelSettings,
+        previous: Sent | None,
+    ) -> Sent | None:
+        """Send the action; what was sent, or None when it was not (kept, retried or
+        failed). ``previous`` is the round's last action sent, not recorded as done yet:
+        it is, with this action's attempt, in one round trip."""
         platform = self._platforms.get(channel.ref.platform)
         if platform is None:
-            return False, None  # that platform is not running in this process; keep the action
+            await self._record(previous)
+            return None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
             question = self._questions(channel.ref, round_.question_id)
             if question is None:
+                await self._record(previous)
                 await self._store.fail_action(
                     action.id, "question no longer in any pack", self._clock.now()
                 )
-                return False, None
-        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+                return None
+        now = self._clock.now()
+        if previous is None:
+            attempt = await self._store.begin_attempt(action.id, now)
+        else:
+            attempt = await self._store.complete_and_begin(
+                previous.action_id, previous.result, action.id, now
+            )
         if attempt is None:
             # Another replica took it over after this one's claim ran out, or it is
             # settled: it is not ours to send.
             log.debug("outbox action %s is no longer ours to send", action.key)
-            return False, None
+            return None
         started = time.perf_counter()
         try:
             if question is None:
@@ -245,15 +283,76 @@ class OutboxWorker:
                 extra=about(channel.ref, round_.id),
             )
             await self._disable_channel(channel, str(problem))
-            return False, None
+            return None
         except Exception as problem:
             await self._retry_later(platform.name, attempt, problem)
-            return False, None
+            return None
         self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
         if action.kind is ActionKind.QUESTION:
             self._metrics.round_posted(platform.name)
+        return Sent(attempt.id, result)
+
+    async def _record(self, sent: Sent | None) -> None:
+        if sent is not None:
+            await self._store.complete_action(sent.action_id, sent.result, self._clock.now())
+
+    async def _run_direct(self, actions: list[OutboxAction]) -> int:
+        """The direct actions to one DM channel, oldest first (a practice question before
+        its follow-up), put off like a round's while the platform's pacing would hold them."""
+        completed = 0
+        for index, action in enumerate(actions):
+            platform = self._platforms.get(
+                action.destination.platform if action.destination else ""
+            )
+            if isinstance(platform, PacedSends) and action.destination is not None:
+                wait = platform.send_delay(action.destination)
+                if wait > 0:
+                    now = self._clock.now()
+                    until = now + timedelta(seconds=wait)
+                    await self._store.postpone_actions(
+                        [a.id for a in actions[index:]], until, at=now
+                    )
+                    break
+            if not await self._perform_direct(action):
+                break
+            completed += 1
+        return completed
+
+    async def _perform_direct(self, action: OutboxAction) -> bool:
+        """Post a direct action's stored card to its DM channel; whether it was completed."""
+        if action.destination is None or action.card is None:
+            await self._store.fail_action(
+                action.id, "direct action without a card", self._clock.now()
+            )
+            return False
+        destination = action.destination
+        platform = self._platforms.get(destination.platform)
+        if platform is None:
+            return False  # that platform is not running in this process; keep the action
+        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        if attempt is None:
+            return False  # another replica took it over, or it is settled
+        started = time.perf_counter()
+        try:
+            already = (
+                await platform.find_sent(destination, attempt.key) if attempt.attempts > 1 else None
+            )
+            if already is not None:
+                log.info("action %s was already sent; recording it", attempt.key)
+                result = already.message_id
+            else:
+                result = (await platform.post(destination, action.card, key=attempt.key)).message_id
+        except ChannelUnavailable as problem:  # the member closed the DM or left
+            self._metrics.platform_error(platform.name, "channel_unavailable")
+            log.warning("direct message %s undeliverable: %s", attempt.key, problem)
+            await self._store.fail_action(action.id, str(problem), self._clock.now())
+            return False
+        except Exception as problem:
+            await self._retry_later(platform.name, attempt, problem)
+            return False
+        self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
         await self._store.complete_action(attempt.id, result, self._clock.now())
-        return True, result
+        return True
 
     async def _find_sent(
         self,
@@ -358,9 +457,18 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(
-            action.id, message, now + timedelta(seconds=delay), at=now
-        )
+        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay), at=now)
+
+
+def _group_of(action: OutboxAction) -> object:
+    """What an action is performed in order with: its round, or its DM channel."""
+    if action.round_id is not None or action.destination is None:
+        return action.round_id
+    return (
+        action.destination.platform,
+        action.destination.workspace,
+        action.destination.channel_id,
+    )
 
 
 def _known(value: str | None) -> str:

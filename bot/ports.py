@@ -183,6 +183,10 @@ class RoundStore(Protocol):
 
     async def get_round(self, round_id: int) -> Round | None: ...
 
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        """The round and its channel (None when the channel is gone), read together."""
+        ...
+
     async def open_round(self, channel_id: int) -> Round | None: ...
 
     async def latest_round(self, channel_id: int) -> Round | None: ...
@@ -252,6 +256,14 @@ class RoundStore(Protocol):
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
         """Mark done and store the result; a QUESTION result becomes the round's
         ``question_message``, a THREAD result its ``thread``."""
+        ...
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction | None:
+        """:meth:`complete_action` of one action and :meth:`begin_attempt` of the next, in
+        one transaction (one round trip where a round sends several actions); None, as
+        from ``begin_attempt``, when the next is no longer this process's to send."""
         ...
 
     async def retry_action(

@@ -42,6 +42,7 @@ TABLES = (
     "recap_schedules",
     "recaps",
     "practice_sessions",
+    "reminders",
     "slack_installations",
     "slack_oauth_states",
 )
@@ -56,6 +57,8 @@ class CopyError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class CopyReport:
+    """What ``quizbot db copy`` copied: the rows per table."""
+
     counts: dict[str, int]  # rows copied per table, equal on both sides
 
     @property

@@ -18,7 +18,13 @@ from typing import Any
 from bot.models import ActionKind, OutboxAction, OutboxDraft, Round
 from storage.errors import NotFoundError
 from storage.postgres_connection import PgConnection
-from storage.records import OUTBOX_COLUMNS, ROUND_COLUMNS, action_from_row, round_from_row
+from storage.records import (
+    OUTBOX_COLUMNS,
+    ROUND_COLUMNS,
+    action_from_row,
+    draft_row,
+    round_from_row,
+)
 from storage.sqlite_rounds import SqliteRounds
 from storage.timestamps import from_db, to_db
 
@@ -35,6 +41,24 @@ SELECT round_id, kind, key, 'pending', 0, $4, $4, $4
 FROM unnest($1::integer[], $2::text[], $3::text[]) AS drafts (round_id, kind, key)
 ON CONFLICT (key) DO NOTHING
 """
+
+_INSERT_DRAFTS = """
+INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace, target_channel,
+    card, state, attempts, next_attempt_at, created_at, updated_at)
+SELECT round_id, kind, key, target_platform, target_workspace, target_channel, card,
+    'pending', 0, $8, $8, $8
+FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+    $7::text[]) AS drafts (round_id, kind, key, target_platform, target_workspace,
+    target_channel, card)
+ON CONFLICT (key) DO NOTHING
+"""
+
+
+# An action this replica may begin to send ($1: now, $2: this replica): still pending, and
+# unclaimed, claimed by this replica, or claimed by one whose lease ended.
+_OURS_TO_SEND = (
+    "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
+)
 
 
 class SlotTaken(Exception):
@@ -180,9 +204,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         row = await self._pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
-            " WHERE id = $4 AND state = 'pending'"
-            " AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
-            f" RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
             to_db(at),
             self.replica,
             self._lease_end(at),
@@ -197,39 +219,60 @@ class PostgresRounds(PgConnection, SqliteRounds):
         """Mark done once: a replica finishing an action another already completed (its
         lease ran out mid-send) changes nothing."""
         async with self._session() as session:
-            conn = session.conn
-            row = await conn.fetchrow(
-                "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
-                " claimed_by = NULL, lease_until = NULL"
-                " WHERE id = $3 AND state <> 'done' RETURNING round_id, kind",
-                result_ref,
-                to_db(at),
-                action_id,
+            await _complete(session.conn, action_id, result_ref, to_db(at))
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction | None:
+        """:meth:`complete_action` and :meth:`begin_attempt` in one transaction."""
+        now = to_db(at)
+        async with self._session() as session:
+            await _complete(session.conn, done_id, result_ref, now)
+            row = await session.conn.fetchrow(
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
+                f" claimed_by = $2, lease_until = $3 WHERE id = $4 AND {_OURS_TO_SEND}"
+                f" RETURNING {OUTBOX_COLUMNS}",
+                now,
+                self.replica,
+                self._lease_end(at),
+                next_id,
             )
             if row is None:
-                if await conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", action_id) is None:
-                    raise NotFoundError(f"no outbox action with id {action_id}")
-                return
-            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
-                ActionKind(row["kind"])
-            )
-            if column is not None and result_ref is not None:
-                await conn.execute(
-                    f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
-                )
+                exists = await session.conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", next_id)
+                if exists is None:
+                    raise NotFoundError(f"no outbox action with id {next_id}")
+                return None
+        return action_from_row(row)
+
+
+async def _complete(conn: Any, action_id: int, result_ref: str | None, now: str) -> None:
+    row = await conn.fetchrow(
+        "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
+        " claimed_by = NULL, lease_until = NULL"
+        " WHERE id = $3 AND state <> 'done' RETURNING round_id, kind",
+        result_ref,
+        now,
+        action_id,
+    )
+    if row is None:
+        if await conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", action_id) is None:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+        return
+    column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
+        ActionKind(row["kind"])
+    )
+    if column is not None and result_ref is not None:
+        await conn.execute(
+            f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
+        )
 
 
 async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     if not drafts:
         return 0
-    status = await conn.execute(
-        _INSERT_ACTIONS,
-        [d.round_id for d in drafts],
-        [d.kind.value for d in drafts],
-        [d.key for d in drafts],
-        now,
-    )
+    columns = list(zip(*(draft_row(d) for d in drafts), strict=True))
+    status = await conn.execute(_INSERT_DRAFTS, *(list(c) for c in columns), now)
     return int(status.rsplit(" ", 1)[-1])
 
 
@@ -238,7 +281,9 @@ def _platform_filter(platforms: Collection[str] | None, params: list[Any]) -> st
     if platforms is None:
         return ""
     params.append(sorted(platforms))
+    names = f"${len(params)}::text[]"
     return (
-        " AND EXISTS (SELECT 1 FROM rounds r JOIN channels c ON c.id = r.channel_id"
-        f" WHERE r.id = outbox.round_id AND c.platform = ANY(${len(params)}::text[]))"
+        f" AND (outbox.target_platform = ANY({names})"
+        " OR EXISTS (SELECT 1 FROM rounds r JOIN channels c ON c.id = r.channel_id"
+        f" WHERE r.id = outbox.round_id AND c.platform = ANY({names})))"
     )

@@ -6,12 +6,13 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
 from bot.models import (
     ActionKind,
+    ChannelSettings,
     OutboxAction,
     OutboxDraft,
     PruneBatch,
@@ -26,9 +27,12 @@ from storage.outbox_queries import (
     next_due_sql,
 )
 from storage.records import (
+    CHANNEL_COLUMNS,
     OUTBOX_COLUMNS,
     ROUND_COLUMNS,
     action_from_row,
+    channel_from_row,
+    draft_row,
     round_from_row,
 )
 from storage.sqlite_connection import SqliteConnection
@@ -37,6 +41,14 @@ from storage.timestamps import from_db, to_db
 MAX_ERROR_LENGTH = 2000
 _ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
+# A round and its channel in one statement (the channel's id is the round's channel_id).
+ROUND_IN_CHANNEL = (
+    "SELECT "
+    + ", ".join(f"r.{c}" for c in ROUND_COLUMNS.split(", "))
+    + ", "
+    + ", ".join(f"c.{c}" for c in CHANNEL_COLUMNS.split(", ") if c != "id")
+    + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
+)
 
 
 class SqliteRounds(SqliteConnection):
@@ -124,6 +136,17 @@ class SqliteRounds(SqliteConnection):
     async def get_round(self, round_id: int) -> Round | None:
         return await self._round_where("id = ?", (round_id,))
 
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        row = await self._fetch_one(ROUND_IN_CHANNEL, (round_id,))
+        if row is None:
+            return None
+        fields: dict[str, Any] = dict(zip(row.keys(), tuple(row), strict=True))
+        round_ = round_from_row(cast(sqlite3.Row, fields))
+        if fields["platform"] is None:
+            return round_, None  # the channel is gone
+        channel = channel_from_row(cast(sqlite3.Row, {**fields, "id": round_.channel_id}))
+        return round_, channel
+
     async def open_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))
 
@@ -196,7 +219,7 @@ class SqliteRounds(SqliteConnection):
         names = None if platforms is None else sorted(platforms)
         rows = await self._fetch(
             due_actions_sql(None if names is None else len(names)),
-            (to_db(now), *(names or ()), limit),
+            (to_db(now), *(names or ()), *(names or ()), limit),
         )
         return [action_from_row(row) for row in rows]
 
@@ -205,14 +228,16 @@ class SqliteRounds(SqliteConnection):
     ) -> datetime | None:
         names = None if platforms is None else sorted(platforms)
         row = await self._fetch_one(
-            next_due_sql(None if names is None else len(names)), (to_db(after), *(names or ()))
+            next_due_sql(None if names is None else len(names)),
+            (to_db(after), *(names or ()), *(names or ())),
         )
         return None if row is None else from_db(row[0])
 
     async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
         # A follow-ups action of a round not revealed yet stays: the reveal enqueues
         # follow-ups again and only the existing key stops a second post. Open rounds
-        # keep theirs too (a first answer enqueues follow-ups).
+        # keep theirs too (a first answer enqueues follow-ups). A direct action (no round)
+        # goes once it is old: its key names a step or a day that never comes again.
         cutoff = to_db(before)
         after_at, after_id = self._prune_cursor
         rows = await self._fetch(
@@ -223,8 +248,15 @@ class SqliteRounds(SqliteConnection):
             row["id"]
             for row in rows
             if row["updated_at"] < cutoff
-            and row["state"] == "closed"
-            and (row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None)
+            and (
+                row["round_id"] is None
+                or (
+                    row["state"] == "closed"
+                    and (
+                        row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None
+                    )
+                )
+            )
         ]
         more = len(rows) == limit
         self._prune_cursor = (rows[-1]["next_attempt_at"], rows[-1]["id"]) if more else _PASS_START
@@ -257,22 +289,26 @@ class SqliteRounds(SqliteConnection):
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
-        def work(conn: sqlite3.Connection) -> None:
-            row = conn.execute(
-                "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
-                " WHERE id = ? RETURNING round_id, kind",
-                (result_ref, to_db(at), action_id),
-            ).fetchone()
-            if row is None:
-                raise NotFoundError(f"no outbox action with id {action_id}")
-            round_id, kind = row[0], ActionKind(row[1])
-            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
-                kind
-            )
-            if column is not None and result_ref is not None:
-                conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+        await self._transact(lambda conn: _complete(conn, action_id, result_ref, to_db(at)))
 
-        await self._transact(work)
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction | None:
+        def work(conn: sqlite3.Connection) -> OutboxAction | None:
+            now = to_db(at)
+            _complete(conn, done_id, result_ref, now)
+            row = conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
+                f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
+                (now, next_id),
+            ).fetchone()
+            if row is not None:
+                return action_from_row(row)
+            if conn.execute("SELECT 1 FROM outbox WHERE id = ?", (next_id,)).fetchone() is None:
+                raise NotFoundError(f"no outbox action with id {next_id}")
+            return None
+
+        return await self._transact(work)
 
     async def retry_action(
         self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
@@ -309,13 +345,29 @@ class SqliteRounds(SqliteConnection):
             raise NotFoundError(f"no outbox action with id {action_id}")
 
 
+def _complete(conn: sqlite3.Connection, action_id: int, result_ref: str | None, now: str) -> None:
+    """Mark the action done; a question's or thread's result becomes the round's."""
+    row = conn.execute(
+        "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+        " WHERE id = ? RETURNING round_id, kind",
+        (result_ref, now, action_id),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no outbox action with id {action_id}")
+    round_id, kind = row[0], ActionKind(row[1])
+    column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(kind)
+    if column is not None and result_ref is not None:
+        conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+
+
 def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     cursor = conn.executemany(
-        "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
-        " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
+        "INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace,"
+        " target_channel, card, state, attempts, next_attempt_at, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
         " ON CONFLICT (key) DO NOTHING",
-        [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
+        [(*draft_row(d), now, now, now) for d in drafts],
     )
     return max(cursor.rowcount, 0)
 
