@@ -151,12 +151,15 @@ class BlindAnswers:
             engine.metrics.answer_recorded(channel.platform, result.outcome.value)
             if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
                 changed = await engine.store.edit_answer(round_.id, message_id, text, now)
-            elif result.answer_id is not None and await self._revealed_since(round_):
+            elif (
+                result.answer_id is not None
+                and await self._revealed_since(round_)
+                and await engine.store.withdraw_answer(result.answer_id, message_id)
+            ):
                 # revealed between the check above and the write (even if the clock read
                 # before it was older than the reveal): its answers may be posted already,
-                # so this one would never be. Unless the reveal just posted it after all.
-                if await engine.store.withdraw_answer(result.answer_id, message_id):
-                    raise Refused(revealed_refusal(round_))
+                # so this one would never be (kept if the reveal just posted it after all)
+                raise Refused(revealed_refusal(round_))
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 
