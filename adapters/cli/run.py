@@ -15,6 +15,7 @@ from adapters.ops.logs import configure_logging
 from adapters.ops.runtime import run_bot
 from bot.errors import PlatformError
 from bot.settings import SettingsError, load_settings
+from questions.loader import PackError
 
 
 def register(commands: Any) -> None:
@@ -101,4 +102,8 @@ def _run(args: argparse.Namespace) -> int:
         return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
     except PlatformError as problem:  # e.g. a token the platform refused at start-up
         print(f"quizbot: {problem}", file=sys.stderr)
+        return 1
+    except PackError as problem:  # a QUIZBOT_PACKS_DIR / --packs-dir file: file:line: field
+        for line in str(problem).splitlines():
+            print(f"quizbot: {line}", file=sys.stderr)
         return 1
