@@ -66,3 +66,13 @@ def test_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
         main([*argv, "--help"])
     assert exit_info.value.code == 0
     assert "usage: quizbot db" in capsys.readouterr().out
+
+
+def test_copy_help_does_not_promise_a_default_for_its_required_urls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["db", "copy", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--from URL --to URL" in out  # both required
+    assert "default" not in out

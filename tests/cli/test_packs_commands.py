@@ -159,3 +159,16 @@ def test_run_with_a_bad_extra_pack_names_the_problem_without_a_traceback(
     assert code == 1
     assert f"quizbot: {packs / 'demo.yaml'}:4: questions[0].outline: required field" in err
     assert "Traceback" not in err
+
+
+def test_packs_help_names_every_action_in_plain_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["packs", "--help"])
+    description = capsys.readouterr().out.split("positional arguments")[0]
+    assert "``" not in description and "pack_exchange" not in description  # no source names
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    summary = capsys.readouterr().out
+    assert "validate, import, list and export question packs" in summary
