@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot import cards
+from bot.blind_posts import blind_answer_card, post_key
 from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
-from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
+from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
@@ -40,6 +41,10 @@ NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 
 PASS_LIMIT = 1000  # due actions taken per pass
+# Replicas sharing a store: a pass claims only about what its send slots get through well
+# within the lease, so the other replicas take the rest instead of idling while one works
+# through a batch it claimed whole (and whose lease would run out before its turn came).
+SHARED_PASS_PER_SLOT = 4
 # With nothing pending the worker still looks once in a while: a safety net only,
 # every enqueue wakes it and a retry's time is known.
 IDLE_SECONDS = 60.0
@@ -136,8 +141,9 @@ class OutboxWorker:
     async def _pass(self) -> tuple[int, bool]:
         """Completed actions, and whether more were due than one pass takes."""
         async with self._pass_lock:
+            pass_limit = self._pass_limit()
             due = await self._store.due_actions(
-                self._clock.now(), limit=PASS_LIMIT, platforms=self._platforms.keys()
+                self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
             )
             # A round's actions go in order, and so do the direct actions to one DM channel.
             by_round: dict[object, list[OutboxAction]] = {}
@@ -162,7 +168,12 @@ class OutboxWorker:
                     log.error("outbox round failed; it is retried", exc_info=result)
                 else:
                     raise result  # a BaseException such as cancellation: not ours to swallow
-            return completed, len(due) == PASS_LIMIT
+            return completed, len(due) == pass_limit
+
+    def _pass_limit(self) -> int:
+        if self._config.replicas_share_store:
+            return self._config.send_concurrency * SHARED_PASS_PER_SLOT
+        return PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
         if actions[0].round_id is None:
@@ -254,6 +265,11 @@ class OutboxWorker:
             attempt = await self._store.complete_and_begin(
                 previous.action_id, previous.result, action.id, now
             )
+        if attempt is None:
+            # Another replica took it over after this one's claim ran out, or it is
+            # settled: it is not ours to send.
+            log.debug("outbox action %s is no longer ours to send", action.key)
+            return None
         started = time.perf_counter()
         try:
             if question is None:
@@ -315,6 +331,8 @@ class OutboxWorker:
         if platform is None:
             return False  # that platform is not running in this process; keep the action
         attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        if attempt is None:
+            return False  # another replica took it over, or it is settled
         started = time.perf_counter()
         try:
             already = (
@@ -372,7 +390,8 @@ class OutboxWorker:
         key = action.key
         match action.kind:
             case ActionKind.QUESTION:
-                card = cards.question_card(round_, question, channel.reveal_emoji)
+                blind = channel.answer_mode is AnswerMode.BLIND
+                card = cards.question_card(round_, question, channel.reveal_emoji, blind=blind)
                 return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
@@ -391,10 +410,36 @@ class OutboxWorker:
                 ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
+                if channel.answer_mode is AnswerMode.BLIND:  # no lookup in a thread channel
+                    await self._post_blind_answers(platform, action, round_, channel, thread)
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
         raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _post_blind_answers(
+        self,
+        platform: Platform,
+        action: OutboxAction,
+        round_: Round,
+        channel: ChannelSettings,
+        thread: ThreadRef,
+    ) -> None:
+        """Before the outline: the round's blind answers still waiting, oldest first, each
+        posted once (the outline is a card in several parts, its answers first).
+
+        Each post is recorded on its answer before the next is sent (see bot.blind_posts),
+        so a retry starts at the first answer not recorded; after a crash between sending and
+        recording (a retried action), that answer's key is looked up before it is sent."""
+        for answer in await self._store.waiting_blind_answers(round_.id):
+            key = post_key(round_.id, answer.id)
+            sent = None
+            if action.attempts > 1:
+                sent = await self._find_sent(platform, channel, key, thread, round_)
+            if sent is None:
+                card = blind_answer_card(answer, self._config.vote_emoji)
+                sent = await platform.reply(thread, card, key=key)
+            await self._store.answer_posted(answer.id, answer.message_id, sent.message_id)
 
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.blind_posts import placeholder
 from bot.models import (
     ActionKind,
     ActionState,
     AnswerDraft,
+    AnswerMode,
     AnswerOutcome,
     ChannelSettings,
     FollowUpPolicy,
@@ -173,7 +175,9 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
         paused=True,
         grace_hours=1.5,
         disabled_reason="archived",
+        answer_mode=AnswerMode.BLIND,
     )
+    assert created.answer_mode is AnswerMode.THREAD
     await store.update_channel(changed)
     assert await store.get_channel(created.ref) == changed
     assert await store.get_channel_by_id(created.id) == changed
@@ -438,6 +442,27 @@ async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
     assert await store.answer_by_message_in_channel(channel_id, "m2") is None
 
 
+async def test_blind_answers_wait_oldest_first_until_posted_then_take_votes(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    later = T0 + timedelta(minutes=2)
+    await store.record_answer(draft(round_, bob, placeholder(bob), at=later))
+    await store.record_answer(draft(round_, ann, "m1"))  # a reply in the thread
+    first = await store.record_answer(draft(round_, ann, placeholder(ann), at=T0))
+    assert first.answer_id is not None
+    waiting = await store.waiting_blind_answers(round_.id)
+    assert [a.message_id for a in waiting] == [placeholder(ann), placeholder(bob)]
+
+    assert await store.answer_posted(first.answer_id, placeholder(ann), "p1")
+    assert not await store.answer_posted(first.answer_id, placeholder(ann), "p2")  # once
+    assert [a.member_name for a in await store.waiting_blind_answers(round_.id)] == ["bob"]
+    posted = await store.answer_by_message_in_channel(channel_id, "p1")
+    assert posted is not None and posted.id == first.answer_id
+
+
 async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
@@ -525,10 +550,13 @@ async def test_one_action_is_completed_and_the_next_begun_together(store: Sqlite
     question, thread, _ = await round_actions(store, round_.id)
     await store.begin_attempt(question.id, T0)
     begun = await store.complete_and_begin(question.id, "msg-1", thread.id, T0)
+    assert begun is not None
     assert (begun.id, begun.attempts, begun.state) == (thread.id, 1, ActionState.PENDING)
     done = (await round_actions(store, round_.id))[0]
     assert (done.state, done.result_ref) == (ActionState.DONE, "msg-1")
     assert (await store.get_round(round_.id)).question_message == "msg-1"  # type: ignore[union-attr]
+    await store.complete_action(thread.id, "t-1", T0)
+    assert await store.complete_and_begin(question.id, "msg-1", thread.id, T0) is None  # done
     with pytest.raises(NotFoundError):
         await store.complete_and_begin(thread.id, "t-1", 999, T0)
 
@@ -566,6 +594,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     assert [a.kind for a in await store.due_actions(T0, limit=2)] == list(ACTIONS[:2])
 
     attempt = await store.begin_attempt(question.id, T0)
+    assert attempt is not None
     assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
     await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
     assert [a.kind for a in await store.due_actions(T0)] == [
@@ -575,7 +604,8 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     ]
     retried = await store.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    assert (await store.begin_attempt(question.id, T0)).attempts == 2
+    again = await store.begin_attempt(question.id, T0)
+    assert again is not None and again.attempts == 2
 
     await store.complete_action(question.id, "msg-1", T0)
     await store.complete_action(thread.id, "thread-1", T0)
@@ -596,6 +626,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     stats = await store.channel_stats(channel_id)
     assert (stats.pending_actions, stats.failed_actions) == (0, 2)
     assert await store.outbox_counts() == {"done": 2, "failed": 2}
+    assert await store.begin_attempt(question.id, T0) is None  # done: not to be sent again
     with pytest.raises(NotFoundError):
         await store.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
