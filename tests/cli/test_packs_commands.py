@@ -150,6 +150,8 @@ def test_run_with_a_bad_extra_pack_names_the_problem_without_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
+    # keep the root logger as the other tests expect it (caplog)
+    monkeypatch.setattr("adapters.cli.run.configure_logging", lambda *args, **kwargs: None)
     for name in ("PLATFORM", "PACKS_DIR", "DB_PATH", "DATABASE_URL"):
         monkeypatch.delenv(f"QUIZBOT_{name}", raising=False)
     packs = tmp_path / "packs"
