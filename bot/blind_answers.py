@@ -151,6 +151,11 @@ class BlindAnswers:
             engine.metrics.answer_recorded(channel.platform, result.outcome.value)
             if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
                 changed = await engine.store.edit_answer(round_.id, message_id, text, now)
+            elif not result.before_reveal and result.answer_id is not None:
+                # revealed between the check above and the write: its answers may be posted
+                # already, so this one would never be
+                await engine.store.withdraw_answer(result.answer_id, message_id)
+                raise Refused(revealed_refusal(round_))
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 

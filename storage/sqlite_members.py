@@ -148,6 +148,12 @@ class SqliteMembers(SqliteConnection):
             (round_id, PLACEHOLDER_PREFIX),
         )
 
+    async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:
+        changed = await self._change(
+            "DELETE FROM answers WHERE id = ? AND message_id = ?", (answer_id, placeholder)
+        )
+        return changed == 1
+
     async def answer_posted(self, answer_id: int, placeholder: str, message_id: str) -> bool:
         changed = await self._change(
             "UPDATE answers SET message_id = ? WHERE id = ? AND message_id = ?",

@@ -18,7 +18,7 @@ from bot.blind_answers import (
 )
 from bot.errors import PlatformError
 from bot.events import ButtonPress, FormSubmit
-from bot.models import AnswerMode, AnswerRecord
+from bot.models import AnswerMode, AnswerRecord, Round
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, CardKind, Response
 from questions.catalog import Catalog
@@ -268,6 +268,23 @@ async def test_answering_after_the_reveal_is_refused_and_nothing_is_stored(
         assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
         assert refused.form is None
     assert [(a.member_name, a.text) for a in await answers(quiz)] == [("Alice", "in time")]
+
+
+async def test_an_answer_written_just_after_the_reveal_is_withdrawn_and_refused(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    before = await quiz.round()
+    await quiz.command("reveal")
+    store = quiz.service.store
+
+    async def as_read_before_the_reveal(channel_id: int) -> Round:
+        return before  # the reveal lands between the check and the write
+
+    monkeypatch.setattr(store, "open_round", as_read_before_the_reveal)
+    refused = await quiz.command("answer just too late", by="alice")
+    assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
+    assert await answers(quiz) == []
 
 
 async def test_an_answer_button_of_an_older_question_is_refused(quiz: QuizHarness) -> None:

@@ -462,6 +462,11 @@ async def test_blind_answers_wait_oldest_first_until_posted_then_take_votes(
     posted = await store.answer_by_message_in_channel(channel_id, "p1")
     assert posted is not None and posted.id == first.answer_id
 
+    assert not await store.withdraw_answer(first.answer_id, placeholder(ann))  # posted: kept
+    [bobs] = await store.waiting_blind_answers(round_.id)
+    assert await store.withdraw_answer(bobs.id, placeholder(bob))
+    assert await store.waiting_blind_answers(round_.id) == []
+
 
 async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
