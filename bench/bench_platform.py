@@ -54,7 +54,7 @@ class BenchPlatform:
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         self._seen("open_thread", key)
-        return ThreadRef(message.channel, f"t{message.message}")
+        return ThreadRef(message.channel, f"t{message.message_id}")
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         self._seen("reply", key)

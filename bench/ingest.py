@@ -59,7 +59,7 @@ class NullPlatform:
         return MessageRef(channel, f"m{next(self._ids)}")
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
-        return ThreadRef(message.channel, f"t{message.message}")
+        return ThreadRef(message.channel, f"t{message.message_id}")
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         return MessageRef(thread.channel, f"m{next(self._ids)}")

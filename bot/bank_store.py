@@ -22,12 +22,12 @@ class Workspace:
     """A team on one platform (Slack team, Discord guild, the console's ``local``)."""
 
     platform: str
-    workspace: str
+    workspace_id: str
 
     def pack_id(self) -> str:
         """The database pack name of the workspace's own questions (never a pack file's id:
         those cannot hold ':')."""
-        return f"workspace:{self.platform}:{self.workspace}"
+        return f"workspace:{self.platform}:{self.workspace_id}"
 
 
 class SuggestionState(StrEnum):

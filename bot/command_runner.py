@@ -54,7 +54,7 @@ class CommandRunner:
             channel = None
         elif admin:
             ref = event.channel
-            key = (ref.platform, ref.workspace, ref.channel)
+            key = (ref.platform, ref.workspace, ref.channel_id)
             async with self._channel_locks.setdefault(key, asyncio.Lock()):
                 channel = await self._admin_channel(event)
                 return await self._handle(subcommand, command, event, channel)

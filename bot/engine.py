@@ -102,7 +102,7 @@ class QuizEngine:
     # channels
 
     async def channel(self, ref: ChannelRef) -> ChannelSettings | None:
-        cache_key = (ref.platform, ref.workspace, ref.channel)
+        cache_key = (ref.platform, ref.workspace, ref.channel_id)
         cached = self._channels.get(cache_key)
         if cached is None:
             cached = await self.store.get_channel(ref)
@@ -121,14 +121,14 @@ class QuizEngine:
             grace_hours=self.config.grace_hours,
         )
         created = await self.store.create_channel(draft)
-        self._channels[(ref.platform, ref.workspace, ref.channel)] = created
+        self._channels[(ref.platform, ref.workspace, ref.channel_id)] = created
         log.info("quiz channel set up", extra=about(ref))
         return created
 
     async def save_channel(self, settings: ChannelSettings) -> None:
         await self.store.update_channel(settings)
         ref = settings.ref
-        self._channels[(ref.platform, ref.workspace, ref.channel)] = settings
+        self._channels[(ref.platform, ref.workspace, ref.channel_id)] = settings
 
     # rounds
 
@@ -200,12 +200,12 @@ class QuizEngine:
         channel = await self.channel(event.channel)
         if channel is None:
             return None
-        round_id = await self._round_id_for_thread(channel.id, event.thread.thread)
+        round_id = await self._round_id_for_thread(channel.id, event.thread.thread_id)
         if round_id is None:
             return None
         now = self.clock.now()
         if event.edited:  # the answer's text stays current, even after the round closed
-            await self.store.edit_answer(round_id, event.message.message, event.text, now)
+            await self.store.edit_answer(round_id, event.message.message_id, event.text, now)
             return None
         if not await self._is_open(channel.id, round_id):
             return None
@@ -218,7 +218,7 @@ class QuizEngine:
                 round_id=round_id,
                 channel_id=channel.id,
                 member_id=member_id,
-                message_id=event.message.message,
+                message_id=event.message.message_id,
                 text=event.text,
                 at=now,
                 points_for_answer=rules.answer,
@@ -251,7 +251,7 @@ class QuizEngine:
 
     async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> bool:
         if same_emoji(event.emoji, channel.reveal_emoji):
-            round_ = await self.store.round_by_message(channel.id, event.message.message)
+            round_ = await self.store.round_by_message(channel.id, event.message.message_id)
             if round_ is not None and round_.revealed_at is None:
                 if channel.reveal_min_reactors > 1:
                     member_id = await self.store.member_id(event.member)
@@ -264,7 +264,7 @@ class QuizEngine:
                 return True
         if same_emoji(event.emoji, self.config.vote_emoji):
             answer = await self.store.answer_by_message_in_channel(
-                channel.id, event.message.message
+                channel.id, event.message.message_id
             )
             if answer is None:
                 return False

@@ -8,7 +8,7 @@ from bot.refs import ChannelRef
 def about(channel: ChannelRef, round_id: int | None = None) -> dict[str, object]:
     context: dict[str, object] = {
         "platform": channel.platform,
-        "channel": channel.name or channel.channel,
+        "channel": channel.name or channel.channel_id,
     }
     if round_id is not None:
         context["round"] = round_id

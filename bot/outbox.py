@@ -22,7 +22,7 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
-from bot.ports import Clock, FindsSentSince, Platform, Store
+from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -154,7 +154,7 @@ class OutboxWorker:
         round_ = await self._store.get_round(actions[0].round_id)
         channel = None if round_ is None else await self._store.get_channel_by_id(round_.channel_id)
         completed = 0
-        for action in actions:  # oldest first: the question before its thread
+        for index, action in enumerate(actions):  # oldest first: the question before its thread
             if round_ is None:
                 await self._store.fail_action(action.id, "round not found", self._clock.now())
                 continue
@@ -168,6 +168,15 @@ class OutboxWorker:
                 action.kind in NEEDS_THREAD and round_.thread is None
             ):
                 break  # its prerequisite is not done yet; later actions wait too
+            wait = self._pacing_wait(action, round_, channel)
+            if wait > 0:
+                # Not before the platform's pacing lets a message to the channel start:
+                # put the round's remaining actions off rather than hold a send slot
+                # while the platform sleeps inside the send.
+                now = self._clock.now()
+                until = now + timedelta(seconds=wait)
+                await self._store.postpone_actions([a.id for a in actions[index:]], until, at=now)
+                break
             done, result = await self._perform(action, round_, channel)
             if not done:
                 break
@@ -177,6 +186,19 @@ class OutboxWorker:
                 round_ = dataclasses.replace(round_, thread=result)
             completed += 1
         return completed
+
+    def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
+        """Seconds the platform's per-channel pacing would hold this action's message."""
+        platform = self._platforms.get(channel.ref.platform)
+        if not isinstance(platform, PacedSends):
+            return 0.0
+        if action.kind is ActionKind.FOLLOW_UPS:
+            question = self._questions(channel.ref, round_.question_id)
+            if question is None or not question.follow_ups:
+                return 0.0  # nothing is posted
+        elif action.kind not in SENDS_MESSAGE and action.kind is not ActionKind.RECAP:
+            return 0.0
+        return platform.send_delay(channel.ref)
 
     async def _perform(
         self, action: OutboxAction, round_: Round, channel: ChannelSettings
@@ -249,16 +271,16 @@ class OutboxWorker:
             already = await self._find_sent(platform, channel, action.key, thread, round_)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         key = action.key
         match action.kind:
             case ActionKind.QUESTION:
                 card = cards.question_card(round_, question, channel.reveal_emoji)
-                return (await platform.post(channel.ref, card, key=key)).message
+                return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 title = cards.thread_title(round_, question)
-                return (await platform.open_thread(parent, title, key=key)).thread
+                return (await platform.open_thread(parent, title, key=key)).thread_id
             case ActionKind.HINT:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
                 await platform.react(parent, channel.reveal_emoji)
@@ -269,12 +291,12 @@ class OutboxWorker:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (
                     await platform.reply(thread, cards.follow_ups_card(question), key=key)
-                ).message
+                ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
-                ).message
+                ).message_id
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _send_recap(
@@ -284,12 +306,12 @@ class OutboxWorker:
             already = await platform.find_sent(channel.ref, action.key)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message
+                return already.message_id
         card = await self._recap_card(platform, channel, action.key)
         if card is None:
             log.info("recap %s has nothing to report; not sent", action.key)
             return None
-        return (await platform.post(channel.ref, card, key=action.key)).message
+        return (await platform.post(channel.ref, card, key=action.key)).message_id
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()

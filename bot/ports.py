@@ -98,6 +98,17 @@ class FindsSentSince(Protocol):
 
 
 @runtime_checkable
+class PacedSends(Protocol):
+    """A platform that spaces the messages of one channel (Slack: about one a second)
+    says how long the next one would wait: the outbox then puts the action off until
+    then instead of holding a send slot while the platform sleeps inside the send."""
+
+    def send_delay(self, channel: ChannelRef) -> float:
+        """Seconds until a message to ``channel`` would start without waiting (0: now)."""
+        ...
+
+
+@runtime_checkable
 class ReactionEmoji(Protocol):
     """A platform that can react with some emoji only, and names them its own way,
     provides this to check a reveal emoji when an admin configures it."""
@@ -230,6 +241,13 @@ class RoundStore(Protocol):
         ...
 
     async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
+
+    async def postpone_actions(
+        self, action_ids: Sequence[int], until: datetime, *, at: datetime
+    ) -> None:
+        """Make the pending ones of these actions due at ``until``, counting no attempt
+        (the platform's pacing takes no message to their channel before then)."""
+        ...
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
         """Count an attempt before sending; returns the action with its new attempt count."""

@@ -34,7 +34,7 @@ ALREADY_OPEN = (
 
 
 def same_place(a: ChannelRef, b: ChannelRef) -> bool:
-    return (a.platform, a.channel) == (b.platform, b.channel)
+    return (a.platform, a.channel_id) == (b.platform, b.channel_id)
 
 
 class PracticeSessions:

@@ -16,19 +16,19 @@ class ChannelRef:
 
     platform: str
     workspace: str
-    channel: str
+    channel_id: str
     name: str = ""
 
     def label(self) -> str:
-        return f"{self.platform}:{self.name or self.channel}"
+        return f"{self.platform}:{self.name or self.channel_id}"
 
 
 @dataclass(frozen=True, slots=True)
 class MessageRef:
-    """A message in a channel or thread; ``message`` is the platform id (Slack ts, Discord id)."""
+    """A message in a channel or thread; ``message_id`` is the platform's (Slack ts, Discord id)."""
 
     channel: ChannelRef
-    message: str
+    message_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class ThreadRef:
     """A thread: on Slack the parent message ts, on Discord the thread channel id."""
 
     channel: ChannelRef
-    thread: str
+    thread_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +45,8 @@ class MemberRef:
 
     platform: str
     workspace: str
-    member: str
+    member_id: str
     display_name: str = ""
 
     def label(self) -> str:
-        return self.display_name or self.member
+        return self.display_name or self.member_id

@@ -241,7 +241,7 @@ class ReviewDesk:
         waiting = [
             s.id
             for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
-            if s.member.member == submit.member.member
+            if s.member.member_id == submit.member.member_id
         ]
         if len(waiting) >= MAX_PENDING_SUGGESTIONS:
             listed = ", ".join(f"#s{n}" for n in waiting)
@@ -307,7 +307,7 @@ class ReviewDesk:
         question = found.question.model_copy(update={"id": approved_question_id(found)})
         # approving one's own suggestion is allowed (a lone admin grows the bank too) but
         # pays nothing, or an admin could mint points by suggesting and approving
-        own = found.member.member == by.member
+        own = found.member.member_id == by.member_id
         bonus = 0 if own else engine.config.scoring.approved_suggestion
         approval = await self._bank.approve_suggestion(
             found.id,

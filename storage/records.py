@@ -57,7 +57,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
     return {
         "platform": settings.ref.platform,
         "workspace": settings.ref.workspace,
-        "channel": settings.ref.channel,
+        "channel": settings.ref.channel_id,
         "name": settings.ref.name,
         "timezone": settings.timezone,
         "schedule": settings.schedule,

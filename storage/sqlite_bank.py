@@ -80,7 +80,7 @@ class SqliteBank:
                 " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
                 (
                     workspace.platform,
-                    workspace.workspace,
+                    workspace.workspace_id,
                     channel_id,
                     member_id,
                     _body(question),
@@ -98,7 +98,7 @@ class SqliteBank:
         rows = await self._fetch(
             f"{_SUGGESTION} WHERE s.platform = ? AND s.workspace = ? AND s.state = 'pending'"
             " ORDER BY s.id",
-            (workspace.platform, workspace.workspace),
+            (workspace.platform, workspace.workspace_id),
         )
         return [_suggestion(row) for row in rows]
 
@@ -172,7 +172,7 @@ class SqliteBank:
         params: tuple[str, ...] = ()
         if workspace is not None:
             sql += " WHERE platform = ? AND workspace = ?"
-            params = (workspace.platform, workspace.workspace)
+            params = (workspace.platform, workspace.workspace_id)
         rows = await self._fetch(f"{sql} ORDER BY question_id", params)
         return [OwnQuestion(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
 
@@ -202,7 +202,7 @@ class SqliteBank:
             " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (
                 space.platform,
-                space.workspace,
+                space.workspace_id,
                 override.question_id,
                 _body(override.question),
                 member_id,
@@ -228,7 +228,7 @@ class SqliteBank:
                 " SELECT ?, ?, ?, id, question_id, ?, ?, ? FROM rounds WHERE id = ?",
                 (
                     workspace.platform,
-                    workspace.workspace,
+                    workspace.workspace_id,
                     channel_id,
                     member_id,
                     reason,
@@ -246,7 +246,7 @@ class SqliteBank:
         conditions, params = [], []
         if workspace is not None:
             conditions.append("f.platform = ? AND f.workspace = ?")
-            params += [workspace.platform, workspace.workspace]
+            params += [workspace.platform, workspace.workspace_id]
         if open_only:
             conditions.append("f.resolved_at IS NULL")
         where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
@@ -272,7 +272,7 @@ class SqliteBank:
         return await self._write(
             "UPDATE flags SET resolved_at = ?, resolution = ? WHERE resolved_at IS NULL"
             f" AND platform = ? AND workspace = ? AND question_id IN ({marks})",
-            (to_db(at), resolution, workspace.platform, workspace.workspace, *question_ids),
+            (to_db(at), resolution, workspace.platform, workspace.workspace_id, *question_ids),
         )
 
     async def resolve_flag(self, flag_id: int, resolution: str, at: datetime) -> bool:
@@ -298,7 +298,7 @@ def _suggestion(row: sqlite3.Row) -> Suggestion:
         id=row[0],
         workspace=space,
         channel_id=row[3],
-        member=MemberRef(space.platform, space.workspace, row[9], row[10]),
+        member=MemberRef(space.platform, space.workspace_id, row[9], row[10]),
         question=_question(row[4]),
         state=SuggestionState(row[5]),
         created_at=from_db(row[6]),
@@ -318,7 +318,7 @@ def _flag(row: sqlite3.Row) -> Flag:
         question_id=row[6],
         pack=row[7],
         question_key=row[8],
-        member=MemberRef(space.platform, space.workspace, row[9], row[10]),
+        member=MemberRef(space.platform, space.workspace_id, row[9], row[10]),
         reason=row[11],
         created_at=from_db(row[12]),
         resolved_at=from_db(row[13]) if row[13] else None,

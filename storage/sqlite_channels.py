@@ -24,7 +24,7 @@ class SqliteChannels(SqliteConnection):
         row = await self._fetch_one(
             f"SELECT {CHANNEL_COLUMNS} FROM channels"
             " WHERE platform = ? AND workspace = ? AND channel = ?",
-            (ref.platform, ref.workspace, ref.channel),
+            (ref.platform, ref.workspace, ref.channel_id),
         )
         return None if row is None else channel_from_row(row)
 

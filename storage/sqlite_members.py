@@ -51,7 +51,7 @@ class SqliteMembers(SqliteConnection):
     # members, answers, votes
 
     async def member_id(self, ref: MemberRef) -> int:
-        key = (ref.platform, ref.workspace, ref.member)
+        key = (ref.platform, ref.workspace, ref.member_id)
         cached = self._member_ids.get(key)
         if cached is not None and (not ref.display_name or ref.display_name == cached[1]):
             return cached[0]

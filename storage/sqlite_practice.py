@@ -44,7 +44,7 @@ class SqlitePracticeStore:
         rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM practice_sessions"
             " WHERE platform = ? AND direct_channel = ? AND closed_at IS NULL",
-            (direct.platform, direct.channel),
+            (direct.platform, direct.channel_id),
         )
         return _session(rows[0]) if rows else None
 
@@ -67,7 +67,7 @@ class SqlitePracticeStore:
                     draft.member_id,
                     draft.direct.platform,
                     draft.direct.workspace,
-                    draft.direct.channel,
+                    draft.direct.channel_id,
                     draft.question_id,
                     draft.topic,
                     PracticeState.ANSWER.value,

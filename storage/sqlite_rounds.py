@@ -243,6 +243,18 @@ class SqliteRounds(SqliteConnection):
         )
         return [action_from_row(row) for row in rows]
 
+    async def postpone_actions(
+        self, action_ids: Sequence[int], until: datetime, *, at: datetime
+    ) -> None:
+        if not action_ids:
+            return
+        marks = ", ".join("?" * len(action_ids))
+        await self._change(
+            f"UPDATE outbox SET next_attempt_at = ?, updated_at = ?{self._RELEASE}"
+            f" WHERE state = 'pending' AND id IN ({marks})",
+            (to_db(until), to_db(at), *action_ids),
+        )
+
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
         rows = await self._fetch(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"

@@ -94,43 +94,43 @@ class FakePlatform:
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         self._maybe_fail()
-        thread_id = f"t{message.message}"
+        thread_id = f"t{message.message_id}"
         if thread_id in self.threads:
             raise PlatformError("thread already exists")
-        self.threads[thread_id] = message.message
+        self.threads[thread_id] = message.message_id
         return ThreadRef(message.channel, thread_id)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         self._maybe_fail()
-        sent = Sent(f"m{next(self._ids)}", thread.channel, card, key, thread=thread.thread)
+        sent = Sent(f"m{next(self._ids)}", thread.channel, card, key, thread=thread.thread_id)
         return self._record(sent)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
         self._maybe_fail()
-        if (message.message, emoji) not in self.reactions:
-            self.reactions.append((message.message, emoji))
+        if (message.message_id, emoji) not in self.reactions:
+            self.reactions.append((message.message_id, emoji))
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
-        self.told.append((member.member, card))
+        self.told.append((member.member_id, card))
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
     ) -> MessageRef | None:
-        where = thread.thread if thread else None
+        where = thread.thread_id if thread else None
         for sent in self.messages:
             if sent.key == key and sent.channel == channel and sent.thread == where:
                 return MessageRef(channel, sent.id)
         return None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return member.member in self.admins
+        return member.member_id in self.admins
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
-        return ChannelRef(self.name, member.workspace, f"D-{member.member}", "DM")
+        return ChannelRef(self.name, member.workspace, f"D-{member.member_id}", "DM")
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
-        where = f"{thread.thread}/" if thread else ""
-        return f"https://chat.example/{message.channel.channel}/{where}{message.message}"
+        where = f"{thread.thread_id}/" if thread else ""
+        return f"https://chat.example/{message.channel.channel_id}/{where}{message.message_id}"
 
     # what tests look at
 
@@ -143,3 +143,66 @@ class FakePlatform:
     def titles(self, thread: str | None = None) -> list[str]:
         sent = self.in_channel() if thread is None else self.in_thread(thread)
         return [m.card.title for m in sent]
+
+
+class VirtualTime:
+    """A monotonic clock and its sleep where time moves only when the test advances it.
+
+    Unlike ``FakeMonotonic``, a sleeper does not move the time: it waits until the
+    test advances the time past its deadline (a send that sleeps early stays asleep)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []  # every sleep asked for, in order
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        self.slept.append(seconds)
+        woken = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, woken))
+        await woken
+
+    def advance(self, seconds: float) -> None:
+        """Move the time on and wake every sleeper whose deadline has come."""
+        self.now += seconds
+        waiting = []
+        for deadline, woken in self._sleepers:
+            if deadline <= self.now:
+                if not woken.done():
+                    woken.set_result(None)
+            else:
+                waiting.append((deadline, woken))
+        self._sleepers = waiting
+
+
+class ChannelPacedPlatform(FakePlatform):
+    """A FakePlatform that spaces the messages of one channel ``interval`` seconds apart,
+    as Slack's pacing does, sleeping inside the send when one comes too early; it reports
+    the wait ahead (``send_delay``) so the outbox can put the message off instead."""
+
+    def __init__(self, time: VirtualTime, interval: float = 1.0) -> None:
+        super().__init__()
+        self.time = time
+        self.interval = interval
+        self._next: dict[str, float] = {}
+
+    def send_delay(self, channel: ChannelRef) -> float:
+        return max(0.0, self._next.get(channel.channel_id, 0.0) - self.time.monotonic())
+
+    async def _paced(self, channel: ChannelRef) -> None:
+        await self.time.sleep(self.send_delay(channel))
+        self._next[channel.channel_id] = self.time.monotonic() + self.interval
+
+    async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
+        await self._paced(channel)
+        return await super().post(channel, card, key=key)
+
+    async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        await self._paced(thread.channel)
+        return await super().reply(thread, card, key=key)

@@ -122,7 +122,7 @@ async def _write_export(args: argparse.Namespace) -> str:
         raise PackWriteFailed(f"workspace {args.workspace!r} has no approved questions yet")
     pack = Pack(
         id=export_pack_id(workspace),
-        title=f"Questions of the {workspace.platform} workspace {workspace.workspace}",
+        title=f"Questions of the {workspace.platform} workspace {workspace.workspace_id}",
         description="Suggested in chat and approved by the workspace's admins.",
         questions=tuple(q.question for q in own),
     )
@@ -131,20 +131,20 @@ async def _write_export(args: argparse.Namespace) -> str:
 
 
 def export_pack_id(workspace: Workspace) -> str:
-    return slugify(f"{workspace.platform} {workspace.workspace}", max_length=64) or "workspace"
+    return slugify(f"{workspace.platform} {workspace.workspace_id}", max_length=64) or "workspace"
 
 
 def _choose(wanted: str, known: list[Workspace]) -> Workspace:
     platform, _, workspace = wanted.rpartition(":")
     matches = [
-        w for w in known if w.workspace == workspace and (not platform or w.platform == platform)
+        w for w in known if w.workspace_id == workspace and (not platform or w.platform == platform)
     ]
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        choices = ", ".join(f"{w.platform}:{w.workspace}" for w in matches)
+        choices = ", ".join(f"{w.platform}:{w.workspace_id}" for w in matches)
         raise PackWriteFailed(f"{wanted!r} is on several platforms; give one of {choices}")
-    listed = ", ".join(f"{w.platform}:{w.workspace}" for w in known) or "none yet"
+    listed = ", ".join(f"{w.platform}:{w.workspace_id}" for w in known) or "none yet"
     raise PackWriteFailed(f"no workspace {wanted!r} in the database (workspaces: {listed})")
 
 
@@ -197,7 +197,7 @@ def describe_flag(flag: Flag) -> str:
     space = flag.workspace
     pack = "(workspace)" if flag.pack.startswith("workspace:") else flag.pack
     line = (
-        f"f{flag.id}  {flag.created_at:%Y-%m-%d}  {space.platform}:{space.workspace}"
+        f"f{flag.id}  {flag.created_at:%Y-%m-%d}  {space.platform}:{space.workspace_id}"
         f"  {pack}/{flag.question_key}  round #{flag.round_number}"
         f"  {flag.member.label()}: {flag.reason}"
     )

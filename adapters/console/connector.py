@@ -31,8 +31,8 @@ def direct_channel(member: str) -> ChannelRef:
 
 def direct_member(channel: ChannelRef) -> str | None:
     """The member whose direct messages ``channel`` is; None for #practice."""
-    if channel.channel.startswith(DIRECT_PREFIX):
-        return channel.channel.removeprefix(DIRECT_PREFIX)
+    if channel.channel_id.startswith(DIRECT_PREFIX):
+        return channel.channel_id.removeprefix(DIRECT_PREFIX)
     return None
 
 
@@ -108,14 +108,14 @@ class ConsolePlatform:
         return MessageRef(channel, message)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
-        thread = f"thread-{message.message}"
+        thread = f"thread-{message.message_id}"
         self._thread_names[thread] = title
         self.note(f"{BOT_NAME} opened the thread “{title}”: reply there with any line")
         return ThreadRef(message.channel, thread)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.show(thread.thread, BOT_NAME, card)
+        self.show(thread.thread_id, BOT_NAME, card)
         self._sent_keys[key] = message
         return MessageRef(thread.channel, message)
 
@@ -126,7 +126,7 @@ class ConsolePlatform:
         self.show(None, f"{BOT_NAME} → {member.label()} (private)", card, direct_member(channel))
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
-        return direct_channel(member.member)
+        return direct_channel(member.member_id)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
@@ -135,7 +135,7 @@ class ConsolePlatform:
         return MessageRef(channel, message) if message else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return member.member in self.admins
+        return member.member_id in self.admins
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         return None  # a transcript has no links

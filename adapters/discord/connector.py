@@ -288,7 +288,7 @@ class DiscordPlatform:
     # Platform: outbound
 
     def _messageable(self, channel: ChannelRef | str, workspace: str) -> discord.PartialMessageable:
-        channel_id = channel.channel if isinstance(channel, ChannelRef) else channel
+        channel_id = channel.channel_id if isinstance(channel, ChannelRef) else channel
         guild_id = int(workspace) or None
         return self._client.get_partial_messageable(int(channel_id), guild_id=guild_id)
 
@@ -337,7 +337,7 @@ class DiscordPlatform:
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         """The member's DM channel with the bot (``POST /users/@me/channels``)."""
         with platform_errors("opening a DM"):
-            opened = await self._client.http.start_private_message(int(member.member))
+            opened = await self._client.http.start_private_message(int(member.member_id))
         return direct_ref(opened["id"])
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
@@ -352,8 +352,8 @@ class DiscordPlatform:
             with platform_errors(f"opening a thread in {channel.label()}"):
                 # The raw route needs no guild in the cache (empty after a restart).
                 data = await self._client.http.start_thread_with_message(
-                    int(channel.channel),
-                    int(message.message),
+                    int(channel.channel_id),
+                    int(message.message_id),
                     name=name,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
@@ -361,36 +361,36 @@ class DiscordPlatform:
             cause = problem.__cause__
             if isinstance(cause, discord.HTTPException) and cause.code == THREAD_ALREADY_EXISTS:
                 # A retried open: a thread started from a message has the message's id.
-                self._channels.remember(int(message.message), int(channel.channel))
-                return ThreadRef(channel, message.message)
+                self._channels.remember(int(message.message_id), int(channel.channel_id))
+                return ThreadRef(channel, message.message_id)
             raise
         thread_id = int(data["id"])
-        self._channels.remember(thread_id, int(channel.channel))
+        self._channels.remember(thread_id, int(channel.channel_id))
         return ThreadRef(channel, str(thread_id))
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = thread.channel.workspace
-        target = self._messageable(thread.thread, workspace)
+        target = self._messageable(thread.thread_id, workspace)
         sent = await self._send_card(target, card, key, f"replying in {thread.channel.label()}")
-        return MessageRef(channel_ref(int(workspace) or None, int(thread.thread)), sent)
+        return MessageRef(channel_ref(int(workspace) or None, int(thread.thread_id)), sent)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
         channel = message.channel
         target = self._messageable(channel, channel.workspace).get_partial_message(
-            int(message.message)
+            int(message.message_id)
         )
         with platform_errors(f"reacting in {channel.label()}"):
             await target.add_reaction(emoji)
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         """Ephemeral through the member's recent interaction, else a direct message."""
-        interaction = self._interactions.get((member.workspace, member.member))
+        interaction = self._interactions.get((member.workspace, member.member_id))
         if interaction is not None and not interaction.is_expired():
             with platform_errors(f"telling {member.label()}"):
                 await tell_interaction(interaction, card)
             return
         with platform_errors(f"telling {member.label()} directly"):
-            user = await self._client.fetch_user(int(member.member))
+            user = await self._client.fetch_user(int(member.member_id))
             for part, embeds in enumerate(render_card(card)):
                 await user.send(
                     embeds=embeds, files=attachments(card, part), allowed_mentions=NO_MENTIONS
@@ -404,7 +404,7 @@ class DiscordPlatform:
         if await self._store.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
         marker = marker_for_key(key, 0)
-        where = thread.thread if thread else channel.channel
+        where = thread.thread_id if thread else channel.channel_id
         with platform_errors(f"looking for {key} in {channel.label()}"):
             try:
                 found = await self._find_marker(where, channel.workspace, marker)
@@ -414,7 +414,7 @@ class DiscordPlatform:
             return None
         if thread is None:
             return MessageRef(channel, found)
-        return MessageRef(channel_ref(int(channel.workspace) or None, int(thread.thread)), found)
+        return MessageRef(channel_ref(int(channel.workspace) or None, int(thread.thread_id)), found)
 
     async def _find_marker(self, channel_id: str, workspace: str, marker: str) -> str | None:
         target = self._messageable(channel_id, workspace)
@@ -428,21 +428,21 @@ class DiscordPlatform:
         return None
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
-        where = thread.thread if thread is not None else message.channel.channel
-        return f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message}"
+        where = thread.thread_id if thread is not None else message.channel.channel_id
+        return f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message_id}"
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         """A member with Manage Server (or Administrator) in the channel's guild."""
-        remembered = self._admins.get((member.workspace, member.member))
+        remembered = self._admins.get((member.workspace, member.member_id))
         if remembered is not None and time.monotonic() - remembered[1] < ADMIN_MEMORY_SECONDS:
             return remembered[0]
         with platform_errors(f"checking the permissions of {member.label()}"):
             guild = self._client.get_guild(int(member.workspace))
             if guild is None:
                 guild = await self._client.fetch_guild(int(member.workspace))
-            found = await guild.fetch_member(int(member.member))
+            found = await guild.fetch_member(int(member.member_id))
             allowed = found.guild_permissions.manage_guild
-        self._admins[(member.workspace, member.member)] = (allowed, time.monotonic())
+        self._admins[(member.workspace, member.member_id)] = (allowed, time.monotonic())
         return allowed
 
     # inbound (called by the router)
@@ -527,7 +527,7 @@ class DiscordPlatform:
         )
 
     def _remember(self, interaction: discord.Interaction, member: MemberRef) -> None:
-        key = (member.workspace, member.member)
+        key = (member.workspace, member.member_id)
         self._admins[key] = (interaction.permissions.manage_guild, time.monotonic())
         self._interactions[key] = interaction
         now = time.monotonic()

@@ -101,7 +101,7 @@ class Reconciler:
     async def _round(self, handler: EventHandler, round_: OpenRound) -> int:
         fed = 0
         guild_id = int(round_.channel.workspace) or None
-        channel_id = int(round_.channel.channel)
+        channel_id = int(round_.channel.channel_id)
         if round_.thread is not None:
             self._channels.remember(int(round_.thread), channel_id)
             thread = self._client.get_partial_messageable(int(round_.thread), guild_id=guild_id)

@@ -117,6 +117,12 @@ class SlackPlatform:
         if isinstance(self.client, SharedSessionWebClient):
             await self.client.close()
 
+    def send_delay(self, channel: ChannelRef) -> float:
+        """The core's ``PacedSends``: how long a post to the channel would wait for its
+        per-channel pacing (the outbox puts the post off that long instead of holding a
+        send slot while the pacer sleeps)."""
+        return self._pacer.delay(channel.channel_id)
+
     @property
     def post_rate(self) -> float | None:
         """The workspace's post rate now (posts per second; None: not paced)."""
@@ -133,26 +139,28 @@ class SlackPlatform:
     # ---- Platform
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
-        ts = await self._post_all(channel.channel, render_card(card), key=key, thread_ts=None)
-        await self._upload(channel.channel, card.image, thread_ts=None)
+        ts = await self._post_all(channel.channel_id, render_card(card), key=key, thread_ts=None)
+        await self._upload(channel.channel_id, card.image, thread_ts=None)
         return MessageRef(channel, ts)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         # A Slack thread is the replies to a message: nothing to create.
-        return ThreadRef(message.channel, message.message)
+        return ThreadRef(message.channel, message.message_id)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         ts = await self._post_all(
-            thread.channel.channel, render_card(card), key=key, thread_ts=thread.thread
+            thread.channel.channel_id, render_card(card), key=key, thread_ts=thread.thread_id
         )
-        await self._upload(thread.channel.channel, card.image, thread_ts=thread.thread)
+        await self._upload(thread.channel.channel_id, card.image, thread_ts=thread.thread_id)
         return MessageRef(thread.channel, ts)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
         try:
             async with slack_call("reactions.add"):
                 await self.client.reactions_add(
-                    channel=message.channel.channel, timestamp=message.message, name=to_name(emoji)
+                    channel=message.channel.channel_id,
+                    timestamp=message.message_id,
+                    name=to_name(emoji),
                 )
         except PlatformError as problem:
             cause = problem.__cause__
@@ -163,7 +171,7 @@ class SlackPlatform:
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         """The member's IM with the bot (``conversations.open``, scope ``im:write``)."""
         async with slack_call("conversations.open"):
-            opened = await self.client.conversations_open(users=member.member)
+            opened = await self.client.conversations_open(users=member.member_id)
         channel = opened.get("channel") or {}
         if not channel.get("id"):
             raise PlatformError("conversations.open gave no channel")
@@ -175,8 +183,8 @@ class SlackPlatform:
         for message in render_card(card):
             async with slack_call("chat.postEphemeral"):
                 await self.client.chat_postEphemeral(
-                    channel=channel.channel,
-                    user=member.member,
+                    channel=channel.channel_id,
+                    user=member.member_id,
                     text=message.text,
                     blocks=message.blocks,
                 )
@@ -199,12 +207,12 @@ class SlackPlatform:
         if await self._unfinished.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
         ts = await self._sent.find(
-            channel.channel, key, thread=thread.thread if thread else None, since=since
+            channel.channel_id, key, thread=thread.thread_id if thread else None, since=since
         )
         return MessageRef(channel, ts) if ts is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return await self._members.is_admin(member.member)
+        return await self._members.is_admin(member.member_id)
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         """The message's permalink (``chat.getPermalink``, which needs no scope); None
@@ -212,7 +220,7 @@ class SlackPlatform:
         try:
             async with slack_call("chat.getPermalink"):
                 found = await self.client.chat_getPermalink(
-                    channel=message.channel.channel, message_ts=message.message
+                    channel=message.channel.channel_id, message_ts=message.message_id
                 )
         except PlatformError as problem:
             log.warning("no permalink for a message: %s", problem)

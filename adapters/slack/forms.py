@@ -33,7 +33,7 @@ def modal_view(form: Form, channel: ChannelRef) -> View:
     return {
         "type": "modal",
         "callback_id": f"{FORM_PREFIX}{form.kind}:{form.target}",
-        "private_metadata": json.dumps({"channel": channel.channel}),
+        "private_metadata": json.dumps({"channel": channel.channel_id}),
         "title": _plain(form.title[:TITLE_LIMIT]),
         "submit": _plain(form.submit[:TITLE_LIMIT]),
         "close": _plain("Cancel"),

@@ -49,11 +49,11 @@ def unescape(text: str) -> str:
 
 
 def channel_ref(team: str, channel: str) -> ChannelRef:
-    return ChannelRef(platform=PLATFORM, workspace=team, channel=channel)
+    return ChannelRef(platform=PLATFORM, workspace=team, channel_id=channel)
 
 
 def member_ref(team: str, user: str, display_name: str = "") -> MemberRef:
-    return MemberRef(platform=PLATFORM, workspace=team, member=user, display_name=display_name)
+    return MemberRef(platform=PLATFORM, workspace=team, member_id=user, display_name=display_name)
 
 
 def _team(team_id: str | None, authorizations: Sequence[Authorization]) -> str:

@@ -188,7 +188,7 @@ class SlackListeners:
         await self._deliver(response, event, respond)
 
     async def _named(self, member: MemberRef) -> MemberRef:
-        name = await self._outbound.display_name(member.member)
+        name = await self._outbound.display_name(member.member_id)
         return dataclasses.replace(member, display_name=name) if name else member
 
     async def _deliver(self, response: Response, event: Event, respond: Respond | None) -> None:

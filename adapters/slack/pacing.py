@@ -32,6 +32,14 @@ class ChannelPacer:
         self._next_slot: dict[str, float] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def delay(self, channel: str) -> float:
+        """Seconds until a post to the channel would start without waiting (a post under
+        way counts a whole interval: the next starts that long after it ends)."""
+        lock = self._locks.get(channel)
+        if lock is not None and lock.locked():
+            return self._interval
+        return max(0.0, self._next_slot.get(channel, 0.0) - self._monotonic())
+
     @asynccontextmanager
     async def slot(self, channel: str) -> AsyncIterator[None]:
         """Wait for the channel's next slot, then hold it while the post is made."""

@@ -161,7 +161,7 @@ async def test_bad_argument_tells_the_member_the_right_form(quiz: QuizHarness) -
 async def test_first_admin_command_makes_a_quiz_channel(quiz: QuizHarness) -> None:
     await quiz.command("pause")
     [channel] = await quiz.service.store.list_channels()
-    assert channel.ref.channel == quiz.channel.channel
+    assert channel.ref.channel_id == quiz.channel.channel_id
     assert channel.paused
 
 

@@ -52,7 +52,7 @@ async def test_an_unexpected_error_is_logged_once_with_its_channel_and_answered_
     assert "disk on fire" not in response.card.body  # internals stay in the log
     [record] = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert record.exc_info is not None and "disk on fire" in str(record.exc_info[1])
-    assert getattr(record, "channel", None) in (quiz.channel.name, quiz.channel.channel)
+    assert getattr(record, "channel", None) in (quiz.channel.name, quiz.channel.channel_id)
 
 
 async def test_the_bots_own_reply_is_ignored_before_anything_is_recorded(

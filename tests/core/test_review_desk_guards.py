@@ -68,7 +68,7 @@ async def test_a_repeated_flag_on_the_same_round_is_folded(quiz: QuizHarness) ->
         assert "already flagged" in again.card.body and "#f1" in again.card.body
     await quiz.command("flag the figure is wrong", by="carol")
     flags = await quiz.service.store.bank.flags()
-    assert [(f.member.member, f.reason) for f in flags] == [
+    assert [(f.member.member_id, f.reason) for f in flags] == [
         ("bob", "typo"),
         ("carol", "the figure is wrong"),
     ]

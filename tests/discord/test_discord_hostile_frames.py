@@ -220,7 +220,7 @@ async def test_a_hostile_frame_is_skipped_and_the_gateway_stays_up(
     question = fake.add_message(fake.channel_id, fake.bot_id, "")
     posted = MessageRef(channel_ref(fake.guild_id, fake.channel_id), question["id"])
     thread = await platform.open_thread(posted, "Round", key="round:1:thread")
-    scene = Scene(fake, int(thread.thread), question)
+    scene = Scene(fake, int(thread.thread_id), question)
     caplog.clear()
 
     with caplog.at_level(logging.DEBUG):

@@ -88,7 +88,7 @@ async def test_thread_messages_become_replies_edits_and_votes(
     channel = channel_ref(fake.guild_id, fake.channel_id)
     question = await platform.post(channel, Card(title="Q"), key="round:1:question")
     thread = await platform.open_thread(question, "Round 1", key="round:1:thread")
-    thread_id = int(thread.thread)
+    thread_id = int(thread.thread_id)
     answer = fake.add_message(thread_id, ANN, "Use <@&1> and @everyone")
     from_bot = fake.add_message(thread_id, ROBOT, "beep")
     outside = fake.add_message(fake.channel_id, ANN, "not in a thread")
@@ -109,7 +109,7 @@ async def test_thread_messages_become_replies_edits_and_votes(
     assert reply == Reply(
         event_id=answer["id"],
         channel=channel,
-        thread=ThreadRef(channel, thread.thread),
+        thread=ThreadRef(channel, thread.thread_id),
         message=MessageRef(in_thread, answer["id"]),
         member=member_ref(fake.guild_id, ANN, "ann"),
         text="Use <@&1> and @everyone",

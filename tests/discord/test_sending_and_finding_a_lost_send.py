@@ -128,11 +128,11 @@ async def test_thread_reply_and_reaction_on_the_question(
     )
     await platform.react(question, "💡")
 
-    assert thread == ThreadRef(quiz_channel(fake), question.message) == again
-    assert fake.channels[int(thread.thread)]["name"] == "Round 1 · gpu"
-    [posted] = fake.channel_messages(int(thread.thread))
-    assert reply.message == posted["id"]
-    assert fake.reactions[(int(question.message), "💡")] == [fake.bot_id]
+    assert thread == ThreadRef(quiz_channel(fake), question.message_id) == again
+    assert fake.channels[int(thread.thread_id)]["name"] == "Round 1 · gpu"
+    [posted] = fake.channel_messages(int(thread.thread_id))
+    assert reply.message_id == posted["id"]
+    assert fake.reactions[(int(question.message_id), "💡")] == [fake.bot_id]
 
 
 async def test_find_sent_finds_a_send_whose_result_was_lost_after_nonces_expired(
@@ -147,7 +147,7 @@ async def test_find_sent_finds_a_send_whose_result_was_lost_after_nonces_expired
 
     assert await platform.find_sent(channel, "round:42:question") == question
     found = await platform.find_sent(channel, "round:42:outline", thread=thread)
-    assert found is not None and found.message == outline.message
+    assert found is not None and found.message_id == outline.message_id
     assert await platform.find_sent(channel, "round:42:outline") is None  # not in the channel
     assert await platform.find_sent(channel, "round:42:follow_ups", thread=thread) is None
     assert await platform.find_sent(channel, "round:43:question") is None
@@ -170,7 +170,7 @@ async def test_a_long_card_cut_short_is_resumed_once_not_marked_sent(
 
     messages = fake.channel_messages()
     assert len(messages) >= 2
-    assert messages[0]["id"] == first.message  # the first part was not posted twice
+    assert messages[0]["id"] == first.message_id  # the first part was not posted twice
     assert len({m["id"] for m in messages}) == len(messages)
     assert await platform.find_sent(channel, "round:8:outline") == first
 
@@ -186,7 +186,7 @@ async def test_a_long_card_is_split_over_messages_without_losing_text(
 
     messages = fake.channel_messages()
     assert len(messages) >= 2
-    assert messages[0]["id"] == first.message
+    assert messages[0]["id"] == first.message_id
     text = " ".join(e.get("description", "") for m in messages for e in m["embeds"])
     assert all(p.strip() in text for p in paragraphs)
     nonces = [r.body["nonce"] for r in fake.requests_to("POST", MESSAGES)]
@@ -220,7 +220,7 @@ async def test_a_long_card_cut_short_by_a_crash_is_completed_by_the_next_process
     again = await restarted.post(channel, card, key="round:9:outline")  # the outbox's retry
 
     messages = fake.channel_messages()
-    assert again.message == first["id"] == messages[0]["id"]
+    assert again.message_id == first["id"] == messages[0]["id"]
     assert len(messages) >= 2
     assert len({m["id"] for m in messages}) == len(messages)  # no part was posted twice
     assert await memory_store.unfinished_card("round:9:outline") is None  # finished

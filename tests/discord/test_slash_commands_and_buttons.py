@@ -79,7 +79,7 @@ async def test_manage_guild_makes_a_quiz_admin_and_the_core_decides_admin_comman
     for command in recorder.events:
         assert isinstance(command, Command)
         assert command.args == ("weekdays", "09:30", "Europe/Berlin")
-    assert {e.member.member for e in recorder.events} == {str(ANN), str(LEAD)}
+    assert {e.member.member_id for e in recorder.events} == {str(ANN), str(LEAD)}
     channel = channel_ref(fake.guild_id, fake.channel_id)
     assert await platform.is_admin(member_ref(fake.guild_id, LEAD), channel)
     assert not await platform.is_admin(member_ref(fake.guild_id, ANN), channel)

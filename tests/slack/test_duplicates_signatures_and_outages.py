@@ -205,4 +205,4 @@ async def test_adding_a_reaction_that_is_already_there_is_fine(slack_quiz: Slack
     await quiz.command("now")
     question = MessageRef(ChannelRef("slack", TEAM, quiz.channel), quiz.question().ts)
     await quiz.slack.react(question, "💡")  # the fake answers already_reacted
-    assert quiz.fake.reactions.count((quiz.channel, question.message, "bulb")) == 1
+    assert quiz.fake.reactions.count((quiz.channel, question.message_id, "bulb")) == 1

@@ -77,7 +77,7 @@ async def test_a_split_message_is_found_by_its_first_part_after_a_crash(
     channel = ChannelRef("slack", TEAM, quiz.channel)
     thread = ThreadRef(channel, quiz.question().ts)
     found = await quiz.slack.find_sent(channel, parts[0].key or "", thread=thread)
-    assert found is not None and found.message == parts[0].ts
+    assert found is not None and found.message_id == parts[0].ts
     assert await quiz.slack.find_sent(channel, parts[0].key or "") is None  # not in the channel
 
 

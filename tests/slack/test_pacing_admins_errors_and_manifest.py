@@ -13,9 +13,12 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from adapters.slack.admins import SlackMembers
+from adapters.slack.connector import SlackPlatform
 from adapters.slack.errors import to_platform_error
 from adapters.slack.pacing import ChannelPacer
 from bot.errors import ChannelUnavailable, PlatformError
+from bot.ports import PacedSends
+from bot.refs import ChannelRef
 from tests.fakes import FakeMonotonic
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack-manifest.yml"
@@ -29,6 +32,21 @@ async def test_posts_to_one_channel_are_spaced_and_other_channels_are_not() -> N
             time.now += 0.25  # the post itself
     # each wait runs from the end of the channel's previous post
     assert time.slept == [1.0, 0.75]
+
+
+async def test_the_pacer_tells_how_long_a_post_to_a_channel_would_wait() -> None:
+    time = FakeMonotonic()
+    pacer = ChannelPacer(1.0, monotonic=time.monotonic, sleep=time.sleep)
+    assert pacer.delay("C1") == 0.0
+    async with pacer.slot("C1"):
+        assert pacer.delay("C1") == 1.0  # a post under way: the next starts after it
+        time.now += 0.25
+    time.now += 0.5
+    assert pacer.delay("C1") == 0.5
+    assert pacer.delay("C2") == 0.0
+    platform = SlackPlatform(AsyncWebClient(token="xoxb-test"), pacer=pacer)
+    assert isinstance(platform, PacedSends)
+    assert platform.send_delay(ChannelRef("slack", "T1", "C1")) == 0.5
 
 
 def test_a_negative_interval_is_refused() -> None:

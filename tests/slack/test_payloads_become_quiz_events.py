@@ -34,8 +34,8 @@ def test_reaction_on_a_message_becomes_a_reaction_with_unicode_emoji() -> None:
     assert reaction.event_id == "Ev1"
     assert reaction.emoji == "💡"
     assert reaction.channel.workspace == TEAM
-    assert reaction.message.message == "1.000001"
-    assert reaction.member.member == "U1"
+    assert reaction.message.message_id == "1.000001"
+    assert reaction.member.member_id == "U1"
 
 
 def test_reaction_on_a_file_is_ignored() -> None:
@@ -71,7 +71,11 @@ def test_thread_reply_becomes_a_reply() -> None:
     )
     reply = reply_from(body)
     assert isinstance(reply, Reply)
-    assert (reply.thread.thread, reply.message.message, reply.text) == ("1.0", "2.0", "my answer")
+    assert (reply.thread.thread_id, reply.message.message_id, reply.text) == (
+        "1.0",
+        "2.0",
+        "my answer",
+    )
     assert not reply.edited
 
 
@@ -140,5 +144,5 @@ def test_reveal_button_becomes_a_button_press() -> None:
     body = json.loads(dict(parse_qsl(raw))["payload"])
     press = button_from(body, body["actions"][0])
     assert press is not None
-    assert (press.action, press.value, press.message.message) == ("reveal", "7", "1.0")
+    assert (press.action, press.value, press.message.message_id) == ("reveal", "7", "1.0")
     assert press.event_id.startswith("action:trigger.")

@@ -24,7 +24,7 @@ async def test_a_recap_is_posted_then_its_chart_uploaded_into_the_channel(
     sent = await slack.post(CHANNEL, RECAP_CARD, key="recap:1:2026-W49")
 
     [posted] = fake_slack.posts("C1")
-    assert sent.message == posted.ts and posted.key == "recap:1:2026-W49"
+    assert sent.message_id == posted.ts and posted.key == "recap:1:2026-W49"
     assert any("5 rounds" in text for text in posted.block_texts())
     [upload] = fake_slack.uploads
     assert upload.content == PNG
@@ -42,10 +42,10 @@ async def test_a_reply_uploads_its_chart_into_the_thread(
     fake_slack: FakeSlack, slack: SlackPlatform
 ) -> None:
     question = await slack.post(CHANNEL, Card(title="Question #1"), key="round:1:question")
-    thread = ThreadRef(CHANNEL, question.message)
+    thread = ThreadRef(CHANNEL, question.message_id)
     await slack.reply(thread, RECAP_CARD, key="round:1:outline")
     [upload] = fake_slack.uploads
-    assert (upload.channel, upload.thread_ts) == ("C1", question.message)
+    assert (upload.channel, upload.thread_ts) == ("C1", question.message_id)
 
 
 @pytest.mark.parametrize("refusal", ["missing_scope", "not_in_channel", "ratelimited"])
@@ -59,7 +59,7 @@ async def test_a_refused_upload_leaves_the_text_sent(
     sent = await slack.post(CHANNEL, RECAP_CARD, key="recap:1:2026-W49")
 
     [posted] = fake_slack.posts("C1")
-    assert sent.message == posted.ts  # the card counts as sent: no retry, no second post
+    assert sent.message_id == posted.ts  # the card counts as sent: no retry, no second post
     assert fake_slack.uploads == []
     assert "files.completeUploadExternal" not in fake_slack.calls
     assert "the chart recap-2026-W49.png was not uploaded; the text went without it" in caplog.text

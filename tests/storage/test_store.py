@@ -506,6 +506,25 @@ async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
     assert await store.open_round(round_.channel_id) is None
 
 
+async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
+    store: SqliteStore,
+) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    question, thread, hint = await store.round_actions(round_.id)
+    await store.complete_action(question.id, "msg-1", T0)
+    later = T0 + timedelta(seconds=1)
+    await store.postpone_actions([question.id, thread.id, hint.id], later, at=T0)
+    assert await store.due_actions(T0) == []
+    assert await store.next_due_after(T0) == later
+    due = await store.due_actions(later)
+    assert [(a.id, a.attempts, a.last_error) for a in due] == [
+        (thread.id, 0, None),
+        (hint.id, 0, None),
+    ]
+    done = (await store.round_actions(round_.id))[0]
+    assert (done.state, done.next_attempt_at) == (ActionState.DONE, question.next_attempt_at)
+
+
 async def test_outbox_lifecycle(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     round_ = await new_round(store, channel_id)
