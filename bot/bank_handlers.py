@@ -6,10 +6,12 @@ from bot import cards
 from bot.command_handlers import CommandContext
 from bot.commands import FlagRound, ReviewDecision, ShowReview, SuggestQuestion
 from bot.render import Response
-from bot.review_desk import ReviewDesk, suggest_form
+from bot.review_desk import ReviewDesk, no_quiz_to_suggest_to, suggest_form
 
 
 async def suggest(ctx: CommandContext, command: SuggestQuestion) -> Response:
+    if ctx.channel is None:
+        return no_quiz_to_suggest_to()
     return Response(
         cards.info(
             "Suggest a question",

@@ -205,7 +205,8 @@ async def goal(ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
 
 
 async def show_packs(ctx: CommandContext, command: object) -> Response:
-    return Response(cards.packs_card(ctx.engine.catalog.packs))
+    own = ctx.engine.questions.own_topics(workspace_of(ctx.event.channel))
+    return Response(cards.packs_card(ctx.engine.catalog.packs, own))
 
 
 async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:

@@ -193,8 +193,8 @@ RECAP_PARAMS = (
     Param(
         "day",
         ParamKind.WORD,
-        "Admins: the day (mon..sun), or off",
-        metavar="DAY|off",
+        "Admins: off, or the day (mon..sun)",
+        metavar="off|DAY",  # "off|DAY [HH:MM]": off alone, or a day and maybe a time
         label="day",
         admin=True,
     ),
@@ -368,6 +368,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         "/quiz suggest",
         build=lambda _: SuggestQuestion(),
         handler=bank_handlers.suggest,
+        needs_channel=False,  # it says where to suggest instead
     ),
     Subcommand(
         "flag",

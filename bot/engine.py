@@ -229,16 +229,18 @@ class QuizEngine:
         if result.outcome is AnswerOutcome.DUPLICATE:
             self.metrics.duplicate_event(event.channel.platform)
         if (
-            result.outcome is not AnswerOutcome.DUPLICATE
-            and channel.followup_policy is FollowUpPolicy.AFTER_FIRST_ANSWER
+            channel.followup_policy is FollowUpPolicy.AFTER_FIRST_ANSWER
             and round_id not in self._follow_ups_queued
         ):
-            self._follow_ups_queued.put(round_id, True)
+            # A duplicate too: the answer may have been saved by a delivery whose queuing of
+            # the follow-ups then failed, and this redelivery is their only chance before the
+            # reveal. The unique key makes queuing them again a no-op; remembered once done.
             draft = OutboxDraft(
                 round_id, ActionKind.FOLLOW_UPS, action_key(round_id, ActionKind.FOLLOW_UPS)
             )
             if await self.store.enqueue([draft], now):
                 self._wake_outbox()
+            self._follow_ups_queued.put(round_id, True)
         return result.outcome
 
     async def on_reaction(self, event: Reaction) -> bool:

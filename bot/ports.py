@@ -159,10 +159,6 @@ class RoundStore(Protocol):
         """Register questions (idempotent); returns the database id of each (pack, question)."""
         ...
 
-    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        """How many rounds of the channel asked each question id (absent: never)."""
-        ...
-
     # rounds
     async def create_round(
         self,
@@ -174,8 +170,8 @@ class RoundStore(Protocol):
         created_at: datetime,
         actions: Sequence[ActionKind],
     ) -> Round | None:
-        """Atomically: pick the question with ``choose_question`` (given the channel's
-        ask counts, as :meth:`question_ask_counts`), close the channel's open round,
+        """Atomically: pick the question with ``choose_question`` (given how many of the
+        channel's rounds asked each question id; absent: never), close the channel's open round,
         insert the new one with the next round number, and enqueue its actions with
         keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
         created at once see each other's question.
@@ -239,8 +235,6 @@ class RoundStore(Protocol):
         """Delete completed actions older than ``before`` that nothing can enqueue again,
         scanning at most ``limit`` of them; call again while ``more`` is True."""
         ...
-
-    async def round_actions(self, round_id: int) -> list[OutboxAction]: ...
 
     async def postpone_actions(
         self, action_ids: Sequence[int], until: datetime, *, at: datetime

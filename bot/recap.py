@@ -26,6 +26,8 @@ TOP_ANSWERS = 3
 STREAK_LEADERS = 3
 TOPICS_SHOWN = 3  # strongest and weakest each
 EXCERPT_LENGTH = 140
+NO_GRADES = "No grades yet."
+NONE_BEHIND = "No topic is behind the others yet."
 
 # The link to an answer: (message id, thread id) -> a URL, or None where the platform has none.
 AnswerLink = Callable[[str, str | None], Awaitable[str | None]]
@@ -96,7 +98,9 @@ async def build_recap(
         return None
     before = await store.week_figures(channel.id, *week_before(start, zone))
     workspace = workspace_of(channel.ref)
-    mastery = mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
+    strongest, weakest = strongest_and_weakest(
+        mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
+    )
     due = await memory.channel_due(channel.id, slot, slot + WEEK, workspace)
     top = await _top_answers(week.answers, link)
     first_day = start.astimezone(zone).date()
@@ -109,11 +113,28 @@ async def build_recap(
         members_before=_members(before.answers),
         top_answers=top,
         streak_leaders=await _streak_leaders(store, channel.id, slot),
-        strongest=mastery[:TOPICS_SHOWN],
-        weakest=tuple(reversed(mastery[-TOPICS_SHOWN:])) if mastery else (),
+        strongest=strongest,
+        weakest=weakest,
         due_next_week=tuple(sorted(due.items(), key=lambda item: (-item[1], item[0]))),
         members_per_day=_members_per_day(week.answers, zone),
     )
+
+
+def strongest_and_weakest(
+    mastery: Sequence[TopicMastery],
+) -> tuple[tuple[TopicMastery, ...], tuple[TopicMastery, ...]]:
+    """The strongest topics (strongest first) and the weakest (weakest first) of topics
+    ranked strongest first: up to TOPICS_SHOWN each, never more than half the topics each,
+    so no topic is on both lists; a topic level with the strongest shown is not weak (one
+    graded topic, or all level, have no weakest)."""
+    shown = max(1, min(TOPICS_SHOWN, len(mastery) // 2)) if mastery else 0
+    strongest = tuple(mastery[:shown])
+    weakest = tuple(
+        row
+        for row in reversed(mastery[len(mastery) - shown :])
+        if row.percent < strongest[-1].percent
+    )
+    return strongest, weakest
 
 
 def recap_card(recap: Recap) -> Card:
@@ -123,7 +144,10 @@ def recap_card(recap: Recap) -> Card:
         Field("Most-voted answers", _top_answers_text(recap.top_answers)),
         Field("Streak leaders", _streaks_text(recap.streak_leaders)),
         Field("Strongest topics", _topics_text(recap.strongest)),
-        Field("Weakest topics", _topics_text(recap.weakest)),
+        Field(
+            "Weakest topics",
+            _topics_text(recap.weakest, NONE_BEHIND if recap.strongest else NO_GRADES),
+        ),
         Field("Due to review next week", _due_text(recap.due_next_week)),
         Field("Members per day", _days_text(recap.members_per_day)),
     ]
@@ -210,9 +234,9 @@ def _streaks_text(leaders: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name} {count} in a row" for name, count in leaders)
 
 
-def _topics_text(rows: Sequence[TopicMastery]) -> str:
+def _topics_text(rows: Sequence[TopicMastery], empty: str = NO_GRADES) -> str:
     if not rows:
-        return "No grades yet."
+        return empty
     return ", ".join(f"{row.topic} {row.percent}%" for row in rows)
 
 

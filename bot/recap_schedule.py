@@ -7,15 +7,17 @@ channel's timezone, with the same daylight-saving rule and the channel's grace w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.models import ChannelSettings
 from bot.quoting import quoted
-from bot.schedule_spec import ScheduleError, parse_schedule
+from bot.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_schedule
 from bot.scheduler import ChannelPlan, channel_plan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
+_CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")  # its range is checked by parse_schedule
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +37,20 @@ def parse_recap_time(day: str, at: str) -> str:
     """The stored form ("fri 16:00") of one weekday and a 24-hour time; raises
     ScheduleError saying what is wrong (the command's form and example are added by the
     grammar)."""
+    if _CLOCK_TIME.fullmatch(day):
+        # "/quiz recap 16:00": the time came where the day goes
+        example_day = at.lower() if at.lower() in WEEKDAY_NAMES else DEFAULT_RECAP.split()[0]
+        raise ScheduleError(
+            f"{quoted(day)} is a time, not a day: name the day first, e.g. {example_day} {day}."
+        )
     if "," in day or "-" in day:
         raise ScheduleError(f"Name one day, not {quoted(day)}.")
+    if not _CLOCK_TIME.fullmatch(at):
+        raise ScheduleError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 16:00.")
+    try:
+        parse_schedule(f"{day} 00:00")  # the day alone: its error should not quote the time
+    except ScheduleError:
+        raise ScheduleError(f"Unknown day {quoted(day)}: name one day, mon..sun, or off.") from None
     try:
         spec = parse_schedule(f"{day} {at}")
     except ScheduleError as problem:

@@ -84,6 +84,21 @@ def may_open_form(event: Command | ButtonPress) -> bool:
     return name == "suggest" or edits
 
 
+def no_quiz_to_suggest_to() -> Response:
+    """The answer to a suggestion from a channel with no quiz. A suggestion is the
+    workspace's, but it is filed from a quiz channel: that channel's admins review it, its
+    leaderboard pays the bonus and its members are told the outcome."""
+    return Response(
+        cards.info(
+            "Suggest from a quiz channel",
+            "This channel has no quiz, and a suggestion is filed from one: its admins review"
+            " it and its leaderboard pays the points of an approved question. To suggest,"
+            " run `/quiz suggest` in a channel of this workspace that has a quiz, or have an"
+            " admin start one here first with `/quiz now` or `/quiz schedule weekdays 09:30`.",
+        )
+    )
+
+
 def suggest_form() -> Form:
     return question_form(SUGGEST_FORM, "", "Suggest a question", None)
 
@@ -232,7 +247,7 @@ class ReviewDesk:
         engine = self._engine
         quiz = await engine.channel(submit.channel)
         if quiz is None:
-            return Response(cards.info("No quiz here yet", "Suggest from a quiz channel."))
+            return no_quiz_to_suggest_to()
         try:
             question = question_from_values(submit.values, question_id=PLACEHOLDER_ID)
         except QuestionInvalid as invalid:

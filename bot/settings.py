@@ -72,7 +72,10 @@ class Settings(BaseSettings):
     )
     charts_dir: Path | None = Field(
         default=None,
-        description="Where the console writes chart PNGs (default: a new temporary directory).",
+        description=(
+            "Where the console writes chart PNGs (default: a new temporary directory,"
+            " removed when quizbot stops)."
+        ),
     )
     timezone: str = Field(default="UTC", description="Default IANA timezone for new channels.")
     default_schedule: str = Field(

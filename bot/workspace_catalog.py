@@ -97,5 +97,9 @@ class WorkspaceCatalog:
     def topics(self, workspace: Workspace) -> list[str]:
         return sorted(set(self.eligible(workspace).values()))
 
+    def own_topics(self, workspace: Workspace) -> list[str]:
+        """The topic of each of the workspace's own questions (approved suggestions)."""
+        return [question.topic for question in self._own.get(workspace, {}).values()]
+
     def own_count(self, workspace: Workspace) -> int:
         return len(self._own.get(workspace, {}))

@@ -65,10 +65,6 @@ class SqliteRounds(SqliteConnection):
         wanted = {(q.pack, q.question) for q in questions}
         return {(row[1], row[2]): row[0] for row in rows if (row[1], row[2]) in wanted}
 
-    async def question_ask_counts(self, channel_id: int) -> dict[int, int]:
-        rows = await self._fetch(_ASK_COUNTS, (channel_id,))
-        return {row[0]: row[1] for row in rows}
-
     # rounds
 
     async def create_round(
@@ -236,12 +232,6 @@ class SqliteRounds(SqliteConnection):
             marks = ", ".join("?" * len(doomed))
             await self._change(f"DELETE FROM outbox WHERE id IN ({marks})", doomed)
         return PruneBatch(deleted=len(doomed), more=more)
-
-    async def round_actions(self, round_id: int) -> list[OutboxAction]:
-        rows = await self._fetch(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? ORDER BY id", (round_id,)
-        )
-        return [action_from_row(row) for row in rows]
 
     async def postpone_actions(
         self, action_ids: Sequence[int], until: datetime, *, at: datetime

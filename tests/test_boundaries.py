@@ -63,6 +63,31 @@ def test_the_console_reads_nothing_but_the_core() -> None:
     assert reached == set()
 
 
+# what the console may use of the core: the events it makes, the cards it renders, the
+# ports it implements; never the service, the engine or the store behind them
+CONSOLE_MAY_IMPORT = (
+    "adapters.console",
+    "bot.events",
+    "bot.forms",
+    "bot.ports",
+    "bot.refs",
+    "bot.render",
+)
+
+
+def test_the_console_imports_only_events_refs_cards_and_ports() -> None:
+    imported = {
+        f"{path.relative_to(ROOT)}: {node.module}"
+        for path in (ROOT / "adapters" / "console").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and node.module
+        and node.module.split(".")[0] in ("adapters", "bot", "questions", "storage")
+        and not node.module.startswith(CONSOLE_MAY_IMPORT)
+    }
+    assert imported == set()
+
+
 @pytest.mark.parametrize(
     ("source", "forbidden"),
     [

@@ -15,14 +15,12 @@ import pytest
 from discord import app_commands
 
 from adapters.console.connector import ConsolePlatform
-from adapters.console.session import ConsoleSession
 from adapters.discord.commands import QuizGroup
 from adapters.slack.inbound import command_from
 from bot.command_grammar import Param, ParamKind, Subcommand, Suggest
 from bot.command_registry import QUIZ_COMMANDS, parse_command
 from bot.commands import Help
 from bot.events import Command, Event
-from bot.service import QuizService
 
 SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
 SAMPLES_BY_NAME = {
@@ -135,9 +133,7 @@ class RecordingService:
 @pytest.mark.parametrize("invocation", INVOCATIONS, ids=str)
 async def test_the_console_passes_it_to_the_core(invocation: Invocation) -> None:
     service = RecordingService()
-    session = ConsoleSession(
-        cast(QuizService, service), ConsolePlatform(out=io.StringIO()), echo=False
-    )
+    session = ConsolePlatform(out=io.StringIO()).session(service.handle)
     await session.handle_line(str(invocation))
     [event] = service.events
     assert isinstance(event, Command)

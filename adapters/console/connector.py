@@ -1,129 +1,140 @@
 """The console platform: the whole quiz loop in a terminal, no tokens needed.
 
-One channel, ``#practice``, and each member's direct messages with the bot. What the bot
-and the members say is printed as a transcript; lines in a round's thread are marked with
-the thread's name, lines in direct messages with ``[DM › member]``.
+One channel, ``#practice``, and each member's direct messages with the bot. Like the Slack
+and Discord connectors, the runtime starts and stops it; it turns input lines into events
+for the core (:mod:`adapters.console.session`) and prints what it is given to send
+(:mod:`adapters.console.render`). It never reads the store: the round a plain line answers
+is the one whose thread it opened last, or the one it was told of at start-up
+(:meth:`ConsolePlatform.show_round`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-import tempfile
-import textwrap
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from adapters.console.render import BOT_NAME, Transcript
+from adapters.console.session import ConsoleSession
+from adapters.console.view import (
+    CONSOLE_CHANNEL,
+    ConsoleView,
+    ShownRound,
+    direct_channel,
+    direct_member,
+)
+from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card, Image
+from bot.render import Card
 
-CONSOLE_CHANNEL = ChannelRef("console", "local", "practice", "#practice")
-BOT_NAME = "quizbot"
-DIRECT_PREFIX = "dm-"
-
-
-def direct_channel(member: str) -> ChannelRef:
-    """The console's direct messages between ``member`` and the bot."""
-    return ChannelRef(
-        CONSOLE_CHANNEL.platform, CONSOLE_CHANNEL.workspace, DIRECT_PREFIX + member, "DM"
-    )
+# Given the prompt to show before each line (a terminal's), yields the input lines.
+LineSource = Callable[[Callable[[], str]], AsyncIterator[str]]
 
 
-def direct_member(channel: ChannelRef) -> str | None:
-    """The member whose direct messages ``channel`` is; None for #practice."""
-    if channel.channel_id.startswith(DIRECT_PREFIX):
-        return channel.channel_id.removeprefix(DIRECT_PREFIX)
+async def _no_input(prompt: Callable[[], str]) -> AsyncIterator[str]:
+    return
+    yield  # an async generator that yields nothing
+
+
+async def _nothing_to_wait_for() -> None:
     return None
-
-
-WRAP_WIDTH = 88
-
-
-def render_card(card: Card) -> list[str]:
-    """A card as plain-text lines, long paragraphs wrapped (the console's renderer)."""
-    lines: list[str] = []
-    for line in card.plain_text().splitlines():
-        indent = "  " if line.startswith("• ") else ""
-        lines.extend(textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent) or [""])
-    return lines or [""]
 
 
 @dataclass
 class ConsolePlatform:
-    """The console as a platform: prints what the bot sends to one channel, #practice."""
+    """The console as a platform and a connector: reads ``lines`` once started, prints what
+    the bot sends to #practice and the members' direct messages."""
 
     out: TextIO
-    admins: set[str] = field(default_factory=lambda: {"you"})
+    lines: LineSource = _no_input
+    echo: bool = False  # print input lines too (scripts); a terminal already shows them
+    charts_dir: Path | None = None  # None: a temporary directory, removed at stop
+    greeting: str | None = None  # printed once started (an interactive terminal)
     name: str = "console"
     admin_rule: str = "switch with ':as NAME admin'"
+    view: ConsoleView = field(default_factory=ConsoleView)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-    _chart_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sent_keys: dict[str, str] = field(default_factory=dict)
-    _thread_names: dict[str, str] = field(default_factory=dict)
-    charts_dir: Path | None = None  # None: a temporary directory made for the first chart
+    _settle: Callable[[], Awaitable[None]] = _nothing_to_wait_for
+    _reading: asyncio.Task[None] | None = None
+    _transcript: Transcript | None = None
 
-    def where(self, thread: str | None, direct: str | None = None) -> str:
-        channel = CONSOLE_CHANNEL.name
-        if direct is not None:
-            return f"[DM › {direct}]"
-        if thread is None:
-            return f"[{channel}]"
-        return f"[{channel} › {self._thread_names.get(thread, 'thread')}]"
+    @property
+    def transcript(self) -> Transcript:
+        if self._transcript is None:
+            self._transcript = Transcript(self.out, self.charts_dir)
+        return self._transcript
 
-    def say(
-        self, thread: str | None, speaker: str, lines: list[str], direct: str | None = None
-    ) -> None:
-        where = self.where(thread, direct)
-        self.out.write(f"{where} {speaker}: {lines[0]}\n")
-        pad = " " * (len(where) + 1)
-        for line in lines[1:]:
-            self.out.write(f"{pad}  {line}\n" if line else "\n")
-        self.out.flush()
+    def session(self, handler: EventHandler) -> ConsoleSession:
+        """A session turning lines into events for ``handler``, sharing this console's view."""
+        return ConsoleSession(handler, self.transcript, self.view, self.echo, self._settle)
 
-    def note(self, text: str) -> None:
-        self.out.write(f"  ({text})\n")
-        self.out.flush()
+    def after_each_line(self, settle: Callable[[], Awaitable[None]]) -> None:
+        """Wait for ``settle`` (the work a line set off) before reading the next line, so a
+        script's transcript does not depend on timing."""
+        self._settle = settle
 
-    def show(self, thread: str | None, speaker: str, card: Card, direct: str | None = None) -> None:
-        """Print the card; its picture, if any, is written as a PNG file and its path noted."""
-        self.say(thread, speaker, render_card(card), direct)
-        if card.image is not None:
-            self.note(f"chart: {self.write_chart(card.image)}")
+    def show_round(self, shown: ShownRound | None) -> None:
+        """The round a plain line answers, as it was before this process started."""
+        self.view.shown = shown
 
-    def write_chart(self, image: Image) -> Path:
-        if self.charts_dir is None:
-            self.charts_dir = Path(tempfile.mkdtemp(prefix="quizbot-charts-"))
-        self.charts_dir.mkdir(parents=True, exist_ok=True)
-        stem = Path(image.filename).stem
-        path = self.charts_dir / f"{stem}-{next(self._chart_numbers)}.png"
-        path.write_bytes(image.png)
-        return path
+    # Connector
+
+    async def start(self, handler: EventHandler) -> None:
+        session = self.session(handler)
+        if self.greeting:
+            self.transcript.note(self.greeting)
+        self._reading = asyncio.create_task(
+            session.run(self.lines(session.prompt)), name="console-input"
+        )
+
+    async def until_input_ends(self) -> None:
+        """Returns when the input ends or a member types ``:quit``; raises what the reading
+        raised."""
+        if self._reading is not None:
+            await asyncio.shield(self._reading)
+
+    async def stop(self) -> None:
+        reading, self._reading = self._reading, None
+        if reading is not None and not reading.done():
+            reading.cancel()
+            await asyncio.gather(reading, return_exceptions=True)
+        self.transcript.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._reading is not None and not self._reading.done()
 
     # Platform
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.show(None, BOT_NAME, card, direct_member(channel))
+        self.transcript.show(None, BOT_NAME, card, direct_member(channel))
         self._sent_keys[key] = message
         return MessageRef(channel, message)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
         thread = f"thread-{message.message_id}"
-        self._thread_names[thread] = title
-        self.note(f"{BOT_NAME} opened the thread “{title}”: reply there with any line")
+        self.transcript.thread_names[thread] = title
+        self.transcript.note(f"{BOT_NAME} opened the thread “{title}”: reply there with any line")
+        if message.channel == CONSOLE_CHANNEL:
+            self.view.shown = ShownRound(message.message_id, thread)
         return ThreadRef(message.channel, thread)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{next(self._ids)}"
-        self.show(thread.thread_id, BOT_NAME, card)
+        self.transcript.show(thread.thread_id, BOT_NAME, card)
         self._sent_keys[key] = message
         return MessageRef(thread.channel, message)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
-        self.note(f"{BOT_NAME} reacted {emoji} to the question")
+        self.transcript.note(f"{BOT_NAME} reacted {emoji} to the question")
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
-        self.show(None, f"{BOT_NAME} → {member.label()} (private)", card, direct_member(channel))
+        self.transcript.tell(member.label(), card, direct_member(channel))
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         return direct_channel(member.member_id)
@@ -135,7 +146,7 @@ class ConsolePlatform:
         return MessageRef(channel, message) if message else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return member.member_id in self.admins
+        return member.member_id in self.view.admins
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         return None  # a transcript has no links

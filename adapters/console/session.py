@@ -3,8 +3,8 @@
 Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
 ``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:quit``;
 ``:help``; ``:dm`` switches to your direct messages with the bot and ``:channel`` back;
-any other line is a reply in the current round's thread (in the DMs: a message to the
-bot). While a form is open (``/quiz suggest``), lines fill it in (see
+any other line is a reply in the thread of the round on view (in the DMs: a message to
+the bot). While a form is open (``/quiz suggest``), lines fill it in (see
 :mod:`adapters.console.form_entry`).
 """
 
@@ -14,16 +14,16 @@ import logging
 import re
 import shlex
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
-from adapters.console.connector import CONSOLE_CHANNEL, ConsolePlatform, direct_channel
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
+from adapters.console.render import Transcript
+from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
 from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply
-from bot.models import Round
+from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response
-from bot.service import QuizService
 
 log = logging.getLogger(__name__)
 
@@ -34,19 +34,25 @@ CONTROLS = (
     ":dm                  your direct messages with the bot (private practice)",
     ":channel             back to #practice",
     ":quit                leave",
-    "anything else        your answer, in the current round's thread",
+    "anything else        your answer, in the thread of the last question",
 )
-OWNER = "you"
 ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
+
+
+async def _nothing_to_wait_for() -> None:
+    return None
 
 
 @dataclass
 class ConsoleSession:
-    """Reads console lines and turns them into quiz events for the service."""
+    """Reads console lines and turns them into quiz events for the core's handler."""
 
-    service: QuizService
-    platform: ConsolePlatform
+    handle: EventHandler
+    transcript: Transcript
+    view: ConsoleView
     echo: bool  # print input lines too (scripts); a terminal already shows them
+    # what a line set off (the outbox) is done before the next line is read
+    settle: Callable[[], Awaitable[None]] = _nothing_to_wait_for
     member: str = OWNER
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
@@ -75,12 +81,12 @@ class ConsoleSession:
                 keep_going = await self.handle_line(raw.rstrip("\r\n"))
             except Exception:  # one bad line must not end the session
                 log.exception("console input %r failed", raw)
-                self.platform.note("that line failed; it was logged")
+                self.transcript.note("that line failed; it was logged")
                 keep_going = True
             if not keep_going:
                 break
-            await self.service.settle()  # what the line set off is shown before the next prompt
-        await self.service.settle()
+            await self.settle()  # what the line set off is shown before the next prompt
+        await self.settle()
 
     async def handle_line(self, line: str) -> bool:
         """Act on one input line; False means quit."""
@@ -94,11 +100,11 @@ class ConsoleSession:
             return False
         if text == ":help":
             for control in CONTROLS:
-                self.platform.note(control)
+                self.transcript.note(control)
         elif text in (":dm", ":channel"):
             self._direct = text == ":dm"
             where = "your direct messages with quizbot" if self._direct else CONSOLE_CHANNEL.name
-            self.platform.note(f"now in {where}")
+            self.transcript.note(f"now in {where}")
         elif text.startswith(":as"):
             self._switch_member(text)
         elif text.startswith(":react"):
@@ -106,7 +112,7 @@ class ConsoleSession:
         elif text.startswith("/quiz"):
             await self._command(text)
         elif text.startswith(("/", ":")):
-            self.platform.note(f"unknown control {text.split()[0]!r}; :help lists them")
+            self.transcript.note(f"unknown control {text.split()[0]!r}; :help lists them")
         elif self._direct:
             await self._direct_message(text)
         else:
@@ -116,19 +122,19 @@ class ConsoleSession:
     def _switch_member(self, text: str) -> None:
         words = text.split()
         if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "admin"):
-            self.platform.note("use :as NAME or :as NAME admin")
+            self.transcript.note("use :as NAME or :as NAME admin")
             return
         self.member = words[1]
         if len(words) == 3:
-            self.platform.admins.add(self.member)
+            self.view.admins.add(self.member)
         elif self.member != OWNER:
-            self.platform.admins.discard(self.member)
-        role = "an admin" if self.member in self.platform.admins else "a member"
-        self.platform.note(f"you are now {self.member}, {role}")
+            self.view.admins.discard(self.member)
+        role = "an admin" if self.member in self.view.admins else "a member"
+        self.transcript.note(f"you are now {self.member}, {role}")
 
     async def _command(self, text: str) -> None:
         if self.echo:
-            self.platform.say(None, self.member, [text], self._direct_name())
+            self.transcript.say(None, self.member, [text], self._direct_name())
         try:
             words = shlex.split(text)[1:]
         except ValueError:
@@ -137,7 +143,7 @@ class ConsoleSession:
         event = Command(
             self._next_id("cmd"), self._channel(), self._member_ref(), name, tuple(args)
         )
-        await self._show(await self.service.handle(event))
+        await self._show(await self.handle(event))
 
     async def _show(self, response: Response | None) -> None:
         if response is None:
@@ -145,26 +151,26 @@ class ConsoleSession:
         if response.form is not None:
             self._form = FormEntry(response.form)
             lines = self._form.instructions()
-            self.platform.say(None, f"quizbot → {self.member} (private)", lines)
+            self.transcript.say(None, f"quizbot → {self.member} (private)", lines)
             return
         if response.public:
-            self.platform.show(None, "quizbot", response.card)
+            self.transcript.show(None, "quizbot", response.card)
         else:
-            await self.platform.tell(self._member_ref(), self._channel(), response.card)
+            self.transcript.tell(self.member, response.card, self._direct_name())
 
     async def _fill_form(self, line: str) -> None:
         entry = self._form
         assert entry is not None
         if self.echo:
-            self.platform.say(None, self.member, [line])
+            self.transcript.say(None, self.member, [line])
         if line.strip() == CANCEL:
             self._form = None
-            self.platform.note("form dropped")
+            self.transcript.note("form dropped")
             return
         if line.strip() != SUBMIT:
             note = entry.take(line)
             if note:
-                self.platform.note(note)
+                self.transcript.note(note)
             return
         submit = FormSubmit(
             self._next_id("form"),
@@ -174,10 +180,10 @@ class ConsoleSession:
             entry.form.target,
             dict(entry.values),
         )
-        response = await self.service.handle(submit)
+        response = await self.handle(submit)
         if response is not None and response.problems:
-            await self.platform.tell(self._member_ref(), CONSOLE_CHANNEL, response.card)
-            self.platform.note(f"the form is still open: fix the field, then `{SUBMIT}`")
+            self.transcript.tell(self.member, response.card)
+            self.transcript.note(f"the form is still open: fix the field, then `{SUBMIT}`")
             return
         self._form = None
         await self._show(response)
@@ -185,9 +191,9 @@ class ConsoleSession:
     async def _direct_message(self, text: str) -> None:
         channel = self._channel()
         if self.echo:
-            self.platform.say(None, self.member, [text], self.member)
+            self.transcript.say(None, self.member, [text], self.member)
         await self._show(
-            await self.service.handle(
+            await self.handle(
                 DirectMessage(
                     self._next_id("ev"),
                     channel,
@@ -198,51 +204,49 @@ class ConsoleSession:
             )
         )
 
-    async def _current_round(self) -> Round | None:
-        return await self.service.open_round(CONSOLE_CHANNEL)
-
     async def _reply(self, text: str) -> None:
-        round_ = await self._current_round()
-        if round_ is None or round_.thread is None:
+        shown = self.view.shown
+        if shown is None:
             if self.echo:
-                self.platform.say(None, self.member, [text])
-            self.platform.note("no round is open: an admin can post one with /quiz now")
+                self.transcript.say(None, self.member, [text])
+            self.transcript.note("no round is open: an admin can post one with /quiz now")
             return
         if self.echo:
-            self.platform.say(round_.thread, self.member, [text])
+            self.transcript.say(shown.thread, self.member, [text])
         message = self._next_id("msg")
-        await self.service.handle(
+        await self.handle(
             Reply(
                 self._next_id("ev"),
                 CONSOLE_CHANNEL,
-                ThreadRef(CONSOLE_CHANNEL, round_.thread),
+                ThreadRef(CONSOLE_CHANNEL, shown.thread),
                 MessageRef(CONSOLE_CHANNEL, message),
                 self._member_ref(),
                 text,
             )
         )
+        shown.answers.append((message, self.member))
 
     async def _react(self, text: str) -> None:
         words = text.split()
         if len(words) not in (2, 3) or (len(words) == 3 and not ANSWER_NUMBER.fullmatch(words[2])):
-            self.platform.note("use :react EMOJI or :react EMOJI #N")
+            self.transcript.note("use :react EMOJI or :react EMOJI #N")
             return
         emoji = words[1]
-        round_ = await self._current_round()
-        if round_ is None or round_.question_message is None:
-            self.platform.note("no round is open to react to")
+        shown = self.view.shown
+        if shown is None:
+            self.transcript.note("no round is open to react to")
             return
-        target, described = round_.question_message, f"question #{round_.number}"
+        target, described = shown.question, "the question"
         if len(words) == 3:
             number = int(words[2].lstrip("#"))
-            answers = await self.service.round_answers(round_.id)
-            if not 1 <= number <= len(answers):
-                self.platform.note(f"round #{round_.number} has {len(answers)} answer(s)")
+            if not 1 <= number <= len(shown.answers):
+                name = self.transcript.thread_names.get(shown.thread, "the round")
+                self.transcript.note(f"{name} has {len(shown.answers)} answer(s)")
                 return
-            target = answers[number - 1].message_id
-            described = f"answer #{number} by {answers[number - 1].member_name}"
-        self.platform.note(f"{self.member} reacted {emoji} to {described}")
-        await self.service.handle(
+            target, by = shown.answers[number - 1]
+            described = f"answer #{number} by {by}"
+        self.transcript.note(f"{self.member} reacted {emoji} to {described}")
+        await self.handle(
             Reaction(
                 self._next_id("ev"),
                 CONSOLE_CHANNEL,

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import signal
-import sys
-import threading
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import TextIO
 
 from adapters.console.connector import ConsolePlatform
-from adapters.console.session import ConsoleSession
+from adapters.console.terminal import stream_lines
+from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.metrics import PrometheusMetrics
 from bot.clock import SystemClock
@@ -45,53 +42,49 @@ def quiz_config(settings: Settings) -> QuizConfig:
     )
 
 
-async def _stdin_lines(stream: TextIO, session: ConsoleSession, prompt: bool) -> AsyncIterator[str]:
-    """Lines of ``stream``, read by a daemon thread.
+def _console(settings: Settings, stdin: TextIO, stdout: TextIO) -> ConsolePlatform:
+    """The console reading ``stdin``: a terminal is prompted and greeted; piped input is a
+    script whose lines are also printed, so the output reads as a transcript."""
+    interactive = stdin.isatty()
+    return ConsolePlatform(
+        stdout,
+        lines=stream_lines(stdin, prompt=interactive),
+        echo=not interactive,
+        charts_dir=settings.charts_dir,
+        greeting=(
+            "quizbot on the console, channel #practice. :help lists controls."
+            if interactive
+            else None
+        ),
+    )
 
-    Not asyncio.to_thread: asyncio.run joins its executor's threads at exit, and a
-    readline() blocked on idle terminal input must not hold up a SIGTERM exit.
-    Bytes that are not valid in the stream's encoding become U+FFFD, so a bad line
-    is answered like any other instead of ending the input.
-    """
-    loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[str] = asyncio.Queue()
-    if isinstance(stream, io.TextIOWrapper):
-        stream.reconfigure(errors="replace")
 
-    def read() -> None:
-        while True:
-            try:
-                line = stream.readline()
-            except (OSError, ValueError) as problem:  # the input cannot be read: end it
-                log.warning("console input ended: %s", problem)
-                line = ""
-            try:
-                loop.call_soon_threadsafe(lines.put_nowait, line)
-            except RuntimeError:  # the loop is closed: we are shutting down
-                return
-            if not line:
-                return
-
-    threading.Thread(target=read, name="console-input", daemon=True).start()
-    while True:
-        if prompt:
-            sys.stdout.write(session.prompt())
-            sys.stdout.flush()
-        line = await lines.get()
-        if not line:
-            return
-        yield line
+async def _round_on_view(service: QuizService) -> ShownRound | None:
+    """The console's open round as a previous run left it: its thread and answers."""
+    round_ = await service.open_round(CONSOLE_CHANNEL)
+    if round_ is None or round_.thread is None or round_.question_message is None:
+        return None
+    answers = await service.round_answers(round_.id)
+    return ShownRound(
+        round_.question_message,
+        round_.thread,
+        [(answer.message_id, answer.member_name) for answer in answers],
+    )
 
 
 def _platform_connectors(
-    names: list[str], settings: Settings, catalog: Catalog, store: AnyStore, out: TextIO
+    names: list[str],
+    settings: Settings,
+    catalog: Catalog,
+    store: AnyStore,
+    console_io: tuple[TextIO, TextIO],
 ) -> tuple[dict[str, Platform], list[Connector], ConsolePlatform | None]:
     platforms: dict[str, Platform] = {}
     connectors: list[Connector] = []
     console: ConsolePlatform | None = None
     for name in names:
         if name == "console":
-            console = ConsolePlatform(out, charts_dir=settings.charts_dir)
+            console = _console(settings, *console_io)
             platforms[name] = console
         elif name == "slack":
             from adapters.slack.connector import create_slack_platform
@@ -110,6 +103,8 @@ def _platform_connectors(
             discord_platform = create_discord_platform(settings, topics=catalog.topics, store=store)
             platforms[name] = discord_platform
             connectors.append(discord_platform)
+    if console is not None:
+        connectors.append(console)  # started last: its first line may act on the others
     return platforms, connectors, console
 
 
@@ -145,8 +140,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     Raises PlatformError with the cause when a connection ends for good."""
     names = settings.platforms()
     catalog = load_catalog(settings.packs_dir)
-    interactive = "console" in names and stdin.isatty()
-    scripted = "console" in names and not interactive
+    scripted = "console" in names and not stdin.isatty()
     database = configured_database(settings)
     lease = timedelta(seconds=settings.outbox_lease_seconds)
     async with open_database(
@@ -154,7 +148,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     ) as store:
         metrics = PrometheusMetrics(store)
         platforms, connectors, console = _platform_connectors(
-            names, settings, catalog, store, stdout
+            names, settings, catalog, store, (stdin, stdout)
         )
         service = QuizService(
             store=store,
@@ -165,6 +159,9 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             background=not scripted,  # a script's transcript must not depend on timing
             metrics=metrics,
         )
+        if console is not None:
+            console.after_each_line(service.settle)
+            console.show_round(await _round_on_view(service))
         await service.start()
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -182,12 +179,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             stopper = asyncio.create_task(stopping.wait())
             reading: asyncio.Task[None] | None = None
             if console is not None:
-                session = ConsoleSession(service, console, echo=scripted)
-                if interactive:
-                    console.note("quizbot on the console, channel #practice. :help lists controls.")
-                reading = asyncio.create_task(
-                    session.run(_stdin_lines(stdin, session, prompt=interactive))
-                )
+                reading = asyncio.create_task(console.until_input_ends())
             else:
                 log.info("quizbot running on %s; stop with SIGTERM or Ctrl-C", ", ".join(names))
             waiting = {stopper, lost} | ({reading} if reading is not None else set())

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from adapters.console.connector import ConsolePlatform
-from adapters.console.session import ConsoleSession
 from questions.catalog import Catalog
 from questions.pack import Pack
+from tests.console.script import run_script, script
 from tests.fakes import FakeClock
 from tests.harness import running_service
 
@@ -34,17 +33,12 @@ PACK = Pack.model_validate(
 )
 
 
-async def lines() -> AsyncIterator[str]:
-    for line in SCRIPT:
-        yield line
-
-
 async def test_the_whole_learning_loop_on_the_console(tmp_path: Path) -> None:
     out = io.StringIO()
-    platform = ConsolePlatform(out=out)
+    platform = ConsolePlatform(out, script(SCRIPT), echo=True)
     clock = FakeClock(START)
     async with running_service(tmp_path / "q.db", [platform], clock, Catalog([PACK])) as service:
-        await ConsoleSession(service, platform, echo=True).run(lines())
+        await run_script(service, platform)
     transcript = out.getvalue().splitlines()
 
     def at(text: str) -> int:

@@ -4,14 +4,13 @@ answers, `/quiz grade good`, `:channel`, `/quiz me`."""
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from adapters.console.connector import ConsolePlatform
-from adapters.console.session import ConsoleSession
 from questions.catalog import Catalog
 from questions.loader import load_catalog
 from tests.conftest import START, sample_pack
+from tests.console.script import run_script, script
 from tests.fakes import FakeClock
 from tests.harness import running_service
 
@@ -28,18 +27,13 @@ SCRIPT = [
 ]
 
 
-async def lines() -> AsyncIterator[str]:
-    for line in SCRIPT:
-        yield line
-
-
 async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
     out = io.StringIO()
-    platform = ConsolePlatform(out=out)
+    platform = ConsolePlatform(out, script(SCRIPT), echo=True)
     async with running_service(
         tmp_path / "p.db", [platform], FakeClock(START), Catalog([sample_pack()])
     ) as service:
-        await ConsoleSession(service, platform, echo=True).run(lines())
+        await run_script(service, platform)
     transcript = out.getvalue().splitlines()
 
     def at(text: str) -> int:
@@ -62,7 +56,7 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
 
 async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
     """`/quiz practice`, `:dm`, two answers, `/quiz grade good`, `:channel`, `/quiz me`."""
-    script = [
+    lines = [
         "/quiz practice",
         ":dm",
         "my answer",
@@ -72,16 +66,12 @@ async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
         "/quiz me",
     ]
 
-    async def typed() -> AsyncIterator[str]:
-        for line in script:
-            yield line
-
     out = io.StringIO()
-    platform = ConsolePlatform(out=out)
+    platform = ConsolePlatform(out, script(lines), echo=True)
     async with running_service(
         tmp_path / "p.db", [platform], FakeClock(START), load_catalog()
     ) as service:
-        await ConsoleSession(service, platform, echo=True).run(typed())
+        await run_script(service, platform)
     transcript = out.getvalue()
     assert "[DM › you] quizbot → you (private): Practice graded: good" in transcript
     assert "Grade first" not in transcript  # the script's answers fit the question's steps

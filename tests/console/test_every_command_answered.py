@@ -25,7 +25,11 @@ async def console(
     out = io.StringIO()
     platform = ConsolePlatform(out)
     async with running_service(db_path, [platform], clock, catalog) as service:
-        yield ConsoleSession(service, platform, echo=False), out
+        platform.after_each_line(service.settle)
+        try:
+            yield platform.session(service.handle), out
+        finally:
+            await platform.stop()  # removes the charts `/quiz me` wrote
 
 
 @FUZZ
@@ -41,6 +45,6 @@ async def test_every_quiz_input_gets_an_answer(
     caplog.clear()
     with caplog.at_level(logging.ERROR):
         assert await session.handle_line(line)
-        await session.service.settle()
+        await session.settle()
     assert out.getvalue()[answered_from:].strip(), f"no answer to {line!r}"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -11,6 +11,7 @@ import pytest
 from bot.events import Command
 from bot.refs import ChannelRef
 from tests.harness import QuizHarness
+from tests.store_reads import question_ask_counts
 
 
 async def command(quiz: QuizHarness, channel: ChannelRef, text: str, event_id: str) -> None:
@@ -37,7 +38,7 @@ async def test_two_rounds_started_at_once_never_pick_the_same_question(quiz: Qui
                 topic="gpu",
             ),
         )
-        counts = await store.question_ask_counts(channel.id)
+        counts = await question_ask_counts(store, channel.id)
         # gpu has two questions: one each, never the same one twice
         assert sorted(counts.values()) == [1, 1], f"channel {number}: {counts}"
 

@@ -9,14 +9,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.chart_data import mastery_rows
 from bot.models import ActionKind, ChannelSettings
-from bot.recap import recap_key, recap_week, week_before
+from bot.recap import recap_key, recap_week, strongest_and_weakest, week_before
 from bot.recap_schedule import RecapSetting, recap_plan
 from bot.render import Card
 from bot.schedule_spec import next_slot, previous_slot
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, Sent, SimulatedCrash
 from tests.harness import QuizHarness, running_service
+from tests.store_reads import round_actions
 
 BERLIN = ZoneInfo("Europe/Berlin")
 MONDAY = datetime(2026, 11, 30, tzinfo=UTC)
@@ -111,10 +113,12 @@ async def test_the_recap_of_a_seeded_week_says_what_happened(quiz: QuizHarness) 
     mastery = await learning.channel_mastery(channel.id, FRIDAY_RECAP)
     assert mastery, "the grades made channel cards"
     ranked = sorted(mastery.items(), key=lambda item: (-round(item[1] * 100), item[0]))
-    strongest = ", ".join(f"{t} {round(r * 100)}%" for t, r in ranked[:3])
-    weakest = ", ".join(f"{t} {round(r * 100)}%" for t, r in reversed(ranked[-3:]))
-    assert field(card, "Strongest topics") == strongest
-    assert field(card, "Weakest topics") == weakest
+    assert len(ranked) == 3, "the sample pack's three topics, all graded"
+    assert round(ranked[0][1] * 100) > round(ranked[-1][1] * 100)
+    # three topics: one strongest, one weakest, never the same one on both lists
+    [(strong, strong_recall), _, (weak, weak_recall)] = ranked
+    assert field(card, "Strongest topics") == f"{strong} {round(strong_recall * 100)}%"
+    assert field(card, "Weakest topics") == f"{weak} {round(weak_recall * 100)}%"
     due = await learning.channel_due(channel.id, FRIDAY_RECAP, FRIDAY_RECAP + timedelta(days=7))
     expected_due = ", ".join(
         f"{t} ({n})" for t, n in sorted(due.items(), key=lambda i: (-i[1], i[0]))
@@ -124,6 +128,41 @@ async def test_the_recap_of_a_seeded_week_says_what_happened(quiz: QuizHarness) 
     assert card.image is not None
     assert card.image.png.startswith(b"\x89PNG\r\n\x1a\n")
     assert card.image.filename == "recap-2026-W49.png"
+
+
+@pytest.mark.parametrize(
+    ("recall", "strongest", "weakest"),
+    [
+        ({}, [], []),
+        ({"gpu": 0.8}, ["gpu"], []),
+        ({"gpu": 0.8, "rdma": 0.4}, ["gpu"], ["rdma"]),
+        ({"gpu": 0.8, "rdma": 0.4, "kv": 0.6}, ["gpu"], ["rdma"]),
+        ({"gpu": 0.5, "rdma": 0.5, "kv": 0.5}, ["gpu"], []),  # level: none is weak
+        ({"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.2, "e": 0.1}, ["a", "b"], ["e", "d"]),
+        ({"a": 0.9, "b": 0.8, "c": 0.8, "d": 0.8}, ["a", "b"], []),  # c, d level with b
+        ({t: 1 - n / 10 for n, t in enumerate("abcdefg")}, ["a", "b", "c"], ["g", "f", "e"]),
+    ],
+)
+def test_strongest_and_weakest_topics_never_overlap(
+    recall: dict[str, float], strongest: list[str], weakest: list[str]
+) -> None:
+    strong, weak = strongest_and_weakest(mastery_rows(recall))
+    assert [row.topic for row in strong] == strongest
+    assert [row.topic for row in weak] == weakest
+
+
+async def test_a_recap_with_one_graded_topic_names_it_once(quiz: QuizHarness) -> None:
+    quiz.clock.set(MONDAY)
+    await quiz.command("schedule weekdays 09:00 UTC")
+    await quiz.command("topics disable gpu networking")
+    await scheduled_round(quiz, day(0))
+    await quiz.answer("alice", "An answer")
+    await quiz.command("reveal")
+    await quiz.command("grade good", by="alice")
+    await send_recap(quiz, FRIDAY_RECAP)
+    [sent] = recaps(quiz.platform)
+    assert field(sent.card, "Strongest topics").startswith("memory ")
+    assert field(sent.card, "Weakest topics") == "No topic is behind the others yet."
 
 
 async def test_the_week_before_is_compared(quiz: QuizHarness) -> None:
@@ -183,7 +222,10 @@ async def test_recap_off_sends_none_and_a_new_day_is_used(quiz: QuizHarness) -> 
         ("recap weekdays 10:00", "Name one day, not 'weekdays'."),
         ("recap fri 25:00", "Invalid time '25:00'"),
         ("recap off 10:00", "Give either off or a day and a time."),
-        ("recap someday", "Unknown day 'someday'"),
+        ("recap someday", "Unknown day 'someday': name one day, mon..sun, or off."),
+        ("recap 16:00", "'16:00' is a time, not a day: name the day first, e.g. fri 16:00."),
+        ("recap 9:30 mon", "'9:30' is a time, not a day: name the day first, e.g. mon 9:30."),
+        ("recap fri noon", "'noon' is not a time: write it as HH:MM, e.g. 16:00."),
     ],
 )
 async def test_a_bad_recap_time_is_refused_with_the_form(
@@ -193,7 +235,8 @@ async def test_a_bad_recap_time_is_refused_with_the_form(
     response = await quiz.command(words)
     assert response.card.title == "Sorry"
     assert problem in response.card.body
-    assert "Use: /quiz recap [DAY|off [HH:MM]]" in response.card.body
+    # off, or a day with an optional time (never "off HH:MM")
+    assert "Use: /quiz recap [off|DAY [HH:MM]]" in response.card.body
 
 
 async def test_members_may_not_change_the_recap(quiz: QuizHarness) -> None:
@@ -319,11 +362,12 @@ async def test_a_crash_after_posting_the_recap_does_not_post_it_again(
     assert len(recaps(platform)) == 1
     async with running_service(db_path, [platform], clock, catalog) as service:
         await service.settle()
-        action = await service.store.round_actions(
+        action = await round_actions(
+            service.store,
             await service.store.recaps.last_round_between(
                 channel.id, FRIDAY_RECAP - timedelta(days=7), FRIDAY_RECAP
             )
-            or 0
+            or 0,
         )
     [sent] = recaps(platform)
     [recap_action] = [a for a in action if a.kind is ActionKind.RECAP]

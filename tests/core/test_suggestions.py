@@ -320,3 +320,43 @@ async def test_a_near_duplicate_of_an_existing_question_is_refused(quiz: QuizHar
     bundled = {**GOOD, "question": "Question gpu-1?"}  # a bundled question's text
     assert [p.field for p in (await submit(quiz, "suggest", bundled)).problems] == ["question"]
     assert await quiz.service.store.bank.pending_suggestions(_space(quiz)) == []
+
+
+async def test_packs_lists_the_workspace_s_own_pack_with_its_count(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    before = (await quiz.command("packs", by="bob")).card.body
+    assert "sample — Sample pack (5 questions" in before
+    assert "this workspace — its own questions (none yet: `/quiz suggest` one)" in before
+    await suggest(quiz)
+    await quiz.command("review approve s1")
+    after = (await quiz.command("packs", by="bob")).card.body.splitlines()
+    assert "this workspace — its own questions (1 question; topics: kv-cache)" in after
+    elsewhere = QuizHarness(
+        quiz.service,
+        quiz.platform,
+        quiz.clock,
+        ChannelRef("fake", "other-team", "C9"),
+        itertools.count(200),
+    )
+    theirs = (await elsewhere.command("packs", by="bob")).card.body
+    assert "its own questions (none yet" in theirs
+
+
+async def test_suggest_in_a_channel_without_a_quiz_says_where_to_suggest(
+    quiz: QuizHarness,
+) -> None:
+    for who in ("alice", "admin"):
+        opened = await quiz.command("suggest", by=who)
+        assert opened.form is None  # no form to fill in for nothing
+        assert opened.card.title == "Suggest from a quiz channel"
+        assert "run `/quiz suggest` in a channel of this workspace that has a quiz" in (
+            opened.card.body
+        )
+        assert "start one here first with `/quiz now`" in opened.card.body
+    # a suggestion form submitted here anyway (e.g. a modal left open) gets the same answer
+    submitted = await submit(quiz, "suggest", GOOD)
+    assert submitted.card.title == "Suggest from a quiz channel"
+    assert await quiz.service.store.bank.pending_suggestions(_space(quiz)) == []
+    assert await quiz.service.engine.channel(quiz.channel) is None  # no quiz was started

@@ -121,6 +121,32 @@ async def test_an_edit_that_failed_after_its_id_was_seen_is_redone(
     assert answer.text == "answer of ann (edited)"
 
 
+async def test_follow_ups_whose_queuing_failed_after_the_answer_was_saved_go_out_on_redelivery(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await quiz.command("now")
+    thread = await quiz.thread()
+    store = quiz.service.store
+    real_enqueue = store.enqueue
+    failures = [sqlite3.OperationalError("database or disk is full")]
+
+    async def fail_first(drafts: Sequence[OutboxDraft], at: datetime) -> int:
+        if failures:
+            raise failures.pop()
+        return await real_enqueue(drafts, at)
+
+    monkeypatch.setattr(store, "enqueue", fail_first)
+    answer = _reply(quiz, thread, "ev-first-answer", "ann")
+    with pytest.raises(NotRecorded):  # the answer is saved, its follow-ups are not queued
+        await quiz.service.handle(answer)
+    assert len(await _scores(quiz)) == 1
+    await quiz.service.handle(answer)  # the redelivery: a duplicate answer
+    await quiz.service.handle(answer)
+    await quiz.service.settle()
+    assert await quiz.thread_titles() == ["Follow-up questions"]
+    assert len(await _scores(quiz)) == 1
+
+
 async def test_commands_still_get_an_error_card_when_the_store_fails(
     quiz: QuizHarness, db_path: Path
 ) -> None:

@@ -15,6 +15,7 @@ from bot.refs import ChannelRef
 from questions.catalog import QuestionKey
 from storage.postgres_store import PostgresStore
 from tests.storage.backends import postgres_schema
+from tests.store_reads import round_actions
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=60)
@@ -72,7 +73,7 @@ async def test_two_replicas_racing_for_each_slot_create_it_once(
         latest = await a.latest_round(channel_id)
         assert latest is not None and latest.scheduled_for == T0
         assert latest.state is RoundState.OPEN and latest.number == 2
-        assert len(await a.round_actions(latest.id)) == 2  # enqueued once
+        assert len(await round_actions(a, latest.id)) == 2  # enqueued once
     assert (await b.outbox_counts())["pending"] == 30 * 3  # 1 from yesterday, 2 from today
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -107,7 +108,7 @@ async def test_a_lease_keeps_others_off_until_it_ends_then_one_takes_over(
     await winner.complete_action(claimed.id, "ts-1", after)
     await a.complete_action(claimed.id, "ts-late", after)  # a late finisher changes nothing
 
-    [done] = await b.round_actions(round_.id)
+    [done] = await round_actions(b, round_.id)
     assert (done.state, done.result_ref) == (ActionState.DONE, "ts-1")
     posted = await b.get_round(round_.id)
     assert posted is not None and posted.question_message == "ts-1"

@@ -31,6 +31,7 @@ from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
+from tests.store_reads import question_ask_counts, round_actions
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ACTIONS = (ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT)
@@ -469,11 +470,11 @@ async def test_create_round_numbers_rounds_closes_the_previous_and_enqueues(
     assert closed.closed_at == T0 + timedelta(days=1)
     assert await store.open_round(channel_id) == second
     assert await store.latest_round(channel_id) == second
-    actions = await store.round_actions(second.id)
+    actions = await round_actions(store, second.id)
     assert [(a.kind, a.key) for a in actions] == [
         (kind, f"round:{second.id}:{kind.value}") for kind in ACTIONS
     ]
-    assert await store.question_ask_counts(channel_id) == {
+    assert await question_ask_counts(store, channel_id) == {
         first.question_id: 1,
         second.question_id: 1,
     }
@@ -510,7 +511,7 @@ async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
     store: SqliteStore,
 ) -> None:
     round_ = await new_round(store, await new_channel(store))
-    question, thread, hint = await store.round_actions(round_.id)
+    question, thread, hint = await round_actions(store, round_.id)
     await store.complete_action(question.id, "msg-1", T0)
     later = T0 + timedelta(seconds=1)
     await store.postpone_actions([question.id, thread.id, hint.id], later, at=T0)
@@ -521,14 +522,14 @@ async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
         (thread.id, 0, None),
         (hint.id, 0, None),
     ]
-    done = (await store.round_actions(round_.id))[0]
+    done = (await round_actions(store, round_.id))[0]
     assert (done.state, done.next_attempt_at) == (ActionState.DONE, question.next_attempt_at)
 
 
 async def test_outbox_lifecycle(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     round_ = await new_round(store, channel_id)
-    question, thread, hint = await store.round_actions(round_.id)
+    question, thread, hint = await round_actions(store, round_.id)
     extra = OutboxDraft(round_.id, ActionKind.OUTLINE, f"round:{round_.id}:outline")
     assert await store.enqueue([extra, OutboxDraft(round_.id, ActionKind.HINT, hint.key)], T0) == 1
     assert await store.enqueue([extra], T0) == 0
@@ -560,10 +561,10 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     assert (updated.question_message, updated.thread) == ("msg-1", "thread-1")
     assert await store.round_by_message(channel_id, "msg-1") == updated
     assert await store.round_by_thread(channel_id, "thread-1") == updated
-    states = {a.kind: (a.state, a.result_ref) for a in await store.round_actions(round_.id)}
+    states = {a.kind: (a.state, a.result_ref) for a in await round_actions(store, round_.id)}
     assert states[ActionKind.QUESTION] == (ActionState.DONE, "msg-1")
     assert states[ActionKind.HINT] == (ActionState.FAILED, None)
-    assert [a.last_error for a in await store.round_actions(round_.id)][2] == "forbidden"
+    assert [a.last_error for a in await round_actions(store, round_.id)][2] == "forbidden"
     assert await store.fail_channel_actions(channel_id, "channel archived", T0) == 1
     assert await store.due_actions(T0 + timedelta(days=1)) == []
     stats = await store.channel_stats(channel_id)

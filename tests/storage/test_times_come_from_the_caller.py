@@ -11,6 +11,7 @@ from pathlib import Path
 from storage.sqlite_store import SqliteStore
 from storage.timestamps import to_db
 from tests.storage.test_store import member, new_channel, new_round
+from tests.store_reads import round_actions
 
 LONG_AGO = datetime(2001, 1, 1, 9, 0, tzinfo=UTC)  # far from the wall clock
 
@@ -24,7 +25,7 @@ async def test_a_retry_is_stamped_with_the_given_time(tmp_path: Path) -> None:
     db_path = tmp_path / "quiz.db"
     async with SqliteStore.open(db_path) as store:
         round_ = await new_round(store, await new_channel(store), LONG_AGO)
-        question, *_ = await store.round_actions(round_.id)
+        question, *_ = await round_actions(store, round_.id)
         await store.retry_action(
             question.id, "HTTP 500", LONG_AGO + timedelta(minutes=5), at=LONG_AGO
         )

@@ -1,0 +1,32 @@
+"""Reads of the store that only tests make: the outbox actions of a round, and how often a
+channel's rounds asked each question. The bot never needs them, so the store ports do not
+declare them; they run on both backends through the store's own connection."""
+
+from __future__ import annotations
+
+from bot.models import OutboxAction
+from storage.records import OUTBOX_COLUMNS, action_from_row
+from storage.sqlite_connection import SqliteConnection
+
+
+def _connection(store: object) -> SqliteConnection:
+    # PostgresStore is a SqliteConnection too: it redoes _fetch for PostgreSQL
+    assert isinstance(store, SqliteConnection), type(store)
+    return store
+
+
+async def round_actions(store: object, round_id: int) -> list[OutboxAction]:
+    """The round's outbox actions, in the order they were enqueued."""
+    rows = await _connection(store)._fetch(
+        f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? ORDER BY id", (round_id,)
+    )
+    return [action_from_row(row) for row in rows]
+
+
+async def question_ask_counts(store: object, channel_id: int) -> dict[int, int]:
+    """How many rounds of the channel asked each question id (absent: never)."""
+    rows = await _connection(store)._fetch(
+        "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id",
+        (channel_id,),
+    )
+    return {row[0]: row[1] for row in rows}
