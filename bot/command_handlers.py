@@ -90,7 +90,7 @@ class CommandContext:
     async def reaction_emoji(self, emoji: str) -> str:
         """The emoji as the platform reacts with it; ``Refused`` when it cannot."""
         if isinstance(self.platform, ReactionEmoji):
-            return await self.platform.reaction_emoji(emoji)
+            return await self.platform.reaction_emoji(emoji, self.event.channel)
         return emoji
 
     @property

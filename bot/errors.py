@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from questions.errors import QuizError
 
-__all__ = ["ChannelUnavailable", "NotRecorded", "PlatformError", "QuizError", "Refused"]
+__all__ = [
+    "WORKSPACE_REMOVED",
+    "ChannelUnavailable",
+    "NotRecorded",
+    "PlatformError",
+    "QuizError",
+    "Refused",
+    "WorkspaceRemoved",
+]
+
+# Why every quiz channel of a workspace stopped; installing the app again restarts them.
+WORKSPACE_REMOVED = "the app was removed from this workspace; installing it again restarts the quiz"
 
 
 class PlatformError(QuizError):
@@ -24,6 +35,14 @@ class ChannelUnavailable(PlatformError):
 
     The engine disables the channel with this reason instead of retrying forever.
     """
+
+
+class WorkspaceRemoved(ChannelUnavailable):
+    """The app is not installed in the channel's workspace (uninstalled, or its token
+    revoked): the channel is disabled with :data:`WORKSPACE_REMOVED` until a reinstall."""
+
+    def __init__(self) -> None:
+        super().__init__(WORKSPACE_REMOVED)
 
 
 class NotRecorded(QuizError):

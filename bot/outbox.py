@@ -149,10 +149,10 @@ class OutboxWorker:
             return completed, len(due) == PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
-        # The round and channel are read once per round, not per action: the round's
-        # message and thread are known from the actions this loop completes.
-        round_ = await self._store.get_round(actions[0].round_id)
-        channel = None if round_ is None else await self._store.get_channel_by_id(round_.channel_id)
+        # The round and channel are read once per round, together, not per action: the
+        # round's message and thread are known from the actions this loop completes.
+        found = await self._store.round_in_channel(actions[0].round_id)
+        round_, channel = found if found is not None else (None, None)
         completed = 0
         for index, action in enumerate(actions):  # oldest first: the question before its thread
             if round_ is None:

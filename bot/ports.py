@@ -113,9 +113,9 @@ class ReactionEmoji(Protocol):
     """A platform that can react with some emoji only, and names them its own way,
     provides this to check a reveal emoji when an admin configures it."""
 
-    async def reaction_emoji(self, emoji: str) -> str:
-        """``emoji`` as the core should keep it (the form reactions arrive in); raises
-        ``Refused`` with a clear message when the platform cannot react with it."""
+    async def reaction_emoji(self, emoji: str, channel: ChannelRef) -> str:
+        """``emoji`` as the core should keep it in ``channel`` (the form reactions arrive
+        in); raises ``Refused`` with a clear message when the platform cannot react with it."""
         ...
 
 
@@ -182,6 +182,10 @@ class RoundStore(Protocol):
         ...
 
     async def get_round(self, round_id: int) -> Round | None: ...
+
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        """The round and its channel (None when the channel is gone), read together."""
+        ...
 
     async def open_round(self, channel_id: int) -> Round | None: ...
 
@@ -370,6 +374,27 @@ class Connector(Protocol):
 
     @property
     def connected(self) -> bool: ...
+
+
+class WorkspaceSwitch(Protocol):
+    """Stops and restarts every quiz channel of one workspace: the app was uninstalled
+    (or its token revoked) there, and later installed again. Both are idempotent."""
+
+    async def disable_workspace(self, platform: str, workspace: str) -> int:
+        """Disable the workspace's quiz channels; how many were running until now."""
+        ...
+
+    async def enable_workspace(self, platform: str, workspace: str) -> int:
+        """Enable again the channels a removal disabled; how many."""
+        ...
+
+
+@runtime_checkable
+class WatchesInstalls(Protocol):
+    """A connector that learns of installs and removals of the app (Slack's OAuth flow,
+    ``app_uninstalled``) and tells the core through a :class:`WorkspaceSwitch`."""
+
+    def watch_installs(self, switch: WorkspaceSwitch) -> None: ...
 
 
 @runtime_checkable

@@ -19,7 +19,7 @@ from bot import cards
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
-from bot.errors import Refused
+from bot.errors import WORKSPACE_REMOVED, Refused
 from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
 from bot.grades import Grade
 from bot.grading import grade_round
@@ -331,3 +331,46 @@ class QuizService:
             channel.id, f"channel disabled: {reason}", self.clock.now()
         )
         self.channel_changed(disabled)
+
+    async def disable_workspace(self, platform: str, workspace: str) -> int:
+        """The app was removed from a workspace: each of its running quiz channels is
+        disabled (no scheduled round, its pending sends failed). Idempotent; returns how
+        many channels were running until now."""
+        stopped = 0
+        for channel in await self.store.list_channels():
+            if _in_workspace(channel, platform, workspace) and not channel.disabled_reason:
+                await self.disable_channel(channel, WORKSPACE_REMOVED)
+                stopped += 1
+        if stopped:
+            log.info(
+                "app removed from %s workspace %s: %d channel(s) disabled",
+                platform,
+                workspace,
+                stopped,
+            )
+        return stopped
+
+    async def enable_workspace(self, platform: str, workspace: str) -> int:
+        """The app was installed (again) in a workspace: the channels its removal
+        disabled run again; channels disabled for another reason stay so."""
+        restarted = 0
+        for channel in await self.store.list_channels():
+            if _in_workspace(channel, platform, workspace) and (
+                channel.disabled_reason == WORKSPACE_REMOVED
+            ):
+                enabled = dataclasses.replace(channel, disabled_reason=None)
+                await self.engine.save_channel(enabled)
+                self.channel_changed(enabled)
+                restarted += 1
+        if restarted:
+            log.info(
+                "app installed in %s workspace %s: %d channel(s) enabled again",
+                platform,
+                workspace,
+                restarted,
+            )
+        return restarted
+
+
+def _in_workspace(channel: ChannelSettings, platform: str, workspace: str) -> bool:
+    return channel.ref.platform == platform and channel.ref.workspace == workspace

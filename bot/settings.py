@@ -119,6 +119,23 @@ class Settings(BaseSettings):
         description="socket (Socket Mode, no public URL) or http (events at /slack/events).",
     )
     slack_http_port: int = Field(default=3000, description="Port of the Slack HTTP mode server.")
+    slack_client_id: str | None = Field(
+        default=None,
+        description="Slack app's client id: set it (with the client secret, the token "
+        "encryption key and HTTP mode) to install in many workspaces through /slack/install.",
+    )
+    slack_client_secret: SecretStr | None = Field(
+        default=None, description="Slack app's client secret (installs in many workspaces)."
+    )
+    slack_redirect_uri: str | None = Field(
+        default=None,
+        description="https://<your host>/slack/oauth_redirect, as listed in the app's OAuth "
+        "settings (unset: the app's only redirect URL).",
+    )
+    slack_token_encryption_key: SecretStr | None = Field(
+        default=None,
+        description="Fernet key sealing the bot tokens of installed workspaces in the database.",
+    )
     slack_admins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Slack user ids treated as quiz admins, comma-separated."
     )
@@ -180,6 +197,20 @@ class Settings(BaseSettings):
                 f"unknown timezone {quoted(value)}: use an IANA name such as Europe/Berlin"
             ) from None
 
+    @field_validator("slack_redirect_uri")
+    @classmethod
+    def _redirect_uri(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError(
+                f"{quoted(value)} is not a URL: use https://<your host>/slack/oauth_redirect"
+            )
+        return value
+
+    @property
+    def slack_installs(self) -> bool:
+        """Slack serves every workspace that installs the app (OAuth), not one bot token."""
+        return self.slack_client_id is not None
+
     def platforms(self) -> list[str]:
         """The platforms to run, checked against the credentials they need."""
         if self.platform.strip() == "auto":
@@ -187,7 +218,7 @@ class Settings(BaseSettings):
                 name
                 for name, has_token in (
                     ("discord", self.discord_token is not None),
-                    ("slack", self.slack_bot_token is not None),
+                    ("slack", self.slack_bot_token is not None or self.slack_installs),
                 )
                 if has_token
             ] or ["console"]
@@ -203,17 +234,48 @@ class Settings(BaseSettings):
     def check_credentials(self) -> None:
         """Raise a SettingsError naming the variables the chosen platforms still need."""
         for name in self.platforms():
+            if name == "slack":
+                self.check_slack_installs()
             self.require(*self.required_for(name))
 
     def required_for(self, platform: str) -> tuple[str, ...]:
         """The settings a platform needs, as `quizbot run` will use it."""
+        if platform == "slack" and self.slack_installs:
+            return SLACK_INSTALL_CREDENTIALS
         return required_credentials(platform, slack_http=self.slack_mode == "http")
+
+    def check_slack_installs(self) -> None:
+        """Installs in many workspaces need HTTP mode (Slack redirects the browser to
+        /slack/oauth_redirect) and exclude the one-workspace bot token."""
+        if not self.slack_installs:
+            return
+        if self.slack_mode != "http":
+            raise SettingsError(INSTALLS_NEED_HTTP)
+        if self.slack_bot_token is not None:
+            raise SettingsError(
+                "set either QUIZBOT_SLACK_BOT_TOKEN (one workspace) or QUIZBOT_SLACK_CLIENT_ID "
+                "(every workspace that installs the app through /slack/install), not both"
+            )
 
     def require(self, *names: str) -> None:
         """Raise a SettingsError naming each missing variable."""
         missing = [f"QUIZBOT_{n.upper()}" for n in names if getattr(self, n) in (None, "")]
         if missing:
             raise SettingsError("missing setting: set " + " and ".join(missing))
+
+
+INSTALLS_NEED_HTTP = (
+    "QUIZBOT_SLACK_CLIENT_ID is set (installs in many workspaces): that needs HTTP mode for "
+    "/slack/install and /slack/oauth_redirect; set QUIZBOT_SLACK_MODE=http (or run with --http)"
+)
+# Slack for many workspaces: the app's OAuth credentials, the key sealing each workspace's
+# bot token in the database, and the signing secret of HTTP mode.
+SLACK_INSTALL_CREDENTIALS = (
+    "slack_client_id",
+    "slack_client_secret",
+    "slack_token_encryption_key",
+    "slack_signing_secret",
+)
 
 
 def required_credentials(platform: str, *, slack_http: bool) -> tuple[str, ...]:

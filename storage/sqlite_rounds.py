@@ -6,12 +6,13 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
 from bot.models import (
     ActionKind,
+    ChannelSettings,
     OutboxAction,
     OutboxDraft,
     PruneBatch,
@@ -26,9 +27,11 @@ from storage.outbox_queries import (
     next_due_sql,
 )
 from storage.records import (
+    CHANNEL_COLUMNS,
     OUTBOX_COLUMNS,
     ROUND_COLUMNS,
     action_from_row,
+    channel_from_row,
     round_from_row,
 )
 from storage.sqlite_connection import SqliteConnection
@@ -37,6 +40,14 @@ from storage.timestamps import from_db, to_db
 MAX_ERROR_LENGTH = 2000
 _ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
+# A round and its channel in one statement (the channel's id is the round's channel_id).
+ROUND_IN_CHANNEL = (
+    "SELECT "
+    + ", ".join(f"r.{c}" for c in ROUND_COLUMNS.split(", "))
+    + ", "
+    + ", ".join(f"c.{c}" for c in CHANNEL_COLUMNS.split(", ") if c != "id")
+    + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
+)
 
 
 class SqliteRounds(SqliteConnection):
@@ -123,6 +134,17 @@ class SqliteRounds(SqliteConnection):
 
     async def get_round(self, round_id: int) -> Round | None:
         return await self._round_where("id = ?", (round_id,))
+
+    async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
+        row = await self._fetch_one(ROUND_IN_CHANNEL, (round_id,))
+        if row is None:
+            return None
+        fields: dict[str, Any] = dict(zip(row.keys(), tuple(row), strict=True))
+        round_ = round_from_row(cast(sqlite3.Row, fields))
+        if fields["platform"] is None:
+            return round_, None  # the channel is gone
+        channel = channel_from_row(cast(sqlite3.Row, {**fields, "id": round_.channel_id}))
+        return round_, channel
 
     async def open_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))

@@ -132,6 +132,11 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
             for error in problem.errors()
         ]
         return None, Check("config", False, "; ".join(lines), "correct the settings named above")
+    if "slack" in platforms and settings.slack_installs:
+        try:
+            settings.check_slack_installs()
+        except SettingsError as problem:
+            return settings, Check("config", False, str(problem), "correct the Slack settings")
     missing = [
         f"QUIZBOT_{name.upper()} (for {platform})"
         for platform in platforms
@@ -156,6 +161,15 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
             check_api_url(settings.discord_api_url)
         except SettingsError as problem:
             return settings, Check("config", False, str(problem), "correct QUIZBOT_DISCORD_API_URL")
+    if "slack" in platforms and settings.slack_installs:
+        from adapters.slack.installations import check_encryption_key
+
+        try:
+            check_encryption_key(settings)
+        except SettingsError as problem:
+            return settings, Check(
+                "config", False, str(problem), "set QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY to it"
+            )
     try:
         shards = settings_shard_plan(settings)
     except SettingsError as problem:
@@ -288,6 +302,8 @@ async def check_slack(settings: Settings) -> Check:
     """``auth.test`` with the bot token; in Socket Mode ``apps.connections.open`` with the
     app token (it only issues a connection URL, it does not connect)."""
     base_url = settings.slack_api_url or SLACK_API_URL
+    if settings.slack_installs:
+        return await check_slack_app(settings, base_url)
     if settings.slack_bot_token is None:
         return Check("slack", False, "no bot token", "set QUIZBOT_SLACK_BOT_TOKEN")
     try:
@@ -302,6 +318,57 @@ async def check_slack(settings: Settings) -> Check:
         return Check("slack", False, failed.detail, failed.fix)
     team, user = identity.get("team", "?"), identity.get("user", "?")
     return Check("slack", True, f"signed in as {user} in workspace {team}")
+
+
+# Slack checks the app's credentials before the code: a code that cannot exist tells
+# whether the client id and secret are right without installing anything.
+PROBE_CODE = "quizbot-doctor-probe"
+
+
+async def check_slack_app(settings: Settings, base_url: str) -> Check:
+    """Installs in many workspaces: ``oauth.v2.access`` with the client id and secret and
+    a code that cannot exist; Slack answers ``invalid_code`` when the credentials are right."""
+    from slack_sdk.errors import SlackApiError
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    if settings.slack_client_id is None or settings.slack_client_secret is None:
+        return Check(
+            "slack",
+            False,
+            "no client id or secret",
+            "set QUIZBOT_SLACK_CLIENT_ID and QUIZBOT_SLACK_CLIENT_SECRET",
+        )
+    client = AsyncWebClient(base_url=base_url, timeout=int(NETWORK_TIMEOUT))
+    try:
+        await client.oauth_v2_access(
+            client_id=settings.slack_client_id,
+            client_secret=settings.slack_client_secret.get_secret_value(),
+            code=PROBE_CODE,
+        )
+    except SlackApiError as error:
+        code = str(error.response.get("error", "unknown_error"))
+        if code != "invalid_code":
+            return Check(
+                "slack",
+                False,
+                f"oauth.v2.access answered {code}",
+                "copy Client ID and Client Secret from the app's Basic Information › App "
+                "Credentials into QUIZBOT_SLACK_CLIENT_ID and QUIZBOT_SLACK_CLIENT_SECRET",
+            )
+    except (aiohttp.ClientError, TimeoutError, OSError) as error:
+        return Check(
+            "slack",
+            False,
+            f"cannot reach the Slack API at {base_url}: {type(error).__name__}: {error}",
+            "check the network and QUIZBOT_SLACK_API_URL (unset it for slack.com)",
+        )
+    redirect = settings.slack_redirect_uri or "the app's redirect URL"
+    return Check(
+        "slack",
+        True,
+        f"app {settings.slack_client_id} accepted by Slack; workspaces install at /slack/install, "
+        f"Slack returns them to {redirect}",
+    )
 
 
 class SlackCallFailed(QuizError):

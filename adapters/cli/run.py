@@ -82,6 +82,10 @@ def _run(args: argparse.Namespace) -> int:
         )
         settings.check_credentials()
         settings_shard_plan(settings)
+        if "slack" in settings.platforms() and settings.slack_installs:
+            from adapters.slack.installations import check_encryption_key
+
+            check_encryption_key(settings)
     except (SettingsError, ValidationError) as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2

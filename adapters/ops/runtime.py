@@ -21,7 +21,7 @@ from adapters.ops.metrics import PrometheusMetrics
 from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.errors import PlatformError
-from bot.ports import Connector, EndsForGood, Platform
+from bot.ports import Connector, EndsForGood, Platform, WatchesInstalls
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
@@ -94,6 +94,7 @@ def _platform_connectors(
                 http=settings.slack_mode == "http",
                 port=settings.slack_http_port,
                 progress=store,
+                installations=store.installations,
             )
             platforms[name] = slack
             connectors.append(slack)
@@ -159,6 +160,9 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             background=not scripted,  # a script's transcript must not depend on timing
             metrics=metrics,
         )
+        for connector in connectors:
+            if isinstance(connector, WatchesInstalls):
+                connector.watch_installs(service)
         if console is not None:
             console.after_each_line(service.settle)
             console.show_round(await _round_on_view(service))

@@ -1,8 +1,11 @@
 """The Slack platform: the core's ``Platform`` (outbound) and ``Connector`` (inbound).
 
-Outbound calls go through one ``AsyncWebClient`` (its base URL can point at
-GovSlack, an Enterprise proxy or a test server) with the SDK's
-``AsyncRateLimitErrorRetryHandler``, and posts to one channel are paced.
+Outbound calls go through the ``AsyncWebClient`` of the channel's workspace (its
+base URL can point at GovSlack, an Enterprise proxy or a test server) with the SDK's
+``AsyncRateLimitErrorRetryHandler``; posts to one channel, and to one workspace,
+are paced. One bot token serves one workspace; with installs in many workspaces
+(``QUIZBOT_SLACK_CLIENT_ID``) each workspace's bot token comes from its
+installation (``adapters.slack.workspaces``).
 Every message the bot posts carries message metadata with its outbox key, so
 :meth:`SlackPlatform.find_sent` can tell, after a crash between sending and
 recording, that an action was already done.
@@ -11,9 +14,9 @@ recording, that an action was already done.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -22,7 +25,6 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.admins import SlackMembers
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import error_code, slack_call
@@ -30,8 +32,7 @@ from adapters.slack.inbound import direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
-from adapters.slack.reveal_emoji import WorkspaceEmoji
-from adapters.slack.sent_messages import SentMessages, message_metadata
+from adapters.slack.sent_messages import message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.slack.web_client import SharedSessionWebClient
 from adapters.slack.workspace_pacing import (
@@ -39,12 +40,27 @@ from adapters.slack.workspace_pacing import (
     PacedRateLimitRetryHandler,
     WorkspacePacer,
 )
+from adapters.slack.workspaces import (
+    OneWorkspace,
+    SlackWorkspace,
+    Workspaces,
+)
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.errors import PlatformError
-from bot.ports import EventHandler
+from bot.installations import InstallationStore
+from bot.ports import EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Image
-from bot.settings import Settings, required_credentials
+from bot.settings import (
+    INSTALLS_NEED_HTTP,
+    SLACK_INSTALL_CREDENTIALS,
+    Settings,
+    SettingsError,
+    required_credentials,
+)
+
+if TYPE_CHECKING:
+    from adapters.slack.installs import SlackInstalls
 
 log = logging.getLogger(__name__)
 
@@ -73,16 +89,26 @@ class SlackPlatform:
         pacer: ChannelPacer | None = None,
         workspace: WorkspacePacer | None = None,
         progress: SendProgress | None = None,
+        installs: SlackInstalls | None = None,
     ) -> None:
+        """``client`` is the bot token's client; with ``installs`` (many workspaces) it
+        has no token and serves the OAuth flow only."""
         self.client = client
         self._pacer = pacer or ChannelPacer()
-        self._workspace = workspace or WorkspacePacer(None)
+        self._installs = installs
+        self._workspaces: Workspaces = (
+            installs.workspaces
+            if installs is not None
+            else OneWorkspace(
+                SlackWorkspace("", client, workspace or WorkspacePacer(None), admins=admins)
+            )
+        )
         self._unfinished: SendProgress = progress or UnfinishedSends()
-        self._emoji = WorkspaceEmoji(client)
-        self._sent = SentMessages(client)
-        self._members = SlackMembers(self._user_info, allow_list=admins)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(self, self._work)
+        options: dict[str, Any] = {}
+        if installs is not None:
+            options = {"oauth_settings": installs.oauth_settings, "authorize": installs.authorize}
         self.app = AsyncApp(
             client=client,
             signing_secret=signing_secret,
@@ -90,13 +116,18 @@ class SlackPlatform:
             process_before_response=True,
             before_authorize=self._listeners.admit,
             name="quizbot",
+            **options,
         )
         self._listeners.register(self.app)
         self.http_transport: HttpTransport | None = None
         self._transport: SlackTransport
         if http:
             self.http_transport = HttpTransport(
-                self.app, signing_secret=signing_secret, host=host, port=port
+                self.app,
+                signing_secret=signing_secret,
+                host=host,
+                port=port,
+                oauth_flow=self.app.oauth_flow if installs is not None else None,
             )
             self._transport = self.http_transport
         else:
@@ -104,16 +135,28 @@ class SlackPlatform:
 
     # ---- Connector
 
+    def watch_installs(self, switch: WorkspaceSwitch) -> None:
+        """The core's ``WatchesInstalls``: a removal of the app disables the workspace's
+        channels through ``switch``, a reinstall enables them again."""
+        if self._installs is not None:
+            self._installs.watch(switch)
+
     async def start(self, handler: EventHandler) -> None:
         self._listeners.attach(handler)
-        async with slack_call("auth.test"):  # a wrong bot token fails here, clearly
-            identity = await self.client.auth_test()
-        log.info("Slack bot %s in workspace %s", identity.get("user_id"), identity.get("team_id"))
+        if self._installs is None:
+            async with slack_call("auth.test"):  # a wrong bot token fails here, clearly
+                identity = await self.client.auth_test()
+            log.info(
+                "Slack bot %s in workspace %s", identity.get("user_id"), identity.get("team_id")
+            )
+        else:
+            log.info("Slack app serving every workspace that installs it")
         await self._transport.start()
 
     async def stop(self) -> None:
         await self._transport.stop()
         await self._work.drain()
+        await self._workspaces.close()
         if isinstance(self.client, SharedSessionWebClient):
             await self.client.close()
 
@@ -125,8 +168,24 @@ class SlackPlatform:
 
     @property
     def post_rate(self) -> float | None:
-        """The workspace's post rate now (posts per second; None: not paced)."""
-        return self._workspace.rate
+        """The post rate now of the bot token's workspace (posts per second; None: not
+        paced, or installs in many workspaces, each paced on its own)."""
+        if isinstance(self._workspaces, OneWorkspace):
+            return self._workspaces.workspace.pacer.rate
+        return None
+
+    async def workspace_removed(self, team: str) -> None:
+        """``app_uninstalled`` or the bot token's ``tokens_revoked``: with installs, the
+        installation is forgotten and the workspace's channels disabled (idempotent). One
+        bot token: logged only, the set-up stays as the operator made it."""
+        if self._installs is None:
+            log.warning("the Slack app was removed from workspace %s (its token is revoked)", team)
+            return
+        await self._installs.removed(team)
+
+    async def workspace(self, team: str) -> SlackWorkspace:
+        """The workspace ``team`` as the bot acts in it."""
+        return await self._workspaces.get(team)
 
     @property
     def connected(self) -> bool:
@@ -139,8 +198,11 @@ class SlackPlatform:
     # ---- Platform
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
-        ts = await self._post_all(channel.channel_id, render_card(card), key=key, thread_ts=None)
-        await self._upload(channel.channel_id, card.image, thread_ts=None)
+        workspace = await self.workspace(channel.workspace)
+        ts = await self._post_all(
+            workspace, channel.channel_id, render_card(card), key=key, thread_ts=None
+        )
+        await self._upload(workspace, channel.channel_id, card.image, thread_ts=None)
         return MessageRef(channel, ts)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
@@ -148,16 +210,24 @@ class SlackPlatform:
         return ThreadRef(message.channel, message.message_id)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        workspace = await self.workspace(thread.channel.workspace)
         ts = await self._post_all(
-            thread.channel.channel_id, render_card(card), key=key, thread_ts=thread.thread_id
+            workspace,
+            thread.channel.channel_id,
+            render_card(card),
+            key=key,
+            thread_ts=thread.thread_id,
         )
-        await self._upload(thread.channel.channel_id, card.image, thread_ts=thread.thread_id)
+        await self._upload(
+            workspace, thread.channel.channel_id, card.image, thread_ts=thread.thread_id
+        )
         return MessageRef(thread.channel, ts)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
+        client = (await self.workspace(message.channel.workspace)).client
         try:
             async with slack_call("reactions.add"):
-                await self.client.reactions_add(
+                await client.reactions_add(
                     channel=message.channel.channel_id,
                     timestamp=message.message_id,
                     name=to_name(emoji),
@@ -170,8 +240,9 @@ class SlackPlatform:
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         """The member's IM with the bot (``conversations.open``, scope ``im:write``)."""
+        client = (await self.workspace(member.workspace)).client
         async with slack_call("conversations.open"):
-            opened = await self.client.conversations_open(users=member.member_id)
+            opened = await client.conversations_open(users=member.member_id)
         channel = opened.get("channel") or {}
         if not channel.get("id"):
             raise PlatformError("conversations.open gave no channel")
@@ -180,9 +251,10 @@ class SlackPlatform:
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,
         # which carries every figure of its picture.
+        client = (await self.workspace(channel.workspace)).client
         for message in render_card(card):
             async with slack_call("chat.postEphemeral"):
-                await self.client.chat_postEphemeral(
+                await client.chat_postEphemeral(
                     channel=channel.channel_id,
                     user=member.member_id,
                     text=message.text,
@@ -206,20 +278,22 @@ class SlackPlatform:
         history back to ``since`` (when the round was created)."""
         if await self._unfinished.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
-        ts = await self._sent.find(
+        sent = (await self.workspace(channel.workspace)).sent
+        ts = await sent.find(
             channel.channel_id, key, thread=thread.thread_id if thread else None, since=since
         )
         return MessageRef(channel, ts) if ts is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
-        return await self._members.is_admin(member.member_id)
+        return await (await self.workspace(member.workspace)).members.is_admin(member.member_id)
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         """The message's permalink (``chat.getPermalink``, which needs no scope); None
         when Slack gives none, so a recap still goes out without it."""
         try:
+            client = (await self.workspace(message.channel.workspace)).client
             async with slack_call("chat.getPermalink"):
-                found = await self.client.chat_getPermalink(
+                found = await client.chat_getPermalink(
                     channel=message.channel.channel_id, message_ts=message.message_id
                 )
         except PlatformError as problem:
@@ -228,33 +302,38 @@ class SlackPlatform:
         permalink = found.get("permalink")
         return str(permalink) if permalink else None
 
-    async def reaction_emoji(self, emoji: str) -> str:
-        """The core's ``ReactionEmoji`` check: Slack reacts with its own emoji only."""
-        return await self._emoji.reaction_emoji(emoji)
+    async def reaction_emoji(self, emoji: str, channel: ChannelRef) -> str:
+        """The core's ``ReactionEmoji`` check: Slack reacts with its own emoji only (and
+        the custom ones of the channel's workspace)."""
+        return await (await self.workspace(channel.workspace)).emoji.reaction_emoji(emoji)
 
     # ---- for the listeners
 
-    async def open_form(self, trigger_id: str, view: dict[str, Any]) -> None:
+    async def open_form(self, team: str, trigger_id: str, view: dict[str, Any]) -> None:
         """Open a modal (``views.open`` needs only the trigger of a command or click,
         within 3 seconds, and no scope beyond ``commands``)."""
+        client = (await self.workspace(team)).client
         async with slack_call("views.open"):
-            await self.client.views_open(trigger_id=trigger_id, view=view)
+            await client.views_open(trigger_id=trigger_id, view=view)
 
-    async def display_name(self, user: str) -> str:
-        return await self._members.display_name(user)
+    async def display_name(self, member: MemberRef) -> str:
+        """Best effort: the member's name, or "" (never fails an event over a name)."""
+        try:
+            workspace = await self.workspace(member.workspace)
+        except PlatformError:
+            return ""
+        return await workspace.members.display_name(member.member_id)
 
     # ---- internals
 
-    async def _user_info(self, user: str) -> Mapping[str, Any]:
-        async with slack_call("users.info"):
-            response = await self.client.users_info(user=user)
-        info = response.get("user")
-        if not isinstance(info, Mapping):
-            raise PlatformError("Slack users.info: no user in the answer")
-        return info
-
     async def _post_all(
-        self, channel: str, messages: list[SlackMessage], *, key: str, thread_ts: str | None
+        self,
+        workspace: SlackWorkspace,
+        channel: str,
+        messages: list[SlackMessage],
+        *,
+        key: str,
+        thread_ts: str | None,
     ) -> str:
         """Post the parts of a card in order, resuming after the parts a failed attempt
         already posted; the first part's ts stands for the card."""
@@ -265,7 +344,9 @@ class SlackPlatform:
         for part, message in enumerate(messages):
             if part < len(posted):
                 continue
-            ts = await self._post_one(channel, message, key=key, part=part, thread_ts=thread_ts)
+            ts = await self._post_one(
+                workspace, channel, message, key=key, part=part, thread_ts=thread_ts
+            )
             if several:
                 await self._unfinished.record_card_part(key, ts)
             posted.append(ts)
@@ -275,7 +356,9 @@ class SlackPlatform:
             raise AssertionError("a card renders to at least one message")
         return posted[0]
 
-    async def _upload(self, channel: str, image: Image | None, *, thread_ts: str | None) -> None:
+    async def _upload(
+        self, workspace: SlackWorkspace, channel: str, image: Image | None, *, thread_ts: str | None
+    ) -> None:
         """Upload the card's picture after its text (``files_upload_v2``, scope
         ``files:write``). A refused or failed upload is logged and the card stays sent:
         its text already carries every figure of the picture."""
@@ -283,7 +366,7 @@ class SlackPlatform:
             return
         try:
             async with self._pacer.slot(channel), slack_call("files.completeUploadExternal"):
-                await self.client.files_upload_v2(
+                await workspace.client.files_upload_v2(
                     channel=channel,
                     thread_ts=thread_ts,
                     file=image.png,
@@ -299,13 +382,20 @@ class SlackPlatform:
             )
 
     async def _post_one(
-        self, channel: str, message: SlackMessage, *, key: str, part: int, thread_ts: str | None
+        self,
+        workspace: SlackWorkspace,
+        channel: str,
+        message: SlackMessage,
+        *,
+        key: str,
+        part: int,
+        thread_ts: str | None,
     ) -> str:
         async with self._pacer.slot(channel):
-            await self._workspace.turn()
+            await workspace.pacer.turn()
             try:
                 async with slack_call("chat.postMessage"):
-                    response = await self.client.chat_postMessage(
+                    response = await workspace.client.chat_postMessage(
                         channel=channel,
                         text=message.text,
                         blocks=message.blocks,
@@ -316,9 +406,9 @@ class SlackPlatform:
                     )
             except PlatformError as problem:
                 if problem.retry_after is not None:
-                    self._workspace.hold(problem.retry_after)
+                    workspace.pacer.hold(problem.retry_after)
                 raise
-        self._workspace.succeeded()
+        workspace.pacer.succeeded()
         ts = response.get("ts")
         if not ts:
             raise PlatformError("Slack chat.postMessage: no ts in the answer")
@@ -330,16 +420,20 @@ def build_web_client(
     *,
     rate_limit_retries: int = 1,
     workspace: WorkspacePacer | None = None,
+    token: str | None = None,
 ) -> AsyncWebClient:
-    """The Web API client, its calls sharing one HTTP session (closed by
-    :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts."""
-    settings.require("slack_bot_token")
-    assert settings.slack_bot_token is not None
+    """A Web API client, its calls sharing one HTTP session (closed by
+    :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts.
+    The token: ``token`` (an installed workspace's), else the bot token of the settings."""
+    if token is None and not settings.slack_installs:
+        settings.require("slack_bot_token")
+        assert settings.slack_bot_token is not None
+        token = settings.slack_bot_token.get_secret_value()
     options: dict[str, Any] = {}
     if settings.slack_api_url:
         options["base_url"] = settings.slack_api_url
     return SharedSessionWebClient(
-        token=settings.slack_bot_token.get_secret_value(),
+        token=token,
         retry_handlers=[
             AsyncConnectionErrorRetryHandler(),
             PacedRateLimitRetryHandler(
@@ -359,10 +453,29 @@ def create_slack_platform(
     post_interval: float = DEFAULT_INTERVAL,
     workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
     progress: SendProgress | None = None,
+    installations: InstallationStore | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
-    (bot token + signing secret) serving ``/slack/events`` on ``host:port``."""
-    settings.require(*required_credentials("slack", slack_http=http))
+    (bot token + signing secret) serving ``/slack/events`` on ``host:port``. With
+    ``QUIZBOT_SLACK_CLIENT_ID`` it serves every workspace that installs the app
+    (``/slack/install``), their installations kept in ``installations``."""
+    installs: SlackInstalls | None = None
+    if settings.slack_installs:
+        from adapters.slack.installs import create_installs
+
+        if not http:
+            raise SettingsError(INSTALLS_NEED_HTTP)
+        settings.require(*SLACK_INSTALL_CREDENTIALS)
+        if installations is None:
+            raise SettingsError("installs in many Slack workspaces need the quiz's database")
+        installs = create_installs(
+            settings,
+            installations,
+            lambda token, pacer: build_web_client(settings, workspace=pacer, token=token),
+            workspace_rate=workspace_rate,
+        )
+    else:
+        settings.require(*required_credentials("slack", slack_http=http))
     secret = settings.slack_signing_secret
     app_token = settings.slack_app_token
     workspace = WorkspacePacer(workspace_rate)
@@ -377,4 +490,5 @@ def create_slack_platform(
         pacer=ChannelPacer(post_interval),
         workspace=workspace,
         progress=progress,
+        installs=installs,
     )

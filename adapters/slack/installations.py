@@ -2,7 +2,7 @@
 
 Bolt's OAuth flow (``/slack/install``, ``/slack/oauth_redirect``) hands each finished
 install to :class:`DatabaseInstallationStore`, which seals the bot token with Fernet
-(key: ``QUIZBOT_TOKEN_ENCRYPTION_KEY``) before the store sees it; bolt's authorize step
+(key: ``QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY``) before the store sees it; bolt's authorize step
 finds the workspace's bot again for every request. Only bot installs are kept: the quiz
 acts as its bot, never as the installing user. Org-wide (Enterprise Grid) installs are
 refused: the quiz keys everything by workspace.
@@ -24,7 +24,7 @@ from slack_sdk.oauth.installation_store.models.installation import Installation
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 
 from bot.installations import InstallationRecord, InstallationStore
-from bot.settings import SettingsError
+from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ BOT_SCOPES = (
     "im:history",
 )
 KEY_HINT = (
-    "QUIZBOT_TOKEN_ENCRYPTION_KEY must be a Fernet key (32 url-safe base64-encoded bytes); "
+    "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY must be a Fernet key (32 url-safe base64-encoded bytes); "
     "make one with: python -c 'from cryptography.fernet import Fernet; "
     "print(Fernet.generate_key().decode())'"
 )
@@ -68,9 +68,17 @@ class TokenSeal:
             return self._fernet.decrypt(sealed.encode()).decode()
         except InvalidToken:
             raise SettingsError(
-                "a stored Slack token does not open with QUIZBOT_TOKEN_ENCRYPTION_KEY: "
+                "a stored Slack token does not open with QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY: "
                 "was the key changed? Reinstall the app in that workspace"
             ) from None
+
+
+def check_encryption_key(settings: Settings) -> None:
+    """Raise a ``SettingsError`` (saying how to make one) unless the token encryption key
+    is set and a Fernet key."""
+    settings.require("slack_token_encryption_key")
+    assert settings.slack_token_encryption_key is not None
+    TokenSeal(settings.slack_token_encryption_key.get_secret_value())
 
 
 class DatabaseInstallationStore(AsyncInstallationStore):
@@ -220,15 +228,17 @@ def oauth_settings(
     store: InstallationStore,
     seal: TokenSeal,
     authorization_url: str | None = None,
+    installation_store: DatabaseInstallationStore | None = None,
 ) -> AsyncOAuthSettings:
-    """Bolt's OAuth flow settings: bot installs, kept in the quiz's database."""
+    """Bolt's OAuth flow settings: bot installs, kept in the quiz's database (through
+    ``installation_store`` when given, so its callers share it)."""
     return AsyncOAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
         scopes=list(BOT_SCOPES),
         user_scopes=[],
         redirect_uri=redirect_uri,
-        installation_store=DatabaseInstallationStore(store, seal),
+        installation_store=installation_store or DatabaseInstallationStore(store, seal),
         installation_store_bot_only=True,
         state_store=DatabaseStateStore(store),
         authorization_url=authorization_url,

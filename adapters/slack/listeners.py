@@ -58,9 +58,11 @@ class Outbound(Protocol):
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None: ...
 
-    async def display_name(self, user: str) -> str: ...
+    async def display_name(self, member: MemberRef) -> str: ...
 
-    async def open_form(self, trigger_id: str, view: dict[str, Any]) -> None: ...
+    async def open_form(self, team: str, trigger_id: str, view: dict[str, Any]) -> None: ...
+
+    async def workspace_removed(self, team: str) -> None: ...
 
 
 class SlackListeners:
@@ -88,6 +90,8 @@ class SlackListeners:
     def register(self, app: AsyncApp) -> None:
         app.event("reaction_added")(self.on_reaction)
         app.event("message")(self.on_message)
+        app.event("app_uninstalled")(self.on_app_uninstalled)
+        app.event("tokens_revoked")(self.on_tokens_revoked)
         app.command(QUIZ_COMMAND)(self.on_command)
         app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
         app.view(re.compile(f"^{re.escape(FORM_PREFIX)}"))(self.on_view)
@@ -110,6 +114,18 @@ class SlackListeners:
         if event is not None:
             event = dataclasses.replace(event, member=await self._named(event.member))
             await self._handle(event, respond=None)
+
+    async def on_app_uninstalled(self, body: dict[str, Any]) -> None:
+        team = _removal_team(body)
+        if team:
+            await self._outbound.workspace_removed(team)
+
+    async def on_tokens_revoked(self, body: dict[str, Any]) -> None:
+        """Only the bot's token matters: the quiz keeps no user's token."""
+        tokens = (body.get("event") or {}).get("tokens") or {}
+        team = _removal_team(body)
+        if team and isinstance(tokens, dict) and tokens.get("bot"):
+            await self._outbound.workspace_removed(team)
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> BoltResponse | None:
         """An event the core could not record is answered 503, so Slack delivers it again."""
@@ -181,14 +197,16 @@ class SlackListeners:
             return
         if response.form is not None and trigger:
             try:
-                await self._outbound.open_form(trigger, modal_view(response.form, event.channel))
+                await self._outbound.open_form(
+                    event.channel.workspace, trigger, modal_view(response.form, event.channel)
+                )
                 return
             except PlatformError as problem:  # e.g. the trigger expired: say so in words
                 log.warning("could not open a form for %s: %s", event.event_id, problem)
         await self._deliver(response, event, respond)
 
     async def _named(self, member: MemberRef) -> MemberRef:
-        name = await self._outbound.display_name(member.member_id)
+        name = await self._outbound.display_name(member)
         return dataclasses.replace(member, display_name=name) if name else member
 
     async def _deliver(self, response: Response, event: Event, respond: Respond | None) -> None:
@@ -220,3 +238,11 @@ def _translate(translate: Callable[[dict[str, Any]], T], body: dict[str, Any]) -
     except PayloadError as problem:
         log.debug("acknowledged and ignored a Slack payload: %s", problem)
         return None
+
+
+def _removal_team(body: dict[str, Any]) -> str:
+    team = body.get("team_id")
+    if isinstance(team, str) and team:
+        return team
+    log.debug("acknowledged and ignored a removal event without a team id")
+    return ""

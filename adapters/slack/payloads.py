@@ -22,7 +22,9 @@ from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX
 from bot.errors import QuizError
 
 QUIZ_COMMAND = "/quiz"
-EVENT_TYPES = frozenset({"reaction_added", "message"})
+# The app was removed from a workspace, or its tokens revoked (no authorization needed).
+REMOVAL_EVENTS = frozenset({"app_uninstalled", "tokens_revoked"})
+EVENT_TYPES = frozenset({"reaction_added", "message", *REMOVAL_EVENTS})
 # Requests bolt answers itself (URL verification when the Request URL is saved).
 BOLT_TYPES = frozenset({"url_verification", "ssl_check"})
 

@@ -12,6 +12,8 @@ from typing import Protocol
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
+from slack_bolt.request.async_request import AsyncBoltRequest
 
 from adapters.slack.errors import slack_call
 from adapters.slack.http_edge import HttpServerLog, SlackHttpEdge
@@ -74,7 +76,10 @@ class HttpTransport:
 
     Events, the slash command and interactivity all use that one URL. The
     signature and the timestamp of each request are checked on its raw bytes
-    first (``http_edge``: 401 otherwise); bolt checks them again.
+    first (``http_edge``: 401 otherwise); bolt checks them again. With an OAuth
+    flow (installs in many workspaces) it also serves the browser's
+    ``GET /slack/install`` and ``GET /slack/oauth_redirect``, unsigned by nature:
+    the flow's one-time state (and its cookie) protects the redirect.
     """
 
     def __init__(
@@ -85,8 +90,10 @@ class HttpTransport:
         host: str,
         port: int,
         path: str = EVENTS_PATH,
+        oauth_flow: AsyncOAuthFlow | None = None,
     ) -> None:
         self._app = app
+        self._oauth_flow = oauth_flow
         self._edge = SlackHttpEdge(signing_secret)
         self._host = host
         self._port = port
@@ -97,7 +104,20 @@ class HttpTransport:
     def web_app(self) -> web.Application:
         application = web.Application()
         application.router.add_post(self._path, self._handle)
+        if self._oauth_flow is not None:
+            application.router.add_get(self._oauth_flow.install_path, self._install)
+            application.router.add_get(self._oauth_flow.redirect_uri_path, self._oauth_redirect)
         return application
+
+    async def _install(self, request: web.Request) -> web.Response:
+        assert self._oauth_flow is not None
+        answer = await self._oauth_flow.handle_installation(_browser_request(request))
+        return await to_aiohttp_response(answer)
+
+    async def _oauth_redirect(self, request: web.Request) -> web.Response:
+        assert self._oauth_flow is not None
+        answer = await self._oauth_flow.handle_callback(_browser_request(request))
+        return await to_aiohttp_response(answer)
 
     async def _handle(self, request: web.Request) -> web.Response:
         admitted = await self._edge.admit(request)
@@ -130,3 +150,8 @@ class HttpTransport:
     @property
     def connected(self) -> bool:
         return self._runner is not None
+
+
+def _browser_request(request: web.Request) -> AsyncBoltRequest:
+    """A browser's GET as bolt's flow reads it: the query and the headers (the cookie)."""
+    return AsyncBoltRequest(body="", query=request.query_string, headers=dict(request.headers))

@@ -129,3 +129,30 @@ def test_the_env_example_copied_as_is_runs_the_console(tmp_path: Path) -> None:
     settings = load_settings()
     assert settings.platforms() == ["console"]
     assert settings.http_port is None
+
+
+def test_installs_in_many_slack_workspaces_are_refused_clearly_when_set_up_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("QUIZBOT_SLACK_CLIENT_ID", "1111.2222")
+    assert load_settings().platforms() == ["slack"]  # auto: the app's client id is enough
+    with pytest.raises(SettingsError, match=r"needs HTTP mode .* set QUIZBOT_SLACK_MODE=http"):
+        load_settings().check_credentials()
+    monkeypatch.setenv("QUIZBOT_SLACK_MODE", "http")
+    with pytest.raises(SettingsError) as missing:
+        load_settings().check_credentials()
+    assert str(missing.value) == (
+        "missing setting: set QUIZBOT_SLACK_CLIENT_SECRET and "
+        "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY and QUIZBOT_SLACK_SIGNING_SECRET"
+    )
+    monkeypatch.setenv("QUIZBOT_SLACK_CLIENT_SECRET", "client-secret")
+    monkeypatch.setenv("QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY", "some-key")
+    monkeypatch.setenv("QUIZBOT_SLACK_SIGNING_SECRET", "signing-secret")
+    load_settings().check_credentials()  # complete: nothing raised
+    monkeypatch.setenv("QUIZBOT_SLACK_BOT_TOKEN", "xoxb-one-workspace")
+    with pytest.raises(SettingsError, match=r"either QUIZBOT_SLACK_BOT_TOKEN .* not both"):
+        load_settings().check_credentials()
+    monkeypatch.setenv("QUIZBOT_SLACK_REDIRECT_URI", "quiz.example/slack/oauth_redirect")
+    with pytest.raises(ValidationError) as caught:
+        load_settings()
+    assert "is not a URL: use https://<your host>/slack/oauth_redirect" in str(caught.value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import sqlite3
 import sys
@@ -19,6 +20,8 @@ GOOD_BOT_TOKEN = "xoxb-SECRET-TEST-good"
 GOOD_APP_TOKEN = "xapp-SECRET-TEST-good"
 GOOD_DISCORD_TOKEN = "discord-SECRET-TEST-good"
 BAD_DISCORD_TOKEN = "discord-SECRET-TEST-bad"
+GOOD_CLIENT_SECRET = "client-SECRET-TEST-good"
+FERNET_KEY = "yTPtRRNDafZrqrD8Dd5Jwo8hlvR4WZbD6jIf4ZAhqjE="  # a Fernet key made for this test
 REPO = str(Path(__file__).resolve().parents[2])
 
 
@@ -32,6 +35,12 @@ class FakeApis:
 async def _slack(request: web.Request) -> web.Response:
     token = request.headers.get("Authorization", "").removeprefix("Bearer ")
     method = request.match_info["method"]
+    if method == "oauth.v2.access":  # the credentials are checked before the code
+        expected = base64.b64encode(f"1111.2222:{GOOD_CLIENT_SECRET}".encode()).decode()
+        right = request.headers.get("Authorization") == f"Basic {expected}"
+        return web.json_response(
+            {"ok": False, "error": "invalid_code" if right else "invalid_client_id"}
+        )
     good = GOOD_BOT_TOKEN if method == "auth.test" else GOOD_APP_TOKEN
     if token != good:
         return web.json_response({"ok": False, "error": "invalid_auth"})
@@ -188,7 +197,63 @@ async def test_discord_shards_are_checked_and_reported_with_the_rest_share(
     )
     assert code == 1
     assert output.splitlines()[0] == (
-        "FAIL  config: --shards: shard 8-9 is not below --shard-count 8 "
-        "(the ids run from 0 to 7)"
+        "FAIL  config: --shards: shard 8-9 is not below --shard-count 8 (the ids run from 0 to 7)"
     )
     assert "fix: correct QUIZBOT_DISCORD_SHARDS and QUIZBOT_DISCORD_SHARD_COUNT" in output
+
+
+def installs_env(apis: FakeApis, **changes: str) -> dict[str, str]:
+    return clean_env(
+        **{
+            "QUIZBOT_PLATFORM": "slack",
+            "QUIZBOT_SLACK_MODE": "http",
+            "QUIZBOT_SLACK_CLIENT_ID": "1111.2222",
+            "QUIZBOT_SLACK_CLIENT_SECRET": GOOD_CLIENT_SECRET,
+            "QUIZBOT_SLACK_SIGNING_SECRET": "signing-SECRET-TEST",
+            "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY": FERNET_KEY,
+            "QUIZBOT_SLACK_REDIRECT_URI": "https://quiz.example/slack/oauth_redirect",
+            "QUIZBOT_SLACK_API_URL": f"{apis.url}/slack/api/",
+            **changes,
+        }
+    )
+
+
+async def test_installs_in_many_workspaces_are_checked_without_printing_a_secret(
+    apis: FakeApis, tmp_path: Path
+) -> None:
+    code, output = await doctor(tmp_path, installs_env(apis))
+    assert code == 0, output
+    assert output.splitlines()[3] == (
+        "ok    slack: app 1111.2222 accepted by Slack; workspaces install at /slack/install, "
+        "Slack returns them to https://quiz.example/slack/oauth_redirect"
+    )
+
+    code, output = await doctor(
+        tmp_path, installs_env(apis, QUIZBOT_SLACK_CLIENT_SECRET="client-SECRET-TEST-wrong")
+    )
+    assert code == 1
+    assert "FAIL  slack: oauth.v2.access answered invalid_client_id" in output
+    assert "QUIZBOT_SLACK_CLIENT_SECRET" in output
+
+    code, output = await doctor(tmp_path, installs_env(apis, QUIZBOT_SLACK_MODE="socket"))
+    assert code == 1
+    assert output.splitlines()[0].startswith("FAIL  config: QUIZBOT_SLACK_CLIENT_ID is set")
+    assert "needs HTTP mode" in output
+
+    code, output = await doctor(
+        tmp_path, installs_env(apis, QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY="not-a-SECRET-TEST-key")
+    )
+    assert code == 1
+    assert output.splitlines()[0].startswith(
+        "FAIL  config: QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY must be a Fernet key"
+    )
+    assert "Fernet.generate_key()" in output
+
+    code, output = await doctor(tmp_path, installs_env(apis, QUIZBOT_SLACK_CLIENT_SECRET=""))
+    assert code == 1
+    assert "FAIL  slack: no client id or secret" in output
+    assert output.splitlines()[0] == (
+        "FAIL  config: missing QUIZBOT_SLACK_CLIENT_SECRET (for slack)"
+    )
+    for secret in (GOOD_CLIENT_SECRET, FERNET_KEY, "SECRET-TEST"):
+        assert secret not in output

@@ -100,6 +100,7 @@ class FakeSlack:
     oauth_codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code: team, name
     workspace_tokens: dict[str, str] = field(default_factory=dict)  # bot token: team
     calls_by: list[tuple[str, str]] = field(default_factory=list)  # method, token's team
+    _caller: str = TEAM  # the workspace of the call being answered
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
     retry_after: int = 0
@@ -175,6 +176,10 @@ class FakeSlack:
     def count(self, method: str) -> int:
         return self.calls.count(method)
 
+    def teams_of(self, method: str) -> list[str]:
+        """The workspace of the token each call of ``method`` was made with, in order."""
+        return [team for called, team in self.calls_by if called == method]
+
     # ---- the API
 
     async def _api(self, request: web.Request) -> web.Response:
@@ -190,7 +195,8 @@ class FakeSlack:
         expected = APP_TOKEN if method == "apps.connections.open" else BOT_TOKEN
         if token != expected and token not in self.workspace_tokens:
             return _ok({"ok": False, "error": "invalid_auth"})
-        self.calls_by.append((method, self.workspace_tokens.get(token, TEAM)))
+        self._caller = self.workspace_tokens.get(token, TEAM)
+        self.calls_by.append((method, self._caller))
         if self.rate_limited.get(method, 0) > 0:
             self.rate_limited[method] -= 1
             return web.json_response(
@@ -229,7 +235,7 @@ class FakeSlack:
         return False
 
     def _auth_test(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID}
+        return {"ok": True, "team_id": self._caller, "user_id": BOT_USER, "bot_id": BOT_ID}
 
     def grant(self, code: str, team: str, name: str) -> None:
         """A member of ``team`` approved the install: Slack redirects with ``code``."""

@@ -31,27 +31,31 @@ def signed_headers(
     }
 
 
-def event_body(event: Mapping[str, Any], *, event_id: str | None = None) -> str:
+def event_body(
+    event: Mapping[str, Any], *, event_id: str | None = None, team: str = TEAM
+) -> str:
     return json.dumps(
         {
             "token": "unused",
-            "team_id": TEAM,
+            "team_id": team,
             "api_app_id": "A0APP",
             "type": "event_callback",
             "event_id": event_id or f"Ev{next(_ids):08d}",
             "event_time": int(time.time()),
             "event": event,
-            "authorizations": [{"team_id": TEAM, "user_id": "U0BOT", "is_bot": True}],
+            "authorizations": [{"team_id": team, "user_id": "U0BOT", "is_bot": True}],
         }
     )
 
 
-def command_body(text: str, *, user: str, channel: str, response_url: str) -> str:
+def command_body(
+    text: str, *, user: str, channel: str, response_url: str, team: str = TEAM
+) -> str:
     return urlencode(
         {
             "command": "/quiz",
             "text": text,
-            "team_id": TEAM,
+            "team_id": team,
             "channel_id": channel,
             "user_id": user,
             "user_name": user.lower(),

@@ -146,6 +146,8 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "message.groups",
         "message.im",
         "reaction_added",
+        "app_uninstalled",
+        "tokens_revoked",
     }
     assert settings["socket_mode_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True

@@ -123,7 +123,7 @@ async def test_a_state_is_good_once(store: SqliteStore, flow: AsyncOAuthFlow) ->
 def test_a_key_that_is_no_fernet_key_is_a_clear_error() -> None:
     with pytest.raises(SettingsError) as caught:
         TokenSeal("not-a-key")
-    assert "QUIZBOT_TOKEN_ENCRYPTION_KEY must be a Fernet key" in str(caught.value)
+    assert "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY must be a Fernet key" in str(caught.value)
     sealed = TokenSeal(KEY).seal("xoxb-secret")
     with pytest.raises(SettingsError) as changed:
         TokenSeal(Fernet.generate_key().decode()).open(sealed)

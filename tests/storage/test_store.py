@@ -507,6 +507,17 @@ async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
     assert await store.open_round(round_.channel_id) is None
 
 
+async def test_a_round_is_read_with_its_channel_in_one_call(store: SqliteStore) -> None:
+    await new_channel(store, "C0")  # ids of rounds and channels differ
+    channel_id = await new_channel(store, "C1")
+    round_ = await new_round(store, channel_id)
+    assert await store.round_in_channel(round_.id) == (
+        await store.get_round(round_.id),
+        await store.get_channel_by_id(channel_id),
+    )
+    assert await store.round_in_channel(round_.id + 1000) is None
+
+
 async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
     store: SqliteStore,
 ) -> None:

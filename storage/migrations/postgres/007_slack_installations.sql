@@ -1,5 +1,5 @@
 -- Slack workspaces that installed the app through OAuth (several workspaces, one bot).
--- The bot token is sealed (encrypted by the application with QUIZBOT_TOKEN_ENCRYPTION_KEY)
+-- The bot token is sealed (encrypted by the application with QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY)
 -- before it is written: no column holds a usable token. Portable DDL: PostgreSQL runs
 -- the same text.
 CREATE TABLE slack_installations (

@@ -1,0 +1,140 @@
+"""Slack for many workspaces: installs through bolt's OAuth flow, and removals.
+
+An install (``/slack/install`` → Slack's consent page → ``/slack/oauth_redirect``)
+stores the workspace's bot token sealed (``adapters.slack.installations``) and enables
+again the channels an earlier removal had disabled. ``app_uninstalled``, or
+``tokens_revoked`` for the bot, forgets the installation and disables the workspace's
+channels through the core's :class:`~bot.ports.WorkspaceSwitch`. Both are idempotent:
+Slack may deliver an event twice, to any replica.
+
+A failed install gets a page that says what happened and what to do, never a token.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from slack_bolt.oauth.async_callback_options import (
+    AsyncCallbackOptions,
+    AsyncFailureArgs,
+    AsyncSuccessArgs,
+)
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
+from slack_bolt.response import BoltResponse
+
+from adapters.slack.installations import DatabaseInstallationStore, TokenSeal, oauth_settings
+from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
+from bot.installations import InstallationStore
+from bot.ports import WorkspaceSwitch
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "slack"
+START_AGAIN = 'Start again from <a href="{install}">{install}</a>.'
+# What the installer is told for each reason bolt's flow gives (Slack's own error codes,
+# such as access_denied when the installer cancels, arrive the same way).
+FAILURES = {
+    "access_denied": "The install was cancelled on Slack's page; nothing was installed.",
+    "invalid_browser": "This install was not started in this browser, or its cookie was "
+    "lost (the install page must be served over https).",
+    "invalid_state": "This install link has expired (it lasts 10 minutes) or was already used.",
+    "missing_code": "Slack sent no authorization code with this redirect.",
+    "invalid_code": "Slack did not accept the authorization code: it expired or was already "
+    "used, or the app's client id and secret do not match.",
+    "storage_error": "The installation could not be saved.",
+}
+
+
+class SlackInstalls:
+    """The install side of a Slack app serving many workspaces: bolt's OAuth settings,
+    its authorize step, each workspace's client, and what an install or removal does."""
+
+    def __init__(
+        self,
+        store: DatabaseInstallationStore,
+        workspaces: InstalledWorkspaces,
+        settings: AsyncOAuthSettings,
+    ) -> None:
+        self.store = store
+        self.workspaces = workspaces
+        self.authorize = InstalledAuthorize(workspaces)
+        self.oauth_settings = settings
+        settings.callback_options = AsyncCallbackOptions(
+            success=self._installed, failure=self._failed
+        )
+        self._switch: WorkspaceSwitch | None = None
+
+    def watch(self, switch: WorkspaceSwitch) -> None:
+        self._switch = switch
+
+    async def removed(self, team: str) -> None:
+        """The app was uninstalled from ``team`` or its bot token revoked."""
+        await self.store.async_delete_bot(enterprise_id=None, team_id=team)
+        self.workspaces.forget(team)
+        stopped = 0
+        if self._switch is not None:
+            stopped = await self._switch.disable_workspace(PLATFORM, team)
+        log.info("Slack app removed from workspace %s; %d channel(s) disabled", team, stopped)
+
+    async def _installed(self, args: AsyncSuccessArgs) -> BoltResponse:
+        team = args.installation.team_id
+        if team:
+            self.workspaces.forget(team)  # a reinstall may bring a new token
+            if self._switch is not None:
+                await self._switch.enable_workspace(PLATFORM, team)
+        return await args.default.success(args)
+
+    async def _failed(self, args: AsyncFailureArgs) -> BoltResponse:
+        install = args.settings.install_path
+        reason = FAILURES.get(args.reason, f"Slack answered {args.reason!r}.")
+        if args.reason == "storage_error" and args.error is not None:
+            reason = f"{reason} {args.error}"
+        log.warning("a Slack install failed: %s (%s)", args.reason, type(args.error).__name__)
+        return BoltResponse(
+            status=args.suggested_status_code,
+            headers={
+                "Content-Type": "text/html; charset=utf-8",
+                "Set-Cookie": args.settings.state_utils.build_set_cookie_for_deletion(),
+            },
+            body=failure_page(reason, install),
+        )
+
+
+def failure_page(reason: str, install_path: str) -> str:
+    again = START_AGAIN.format(install=html.escape(install_path))
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>quizbot: install failed"
+        "</title></head><body><h1>quizbot was not installed</h1>"
+        f"<p>{html.escape(reason)}</p><p>{again}</p></body></html>"
+    )
+
+
+def create_installs(
+    settings: Settings,
+    installations: InstallationStore,
+    make_client: ClientFactory,
+    *,
+    workspace_rate: float | None,
+) -> SlackInstalls:
+    """Installs from ``QUIZBOT_SLACK_CLIENT_ID``, ``…_CLIENT_SECRET``, ``…_REDIRECT_URI``
+    and ``…_TOKEN_ENCRYPTION_KEY`` (a wrong key raises ``SettingsError`` saying how to
+    make one)."""
+    assert settings.slack_client_id is not None
+    assert settings.slack_client_secret is not None
+    assert settings.slack_token_encryption_key is not None
+    seal = TokenSeal(settings.slack_token_encryption_key.get_secret_value())
+    store = DatabaseInstallationStore(installations, seal)
+    workspaces = InstalledWorkspaces(
+        store, make_client, workspace_rate=workspace_rate, admins=settings.slack_admins
+    )
+    oauth = oauth_settings(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        redirect_uri=settings.slack_redirect_uri,
+        store=installations,
+        seal=seal,
+        installation_store=store,
+    )
+    return SlackInstalls(store, workspaces, oauth)
