@@ -31,6 +31,8 @@ class Workspace:
 
 
 class SuggestionState(StrEnum):
+    """Where a suggestion is in its review."""
+
     PENDING = "pending"
     APPROVED = "approved"
     REJECTED = "rejected"
@@ -38,6 +40,8 @@ class SuggestionState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
+    """A question a member suggested for the workspace's own pack, and its review."""
+
     id: int
     workspace: Workspace
     channel_id: int  # where it was suggested: the bonus counts on this channel's board
@@ -69,6 +73,8 @@ class Override:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
+    """A member's report of a mistake in a round's question (``/quiz flag``), and its outcome."""
+
     id: int
     workspace: Workspace
     channel_id: int
@@ -86,6 +92,8 @@ class Flag:
 
 @dataclass(frozen=True, slots=True)
 class Approval:
+    """An approved suggestion: its new question id and whether the suggester got the bonus."""
+
     question_id: int
     bonus_awarded: bool
 

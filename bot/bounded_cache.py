@@ -20,6 +20,8 @@ DEFAULT_SIZE = 20_000  # twice the open rounds of 10,000 channels
 
 
 class BoundedCache(Generic[K, V]):
+    """A mapping of at most ``size`` entries that drops the least recently used one."""
+
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         if size < 1:
             raise ValueError("a cache holds at least one entry")

@@ -17,6 +17,8 @@ ACTIVITY_WEEKS = 12
 
 @dataclass(frozen=True, slots=True)
 class TopicMastery:
+    """One bar of a mastery chart: a topic and its mean expected recall."""
+
     topic: str
     percent: int  # mean expected recall of the topic's graded questions, 0-100
 

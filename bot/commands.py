@@ -83,11 +83,13 @@ class GradeRound:
 
 @dataclass(frozen=True, slots=True)
 class ShowGoal:
-    pass
+    """``/quiz goal``: the member's goal date."""
 
 
 @dataclass(frozen=True, slots=True)
 class SetGoal:
+    """``/quiz goal YYYY-MM-DD|off``: set or clear the member's goal date."""
+
     goal: date | None  # None: no goal (practice aims 30 days ahead)
 
 
@@ -144,12 +146,12 @@ class SetRevealReactors:
 
 @dataclass(frozen=True, slots=True)
 class SuggestQuestion:
-    pass
+    """``/quiz suggest``: the form for a new question."""
 
 
 @dataclass(frozen=True, slots=True)
 class ShowReview:
-    pass
+    """``/quiz review``: what waits for review, suggestions and flags."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,27 +166,33 @@ class ReviewDecision:
 
 @dataclass(frozen=True, slots=True)
 class FlagRound:
+    """``/quiz flag REASON``: report a mistake in the current or latest round's question."""
+
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ShowRecap:
-    pass
+    """``/quiz recap``: the channel's weekly recap setting."""
 
 
 @dataclass(frozen=True, slots=True)
 class SetRecap:
+    """``/quiz recap DAY [HH:MM]|off``: schedule or switch off the weekly recap."""
+
     schedule: str | None  # "fri 16:00"; None: off
 
 
 @dataclass(frozen=True, slots=True)
 class StartPractice:
+    """``/quiz practice [TOPIC]``: start private practice in the member's DMs."""
+
     topic: str | None  # None: any topic
 
 
 @dataclass(frozen=True, slots=True)
 class StopPractice:
-    pass
+    """``/quiz practice stop``: end the member's practice session."""
 
 
 QuizCommand = (

@@ -21,6 +21,8 @@ VALUE_LIMIT = 4000  # Discord's and Slack's limit on a text input's value
 
 @dataclass(frozen=True, slots=True)
 class FormField:
+    """One field of a form: its name, label, and how it is filled in."""
+
     name: str
     label: str
     multiline: bool = False

@@ -50,6 +50,8 @@ class RoundToGrade:
 
 
 class LearningService:
+    """The learning loop: records grades, rebuilds memory cards, picks practice questions."""
+
     def __init__(
         self,
         store: LearningStore,

@@ -15,6 +15,8 @@ CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
 
 @dataclass(frozen=True, slots=True)
 class GradeDraft:
+    """A grade to record: who graded which question how, when, and in which round."""
+
     member_id: int
     question_id: int
     grade: Grade
@@ -25,6 +27,8 @@ class GradeDraft:
 
 @dataclass(frozen=True, slots=True)
 class GradeResult:
+    """A recorded grade: the member's card after it and the grade it replaced."""
+
     card: MemoryCard  # the member's card after this grade
     replaced: Grade | None = None  # the member's earlier grade of the same round
 

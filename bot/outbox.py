@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 
 from bot import cards
@@ -43,6 +44,16 @@ RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
 # Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
 RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """An action handed to the platform whose completion is not recorded yet: it is
+    recorded with the round's next attempt, in the same store round trip, or on its own
+    when no action follows."""
+
+    action_id: int
+    result: str | None  # the message or thread it made, if any
 
 
 class OutboxWorker:
@@ -154,37 +165,43 @@ class OutboxWorker:
         found = await self._store.round_in_channel(actions[0].round_id)
         round_, channel = found if found is not None else (None, None)
         completed = 0
-        for index, action in enumerate(actions):  # oldest first: the question before its thread
-            if round_ is None:
-                await self._store.fail_action(action.id, "round not found", self._clock.now())
-                continue
-            if channel is None or channel.disabled_reason:
-                reason = channel.disabled_reason if channel else "channel not found"
-                await self._store.fail_action(
-                    action.id, f"channel disabled: {reason}", self._clock.now()
-                )
-                continue
-            if (action.kind in NEEDS_QUESTION and round_.question_message is None) or (
-                action.kind in NEEDS_THREAD and round_.thread is None
-            ):
-                break  # its prerequisite is not done yet; later actions wait too
-            wait = self._pacing_wait(action, round_, channel)
-            if wait > 0:
-                # Not before the platform's pacing lets a message to the channel start:
-                # put the round's remaining actions off rather than hold a send slot
-                # while the platform sleeps inside the send.
-                now = self._clock.now()
-                until = now + timedelta(seconds=wait)
-                await self._store.postpone_actions([a.id for a in actions[index:]], until, at=now)
-                break
-            done, result = await self._perform(action, round_, channel)
-            if not done:
-                break
-            if action.kind is ActionKind.QUESTION:
-                round_ = dataclasses.replace(round_, question_message=result)
-            elif action.kind is ActionKind.THREAD:
-                round_ = dataclasses.replace(round_, thread=result)
-            completed += 1
+        sent: Sent | None = None
+        try:
+            for index, action in enumerate(actions):  # oldest first: the question, its thread
+                if round_ is None:
+                    await self._store.fail_action(action.id, "round not found", self._clock.now())
+                    continue
+                if channel is None or channel.disabled_reason:
+                    reason = channel.disabled_reason if channel else "channel not found"
+                    await self._store.fail_action(
+                        action.id, f"channel disabled: {reason}", self._clock.now()
+                    )
+                    continue
+                if (action.kind in NEEDS_QUESTION and round_.question_message is None) or (
+                    action.kind in NEEDS_THREAD and round_.thread is None
+                ):
+                    break  # its prerequisite is not done yet; later actions wait too
+                wait = self._pacing_wait(action, round_, channel)
+                if wait > 0:
+                    # Not before the platform's pacing lets a message to the channel start:
+                    # put the round's remaining actions off rather than hold a send slot
+                    # while the platform sleeps inside the send.
+                    now = self._clock.now()
+                    until = now + timedelta(seconds=wait)
+                    ids = [a.id for a in actions[index:]]
+                    await self._store.postpone_actions(ids, until, at=now)
+                    break
+                sent, previous = None, sent
+                sent = await self._perform(action, round_, channel, previous)
+                if sent is None:
+                    break
+                if action.kind is ActionKind.QUESTION:
+                    round_ = dataclasses.replace(round_, question_message=sent.result)
+                elif action.kind is ActionKind.THREAD:
+                    round_ = dataclasses.replace(round_, thread=sent.result)
+                completed += 1
+        finally:
+            await self._record(sent)  # the last one sent: no attempt follows to record it with
         return completed
 
     def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
@@ -201,21 +218,35 @@ class OutboxWorker:
         return platform.send_delay(channel.ref)
 
     async def _perform(
-        self, action: OutboxAction, round_: Round, channel: ChannelSettings
-    ) -> tuple[bool, str | None]:
-        """Send the action; whether it was completed, and its result (a message or thread)."""
+        self,
+        action: OutboxAction,
+        round_: Round,
+        channel: ChannelSettings,
+        previous: Sent | None,
+    ) -> Sent | None:
+        """Send the action; what was sent, or None when it was not (kept, retried or
+        failed). ``previous`` is the round's last action sent, not recorded as done yet:
+        it is, with this action's attempt, in one round trip."""
         platform = self._platforms.get(channel.ref.platform)
         if platform is None:
-            return False, None  # that platform is not running in this process; keep the action
+            await self._record(previous)
+            return None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
             question = self._questions(channel.ref, round_.question_id)
             if question is None:
+                await self._record(previous)
                 await self._store.fail_action(
                     action.id, "question no longer in any pack", self._clock.now()
                 )
-                return False, None
-        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+                return None
+        now = self._clock.now()
+        if previous is None:
+            attempt = await self._store.begin_attempt(action.id, now)
+        else:
+            attempt = await self._store.complete_and_begin(
+                previous.action_id, previous.result, action.id, now
+            )
         started = time.perf_counter()
         try:
             if question is None:
@@ -230,15 +261,18 @@ class OutboxWorker:
                 extra=about(channel.ref, round_.id),
             )
             await self._disable_channel(channel, str(problem))
-            return False, None
+            return None
         except Exception as problem:
             await self._retry_later(platform.name, attempt, problem)
-            return False, None
+            return None
         self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
         if action.kind is ActionKind.QUESTION:
             self._metrics.round_posted(platform.name)
-        await self._store.complete_action(attempt.id, result, self._clock.now())
-        return True, result
+        return Sent(attempt.id, result)
+
+    async def _record(self, sent: Sent | None) -> None:
+        if sent is not None:
+            await self._store.complete_action(sent.action_id, sent.result, self._clock.now())
 
     async def _find_sent(
         self,

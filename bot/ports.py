@@ -256,6 +256,13 @@ class RoundStore(Protocol):
         ``question_message``, a THREAD result its ``thread``."""
         ...
 
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction:
+        """:meth:`complete_action` of one action and :meth:`begin_attempt` of the next, in
+        one transaction (one round trip where a round sends several actions)."""
+        ...
+
     async def retry_action(
         self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
     ) -> None: ...

@@ -29,6 +29,8 @@ class PracticeRequest:
 
 
 class PracticePolicy(Protocol):
+    """Picks a member's next practice question among the candidates."""
+
     def choose(self, request: PracticeRequest) -> int | None:
         """A question id of ``request.candidates``; None when there is none."""
         ...

@@ -24,6 +24,8 @@ class PracticeState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PracticeSession:
+    """A member's private practice of one question in their DMs, and how far it got."""
+
     id: int
     member_id: int
     direct: ChannelRef  # the member's DM channel with the bot
@@ -37,6 +39,8 @@ class PracticeSession:
 
 @dataclass(frozen=True, slots=True)
 class PracticeDraft:
+    """A practice session to open for a member."""
+
     member_id: int
     direct: ChannelRef
     question_id: int

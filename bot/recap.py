@@ -53,6 +53,8 @@ def week_before(slot: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
 
 @dataclass(frozen=True, slots=True)
 class TopAnswer:
+    """A most-voted answer of the week, as a recap shows it."""
+
     member_name: str
     excerpt: str
     votes: int

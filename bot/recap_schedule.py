@@ -22,6 +22,8 @@ _CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")  # its range is checked by parse_sche
 
 @dataclass(frozen=True, slots=True)
 class RecapSetting:
+    """A channel's weekly recap: on or off, and when."""
+
     enabled: bool = True
     schedule: str | None = None  # None: DEFAULT_RECAP
 

@@ -35,6 +35,8 @@ class WeekAnswer:
 
 @dataclass(frozen=True, slots=True)
 class WeekFigures:
+    """A channel's week as a recap counts it: its rounds and their answers."""
+
     rounds: int
     answers: tuple[WeekAnswer, ...]  # oldest first
 

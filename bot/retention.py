@@ -36,11 +36,15 @@ BATCH = 500
 
 @dataclass(frozen=True, slots=True)
 class Pruned:
+    """How many outbox actions and event ids one retention pass deleted."""
+
     actions: int
     events: int
 
 
 class Retention:
+    """Deletes old completed outbox actions and old event ids, in small batches."""
+
     def __init__(
         self,
         store: Store,

@@ -61,6 +61,8 @@ MAX_PENDING_SUGGESTIONS = 5  # per member and workspace: the queue stays reviewa
 
 @dataclass(frozen=True, slots=True)
 class Item:
+    """An entry of the review queue: ``s12`` a suggestion, ``f3`` a flag."""
+
     kind: str  # "s" a suggestion, "f" a flag
     number: int
 
@@ -110,6 +112,8 @@ def approved_question_id(suggestion: Suggestion) -> str:
 
 
 class ReviewDesk:
+    """Suggestions, flags and their review, for members and admins."""
+
     def __init__(self, engine: QuizEngine) -> None:
         self._engine = engine
 

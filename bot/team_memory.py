@@ -14,6 +14,8 @@ from bot.bank_store import Workspace
 
 
 class TeamMemory(Protocol):
+    """The memory figures recaps and ``/quiz me`` read: mastery per topic, what comes due."""
+
     async def channel_mastery(
         self, channel_id: int, at: datetime, workspace: Workspace | None = None
     ) -> dict[str, float]:

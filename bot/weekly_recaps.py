@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 
 class WeeklyRecaps:
+    """Each channel's weekly recap: when it is due, recording it once, its card."""
+
     def __init__(
         self, *, store: Store, memory: TeamMemory, clock: Clock, wake_outbox: Callable[[], None]
     ) -> None:

@@ -22,6 +22,8 @@ def workspace_of(ref: ChannelRef) -> Workspace:
 
 
 class WorkspaceCatalog:
+    """The questions each workspace sees: the bundled ones, its own pack, its overrides."""
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._bundled: dict[int, tuple[str, str]] = {}  # database id -> (pack, question id)

@@ -15,6 +15,8 @@ from questions.pack import Question
 
 @dataclass(frozen=True, slots=True)
 class FieldProblem:
+    """What is wrong with one field of a question, in the loader's words."""
+
     field: str  # ``key_points`` or ``key_points[2]``
     message: str
 
@@ -23,6 +25,8 @@ class FieldProblem:
 
 
 class QuestionInvalid(ValueError):
+    """A question given as loose fields is not valid; ``problems`` says where."""
+
     def __init__(self, problems: list[FieldProblem]) -> None:
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems))

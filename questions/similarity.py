@@ -49,6 +49,8 @@ def similarity(a: str, b: str) -> float:
 
 @dataclass(frozen=True, slots=True)
 class NearDuplicate:
+    """Two questions whose texts are nearly the same, and their similarity."""
+
     first: str
     second: str
     score: float

@@ -56,6 +56,8 @@ class CopyError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class CopyReport:
+    """What ``quizbot db copy`` copied: the rows per table."""
+
     counts: dict[str, int]  # rows copied per table, equal on both sides
 
     @property

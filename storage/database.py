@@ -30,6 +30,8 @@ class DatabaseUrlError(StorageError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Database:
+    """A configured database: an SQLite file or a PostgreSQL URL."""
+
     kind: Literal["sqlite", "postgres"]
     location: str  # the file path, or the PostgreSQL URL
 

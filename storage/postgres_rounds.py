@@ -191,26 +191,49 @@ class PostgresRounds(PgConnection, SqliteRounds):
         """Mark done once: a replica finishing an action another already completed (its
         lease ran out mid-send) changes nothing."""
         async with self._session() as session:
-            conn = session.conn
-            row = await conn.fetchrow(
-                "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
-                " claimed_by = NULL, lease_until = NULL"
-                " WHERE id = $3 AND state <> 'done' RETURNING round_id, kind",
-                result_ref,
-                to_db(at),
-                action_id,
+            await _complete(session.conn, action_id, result_ref, to_db(at))
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction:
+        """:meth:`complete_action` and :meth:`begin_attempt` in one transaction."""
+        now = to_db(at)
+        async with self._session() as session:
+            await _complete(session.conn, done_id, result_ref, now)
+            row = await session.conn.fetchrow(
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
+                " claimed_by = $2, lease_until = $3"
+                f" WHERE id = $4 RETURNING {OUTBOX_COLUMNS}",
+                now,
+                self.replica,
+                self._lease_end(at),
+                next_id,
             )
-            if row is None:
-                if await conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", action_id) is None:
-                    raise NotFoundError(f"no outbox action with id {action_id}")
-                return
-            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
-                ActionKind(row["kind"])
-            )
-            if column is not None and result_ref is not None:
-                await conn.execute(
-                    f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
-                )
+        if row is None:
+            raise NotFoundError(f"no outbox action with id {next_id}")
+        return action_from_row(row)
+
+
+async def _complete(conn: Any, action_id: int, result_ref: str | None, now: str) -> None:
+    row = await conn.fetchrow(
+        "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
+        " claimed_by = NULL, lease_until = NULL"
+        " WHERE id = $3 AND state <> 'done' RETURNING round_id, kind",
+        result_ref,
+        now,
+        action_id,
+    )
+    if row is None:
+        if await conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", action_id) is None:
+            raise NotFoundError(f"no outbox action with id {action_id}")
+        return
+    column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
+        ActionKind(row["kind"])
+    )
+    if column is not None and result_ref is not None:
+        await conn.execute(
+            f"UPDATE rounds SET {column} = $1 WHERE id = $2", result_ref, row["round_id"]
+        )
 
 
 async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:

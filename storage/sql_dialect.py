@@ -23,6 +23,8 @@ _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class Statement:
+    """A statement as PostgreSQL runs it, and the order of its parameters."""
+
     sql: str
     names: tuple[str, ...] | None  # the named parameters in order; None: positional ones
 

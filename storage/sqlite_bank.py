@@ -55,6 +55,8 @@ def _question(body: str) -> Question:
 
 
 class SqliteBank:
+    """``BankStore`` on the SQLite store's connection."""
+
     def __init__(self, fetch: Fetch, transaction: Transaction) -> None:
         self._fetch = fetch
         self._transaction = transaction

@@ -35,6 +35,8 @@ ON CONFLICT (workspace) DO UPDATE SET
 
 
 class SqliteInstallationStore:
+    """``InstallationStore`` on the SQLite store's connection."""
+
     def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
         self._transaction = transaction
         self._fetch = fetch

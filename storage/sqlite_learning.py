@@ -27,6 +27,8 @@ GRADE_COLUMNS = "rating, graded_at, round_id"
 
 
 class SqliteLearningStore:
+    """``LearningStore`` on the SQLite store's connection."""
+
     def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
         self._transaction = transaction
         self._fetch = fetch

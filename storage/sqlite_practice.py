@@ -28,6 +28,8 @@ SESSION_COLUMNS = (
 
 
 class SqlitePracticeStore:
+    """``PracticeStore`` on the SQLite store's connection."""
+
     def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
         self._transaction = transaction
         self._fetch = fetch

@@ -48,6 +48,8 @@ ORDER BY w.position
 
 
 class SqliteRecapStore:
+    """``RecapStore`` on the SQLite store's connection."""
+
     def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
         self._transaction = transaction
         self._fetch = fetch

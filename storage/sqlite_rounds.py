@@ -278,22 +278,24 @@ class SqliteRounds(SqliteConnection):
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
-        def work(conn: sqlite3.Connection) -> None:
+        await self._transact(lambda conn: _complete(conn, action_id, result_ref, to_db(at)))
+
+    async def complete_and_begin(
+        self, done_id: int, result_ref: str | None, next_id: int, at: datetime
+    ) -> OutboxAction:
+        def work(conn: sqlite3.Connection) -> OutboxAction:
+            now = to_db(at)
+            _complete(conn, done_id, result_ref, now)
             row = conn.execute(
-                "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
-                " WHERE id = ? RETURNING round_id, kind",
-                (result_ref, to_db(at), action_id),
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
+                f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+                (now, next_id),
             ).fetchone()
             if row is None:
-                raise NotFoundError(f"no outbox action with id {action_id}")
-            round_id, kind = row[0], ActionKind(row[1])
-            column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(
-                kind
-            )
-            if column is not None and result_ref is not None:
-                conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+                raise NotFoundError(f"no outbox action with id {next_id}")
+            return action_from_row(row)
 
-        await self._transact(work)
+        return await self._transact(work)
 
     async def retry_action(
         self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
@@ -328,6 +330,21 @@ class SqliteRounds(SqliteConnection):
     async def _require_action(self, action_id: int) -> None:
         if await self._fetch_one("SELECT 1 FROM outbox WHERE id = ?", (action_id,)) is None:
             raise NotFoundError(f"no outbox action with id {action_id}")
+
+
+def _complete(conn: sqlite3.Connection, action_id: int, result_ref: str | None, now: str) -> None:
+    """Mark the action done; a question's or thread's result becomes the round's."""
+    row = conn.execute(
+        "UPDATE outbox SET state = 'done', result_ref = ?, updated_at = ?"
+        " WHERE id = ? RETURNING round_id, kind",
+        (result_ref, now, action_id),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no outbox action with id {action_id}")
+    round_id, kind = row[0], ActionKind(row[1])
+    column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(kind)
+    if column is not None and result_ref is not None:
+        conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
 
 
 def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from adapters.console.render import BOT_NAME, Transcript
-from adapters.console.session import ConsoleSession
+from adapters.console.session import ConsoleSession, nothing_to_wait_for
 from adapters.console.view import (
     CONSOLE_CHANNEL,
     ConsoleView,
@@ -39,10 +39,6 @@ async def _no_input(prompt: Callable[[], str]) -> AsyncIterator[str]:
     yield  # an async generator that yields nothing
 
 
-async def _nothing_to_wait_for() -> None:
-    return None
-
-
 @dataclass
 class ConsolePlatform:
     """The console as a platform and a connector: reads ``lines`` once started, prints what
@@ -58,7 +54,7 @@ class ConsolePlatform:
     view: ConsoleView = field(default_factory=ConsoleView)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sent_keys: dict[str, str] = field(default_factory=dict)
-    _settle: Callable[[], Awaitable[None]] = _nothing_to_wait_for
+    _settle: Callable[[], Awaitable[None]] = nothing_to_wait_for
     _reading: asyncio.Task[None] | None = None
     _transcript: Transcript | None = None
 

@@ -26,6 +26,8 @@ FIELD_LINE = re.compile(r"(?P<name>[a-z_]+):\s?(?P<text>.*)")
 
 @dataclass
 class FormEntry:
+    """A form being filled in on the console, one line at a time."""
+
     form: Form
     values: dict[str, str] = field(default_factory=dict)
     _current: str | None = None

@@ -39,7 +39,8 @@ CONTROLS = (
 ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
 
 
-async def _nothing_to_wait_for() -> None:
+async def nothing_to_wait_for() -> None:
+    """The default ``settle``: a line's work is done when its event was handled."""
     return None
 
 
@@ -52,7 +53,7 @@ class ConsoleSession:
     view: ConsoleView
     echo: bool  # print input lines too (scripts); a terminal already shows them
     # what a line set off (the outbox) is done before the next line is read
-    settle: Callable[[], Awaitable[None]] = _nothing_to_wait_for
+    settle: Callable[[], Awaitable[None]] = nothing_to_wait_for
     member: str = OWNER
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0

@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 
 class ThrottledLog:
+    """Logs the first line of a burst and counts the rest into the next line let through."""
+
     def __init__(
         self,
         logger: logging.Logger,

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 
 class SlackHttpEdge:
+    """Lets an HTTP request reach bolt only when it is signed and readable; answers the rest."""
+
     def __init__(self, signing_secret: str) -> None:
         self._verifier = RequestVerifier(signing_secret)
         self._log_refused = ThrottledLog(log, logging.WARNING)

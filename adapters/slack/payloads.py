@@ -32,16 +32,22 @@ Route = Literal["event", "command", "action", "view", "bolt"]
 
 
 class Authorization(TypedDict):
+    """One entry of an Events API envelope's ``authorizations``."""
+
     team_id: NotRequired[str]
 
 
 class ReactionItem(TypedDict):
+    """The message a reaction was added to."""
+
     type: str
     channel: NotRequired[str]
     ts: NotRequired[str]
 
 
 class ReactionAdded(TypedDict):
+    """The ``reaction_added`` event."""
+
     type: Literal["reaction_added"]
     user: str
     reaction: str
@@ -49,6 +55,8 @@ class ReactionAdded(TypedDict):
 
 
 class MessageFields(TypedDict):
+    """The fields of a message, in a ``message`` event and in an edit's new message."""
+
     subtype: NotRequired[str | None]
     user: NotRequired[str]
     bot_id: NotRequired[str | None]
@@ -58,6 +66,8 @@ class MessageFields(TypedDict):
 
 
 class MessageEvent(MessageFields):
+    """A ``message`` event; an edit carries the new text in ``message``."""
+
     type: Literal["message"]
     channel: NotRequired[str]
     channel_type: NotRequired[str]  # "im" in the bot's direct messages
@@ -65,6 +75,8 @@ class MessageEvent(MessageFields):
 
 
 class ReactionEnvelope(TypedDict):
+    """The Events API envelope of a ``reaction_added`` event."""
+
     event_id: str
     team_id: NotRequired[str]
     authorizations: NotRequired[list[Authorization]]
@@ -72,6 +84,8 @@ class ReactionEnvelope(TypedDict):
 
 
 class MessageEnvelope(TypedDict):
+    """The Events API envelope of a ``message`` event."""
+
     event_id: str
     team_id: NotRequired[str]
     authorizations: NotRequired[list[Authorization]]
@@ -79,6 +93,8 @@ class MessageEnvelope(TypedDict):
 
 
 class SlashCommand(TypedDict):
+    """The form fields of a slash command request."""
+
     team_id: str
     channel_id: str
     user_id: str
@@ -88,6 +104,8 @@ class SlashCommand(TypedDict):
 
 
 class ActionUser(TypedDict):
+    """The member who pressed a button."""
+
     id: str
     name: NotRequired[str]
     username: NotRequired[str]
@@ -95,28 +113,40 @@ class ActionUser(TypedDict):
 
 
 class Team(TypedDict):
+    """The workspace of an interaction."""
+
     id: NotRequired[str]
 
 
 class Channel(TypedDict):
+    """The channel of an interaction."""
+
     id: str
 
 
 class Container(TypedDict):
+    """Where the message with the pressed button is."""
+
     channel_id: NotRequired[str]
     message_ts: NotRequired[str]
 
 
 class MessageStamp(TypedDict):
+    """The message with the pressed button."""
+
     ts: str
 
 
 class Action(TypedDict):
+    """One pressed button: its action id and value."""
+
     action_id: str
     value: NotRequired[str]
 
 
 class BlockActions(TypedDict):
+    """A ``block_actions`` interaction: a member pressed a button."""
+
     type: Literal["block_actions"]
     trigger_id: str
     user: ActionUser

@@ -22,6 +22,8 @@ PICK_ONE = "Pick one from Slack's emoji picker, or :name: of one of this workspa
 
 
 class WorkspaceEmoji:
+    """Whether Slack can react with an emoji in this workspace (standard or custom)."""
+
     def __init__(self, client: AsyncWebClient) -> None:
         self._client = client
 

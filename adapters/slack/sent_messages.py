@@ -44,6 +44,8 @@ def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
 
 
 class SentMessages:
+    """Finds a message of ours by its outbox key in a channel's or a thread's history."""
+
     def __init__(self, client: AsyncWebClient) -> None:
         self._client = client
 

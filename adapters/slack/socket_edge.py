@@ -31,6 +31,8 @@ SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
 
 
 class EdgeSocketModeHandler(AsyncSocketModeHandler):
+    """Socket Mode handler that acknowledges the envelopes the SDK or bolt cannot read."""
+
     def __init__(self, app: AsyncApp, app_token: str) -> None:
         super().__init__(app, app_token)
         # Runs before the SDK turns the message into a request.

@@ -28,6 +28,8 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 
 
 class RequestVerifier:
+    """Checks Slack's signature and timestamp of a request on its raw body."""
+
     def __init__(self, secret: str, *, now: Callable[[], float] = time.time) -> None:
         self._secret = secret.encode()
         self._now = now

@@ -17,6 +17,8 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 
 class SharedSessionWebClient(AsyncWebClient):
+    """A Slack Web API client that keeps one aiohttp session for all its calls."""
+
     async def api_call(self, *args: Any, **kwargs: Any) -> AsyncSlackResponse:
         if self.session is None:  # opened here: a ClientSession needs the running loop
             self.session = aiohttp.ClientSession(

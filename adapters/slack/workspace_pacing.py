@@ -30,6 +30,8 @@ SPEEDUP = 0.01  # posts per second regained per successful post
 
 
 class WorkspacePacer:
+    """Starts a workspace's posts at most ``rate`` per second, evenly spaced."""
+
     def __init__(
         self,
         rate: float | None = DEFAULT_POSTS_PER_SECOND,

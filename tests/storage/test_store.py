@@ -518,6 +518,19 @@ async def test_a_round_is_read_with_its_channel_in_one_call(store: SqliteStore) 
     assert await store.round_in_channel(round_.id + 1000) is None
 
 
+async def test_one_action_is_completed_and_the_next_begun_together(store: SqliteStore) -> None:
+    round_ = await new_round(store, await new_channel(store))
+    question, thread, _ = await round_actions(store, round_.id)
+    await store.begin_attempt(question.id, T0)
+    begun = await store.complete_and_begin(question.id, "msg-1", thread.id, T0)
+    assert (begun.id, begun.attempts, begun.state) == (thread.id, 1, ActionState.PENDING)
+    done = (await round_actions(store, round_.id))[0]
+    assert (done.state, done.result_ref) == (ActionState.DONE, "msg-1")
+    assert (await store.get_round(round_.id)).question_message == "msg-1"  # type: ignore[union-attr]
+    with pytest.raises(NotFoundError):
+        await store.complete_and_begin(thread.id, "t-1", 999, T0)
+
+
 async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
     store: SqliteStore,
 ) -> None:
