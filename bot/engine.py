@@ -30,9 +30,11 @@ from bot.models import (
     OutboxDraft,
     Round,
     action_key,
+    direct_draft,
 )
 from bot.ports import Clock, Store
 from bot.refs import ChannelRef
+from bot.render import Card
 from bot.rotation import eligible_questions, pick_question
 from bot.workspace_catalog import WorkspaceCatalog, workspace_of
 from questions.catalog import Catalog
@@ -41,10 +43,8 @@ from questions.pack import Question
 log = logging.getLogger(__name__)
 
 
-
 class NoQuestions(Refused):
     """No question is eligible (every topic disabled, or an unknown topic)."""
-
 
 
 class QuizEngine:
@@ -242,6 +242,13 @@ class QuizEngine:
                 self._wake_outbox()
             self._follow_ups_queued.put(round_id, True)
         return result.outcome
+
+    async def send_direct(self, destination: ChannelRef, card: Card, key: str) -> None:
+        """Queue ``card`` for ``destination`` (a member's DM channel) in the outbox under
+        ``key``, which says what it is (e.g. "practice:7:outline"): sent once, however
+        often this is called with that key, across a crash too."""
+        if await self.store.enqueue([direct_draft(destination, card, key)], self.clock.now()):
+            self._wake_outbox()
 
     async def on_reaction(self, event: Reaction) -> bool:
         """Apply a reveal or vote reaction; False when it changed nothing (any other

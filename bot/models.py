@@ -7,6 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.refs import ChannelRef
+from bot.render import Card
 
 
 class FollowUpPolicy(StrEnum):
@@ -25,7 +26,8 @@ class RoundState(StrEnum):
 
 
 class ActionKind(StrEnum):
-    """Outgoing round actions, performed in this order by the outbox worker."""
+    """Outgoing actions, performed in this order by the outbox worker: a round's, and
+    ``DIRECT`` (a card for one member's direct messages, which belongs to no round)."""
 
     QUESTION = "question"
     THREAD = "thread"
@@ -33,6 +35,7 @@ class ActionKind(StrEnum):
     FOLLOW_UPS = "follow_ups"
     OUTLINE = "outline"
     RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recap)
+    DIRECT = "direct"  # a stored card posted to a member's DM channel (practice, reminders)
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -97,11 +100,20 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class OutboxDraft:
-    """An action to queue for a round, with its outbox key."""
+    """An action to queue, with its outbox key: a round's (``round_id``), or a direct one
+    (no round; ``destination`` and the ``card`` to post there, see :func:`direct_draft`)."""
 
-    round_id: int
+    round_id: int | None
     kind: ActionKind
     key: str  # deterministic, e.g. "round:42:question"; unique in the outbox
+    destination: ChannelRef | None = None
+    card: Card | None = None
+
+
+def direct_draft(destination: ChannelRef, card: Card, key: str) -> OutboxDraft:
+    """An action posting ``card`` to ``destination`` (a member's DM channel) once, under
+    ``key`` (e.g. "practice:7:outline"): it belongs to no round."""
+    return OutboxDraft(None, ActionKind.DIRECT, key, destination, card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +126,11 @@ class PruneBatch:
 
 @dataclass(frozen=True, slots=True)
 class OutboxAction:
-    """A queued action with its attempts, last error and result."""
+    """A queued action with its attempts, last error and result. A direct action has no
+    round; it carries its destination and card instead."""
 
     id: int
-    round_id: int
+    round_id: int | None
     kind: ActionKind
     key: str
     state: ActionState
@@ -125,6 +138,8 @@ class OutboxAction:
     next_attempt_at: datetime
     result_ref: str | None = None
     last_error: str | None = None
+    destination: ChannelRef | None = None
+    card: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,8 @@
-"""The outbox worker: performs each recorded round action exactly once.
+"""The outbox worker: performs each recorded action exactly once.
+
+A round's actions are performed in order, each after the one it builds on; a direct
+action (a stored card for one member's DM channel, e.g. a practice step or a reminder)
+belongs to no round and is performed on its own.
 
 Every action was stored with a deterministic key before anything was sent.
 An attempt is counted *before* the send; when an action that already had an
@@ -135,9 +139,10 @@ class OutboxWorker:
             due = await self._store.due_actions(
                 self._clock.now(), limit=PASS_LIMIT, platforms=self._platforms.keys()
             )
-            by_round: dict[int, list[OutboxAction]] = {}
+            # A round's actions go in order, and so do the direct actions to one DM channel.
+            by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
-                by_round.setdefault(action.round_id, []).append(action)
+                by_round.setdefault(_group_of(action), []).append(action)
             limit = asyncio.Semaphore(self._config.send_concurrency)
 
             async def run_round(actions: list[OutboxAction]) -> int:
@@ -160,6 +165,8 @@ class OutboxWorker:
             return completed, len(due) == PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
+        if actions[0].round_id is None:
+            return await self._run_direct(actions)
         # The round and channel are read once per round, together, not per action: the
         # round's message and thread are known from the actions this loop completes.
         found = await self._store.round_in_channel(actions[0].round_id)
@@ -274,6 +281,62 @@ class OutboxWorker:
         if sent is not None:
             await self._store.complete_action(sent.action_id, sent.result, self._clock.now())
 
+    async def _run_direct(self, actions: list[OutboxAction]) -> int:
+        """The direct actions to one DM channel, oldest first (a practice question before
+        its follow-up), put off like a round's while the platform's pacing would hold them."""
+        completed = 0
+        for index, action in enumerate(actions):
+            platform = self._platforms.get(
+                action.destination.platform if action.destination else ""
+            )
+            if isinstance(platform, PacedSends) and action.destination is not None:
+                wait = platform.send_delay(action.destination)
+                if wait > 0:
+                    now = self._clock.now()
+                    until = now + timedelta(seconds=wait)
+                    await self._store.postpone_actions(
+                        [a.id for a in actions[index:]], until, at=now
+                    )
+                    break
+            if not await self._perform_direct(action):
+                break
+            completed += 1
+        return completed
+
+    async def _perform_direct(self, action: OutboxAction) -> bool:
+        """Post a direct action's stored card to its DM channel; whether it was completed."""
+        if action.destination is None or action.card is None:
+            await self._store.fail_action(
+                action.id, "direct action without a card", self._clock.now()
+            )
+            return False
+        destination = action.destination
+        platform = self._platforms.get(destination.platform)
+        if platform is None:
+            return False  # that platform is not running in this process; keep the action
+        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        started = time.perf_counter()
+        try:
+            already = (
+                await platform.find_sent(destination, attempt.key) if attempt.attempts > 1 else None
+            )
+            if already is not None:
+                log.info("action %s was already sent; recording it", attempt.key)
+                result = already.message_id
+            else:
+                result = (await platform.post(destination, action.card, key=attempt.key)).message_id
+        except ChannelUnavailable as problem:  # the member closed the DM or left
+            self._metrics.platform_error(platform.name, "channel_unavailable")
+            log.warning("direct message %s undeliverable: %s", attempt.key, problem)
+            await self._store.fail_action(action.id, str(problem), self._clock.now())
+            return False
+        except Exception as problem:
+            await self._retry_later(platform.name, attempt, problem)
+            return False
+        self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
+        await self._store.complete_action(attempt.id, result, self._clock.now())
+        return True
+
     async def _find_sent(
         self,
         platform: Platform,
@@ -377,9 +440,18 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(
-            action.id, message, now + timedelta(seconds=delay), at=now
-        )
+        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay), at=now)
+
+
+def _group_of(action: OutboxAction) -> object:
+    """What an action is performed in order with: its round, or its DM channel."""
+    if action.round_id is not None or action.destination is None:
+        return action.round_id
+    return (
+        action.destination.platform,
+        action.destination.workspace,
+        action.destination.channel_id,
+    )
 
 
 def _known(value: str | None) -> str:

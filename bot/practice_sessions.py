@@ -111,13 +111,13 @@ class PracticeSessions:
         """An answer while the session waits for one; any other DM gets the help text."""
         session = await self.in_direct(event.channel)
         if session is None:
-            await platform.post(
-                event.channel, practice_cards.help_card(), key=f"dm-help:{event.event_id}"
+            await self._engine.send_direct(
+                event.channel, practice_cards.help_card(), f"dm-help:{event.event_id}"
             )
             return
         if session.state is PracticeState.GRADE:
-            await platform.post(
-                event.channel, practice_cards.waiting_for_grade(), key=f"dm-help:{event.event_id}"
+            await self._engine.send_direct(
+                event.channel, practice_cards.waiting_for_grade(), f"dm-help:{event.event_id}"
             )
             return
         question = self._question(session)
@@ -149,7 +149,10 @@ class PracticeSessions:
             session.member_id, session.question_id, grade, now
         )
         zone = self._engine.config.default_timezone
-        return Response(practice_cards.graded_card(grade, result.card.due, zone, session.id))
+        card = practice_cards.graded_card(grade, result.card.due, zone, session.id)
+        # The confirmation with its "Next question" button stays in the DM, sent once.
+        await self._send(platform, session, "graded", card)
+        return Response(cards.info(card.title))
 
     async def next_question(
         self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int
@@ -170,4 +173,5 @@ class PracticeSessions:
     async def _send(
         self, platform: Platform, session: PracticeSession, step: str, card: Card
     ) -> None:
-        await platform.post(session.direct, card, key=f"practice:{session.id}:{step}")
+        """Queue a step's card for the session's DM channel: the outbox sends it once."""
+        await self._engine.send_direct(session.direct, card, f"practice:{session.id}:{step}")

@@ -42,6 +42,7 @@ TABLES = (
     "recap_schedules",
     "recaps",
     "practice_sessions",
+    "reminders",
     "slack_installations",
     "slack_oauth_states",
 )

@@ -18,7 +18,13 @@ from typing import Any
 from bot.models import ActionKind, OutboxAction, OutboxDraft, Round
 from storage.errors import NotFoundError
 from storage.postgres_connection import PgConnection
-from storage.records import OUTBOX_COLUMNS, ROUND_COLUMNS, action_from_row, round_from_row
+from storage.records import (
+    OUTBOX_COLUMNS,
+    ROUND_COLUMNS,
+    action_from_row,
+    draft_row,
+    round_from_row,
+)
 from storage.sqlite_rounds import SqliteRounds
 from storage.timestamps import from_db, to_db
 
@@ -33,6 +39,17 @@ _INSERT_ACTIONS = """
 INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, created_at, updated_at)
 SELECT round_id, kind, key, 'pending', 0, $4, $4, $4
 FROM unnest($1::integer[], $2::text[], $3::text[]) AS drafts (round_id, kind, key)
+ON CONFLICT (key) DO NOTHING
+"""
+
+_INSERT_DRAFTS = """
+INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace, target_channel,
+    card, state, attempts, next_attempt_at, created_at, updated_at)
+SELECT round_id, kind, key, target_platform, target_workspace, target_channel, card,
+    'pending', 0, $8, $8, $8
+FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+    $7::text[]) AS drafts (round_id, kind, key, target_platform, target_workspace,
+    target_channel, card)
 ON CONFLICT (key) DO NOTHING
 """
 
@@ -240,13 +257,8 @@ async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> 
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     if not drafts:
         return 0
-    status = await conn.execute(
-        _INSERT_ACTIONS,
-        [d.round_id for d in drafts],
-        [d.kind.value for d in drafts],
-        [d.key for d in drafts],
-        now,
-    )
+    columns = list(zip(*(draft_row(d) for d in drafts), strict=True))
+    status = await conn.execute(_INSERT_DRAFTS, *(list(c) for c in columns), now)
     return int(status.rsplit(" ", 1)[-1])
 
 
@@ -255,7 +267,9 @@ def _platform_filter(platforms: Collection[str] | None, params: list[Any]) -> st
     if platforms is None:
         return ""
     params.append(sorted(platforms))
+    names = f"${len(params)}::text[]"
     return (
-        " AND EXISTS (SELECT 1 FROM rounds r JOIN channels c ON c.id = r.channel_id"
-        f" WHERE r.id = outbox.round_id AND c.platform = ANY(${len(params)}::text[]))"
+        f" AND (outbox.target_platform = ANY({names})"
+        " OR EXISTS (SELECT 1 FROM rounds r JOIN channels c ON c.id = r.channel_id"
+        f" WHERE r.id = outbox.round_id AND c.platform = ANY({names})))"
     )

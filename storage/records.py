@@ -13,10 +13,12 @@ from bot.models import (
     ChannelSettings,
     FollowUpPolicy,
     OutboxAction,
+    OutboxDraft,
     Round,
     RoundState,
 )
 from bot.refs import ChannelRef
+from bot.stored_cards import card_from_json, card_to_json
 from storage.timestamps import from_db, optional_from_db
 
 CHANNEL_COLUMNS = (
@@ -27,7 +29,10 @@ ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
     "revealed_at, question_message, thread, closed_at"
 )
-OUTBOX_COLUMNS = "id, round_id, kind, key, state, attempts, next_attempt_at, result_ref, last_error"
+OUTBOX_COLUMNS = (
+    "id, round_id, kind, key, state, attempts, next_attempt_at, result_ref, last_error, "
+    "target_platform, target_workspace, target_channel, card"
+)
 # Selected from ``answers a JOIN members m ON m.id = a.member_id``.
 ANSWER_COLUMNS = (
     "a.id, a.round_id, a.member_id, m.display_name, m.member, a.message_id, a.text, "
@@ -99,6 +104,28 @@ def action_from_row(row: sqlite3.Row) -> OutboxAction:
         next_attempt_at=from_db(row["next_attempt_at"]),
         result_ref=row["result_ref"],
         last_error=row["last_error"],
+        destination=(
+            None
+            if row["target_channel"] is None
+            else ChannelRef(row["target_platform"], row["target_workspace"], row["target_channel"])
+        ),
+        card=None if row["card"] is None else card_from_json(row["card"]),
+    )
+
+
+def draft_row(
+    draft: OutboxDraft,
+) -> tuple[int | None, str, str, str | None, str | None, str | None, str | None]:
+    """The draft's (round_id, kind, key, target platform, workspace, channel, card JSON)."""
+    where = draft.destination
+    return (
+        draft.round_id,
+        draft.kind.value,
+        draft.key,
+        None if where is None else where.platform,
+        None if where is None else where.workspace,
+        None if where is None else where.channel_id,
+        None if draft.card is None else card_to_json(draft.card),
     )
 
 

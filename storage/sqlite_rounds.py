@@ -32,6 +32,7 @@ from storage.records import (
     ROUND_COLUMNS,
     action_from_row,
     channel_from_row,
+    draft_row,
     round_from_row,
 )
 from storage.sqlite_connection import SqliteConnection
@@ -218,7 +219,7 @@ class SqliteRounds(SqliteConnection):
         names = None if platforms is None else sorted(platforms)
         rows = await self._fetch(
             due_actions_sql(None if names is None else len(names)),
-            (to_db(now), *(names or ()), limit),
+            (to_db(now), *(names or ()), *(names or ()), limit),
         )
         return [action_from_row(row) for row in rows]
 
@@ -227,14 +228,16 @@ class SqliteRounds(SqliteConnection):
     ) -> datetime | None:
         names = None if platforms is None else sorted(platforms)
         row = await self._fetch_one(
-            next_due_sql(None if names is None else len(names)), (to_db(after), *(names or ()))
+            next_due_sql(None if names is None else len(names)),
+            (to_db(after), *(names or ()), *(names or ())),
         )
         return None if row is None else from_db(row[0])
 
     async def prune_done_actions(self, before: datetime, limit: int) -> PruneBatch:
         # A follow-ups action of a round not revealed yet stays: the reveal enqueues
         # follow-ups again and only the existing key stops a second post. Open rounds
-        # keep theirs too (a first answer enqueues follow-ups).
+        # keep theirs too (a first answer enqueues follow-ups). A direct action (no round)
+        # goes once it is old: its key names a step or a day that never comes again.
         cutoff = to_db(before)
         after_at, after_id = self._prune_cursor
         rows = await self._fetch(
@@ -245,8 +248,15 @@ class SqliteRounds(SqliteConnection):
             row["id"]
             for row in rows
             if row["updated_at"] < cutoff
-            and row["state"] == "closed"
-            and (row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None)
+            and (
+                row["round_id"] is None
+                or (
+                    row["state"] == "closed"
+                    and (
+                        row["kind"] != ActionKind.FOLLOW_UPS.value or row["revealed_at"] is not None
+                    )
+                )
+            )
         ]
         more = len(rows) == limit
         self._prune_cursor = (rows[-1]["next_attempt_at"], rows[-1]["id"]) if more else _PASS_START
@@ -350,10 +360,11 @@ def _complete(conn: sqlite3.Connection, action_id: int, result_ref: str | None, 
 def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     cursor = conn.executemany(
-        "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
-        " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)"
+        "INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace,"
+        " target_channel, card, state, attempts, next_attempt_at, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
         " ON CONFLICT (key) DO NOTHING",
-        [(d.round_id, d.kind.value, d.key, now, now, now) for d in drafts],
+        [(*draft_row(d), now, now, now) for d in drafts],
     )
     return max(cursor.rowcount, 0)
 

@@ -118,7 +118,12 @@ class FakePlatform:
     ) -> MessageRef | None:
         where = thread.thread_id if thread else None
         for sent in self.messages:
-            if sent.key == key and sent.channel == channel and sent.thread == where:
+            # by the channel's id, as a platform looks it up (the shown name is not stored)
+            same = (sent.channel.platform, sent.channel.channel_id) == (
+                channel.platform,
+                channel.channel_id,
+            )
+            if sent.key == key and same and sent.thread == where:
                 return MessageRef(channel, sent.id)
         return None
 

@@ -40,13 +40,15 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
         return next(i for i, line in enumerate(transcript) if text in line)
 
     assert "Unknown topic" in transcript[at("you: /quiz practice net") + 2]
-    assert transcript[at("you: /quiz practice networking") + 1] == (
-        "[DM › you] quizbot: Practice question"
-    )
+    started = at("you: /quiz practice networking")
+    assert transcript[started + 1] == "[#practice] quizbot → you (private): Practice started"
+    assert "[DM › you] quizbot: Practice question" in transcript[started + 2 :][:3]
     assert at("[DM › you] you: my answer") < at("[DM › you] quizbot: Follow-up 1 of 1")
     assert at("[DM › you] you: my follow-up answer") < at("[DM › you] quizbot: Sample answer")
     grade = at("[DM › you] you: /quiz grade good")
     assert transcript[grade + 1] == "[DM › you] quizbot → you (private): Practice graded: good"
+    # the confirmation with the date and the "Next question" button, in the DM
+    assert at("[DM › you] quizbot: Practice graded: good") > grade + 1
     assert "only while a practice session waits" in " ".join(transcript[grade:])
     me = [line.strip() for line in transcript[at("[#practice] you: /quiz me") + 1 :]]
     assert me[0].endswith("(private): you: your practice")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.events import ButtonPress, Command, DirectMessage
 from bot.practice_cards import NEXT_ACTION, practice_value
-from bot.practice_sessions import ALREADY_OPEN
+from bot.practice_sessions import ALREADY_OPEN, same_place
 from bot.practice_store import PracticeSession
 from bot.refs import ChannelRef, MessageRef
 from bot.render import Card, Response
@@ -17,7 +17,8 @@ def dm(quiz: QuizHarness, name: str) -> ChannelRef:
 
 
 def dm_cards(quiz: QuizHarness, name: str) -> list[Card]:
-    return [m.card for m in quiz.platform.messages if m.channel == dm(quiz, name)]
+    where = dm(quiz, name)
+    return [m.card for m in quiz.platform.messages if same_place(m.channel, where)]
 
 
 async def write(quiz: QuizHarness, name: str, text: str) -> None:
@@ -28,6 +29,7 @@ async def write(quiz: QuizHarness, name: str, text: str) -> None:
             event_id, channel, MessageRef(channel, f"dm{event_id}"), quiz.member(name), text
         )
     )
+    await quiz.service.settle()
 
 
 async def in_dm(quiz: QuizHarness, name: str, text: str) -> Response:
@@ -36,6 +38,7 @@ async def in_dm(quiz: QuizHarness, name: str, text: str) -> Response:
         Command(quiz.event_id(), dm(quiz, name), quiz.member(name), word, tuple(args))
     )
     assert response is not None
+    await quiz.service.settle()
     return response
 
 
@@ -46,6 +49,7 @@ async def press(quiz: QuizHarness, name: str, action: str, value: str) -> Respon
     )
     response = await quiz.service.handle(event)
     assert response is not None
+    await quiz.service.settle()
     return response
 
 
@@ -82,13 +86,15 @@ async def test_a_whole_practice_session_walks_the_question_like_an_interview(
 
     graded = await press(quiz, "alice", "grade_good", practice_value(session.id))
     assert graded.card.title == "Practice graded: good"
-    assert "comes back for you on" in graded.card.body
+    confirmation = dm_cards(quiz, "alice")[-1]  # in the DM, through the outbox
+    assert confirmation.title == "Practice graded: good"
+    assert "comes back for you on" in confirmation.body
     member_id = await quiz.service.store.member_id(quiz.member("alice"))
     cards = await quiz.service.store.learning.member_cards(member_id)
     assert list(cards) == [session.question_id]  # the member's own card
     assert await quiz.service.store.leaderboard(1, None) == []  # no channel points
 
-    (next_button,) = graded.card.buttons
+    (next_button,) = confirmation.buttons
     assert next_button.action == NEXT_ACTION
     again = await press(quiz, "alice", NEXT_ACTION, next_button.value)
     assert again.card.title == "Practice started"

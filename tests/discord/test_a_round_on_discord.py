@@ -372,6 +372,7 @@ def dm_button(fake: FakeDiscord, user: int, message: dict[str, Any], custom: str
 async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     await quiz.command(LEAD, "now")
     await quiz.command(ANN, "practice")
+    await quiz.service.settle()  # practice messages go through the outbox
     opened = [r for r in quiz.fake.requests if r.path == "/users/@me/channels"]
     assert len(opened) == 1
     dm = max(c for c, json in quiz.fake.channels.items() if json["type"] == 1)
@@ -380,6 +381,7 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     while bot_posts(quiz.fake, dm)[-1]["embeds"][0]["title"] != "Sample answer outline":
         assert len(bot_posts(quiz.fake, dm)) < 10
         await quiz.run("MESSAGE_CREATE", dm_payload(quiz.fake, dm, ANN, "my answer"))
+        await quiz.service.settle()
     titles = [m["embeds"][0]["title"] for m in bot_posts(quiz.fake, dm)]
     assert titles[0] == "Practice question" and titles[1].startswith("Follow-up 1 of")
 
@@ -399,5 +401,12 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     ann = await quiz.store.member_id(MemberRef("discord", str(quiz.fake.guild_id), str(ANN)))
     assert len(await quiz.store.learning.member_cards(ann)) == 1  # the guild member's card
 
+    await quiz.service.settle()
+    confirmation = bot_posts(quiz.fake, dm)[-1]
+    assert confirmation["embeds"][0]["title"] == "Practice graded: good"
+    assert "Next question" in str(confirmation["components"])
+    assert sum("graded" in str(m["embeds"]) for m in bot_posts(quiz.fake, dm)) == 1
+
     await quiz.run("MESSAGE_CREATE", dm_payload(quiz.fake, dm, ANN, "anything else"))
+    await quiz.service.settle()
     assert "practice session waits" in str(bot_posts(quiz.fake, dm)[-1]["embeds"][0])

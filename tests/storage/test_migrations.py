@@ -19,7 +19,9 @@ from storage.migrations import (
     split_statements,
 )
 from storage.sqlite_store import SqliteStore
+from tests.store_reads import round_actions
 
+T0, T1 = "2026-01-05T09:00:00.000000Z", "2026-01-05T09:01:00.000000Z"
 TABLES = {
     "channels",
     "questions",
@@ -130,3 +132,40 @@ def test_the_postgresql_migrations_mirror_the_sqlite_ones() -> None:
 
     sqlite = [(m.version, m.name) for m in bundled_migrations()]
     assert [(m.version, m.name) for m in bundled_postgres_migrations()] == sqlite
+
+
+async def test_migration_8_keeps_the_outbox_and_lets_an_action_have_no_round(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "quiz.db"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await migrate(conn, bundled_migrations()[:7])
+        for statement in (
+            "INSERT INTO channels (id, platform, workspace, channel, timezone, reveal_emoji,"
+            " reveal_min_reactors, followup_policy, grace_hours)"
+            " VALUES (1, 'slack', 'T', 'C', 'UTC', 'x', 1, 'after_first_answer', 6)",
+            "INSERT INTO questions (id, pack, question, topic, content_hash)"
+            " VALUES (1, 'p', 'q', 't', 'h')",
+            "INSERT INTO rounds (id, channel_id, question_id, number, scheduled_for, scheduled,"
+            " state, created_at) VALUES (1, 1, 1, 1, :t0, 1, 'open', :t0)",
+            "INSERT INTO outbox (id, round_id, kind, key, state, attempts, next_attempt_at,"
+            " created_at, updated_at, result_ref) VALUES (5, 1, 'question', 'round:1:question',"
+            " 'done', 1, :t0, :t0, :t1, 'm1')",
+        ):
+            await conn.execute(statement, {"t0": T0, "t1": T1})
+    async with SqliteStore.open(path) as store:
+        assert store.migration is not None and store.migration.from_version == 7
+        (kept,) = await round_actions(store, 1)
+        assert (kept.id, kept.key, kept.result_ref, kept.destination) == (
+            5,
+            "round:1:question",
+            "m1",
+            None,
+        )
+    with sqlite3.connect(path) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute(  # an action needs a round or a destination
+            "INSERT INTO outbox (kind, key, state, next_attempt_at, created_at, updated_at)"
+            " VALUES ('direct', 'k', 'pending', :t0, :t0, :t0)",
+            {"t0": T0},
+        )
+    assert {"reminders"} <= tables_of(path)

@@ -23,10 +23,12 @@ from bot.models import (
     OutboxDraft,
     Round,
     RoundState,
+    direct_draft,
 )
 from bot.ports import Store
 from bot.practice_store import PracticeDraft, PracticeState
 from bot.refs import ChannelRef, MemberRef
+from bot.render import Button, Card, CardKind, Field
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore
@@ -671,9 +673,7 @@ async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None
     question_id = (await new_round(store, channel_id)).question_id
     ann = await member(store, "ann")
     direct = ChannelRef("slack", "T1", "D-ann", "DM")
-    started = await store.practice.start_session(
-        PracticeDraft(ann, direct, question_id, "gpu", T0)
-    )
+    started = await store.practice.start_session(PracticeDraft(ann, direct, question_id, "gpu", T0))
     assert started is not None
     again = PracticeDraft(ann, direct, question_id, None, T0)
     assert await store.practice.start_session(again) is None  # one open session a member
@@ -697,3 +697,34 @@ async def test_recap_catch_up_queries_work_on_every_backend(store: SqliteStore) 
     assert await store.recaps.last_rounds_between(windows) == [late.id, None, early.id]
     assert await store.recaps.last_rounds_between([]) == []
     assert await store.recaps.recorded_keys({"recap:1:2026-W01", "recap:2:2026-W01"}) == set()
+
+
+async def test_a_direct_action_belongs_to_no_round_and_carries_its_card(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    dm = ChannelRef("slack", "T1", "D-ann")
+    card = Card(
+        "Practice question",
+        body="Why?",
+        fields=(Field("Topic", "gpu", inline=True),),
+        buttons=(Button("Good", "grade_good", "practice:1"),),
+        kind=CardKind.QUESTION,
+        bullets=("one", "two"),
+    )
+    draft = direct_draft(dm, card, "practice:1:question")
+    assert await store.enqueue([draft], T0) == 1
+    assert await store.enqueue([draft], T0) == 0  # the key is the idempotency key
+    due = await store.due_actions(T0, platforms={"slack"})
+    direct = [a for a in due if a.round_id is None]
+    assert [(a.kind, a.key, a.destination, a.card) for a in direct] == [
+        (ActionKind.DIRECT, "practice:1:question", dm, card)
+    ]
+    assert len(due) == len(ACTIONS) + 1  # the channel is on slack too
+    assert [a.key for a in await store.due_actions(T0, platforms={"discord"})] == []
+    await store.begin_attempt(direct[0].id, T0)
+    await store.complete_action(direct[0].id, "m1", T0)
+    assert [a.round_id for a in await store.due_actions(T0)] == [round_.id] * len(ACTIONS)
+    # a done direct action is pruned once it is old; a round's stay while it is open
+    pruned = await store.prune_done_actions(T0 + timedelta(days=1), limit=100)
+    assert pruned.deleted == 1
+    assert await store.enqueue([draft], T0) == 1  # gone: its key is free again
