@@ -2,9 +2,10 @@
 
 Builds a database per size with the project's migrations (every channel on the
 same schedule), starts the service with its background outbox worker on a
-platform that answers at once (rate limits off), fires the slot for every
-channel as the scheduler does (one task per channel), and waits until every
-question, thread and hint reaction was handed to the platform. Prints, per
+platform that answers at once (rate limits off), fires the slot through the
+scheduler's job the channels share (``slot_firing.py``: the job records the
+rounds channel after channel while the outbox sends the first ones), and waits
+until every question, thread and hint reaction was handed to the platform. Prints, per
 size, the time to the first and the last post, the process CPU per channel, and
 the RSS before the slot and after it (after a garbage collection), then the
 CPU-per-channel ratio of the large size to the small one. Target: ratio <= 1.1.
@@ -19,24 +20,19 @@ import asyncio
 import gc
 import logging
 import os
-import random
-import sqlite3
 import tempfile
 import time
-from contextlib import closing
-from datetime import UTC, datetime
 from pathlib import Path
 
 from bench_platform import BenchPlatform
+from slot_firing import POLICIES, SlotClock, create_channels, fire_slot, next_slot_time
 
-from bot.clock import SystemClock
 from bot.config import QuizConfig
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore
 
 TARGET_RATIO = 1.1
-POLICIES = ("after_first_answer", "immediately", "with_reveal")
 
 
 def _rss_mb() -> float:
@@ -44,49 +40,29 @@ def _rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-async def _create(path: Path, channels: int, policy: str) -> None:
-    async with SqliteStore.open(path):
-        pass
-    rng = random.Random(channels)
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        conn.execute("BEGIN")
-        conn.executemany(
-            "INSERT INTO channels (platform, workspace, channel, timezone, schedule,"
-            " reveal_emoji, reveal_min_reactors, followup_policy, grace_hours)"
-            " VALUES ('slack', 'T1', ?, 'UTC', 'daily 09:00', '💡', 1, ?, 6)",
-            (
-                (f"C{c:06d}", rng.choice(POLICIES) if policy == "mixed" else policy)
-                for c in range(channels)
-            ),
-        )
-        conn.execute("COMMIT")
-
-
 async def fan_out(path: Path, channels: int) -> dict[str, float]:
     platform = BenchPlatform("slack")
+    clock = SlotClock(next_slot_time())
     async with SqliteStore.open(path) as store:
         service = QuizService(
             store=store,
             platforms={"slack": platform},
             catalog=load_catalog(),
-            clock=SystemClock(),
+            clock=clock,
             config=QuizConfig(),
             background=True,
         )
         await service.start()
-        ids = [c.id for c in await store.list_channels()]
-        immediate = sum(
-            1 for c in await store.list_channels() if c.followup_policy.value == "immediately"
-        )
+        listed = await store.list_channels()
+        immediate = sum(1 for c in listed if c.followup_policy.value == "immediately")
         expected = 3 * channels + immediate  # question, thread, hint (+ follow-ups)
         gc.collect()
         rss_before = _rss_mb()
-        slot = datetime.now(UTC).replace(second=0, microsecond=0)
         cpu, started = time.process_time(), time.perf_counter()
-        tasks = [asyncio.create_task(service.post_slot(i, slot)) for i in ids]
+        firing = fire_slot(service, clock, listed[0].id)
         await platform.until_calls(expected)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-        await asyncio.gather(*tasks)
+        await firing
         first = (platform.first_post_at or started) - started
         last = (platform.last_post_at or started) - started
         gc.collect()
@@ -113,7 +89,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for channels in args.sizes:
             path = Path(tmp, f"fanout-{channels}.db")
-            asyncio.run(_create(path, channels, args.policy))
+            policies = POLICIES if args.policy == "mixed" else (args.policy,)
+            asyncio.run(create_channels(path, channels, policies))
             result = asyncio.run(fan_out(path, channels))
             results[channels] = result
             print(

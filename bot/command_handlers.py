@@ -44,6 +44,7 @@ from bot.workspace_catalog import workspace_of
 
 if TYPE_CHECKING:
     from bot.practice_sessions import PracticeSessions
+    from bot.reminders import DailyReminders
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,11 @@ class ScheduleBook(Protocol):
         """Members' private practice sessions."""
         ...
 
+    @property
+    def reminders(self) -> DailyReminders:
+        """Members' daily review reminders."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class CommandContext:
@@ -100,6 +106,10 @@ class CommandContext:
     @property
     def practice(self) -> PracticeSessions:
         return self.schedules.practice
+
+    @property
+    def reminders(self) -> DailyReminders:
+        return self.schedules.reminders
 
     @property
     def quiz(self) -> ChannelSettings:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from bot import bank_handlers, practice_handlers, recap_handlers
+from bot import bank_handlers, practice_handlers, recap_handlers, reminder_handlers
 from bot import command_handlers as handle
 from bot.command_grammar import (
     Arguments,
@@ -36,6 +36,7 @@ from bot.commands import (
     SetGrace,
     SetPaused,
     SetRecap,
+    SetReminder,
     SetRevealEmoji,
     SetRevealReactors,
     SetSchedule,
@@ -45,6 +46,7 @@ from bot.commands import (
     ShowMe,
     ShowPacks,
     ShowRecap,
+    ShowReminder,
     ShowReview,
     ShowSchedule,
     ShowStats,
@@ -52,12 +54,14 @@ from bot.commands import (
     SkipRound,
     StartPractice,
     StopPractice,
+    StopReminder,
     SuggestQuestion,
 )
 from bot.grades import GRADE_WORDS, Grade
 from bot.models import FollowUpPolicy
 from bot.quoting import quoted
 from bot.recap_schedule import DEFAULT_RECAP_TIME, parse_recap_time
+from bot.schedule_spec import ScheduleError, parse_timezone
 from bot.scoring import Period
 
 MAX_GRACE_HOURS = 48
@@ -220,6 +224,36 @@ def practice_command(arguments: Arguments) -> StartPractice | StopPractice:
     return StartPractice(topic)
 
 
+REMIND_OFF = "off"
+CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})")
+
+
+def remind_command(arguments: Arguments) -> ShowReminder | SetReminder | StopReminder:
+    """``/quiz remind``, ``/quiz remind off`` or ``/quiz remind HH:MM [TIMEZONE]``."""
+    at, zone = _text(arguments.get("time")), _text(arguments.get("timezone"))
+    if at is None:
+        return ShowReminder()
+    if at.lower() == REMIND_OFF:
+        if zone is not None:
+            raise ValueError("Give either off, or a time and a timezone.")
+        return StopReminder()
+    match = CLOCK_TIME.fullmatch(at)
+    if match is None:
+        raise ValueError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 08:30.")
+    hour, minute = int(match[1]), int(match[2])
+    if hour > 23 or minute > 59:
+        raise ValueError(f"{quoted(at)} is not a time of day: use 24-hour time, 00:00 to 23:59.")
+    if zone is not None:
+        try:
+            zone = parse_timezone(zone).key
+        except ScheduleError:
+            raise ValueError(
+                f"Unknown timezone {quoted(zone)}: use an IANA name such as Europe/Berlin, "
+                "America/New_York or UTC."
+            ) from None
+    return SetReminder(f"{hour:02d}:{minute:02d}", zone)
+
+
 def recap_command(arguments: Arguments) -> ShowRecap | SetRecap:
     """``/quiz recap``, ``/quiz recap off`` or ``/quiz recap DAY [HH:MM]`` (16:00 if no time)."""
     if "day" not in arguments:
@@ -316,6 +350,32 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         ),
         build=practice_command,
         handler=practice_handlers.practice,
+        needs_channel=False,
+    ),
+    Subcommand(
+        "remind",
+        "a daily direct message at your local time when reviews are due; off stops it",
+        "/quiz remind 08:30 Europe/Berlin",
+        params=(
+            Param(
+                "time",
+                ParamKind.WORD,
+                "HH:MM (24 h), or off",
+                metavar="HH:MM|off",
+                label="time",
+            ),
+            Param(
+                "timezone",
+                ParamKind.WORD,
+                "IANA timezone, e.g. Europe/Berlin (default: yours, else the channel's)",
+                metavar="TIMEZONE",
+                label="timezone",
+                needs="time",
+                suggest=Suggest.TIMEZONES,
+            ),
+        ),
+        build=remind_command,
+        handler=reminder_handlers.remind,
         needs_channel=False,
     ),
     Subcommand(

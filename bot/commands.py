@@ -195,8 +195,29 @@ class StopPractice:
     """``/quiz practice stop``: end the member's practice session."""
 
 
+@dataclass(frozen=True, slots=True)
+class ShowReminder:
+    """``/quiz remind``: show the member's daily reminder."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetReminder:
+    """``/quiz remind HH:MM [TIMEZONE]``: set the member's daily reminder."""
+
+    local_time: str  # "HH:MM", 24-hour
+    timezone: str | None  # an IANA name as stored; None: keep the current one or a default
+
+
+@dataclass(frozen=True, slots=True)
+class StopReminder:
+    """``/quiz remind off``: stop the member's daily reminder."""
+
+
 QuizCommand = (
     Help
+    | ShowReminder
+    | SetReminder
+    | StopReminder
     | StartPractice
     | StopPractice
     | ShowLeaderboard

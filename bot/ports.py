@@ -30,6 +30,7 @@ from bot.models import (
 from bot.practice_store import PracticeStore
 from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.reminder_store import ReminderStore
 from bot.render import Card, Response
 from questions.catalog import QuestionKey
 
@@ -359,6 +360,11 @@ class Store(ChannelStore, RoundStore, MemberStore, ReportStore, Protocol):
     @property
     def practice(self) -> PracticeStore:
         """Private practice sessions (their own aggregate)."""
+        ...
+
+    @property
+    def reminders(self) -> ReminderStore:
+        """Members' daily review reminders (their own aggregate)."""
         ...
 
     async def close(self) -> None: ...

@@ -146,12 +146,14 @@ def parse_schedule(text: str) -> ScheduleSpec:
     raise _schedule_error(f"unknown schedule {quoted(text.strip())}")
 
 
+@lru_cache(maxsize=1024)
 def parse_timezone(name: str) -> ZoneInfo:
     """An IANA timezone by name (case-insensitive), or a ScheduleError with an example.
 
     Only names of the tz database's zones are looked up: ZoneInfo would read any
     path it is given, and a folder (``America/Argentina``) or an overlong name raises
-    OSError instead of ZoneInfoNotFoundError.
+    OSError instead of ZoneInfoNotFoundError. Cached (a refused name is not): start-up
+    asks it for each channel's question and recap schedule, of a few dozen zones.
     """
     cleaned = name.strip()
     key = _zone_keys().get(cleaned.lower())

@@ -32,6 +32,7 @@ from bot.ports import Clock, Platform, Store
 from bot.practice_cards import NEXT_ACTION, session_of_value
 from bot.practice_sessions import PracticeSessions
 from bot.refs import ChannelRef
+from bot.reminders import DailyReminders
 from bot.render import Card, Response
 from bot.retention import Retention
 from bot.review_cards import REVIEW_ACTIONS
@@ -95,6 +96,9 @@ class QuizService:
             store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
         )
         self.practice = PracticeSessions(self.engine)
+        self.reminders = DailyReminders(
+            store=store, clock=clock, send_direct=self.engine.send_direct
+        )
         self.commands = CommandRunner(self.engine, self, self.platforms)
         self.review = ReviewDesk(self.engine)
         self.inbound = InboundChain(
@@ -113,6 +117,9 @@ class QuizService:
         )
         self.recap_scheduler = (
             QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
+        )
+        self.reminders.scheduler = (
+            QuizScheduler(self.reminders.on_slot, clock, kind="remind") if background else None
         )
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
@@ -141,11 +148,15 @@ class QuizService:
         await self.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
+        reminders = await self.reminders.load(self.platforms.keys())
+        await self.reminders.catch_up(reminders)
         if self.scheduler is not None and self.recap_scheduler is not None:
             for channel in channels:
                 self.channel_changed(channel)
             self.scheduler.start()
             self.recap_scheduler.start()
+        if self.reminders.scheduler is not None:
+            self.reminders.scheduler.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
             self._retention_task = asyncio.create_task(
@@ -159,6 +170,8 @@ class QuizService:
             await self.scheduler.shutdown()
         if self.recap_scheduler is not None:
             await self.recap_scheduler.shutdown()
+        if self.reminders.scheduler is not None:
+            await self.reminders.scheduler.shutdown()
         if self._outbox_task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)

@@ -32,6 +32,7 @@ from storage.sqlite_installations import SqliteInstallationStore
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_practice import SqlitePracticeStore
 from storage.sqlite_recaps import SqliteRecapStore
+from storage.sqlite_reminders import SqliteReminderStore
 from storage.sqlite_reports import SqliteReports
 
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -57,6 +58,7 @@ class PostgresStore(PostgresRounds, PostgresMembers, SqliteChannels, SqliteRepor
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
         self.practice = SqlitePracticeStore(self._transaction, self._fetch)
+        self.reminders = SqliteReminderStore(self._transaction, self._fetch)
         self.installations = SqliteInstallationStore(self._transaction, self._fetch)
 
     @classmethod

@@ -25,6 +25,7 @@ from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_practice import SqlitePracticeStore
 from storage.sqlite_recaps import SqliteRecapStore
+from storage.sqlite_reminders import SqliteReminderStore
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
 from storage.sqlite_unfinished_cards import SqliteUnfinishedCards
@@ -50,6 +51,7 @@ class SqliteStore(
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
         self.practice = SqlitePracticeStore(self._transaction, self._fetch)
+        self.reminders = SqliteReminderStore(self._transaction, self._fetch)
         self.installations = SqliteInstallationStore(self._transaction, self._fetch)
 
     # life cycle

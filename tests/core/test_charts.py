@@ -3,10 +3,15 @@ readable with no data, and matplotlib kept out of start-up."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
+from typing import cast, overload
 
 from matplotlib.patches import Rectangle
 from PIL import Image as PilImage
@@ -134,7 +139,14 @@ def test_a_member_with_no_data_gets_a_readable_chart() -> None:
 
 
 def test_charts_use_a_shipped_font_and_colour_blind_safe_colours() -> None:
-    assert chart_png.STYLE["font.family"] == "DejaVu Sans"
+    from matplotlib.text import Text
+
+    assert chart_png.FONT == "DejaVu Sans"
+    for figure in (chart_png.recap_figure(recap_chart(RECAP)), chart_png.me_figure(ME)):
+        figure.canvas.draw()  # the ticks and their labels exist once drawn
+        shown = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+        assert len(shown) > 20
+        assert {tuple(t.get_fontfamily()) for t in shown} == {("DejaVu Sans",)}
     okabe_ito = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
     assert {chart_png.BLUE, chart_png.VERMILLION} <= okabe_ito
 
@@ -164,3 +176,71 @@ def test_a_chart_keeps_its_data_in_plain_types() -> None:
     chart = recap_chart(RECAP)
     assert isinstance(chart, RecapChart)
     assert chart.members_per_day == RECAP.members_per_day
+
+
+class _GatedDays(Sequence[int]):
+    """Members per day that, once a render reads them, say so (``reached``) and make it
+    wait for ``gate``: the test decides where two renders interleave."""
+
+    def __init__(self, days: Sequence[int]) -> None:
+        self._days = tuple(days)
+        self.reached, self.gate = threading.Event(), threading.Event()
+
+    def __len__(self) -> int:
+        self._wait()
+        return len(self._days)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        self._wait()
+        return self._days[index]
+
+    def _wait(self) -> None:
+        self.reached.set()
+        assert self.gate.wait(timeout=60)
+
+    def chart(self) -> RecapChart:
+        days = cast(tuple[int, ...], self)
+        return dataclasses.replace(recap_chart(RECAP), members_per_day=days)
+
+
+def test_renders_in_threads_that_overlap_neither_interfere_nor_touch_global_settings() -> None:
+    import matplotlib
+
+    expected = chart_png.recap_png(recap_chart(RECAP))
+    before = dict(matplotlib.rcParams)
+    first, second = _GatedDays(RECAP.members_per_day), _GatedDays(RECAP.members_per_day)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        # the first render stops halfway, the second starts and stops halfway too, the
+        # first finishes, then the second: a setting they shared would change under it
+        first_png = pool.submit(chart_png.recap_png, first.chart())
+        assert first.reached.wait(timeout=60)
+        during = dict(matplotlib.rcParams)
+        second_png = pool.submit(chart_png.recap_png, second.chart())
+        assert second.reached.wait(timeout=60)
+        first.gate.set()
+        assert first_png.result(timeout=60) == expected
+        second.gate.set()
+        assert second_png.result(timeout=60) == expected
+    assert during == before, "a render in progress changed matplotlib's global settings"
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_many_renders_at_once_from_threads_are_all_identical() -> None:
+    import matplotlib
+
+    def render(job: str) -> bytes:
+        return chart_png.recap_png(recap_chart(RECAP)) if job == "recap" else chart_png.me_png(ME)
+
+    expected = {job: render(job) for job in ("recap", "me")}
+    before = dict(matplotlib.rcParams)
+    jobs = ["recap", "me"] * 6
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        pngs = list(pool.map(render, jobs))
+    assert [png == expected[job] for png, job in zip(pngs, jobs, strict=True)] == [True] * 12
+    assert dict(matplotlib.rcParams) == before

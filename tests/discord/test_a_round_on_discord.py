@@ -7,9 +7,10 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -410,3 +411,30 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     await quiz.run("MESSAGE_CREATE", dm_payload(quiz.fake, dm, ANN, "anything else"))
     await quiz.service.settle()
     assert "practice session waits" in str(bot_posts(quiz.fake, dm)[-1]["embeds"][0])
+
+
+async def test_a_review_reminder_in_the_discord_dm(quiz: Quiz) -> None:
+    await quiz.command(LEAD, "now")
+    await quiz.command(ANN, "remind", {"time": "08:30", "timezone": "Europe/Berlin"})
+    assert "Reminder set" in str(quiz.fake.interaction_replies[-1])
+    (reminder,) = await quiz.store.reminders.reminders()
+    assert (reminder.local_time, reminder.timezone) == ("08:30", "Europe/Berlin")
+    round_ = await quiz.round()
+    graded = await quiz.service.engine.learning.grade(
+        reminder.member_id, round_.question_id, Grade.MISSED, quiz.clock.now()
+    )
+    berlin = ZoneInfo("Europe/Berlin")
+    day = (graded.card.due + timedelta(days=1)).astimezone(berlin).date()
+    slot = datetime(day.year, day.month, day.day, 8, 30, tzinfo=berlin).astimezone(UTC)
+    quiz.clock.set(slot)
+    for _ in range(2):  # the slot handled twice: one reminder
+        await quiz.service.reminders.on_slot(reminder.member_id, slot)
+        await quiz.service.settle()
+    dm = int(reminder.direct.channel_id)
+    assert quiz.fake.channels[dm]["type"] == 1  # the member's DM with the bot
+    (sent,) = bot_posts(quiz.fake, dm)
+    assert sent["embeds"][0]["title"] == "Time to review"
+    assert "1 question is due for review" in sent["embeds"][0]["description"]
+
+    await quiz.command(ANN, "remind", {"time": "off"})
+    assert await quiz.store.reminders.reminders() == []

@@ -1,0 +1,66 @@
+"""The SQLite implementation of the ``ReminderStore`` port (also run on PostgreSQL: the
+statements are portable). It shares the quiz store's connection, like the practice store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.refs import ChannelRef
+from bot.reminder_store import Reminder
+from storage.sqlite_practice import DIRECT_NAME, Fetch, Transaction
+from storage.timestamps import to_db
+
+_COLUMNS = "member_id, platform, workspace, direct_channel, local_time, timezone"
+
+
+class SqliteReminderStore:
+    """Members' daily review reminders."""
+
+    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+        self._transaction = transaction
+        self._fetch = fetch
+
+    async def reminder(self, member_id: int) -> Reminder | None:
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM reminders WHERE member_id = ?", (member_id,)
+        )
+        return _reminder(rows[0]) if rows else None
+
+    async def reminders(self) -> list[Reminder]:
+        rows = await self._fetch(f"SELECT {_COLUMNS} FROM reminders ORDER BY member_id", ())
+        return [_reminder(row) for row in rows]
+
+    async def set_reminder(self, reminder: Reminder, at: datetime) -> None:
+        direct = reminder.direct
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO reminders ({_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (member_id) DO UPDATE SET platform = excluded.platform,"
+                " workspace = excluded.workspace, direct_channel = excluded.direct_channel,"
+                " local_time = excluded.local_time, timezone = excluded.timezone,"
+                " updated_at = excluded.updated_at",
+                (
+                    reminder.member_id,
+                    direct.platform,
+                    direct.workspace,
+                    direct.channel_id,
+                    reminder.local_time,
+                    reminder.timezone,
+                    to_db(at),
+                ),
+            )
+
+    async def clear_reminder(self, member_id: int) -> bool:
+        async with self._transaction() as conn:
+            cursor = await conn.execute("DELETE FROM reminders WHERE member_id = ?", (member_id,))
+            return cursor.rowcount == 1
+
+
+def _reminder(row: Sequence[Any]) -> Reminder:
+    member_id, platform, workspace, channel, local_time, timezone = tuple(row)
+    return Reminder(
+        member_id, ChannelRef(platform, workspace, channel, DIRECT_NAME), local_time, timezone
+    )
