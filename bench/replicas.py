@@ -164,7 +164,8 @@ async def one_run(
     now = datetime.now(UTC)
     slot = (now + timedelta(seconds=START_MARGIN + 60)).replace(second=0, microsecond=0)
     schema, schema_url = await fresh_schema(url, channels, slot)
-    fake = TimedSlack(latency=latency)
+    # Message ts follow the wall clock, as Slack's do: find_sent looks back to the round.
+    fake = TimedSlack(latency=latency, ts_base=time.time())
     await fake.start()
     processes: list[Any] = []
     try:

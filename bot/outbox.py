@@ -40,6 +40,10 @@ NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 
 PASS_LIMIT = 1000  # due actions taken per pass
+# Replicas sharing a store: a pass claims only about what its send slots get through well
+# within the lease, so the other replicas take the rest instead of idling while one works
+# through a batch it claimed whole (and whose lease would run out before its turn came).
+SHARED_PASS_PER_SLOT = 4
 # With nothing pending the worker still looks once in a while: a safety net only,
 # every enqueue wakes it and a retry's time is known.
 IDLE_SECONDS = 60.0
@@ -136,8 +140,9 @@ class OutboxWorker:
     async def _pass(self) -> tuple[int, bool]:
         """Completed actions, and whether more were due than one pass takes."""
         async with self._pass_lock:
+            pass_limit = self._pass_limit()
             due = await self._store.due_actions(
-                self._clock.now(), limit=PASS_LIMIT, platforms=self._platforms.keys()
+                self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
             )
             # A round's actions go in order, and so do the direct actions to one DM channel.
             by_round: dict[object, list[OutboxAction]] = {}
@@ -162,7 +167,12 @@ class OutboxWorker:
                     log.error("outbox round failed; it is retried", exc_info=result)
                 else:
                     raise result  # a BaseException such as cancellation: not ours to swallow
-            return completed, len(due) == PASS_LIMIT
+            return completed, len(due) == pass_limit
+
+    def _pass_limit(self) -> int:
+        if self._config.replicas_share_store:
+            return self._config.send_concurrency * SHARED_PASS_PER_SLOT
+        return PASS_LIMIT
 
     async def _run_round(self, actions: list[OutboxAction]) -> int:
         if actions[0].round_id is None:
@@ -254,6 +264,11 @@ class OutboxWorker:
             attempt = await self._store.complete_and_begin(
                 previous.action_id, previous.result, action.id, now
             )
+        if attempt is None:
+            # Another replica took it over after this one's claim ran out, or it is
+            # settled: it is not ours to send.
+            log.debug("outbox action %s is no longer ours to send", action.key)
+            return None
         started = time.perf_counter()
         try:
             if question is None:
@@ -315,6 +330,8 @@ class OutboxWorker:
         if platform is None:
             return False  # that platform is not running in this process; keep the action
         attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        if attempt is None:
+            return False  # another replica took it over, or it is settled
         started = time.perf_counter()
         try:
             already = (

@@ -248,8 +248,10 @@ class RoundStore(Protocol):
         (the platform's pacing takes no message to their channel before then)."""
         ...
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
-        """Count an attempt before sending; returns the action with its new attempt count."""
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
+        """Count an attempt before sending; returns the action with its new attempt count,
+        or None when it is not this process's to send any more: no longer pending, or
+        (replicas) another replica took it over after this one's claim ran out."""
         ...
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
@@ -259,9 +261,10 @@ class RoundStore(Protocol):
 
     async def complete_and_begin(
         self, done_id: int, result_ref: str | None, next_id: int, at: datetime
-    ) -> OutboxAction:
+    ) -> OutboxAction | None:
         """:meth:`complete_action` of one action and :meth:`begin_attempt` of the next, in
-        one transaction (one round trip where a round sends several actions)."""
+        one transaction (one round trip where a round sends several actions); None, as
+        from ``begin_attempt``, when the next is no longer this process's to send."""
         ...
 
     async def retry_action(

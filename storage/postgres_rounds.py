@@ -54,6 +54,13 @@ ON CONFLICT (key) DO NOTHING
 """
 
 
+# An action this replica may begin to send ($1: now, $2: this replica): still pending, and
+# unclaimed, claimed by this replica, or claimed by one whose lease ended.
+_OURS_TO_SEND = (
+    "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
+)
+
+
 class SlotTaken(Exception):
     """Another replica created the slot's round first (rolls the transaction back)."""
 
@@ -189,19 +196,23 @@ class PostgresRounds(PgConnection, SqliteRounds):
         )
         return None if value is None else from_db(value)
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
-        """Count an attempt and renew this replica's lease for the send."""
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
+        """Count an attempt and renew this replica's lease for the send; None when the
+        action is no longer this replica's: done or failed, or claimed by another replica
+        whose lease still runs (this one's claim ran out before its turn came, and the
+        other took it over: sending it here too would post it twice)."""
         row = await self._pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
-            f" WHERE id = $4 RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
             to_db(at),
             self.replica,
             self._lease_end(at),
             action_id,
         )
         if row is None:
-            raise NotFoundError(f"no outbox action with id {action_id}")
+            await self._require_action(action_id)
+            return None
         return action_from_row(row)
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
@@ -212,22 +223,25 @@ class PostgresRounds(PgConnection, SqliteRounds):
 
     async def complete_and_begin(
         self, done_id: int, result_ref: str | None, next_id: int, at: datetime
-    ) -> OutboxAction:
+    ) -> OutboxAction | None:
         """:meth:`complete_action` and :meth:`begin_attempt` in one transaction."""
         now = to_db(at)
         async with self._session() as session:
             await _complete(session.conn, done_id, result_ref, now)
             row = await session.conn.fetchrow(
                 "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
-                " claimed_by = $2, lease_until = $3"
-                f" WHERE id = $4 RETURNING {OUTBOX_COLUMNS}",
+                f" claimed_by = $2, lease_until = $3 WHERE id = $4 AND {_OURS_TO_SEND}"
+                f" RETURNING {OUTBOX_COLUMNS}",
                 now,
                 self.replica,
                 self._lease_end(at),
                 next_id,
             )
-        if row is None:
-            raise NotFoundError(f"no outbox action with id {next_id}")
+            if row is None:
+                exists = await session.conn.fetchval("SELECT 1 FROM outbox WHERE id = $1", next_id)
+                if exists is None:
+                    raise NotFoundError(f"no outbox action with id {next_id}")
+                return None
         return action_from_row(row)
 
 

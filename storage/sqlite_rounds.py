@@ -277,14 +277,15 @@ class SqliteRounds(SqliteConnection):
             (to_db(until), to_db(at), *action_ids),
         )
 
-    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction:
+    async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
         rows = await self._fetch(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
             (to_db(at), action_id),
         )
         if not rows:
-            raise NotFoundError(f"no outbox action with id {action_id}")
+            await self._require_action(action_id)
+            return None
         return action_from_row(rows[0])
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
@@ -292,18 +293,20 @@ class SqliteRounds(SqliteConnection):
 
     async def complete_and_begin(
         self, done_id: int, result_ref: str | None, next_id: int, at: datetime
-    ) -> OutboxAction:
-        def work(conn: sqlite3.Connection) -> OutboxAction:
+    ) -> OutboxAction | None:
+        def work(conn: sqlite3.Connection) -> OutboxAction | None:
             now = to_db(at)
             _complete(conn, done_id, result_ref, now)
             row = conn.execute(
                 "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-                f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+                f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
                 (now, next_id),
             ).fetchone()
-            if row is None:
+            if row is not None:
+                return action_from_row(row)
+            if conn.execute("SELECT 1 FROM outbox WHERE id = ?", (next_id,)).fetchone() is None:
                 raise NotFoundError(f"no outbox action with id {next_id}")
-            return action_from_row(row)
+            return None
 
         return await self._transact(work)
 

@@ -104,7 +104,8 @@ async def test_a_lease_keeps_others_off_until_it_ends_then_one_takes_over(
     assert [action.id for action in taken + other] == [claimed.id]  # one replica takes it over
     winner = b if taken else a
     attempt = await winner.begin_attempt(claimed.id, after)
-    assert attempt.attempts == 2  # so the send asks find_sent before posting again
+    # attempts == 2: so the send asks find_sent before posting again
+    assert attempt is not None and attempt.attempts == 2
     await winner.complete_action(claimed.id, "ts-1", after)
     await a.complete_action(claimed.id, "ts-late", after)  # a late finisher changes nothing
 
@@ -123,3 +124,30 @@ async def test_an_event_is_handled_by_one_replica_only(
         *(store.mark_event_processed("slack", f"Ev{i}", T0) for i in range(50) for store in (a, b))
     )
     assert all(marks[i] != marks[i + 1] for i in range(0, 100, 2))
+
+
+async def test_a_claim_that_ran_out_before_its_send_began_is_sent_by_the_new_holder_only(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """A replica claims a batch, and its lease on the last ones runs out while it is busy
+    with the first; another replica takes those over. When the first one's turn comes it
+    must not send them too (it had not begun, so nobody would ask find_sent)."""
+    a, b = replicas
+    [channel_id], question = await channels(a, 1)
+    await a.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    [claimed] = await a.due_actions(T0)
+    after = T0 + LEASE + timedelta(seconds=1)
+    [taken] = await b.due_actions(after)
+    assert taken.id == claimed.id
+    attempt = await b.begin_attempt(taken.id, after)
+    assert attempt is not None and attempt.attempts == 1
+    assert await a.begin_attempt(claimed.id, after) is None  # a's turn: no longer its own
+    await b.complete_action(taken.id, "ts-1", after)
+    assert await a.begin_attempt(claimed.id, after + LEASE * 2) is None  # done: never again

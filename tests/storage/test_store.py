@@ -525,10 +525,13 @@ async def test_one_action_is_completed_and_the_next_begun_together(store: Sqlite
     question, thread, _ = await round_actions(store, round_.id)
     await store.begin_attempt(question.id, T0)
     begun = await store.complete_and_begin(question.id, "msg-1", thread.id, T0)
+    assert begun is not None
     assert (begun.id, begun.attempts, begun.state) == (thread.id, 1, ActionState.PENDING)
     done = (await round_actions(store, round_.id))[0]
     assert (done.state, done.result_ref) == (ActionState.DONE, "msg-1")
     assert (await store.get_round(round_.id)).question_message == "msg-1"  # type: ignore[union-attr]
+    await store.complete_action(thread.id, "t-1", T0)
+    assert await store.complete_and_begin(question.id, "msg-1", thread.id, T0) is None  # done
     with pytest.raises(NotFoundError):
         await store.complete_and_begin(thread.id, "t-1", 999, T0)
 
@@ -566,6 +569,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     assert [a.kind for a in await store.due_actions(T0, limit=2)] == list(ACTIONS[:2])
 
     attempt = await store.begin_attempt(question.id, T0)
+    assert attempt is not None
     assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
     await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
     assert [a.kind for a in await store.due_actions(T0)] == [
@@ -575,7 +579,8 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     ]
     retried = await store.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    assert (await store.begin_attempt(question.id, T0)).attempts == 2
+    again = await store.begin_attempt(question.id, T0)
+    assert again is not None and again.attempts == 2
 
     await store.complete_action(question.id, "msg-1", T0)
     await store.complete_action(thread.id, "thread-1", T0)
@@ -596,6 +601,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     stats = await store.channel_stats(channel_id)
     assert (stats.pending_actions, stats.failed_actions) == (0, 2)
     assert await store.outbox_counts() == {"done": 2, "failed": 2}
+    assert await store.begin_attempt(question.id, T0) is None  # done: not to be sent again
     with pytest.raises(NotFoundError):
         await store.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
