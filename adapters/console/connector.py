@@ -124,6 +124,9 @@ class ConsolePlatform:
         message = f"m{next(self._ids)}"
         self.transcript.show(thread.thread_id, BOT_NAME, card)
         self._sent_keys[key] = message
+        shown = self.view.shown
+        if card.answer_by and shown is not None and shown.thread == thread.thread_id:
+            shown.answers.append((message, card.answer_by))  # `:react 👍 #N` votes for it
         return MessageRef(thread.channel, message)
 
     async def react(self, message: MessageRef, emoji: str) -> None:
