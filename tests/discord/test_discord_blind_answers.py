@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.refs import MessageRef, ThreadRef
+from bot.render import Card
 from tests.discord.conftest import (
     button_payload,
     eventually,
@@ -22,6 +26,7 @@ from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fix
     bot_posts,
     quiz,
 )
+from tests.fakes import SimulatedCrash
 
 MODAL = 9  # InteractionResponseType.modal
 
@@ -124,3 +129,46 @@ async def test_the_reveal_posts_each_answer_once_and_votes_count_for_its_author(
 
     await quiz.command(BOB, "answer", {"text": "too late"})
     assert "already revealed, so answers are closed" in last_private_text(quiz)
+
+
+async def test_a_crash_between_two_posts_posts_each_answer_once(
+    quiz: Quiz,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await blind_question(quiz)
+    round_ = await quiz.round()
+    assert round_.thread is not None
+    thread = int(round_.thread)
+    for member, text in ((ANN, "ann's idea"), (BOB, "bob's idea"), (LEAD, "lead's idea")):
+        await quiz.command(member, "answer", {"text": text})
+    platform = quiz.connected()
+    real_reply = platform.reply
+    sent: list[str] = []
+
+    async def crash_after_the_third(thread_ref: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        posted = await real_reply(thread_ref, card, key=key)
+        sent.append(key)
+        if len(sent) == 3:  # follow-ups, ann's, bob's: sent, never recorded
+            raise SimulatedCrash(key)
+        return posted
+
+    monkeypatch.setattr(platform, "reply", crash_after_the_third)
+    await quiz.command(LEAD, "reveal")
+    with pytest.raises(SimulatedCrash):
+        await quiz.service.settle()
+    monkeypatch.undo()
+    quiz.clock.advance(minutes=10)  # Discord forgot the nonces: found by their markers
+    quiz.fake.forget_nonces = True
+    await quiz.service.settle()
+
+    titles = [m["embeds"][0]["title"] for m in bot_posts(quiz.fake, thread)]
+    assert titles == [
+        "Follow-up questions",
+        "ann's answer",
+        "@everyone <@&1>'s answer",
+        "lead's answer",
+        "Sample answer outline",
+    ]
+    stored = {a.text: a.message_id for a in await quiz.store.round_answers(round_.id)}
+    posted = {m["embeds"][0]["title"]: m["id"] for m in bot_posts(quiz.fake, thread)}
+    assert stored["bob's idea"] == posted["@everyone <@&1>'s answer"]
