@@ -14,6 +14,7 @@ from bot.scoring import Period, Streak
 from questions.pack import Pack, Question
 
 REVEAL_ACTION = "reveal"
+ANSWER_ACTION = "answer"  # blind mode: opens the answer form
 GRADE_ACTION_PREFIX = "grade_"  # one action per grade: Slack wants distinct ids in a block
 THREAD_TITLE_LIMIT = 90
 
@@ -29,16 +30,26 @@ def round_id_from(value: str) -> int | None:
     return None
 
 
-def question_card(round_: Round, question: Question, reveal_emoji: str) -> Card:
+def question_card(
+    round_: Round, question: Question, reveal_emoji: str, *, blind: bool = False
+) -> Card:
+    """The question; in blind mode it says how to answer privately and carries an Answer
+    button (the answer form)."""
+    reveal = Button("Reveal outline", REVEAL_ACTION, str(round_.id))
+    if blind:
+        how = (
+            "Answer blind: press Answer or type `/quiz answer TEXT` (only you see it; change it"
+            " until the reveal). Every answer is posted in the thread at the reveal."
+        )
+        buttons: tuple[Button, ...] = (Button("Answer", ANSWER_ACTION, str(round_.id)), reveal)
+    else:
+        how, buttons = "Answer in the thread.", (reveal,)
     return Card(
         title=f"Question #{round_.number}",
         body=question.question,
         fields=(Field("Topic", question.topic, inline=True),),
-        footer=(
-            f"Answer in the thread. React {reveal_emoji} or press Reveal "
-            "to see the sample answer outline."
-        ),
-        buttons=(Button("Reveal outline", REVEAL_ACTION, str(round_.id)),),
+        footer=f"{how} React {reveal_emoji} or press Reveal to see the sample answer outline.",
+        buttons=buttons,
         kind=CardKind.QUESTION,
     )
 

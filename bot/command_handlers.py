@@ -14,6 +14,7 @@ from bot.commands import (
     GradeRound,
     Help,
     PostNow,
+    SetAnswerMode,
     SetFollowUps,
     SetGoal,
     SetGrace,
@@ -33,7 +34,7 @@ from bot.errors import Refused
 from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
-from bot.models import ChannelSettings
+from bot.models import AnswerMode, ChannelSettings
 from bot.ports import Platform, ReactionEmoji
 from bot.progress_chart import activity_field, me_chart, me_image
 from bot.quoting import quoted
@@ -52,6 +53,15 @@ NO_QUIZ_YET = (
     "There is no quiz in this channel yet. An admin can start one with `/quiz now` "
     "or `/quiz schedule weekdays 09:30`."
 )
+
+ANSWER_MODE_NOTES = {
+    AnswerMode.THREAD: "Answers: in the question's thread, for everyone to read.",
+    AnswerMode.BLIND: (
+        "Answers: blind. Members answer privately with `/quiz answer TEXT` or the Answer"
+        " button of the questions posted from now on, and every answer is posted in the"
+        " thread at the reveal."
+    ),
+}
 
 
 class ScheduleBook(Protocol):
@@ -296,7 +306,7 @@ async def set_paused(ctx: CommandContext, command: SetPaused) -> Response:
     return await ctx.change(dataclasses.replace(channel, paused=paused), note)
 
 
-ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors
+ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode
 
 
 async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
@@ -315,4 +325,24 @@ async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
         case SetRevealReactors(count=count):
             changed = dataclasses.replace(channel, reveal_min_reactors=count)
             note = f"The outline is revealed once {count} member(s) react."
+        case SetAnswerMode(mode=mode):
+            if mode is AnswerMode.THREAD:
+                await _no_blind_answers_waiting(ctx, channel)
+            changed = dataclasses.replace(channel, answer_mode=mode)
+            note = ANSWER_MODE_NOTES[mode]
     return await ctx.change(changed, note)
+
+
+async def _no_blind_answers_waiting(ctx: CommandContext, channel: ChannelSettings) -> None:
+    """Blind answers are posted at the reveal of a blind channel only: the channel goes back
+    to answers in the thread once none waits."""
+    open_round = await ctx.engine.store.open_round(channel.id)
+    if open_round is None:
+        return
+    waiting = await ctx.engine.store.waiting_blind_answers(open_round.id)
+    if waiting:
+        raise Refused(
+            f"Question #{open_round.number} has {len(waiting)} blind answer(s) waiting for its"
+            " reveal. Reveal it (`/quiz reveal`) or close it (`/quiz skip`) first, then switch"
+            " to answers in the thread."
+        )

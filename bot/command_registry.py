@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from bot import bank_handlers, practice_handlers, recap_handlers, reminder_handlers
+from bot import bank_handlers, blind_handlers, practice_handlers, recap_handlers, reminder_handlers
 from bot import command_handlers as handle
 from bot.command_grammar import (
     Arguments,
@@ -24,6 +24,7 @@ from bot.command_grammar import (
     parse_words,
 )
 from bot.commands import (
+    AnswerRound,
     FlagRound,
     GradeRound,
     Help,
@@ -31,6 +32,7 @@ from bot.commands import (
     QuizCommand,
     RevealNow,
     ReviewDecision,
+    SetAnswerMode,
     SetFollowUps,
     SetGoal,
     SetGrace,
@@ -58,7 +60,7 @@ from bot.commands import (
     SuggestQuestion,
 )
 from bot.grades import GRADE_WORDS, Grade
-from bot.models import FollowUpPolicy
+from bot.models import AnswerMode, FollowUpPolicy
 from bot.quoting import quoted
 from bot.recap_schedule import DEFAULT_RECAP_TIME, parse_recap_time
 from bot.schedule_spec import ScheduleError, parse_timezone
@@ -190,6 +192,17 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid=f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.",
         ),
         lambda count: SetRevealReactors(count=count),
+    ),
+    Setting(
+        "answers",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "where members answer: in the thread, or blind until the reveal",
+            choices=tuple(m.value for m in AnswerMode),
+            invalid="Unknown answer mode {value}: give thread or blind.",
+        ),
+        lambda mode: SetAnswerMode(mode=AnswerMode(mode)),
     ),
 )
 
@@ -351,6 +364,22 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=practice_command,
         handler=practice_handlers.practice,
         needs_channel=False,
+    ),
+    Subcommand(
+        "answer",
+        "in a blind channel, answer privately until the reveal (without TEXT: a form)",
+        "/quiz answer shard the KV cache by attention head",
+        params=(
+            Param(
+                "text",
+                ParamKind.WORDS,
+                "Your answer; without it a form opens",
+                metavar="TEXT",
+                label="answer",
+            ),
+        ),
+        build=lambda a: AnswerRound(text=" ".join(a.get("text", ()))),  # type: ignore[arg-type]
+        handler=blind_handlers.answer,
     ),
     Subcommand(
         "remind",
@@ -540,8 +569,9 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand(
         "config",
-        "channel behaviour (POLICY: after_first_answer, immediately, with_reveal)",
-        "/quiz config followups with_reveal",
+        "channel behaviour (POLICY: after_first_answer, immediately, with_reveal;"
+        " answers: thread, or blind until the reveal)",
+        "/quiz config answers blind",
         settings=CHANNEL_SETTINGS,
         handler=handle.configure,
         admin=True,

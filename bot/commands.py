@@ -7,7 +7,7 @@ from datetime import date
 
 from bot.errors import Refused
 from bot.grades import Grade
-from bot.models import FollowUpPolicy
+from bot.models import AnswerMode, FollowUpPolicy
 from bot.scoring import Period
 
 
@@ -246,3 +246,17 @@ QuizCommand = (
     | ShowRecap
     | SetRecap
 )
+
+
+@dataclass(frozen=True, slots=True)
+class SetAnswerMode:
+    """Where members answer: in the thread, or blind until the reveal."""
+
+    mode: AnswerMode
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRound:
+    """A member's blind answer to the open round (empty: open the answer form)."""
+
+    text: str = ""

@@ -18,6 +18,14 @@ class FollowUpPolicy(StrEnum):
     WITH_REVEAL = "with_reveal"
 
 
+class AnswerMode(StrEnum):
+    """Where a channel's members answer: in the question's thread for all to see, or
+    blind (privately, through a form or ``/quiz answer``, all posted at the reveal)."""
+
+    THREAD = "thread"
+    BLIND = "blind"
+
+
 class RoundState(StrEnum):
     """Whether a round still takes answers."""
 
@@ -74,6 +82,7 @@ class ChannelSettings:
     grace_hours: float = 6.0
     paused: bool = False
     disabled_reason: str | None = None
+    answer_mode: AnswerMode = AnswerMode.THREAD
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot import cards
+from bot.blind_posts import blind_answer_card, post_key
 from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
-from bot.models import ActionKind, ChannelSettings, OutboxAction, Round
+from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Round
 from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
@@ -389,7 +390,8 @@ class OutboxWorker:
         key = action.key
         match action.kind:
             case ActionKind.QUESTION:
-                card = cards.question_card(round_, question, channel.reveal_emoji)
+                blind = channel.answer_mode is AnswerMode.BLIND
+                card = cards.question_card(round_, question, channel.reveal_emoji, blind=blind)
                 return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
@@ -408,10 +410,36 @@ class OutboxWorker:
                 ).message_id
             case ActionKind.OUTLINE:
                 thread = ThreadRef(channel.ref, _known(round_.thread))
+                if channel.answer_mode is AnswerMode.BLIND:  # no lookup in a thread channel
+                    await self._post_blind_answers(platform, action, round_, channel, thread)
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
         raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _post_blind_answers(
+        self,
+        platform: Platform,
+        action: OutboxAction,
+        round_: Round,
+        channel: ChannelSettings,
+        thread: ThreadRef,
+    ) -> None:
+        """Before the outline: the round's blind answers still waiting, oldest first, each
+        posted once (the outline is a card in several parts, its answers first).
+
+        Each post is recorded on its answer before the next is sent (see bot.blind_posts),
+        so a retry starts at the first answer not recorded; after a crash between sending and
+        recording (a retried action), that answer's key is looked up before it is sent."""
+        for answer in await self._store.waiting_blind_answers(round_.id):
+            key = post_key(round_.id, answer.id)
+            sent = None
+            if action.attempts > 1:
+                sent = await self._find_sent(platform, channel, key, thread, round_)
+            if sent is None:
+                card = blind_answer_card(answer, self._config.vote_emoji)
+                sent = await platform.reply(thread, card, key=key)
+            await self._store.answer_posted(answer.id, answer.message_id, sent.message_id)
 
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings

@@ -300,6 +300,21 @@ class MemberStore(Protocol):
         """Answers of a round in the order they were given."""
         ...
 
+    async def waiting_blind_answers(self, round_id: int) -> list[AnswerRecord]:
+        """The round's blind answers not posted yet (see bot.blind_posts), oldest first."""
+        ...
+
+    async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:
+        """Delete a blind answer that is not posted (still has ``placeholder``): one that was
+        written after the round was revealed. False when it was posted meanwhile."""
+        ...
+
+    async def answer_posted(self, answer_id: int, placeholder: str, message_id: str) -> bool:
+        """A blind answer was posted as ``message_id``: it replaces the answer's
+        ``placeholder`` message id, so votes on the posted message count for it. False when
+        the answer no longer has that placeholder (recorded already)."""
+        ...
+
     async def record_vote(
         self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
     ) -> bool:

@@ -64,6 +64,9 @@ class Card:
     kind: CardKind = CardKind.INFO
     bullets: tuple[str, ...] = field(default_factory=tuple)
     image: Image | None = None
+    # A member's answer the bot posts for them (blind answers at the reveal): the member's
+    # name, so a platform that lists a thread's answers (the console's `:react #N`) lists it.
+    answer_by: str = ""
 
     def plain_text(self) -> str:
         """The whole card as plain text (console, notifications, fallbacks)."""

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot import cards
+from bot import blind_answers, cards
 from bot.bank_store import BankStore, Override, OwnQuestion, Suggestion, SuggestionState
 from bot.engine import QuizEngine
 from bot.errors import PlatformError
@@ -79,6 +79,8 @@ def parse_item(text: str) -> Item | None:
 
 def may_open_form(event: Command | ButtonPress) -> bool:
     """Whether the answer may be a form (Discord must then not defer the interaction)."""
+    if blind_answers.opens_form(event):
+        return True
     if isinstance(event, ButtonPress):
         return event.action in (EDIT_ACTION, REJECT_ACTION)
     name = event.name.strip().lower()

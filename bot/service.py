@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot import cards
+from bot.blind_answers import ANSWER_FORM, BlindAnswers
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
@@ -26,7 +27,7 @@ from bot.grading import grade_round
 from bot.inbound import DeliveryLog, InboundChain
 from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
-from bot.models import AnswerRecord, ChannelSettings, Round
+from bot.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
 from bot.ports import Clock, Platform, Store
 from bot.practice_cards import NEXT_ACTION, session_of_value
@@ -101,6 +102,7 @@ class QuizService:
         )
         self.commands = CommandRunner(self.engine, self, self.platforms)
         self.review = ReviewDesk(self.engine)
+        self.blind = BlindAnswers(self.engine)
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
@@ -204,7 +206,9 @@ class QuizService:
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
             case Reply():
-                await self.engine.on_reply(event)
+                outcome = await self.engine.on_reply(event)
+                if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
+                    await self.blind.hint_after_reply(event, platform)
                 return None
             case Reaction():
                 await self.engine.on_reaction(event)
@@ -214,8 +218,12 @@ class QuizService:
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)
+                if event.action == cards.ANSWER_ACTION:
+                    return await self.blind.on_button(event)
                 return await self._on_button(event, platform)
             case FormSubmit():
+                if event.kind == ANSWER_FORM:
+                    return await self.blind.on_form(event)
                 return await self.review.on_form(event, platform)
             case DirectMessage():
                 await self.practice.on_direct(event, platform)

@@ -7,10 +7,11 @@ Precedence, highest first: values passed in code (CLI flags), environment,
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -302,5 +303,15 @@ def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
     Settings.toml_path = config
     try:
         return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except tomllib.TOMLDecodeError as problem:
+        raise SettingsError(f"{config} is not valid TOML: {problem}") from problem
     finally:
         Settings.toml_path = None
+
+
+def invalid_settings(problem: ValidationError) -> list[str]:
+    """One line per refused setting, named as its environment variable."""
+    return [
+        f"QUIZBOT_{'_'.join(str(p) for p in error['loc']).upper()}: {error['msg']}"
+        for error in problem.errors()
+    ]

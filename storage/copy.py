@@ -8,6 +8,7 @@ the rows of every table are counted on both sides.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.database import AnyStore, Database, open_database
@@ -69,6 +70,7 @@ class CopyReport:
 async def copy_database(source: Database, target: Database) -> CopyReport:
     if source == target:
         raise CopyError("the source and the target are the same database")
+    _check_files(source, target)
     async with open_database(source) as origin, open_database(target) as destination:
         filled = {t: n for t, n in (await _counts(destination)).items() if n}
         if filled:
@@ -95,6 +97,15 @@ async def copy_database(source: Database, target: Database) -> CopyReport:
         differing = [f"{t}: {copied[t]} -> {found[t]}" for t in TABLES if copied[t] != found[t]]
         raise CopyError("the copy does not add up: " + "; ".join(differing))
     return CopyReport(copied)
+
+
+def _check_files(source: Database, target: Database) -> None:
+    """Refuse SQLite paths that cannot be meant before opening anything: opening a missing
+    source would create an empty one (and copy nothing, successfully)."""
+    if source.kind == "sqlite" and not Path(source.location).is_file():
+        raise CopyError(f"no database at {source.location}")
+    if target.kind == "sqlite" and not Path(target.location).parent.is_dir():
+        raise CopyError(f"the directory {Path(target.location).parent} does not exist")
 
 
 async def _counts(store: AnyStore) -> dict[str, int]:

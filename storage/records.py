@@ -9,6 +9,7 @@ from typing import Any
 from bot.models import (
     ActionKind,
     ActionState,
+    AnswerMode,
     AnswerRecord,
     ChannelSettings,
     FollowUpPolicy,
@@ -23,7 +24,7 @@ from storage.timestamps import from_db, optional_from_db
 
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
-    "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason"
+    "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -54,6 +55,7 @@ def channel_from_row(row: sqlite3.Row) -> ChannelSettings:
         grace_hours=row["grace_hours"],
         paused=bool(row["paused"]),
         disabled_reason=row["disabled_reason"],
+        answer_mode=AnswerMode(row["answer_mode"]),
     )
 
 
@@ -73,6 +75,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "grace_hours": settings.grace_hours,
         "paused": int(settings.paused),
         "disabled_reason": settings.disabled_reason,
+        "answer_mode": settings.answer_mode.value,
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.blind_posts import PLACEHOLDER_PREFIX
 from bot.models import (
     AnswerDraft,
     AnswerRecord,
@@ -138,6 +139,27 @@ class SqliteMembers(SqliteConnection):
 
     async def round_answers(self, round_id: int) -> list[AnswerRecord]:
         return await self._answers_where("a.round_id = ? ORDER BY a.answered_at, a.id", (round_id,))
+
+    async def waiting_blind_answers(self, round_id: int) -> list[AnswerRecord]:
+        # substr, not a range or LIKE: the same on SQLite and under any PostgreSQL collation
+        return await self._answers_where(
+            f"a.round_id = ? AND substr(a.message_id, 1, {len(PLACEHOLDER_PREFIX)}) = ?"
+            " ORDER BY a.answered_at, a.id",
+            (round_id, PLACEHOLDER_PREFIX),
+        )
+
+    async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:
+        changed = await self._change(
+            "DELETE FROM answers WHERE id = ? AND message_id = ?", (answer_id, placeholder)
+        )
+        return changed == 1
+
+    async def answer_posted(self, answer_id: int, placeholder: str, message_id: str) -> bool:
+        changed = await self._change(
+            "UPDATE answers SET message_id = ? WHERE id = ? AND message_id = ?",
+            (message_id, answer_id, placeholder),
+        )
+        return changed == 1
 
     async def record_vote(
         self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int

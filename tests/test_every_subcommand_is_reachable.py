@@ -30,6 +30,7 @@ SAMPLES_BY_NAME = {
     "item": "s1",
     "day": "fri",
     "time": "16:00",
+    "text": "shard the KV cache by head",
 }
 
 
@@ -100,7 +101,7 @@ def test_every_subcommand_and_setting_is_generated() -> None:
     names = {i.name for i in INVOCATIONS}
     assert names == {c.name for c in QUIZ_COMMANDS}
     config = [i.words[0] for i in INVOCATIONS if i.name == "config"]
-    assert {"reveal-emoji", "followups", "grace", "reveal-reactors"} <= set(config)
+    assert {"reveal-emoji", "followups", "grace", "reveal-reactors", "answers"} <= set(config)
 
 
 @pytest.mark.parametrize("invocation", INVOCATIONS, ids=str)

@@ -18,7 +18,8 @@ from storage.database import Database, configured_database, open_database, parse
 from storage.errors import StorageError
 
 _DB_HELP = "the SQLite database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
-_URL_HELP = "sqlite:///quizbot.db or postgresql://user@host:5432/db (default: QUIZBOT_DATABASE_URL)"
+_URL_FORMS = "sqlite:///quizbot.db or postgresql://user@host:5432/db"
+_URL_HELP = f"{_URL_FORMS} (default: QUIZBOT_DATABASE_URL)"
 
 
 def register(commands: Any) -> None:
@@ -46,8 +47,12 @@ def register(commands: Any) -> None:
         "first), in one transaction; the rows of each table are counted on both sides at "
         "the end. Stop the bot first: what it writes during the copy is not copied.",
     )
-    copy.add_argument("--from", dest="source", required=True, metavar="URL", help=_URL_HELP)
-    copy.add_argument("--to", dest="target", required=True, metavar="URL", help=_URL_HELP)
+    copy.add_argument(
+        "--from", dest="source", required=True, metavar="URL", help=f"the source: {_URL_FORMS}"
+    )
+    copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="the empty target, same forms"
+    )
     copy.set_defaults(handler=run_copy)
 
     backup = actions.add_parser(

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from adapters.discord.shards import paced_rate, settings_shard_plan
 from adapters.ops.logs import Redactor, secret_values
 from bot.errors import QuizError
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, invalid_settings, load_settings
 from questions.loader import PackError, bundled_packs_dir, load_packs
 from storage.errors import MigrationError
 from storage.migrations import bundled_migrations
@@ -127,10 +127,7 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Sett
     except SettingsError as problem:
         return None, Check("config", False, str(problem), "correct the setting named above")
     except ValidationError as problem:
-        lines = [
-            f"QUIZBOT_{'_'.join(str(p) for p in error['loc']).upper()}: {error['msg']}"
-            for error in problem.errors()
-        ]
+        lines = invalid_settings(problem)
         return None, Check("config", False, "; ".join(lines), "correct the settings named above")
     if "slack" in platforms and settings.slack_installs:
         try:

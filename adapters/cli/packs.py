@@ -22,7 +22,10 @@ SLUG: TypeAdapter[str] = TypeAdapter(Slug)
 
 def register(commands: Any) -> None:
     packs: argparse.ArgumentParser = commands.add_parser(
-        "packs", help="validate, import and list question packs", description=__doc__
+        "packs",
+        help="validate, import, list and export question packs",
+        description="Question packs: validate pack files, import a seed document or a CSV "
+        "sheet, list the packs, export a workspace's own questions, list flagged questions.",
     )
     actions = packs.add_subparsers(dest="packs_command", metavar="ACTION", required=True)
 

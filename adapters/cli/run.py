@@ -14,7 +14,8 @@ from adapters.discord.shards import settings_shard_plan
 from adapters.ops.logs import configure_logging
 from adapters.ops.runtime import run_bot
 from bot.errors import PlatformError
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, invalid_settings, load_settings
+from questions.loader import PackError
 
 
 def register(commands: Any) -> None:
@@ -86,8 +87,12 @@ def _run(args: argparse.Namespace) -> int:
             from adapters.slack.installations import check_encryption_key
 
             check_encryption_key(settings)
-    except (SettingsError, ValidationError) as problem:
+    except SettingsError as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
+        return 2
+    except ValidationError as problem:
+        for line in invalid_settings(problem):
+            print(f"quizbot: {line}", file=sys.stderr)
         return 2
     level = settings.log_level.upper()
     if args.log_level is None and settings.platforms() == ["console"]:
@@ -101,4 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
     except PlatformError as problem:  # e.g. a token the platform refused at start-up
         print(f"quizbot: {problem}", file=sys.stderr)
+        return 1
+    except PackError as problem:  # a QUIZBOT_PACKS_DIR / --packs-dir file: file:line: field
+        for line in str(problem).splitlines():
+            print(f"quizbot: {line}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,9 @@ class ConsolePlatform:
     admin_rule: str = "switch with ':as NAME admin'"
     view: ConsoleView = field(default_factory=ConsoleView)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    # the bot's message ids name the run: a later run on the same database must not give its
+    # question the id of an earlier run's, whose round the store would find instead
+    _run: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _sent_keys: dict[str, str] = field(default_factory=dict)
     _settle: Callable[[], Awaitable[None]] = nothing_to_wait_for
     _reading: asyncio.Task[None] | None = None
@@ -107,7 +111,7 @@ class ConsolePlatform:
     # Platform
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
-        message = f"m{next(self._ids)}"
+        message = f"m{self._run}-{next(self._ids)}"
         self.transcript.show(None, BOT_NAME, card, direct_member(channel))
         self._sent_keys[key] = message
         return MessageRef(channel, message)
@@ -121,9 +125,12 @@ class ConsolePlatform:
         return ThreadRef(message.channel, thread)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
-        message = f"m{next(self._ids)}"
+        message = f"m{self._run}-{next(self._ids)}"
         self.transcript.show(thread.thread_id, BOT_NAME, card)
         self._sent_keys[key] = message
+        shown = self.view.shown
+        if card.answer_by and shown is not None and shown.thread == thread.thread_id:
+            shown.answers.append((message, card.answer_by))  # `:react 👍 #N` votes for it
         return MessageRef(thread.channel, message)
 
     async def react(self, message: MessageRef, emoji: str) -> None:

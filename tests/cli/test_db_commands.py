@@ -66,3 +66,35 @@ def test_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
         main([*argv, "--help"])
     assert exit_info.value.code == 0
     assert "usage: quizbot db" in capsys.readouterr().out
+
+
+def test_copy_help_does_not_promise_a_default_for_its_required_urls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["db", "copy", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--from URL --to URL" in out  # both required
+    assert "default" not in out
+
+
+def test_copy_from_a_missing_sqlite_file_is_refused_and_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a typo in --from used to create an empty source and report "copied 0 rows", exit 0
+    missing, target = tmp_path / "typo.db", tmp_path / "new.db"
+    code = main(["db", "copy", "--from", f"sqlite:///{missing}", "--to", f"sqlite:///{target}"])
+    assert code == 1
+    assert f"no database at {missing}" in capsys.readouterr().err
+    assert not missing.exists() and not target.exists()
+
+
+def test_copy_into_a_missing_directory_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "quiz.db"
+    assert main(["db", "migrate", "--db", str(source)]) == 0
+    target = tmp_path / "absent" / "new.db"
+    code = main(["db", "copy", "--from", f"sqlite:///{source}", "--to", f"sqlite:///{target}"])
+    assert code == 1
+    assert f"the directory {target.parent} does not exist" in capsys.readouterr().err

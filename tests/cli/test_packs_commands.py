@@ -144,3 +144,33 @@ def test_list_reports_a_bad_extra_pack(tmp_path: Path, capsys: pytest.CaptureFix
     (tmp_path / "ai.yaml").write_text(GOOD.replace("id: demo", "id: ai-infra"), "utf-8")
     code, _, err = _run(capsys, "packs", "list", "--dir", tmp_path)
     assert code == 1 and "pack id 'ai-infra' is already used by" in err
+
+
+def test_run_with_a_bad_extra_pack_names_the_problem_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    # keep the root logger as the other tests expect it (caplog)
+    monkeypatch.setattr("adapters.cli.run.configure_logging", lambda *args, **kwargs: None)
+    for name in ("PLATFORM", "PACKS_DIR", "DB_PATH", "DATABASE_URL"):
+        monkeypatch.delenv(f"QUIZBOT_{name}", raising=False)
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "demo.yaml").write_text(GOOD.replace("    outline: Throughput.\n", ""), "utf-8")
+    code, _, err = _run(capsys, "run", "--db", tmp_path / "q.db", "--packs-dir", packs)
+    assert code == 1
+    assert f"quizbot: {packs / 'demo.yaml'}:4: questions[0].outline: required field" in err
+    assert "Traceback" not in err
+
+
+def test_packs_help_names_every_action_in_plain_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["packs", "--help"])
+    description = capsys.readouterr().out.split("positional arguments")[0]
+    assert "``" not in description and "pack_exchange" not in description  # no source names
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    summary = capsys.readouterr().out
+    assert "validate, import, list and export question packs" in summary

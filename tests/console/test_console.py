@@ -60,6 +60,18 @@ def test_state_survives_a_restart_on_the_same_database(tmp_path: Path) -> None:
     assert "2. carol — 15 pts" in second.stdout
 
 
+def test_a_round_posted_after_a_restart_takes_answers_and_reveals(tmp_path: Path) -> None:
+    # the bot's message ids must not repeat across runs: the second run's question is not
+    # the first run's closed one
+    db = tmp_path / "q.db"
+    assert run_console("/quiz now\n/quiz skip\n", db).returncode == 0
+    second = run_console("/quiz now\n:as alice\nanswer\n:react 💡\n/quiz leaderboard all\n", db)
+    assert second.returncode == 0, second.stderr
+    assert "Question #2" in second.stdout
+    assert "quizbot: Sample answer outline" in second.stdout
+    assert "1. alice — 15 pts" in second.stdout
+
+
 def test_controls_and_bad_input_never_crash(tmp_path: Path) -> None:
     script = "\n".join(
         [

@@ -156,3 +156,10 @@ def test_installs_in_many_slack_workspaces_are_refused_clearly_when_set_up_wrong
     with pytest.raises(ValidationError) as caught:
         load_settings()
     assert "is not a URL: use https://<your host>/slack/oauth_redirect" in str(caught.value)
+
+
+def test_a_config_file_that_is_not_toml_is_a_settings_error_naming_it(tmp_path: Path) -> None:
+    config = tmp_path / "quizbot.toml"
+    config.write_text('timezone = "UTC"\nthis is not toml\n')
+    with pytest.raises(SettingsError, match=r"quizbot\.toml is not valid TOML: .*line 2"):
+        load_settings(config)

@@ -463,6 +463,10 @@ class FakeDiscord:
         match (method, parts):
             case ("GET", ["users", "@me"]):
                 return self._json(self.users[self.bot_id])
+            case ("GET", ["users", user]) if user.isdigit():  # fetch_user: a DM to a member
+                if int(user) not in self.users:
+                    return self._error(404, 10013, "Unknown User")
+                return self._json(self.users[int(user)])
             case ("GET", ["oauth2", "applications", "@me"]):
                 return self._json(self._application())
             case ("GET", ["gateway", "bot"]):

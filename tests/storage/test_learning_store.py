@@ -12,7 +12,7 @@ import pytest
 from bot import memory_model
 from bot.grades import Grade
 from bot.learning_store import GradeDraft
-from bot.models import ActionKind, ChannelSettings
+from bot.models import ActionKind
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from storage.migrations import bundled_migrations, migrate
@@ -27,13 +27,18 @@ async def quiz_at_the_version_before_learning(path: Path) -> None:
     before = [m for m in bundled_migrations() if m.version < LEARNING.version]
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         await migrate(conn, before)
+        # the channel as that release wrote it (later migrations add columns to channels)
+        cursor = await conn.execute(
+            "INSERT INTO channels (platform, workspace, channel, timezone, reveal_emoji,"
+            " reveal_min_reactors, followup_policy, grace_hours)"
+            " VALUES ('fake', 'team', 'C1', 'UTC', '💡', 1, 'after_first_answer', 6)"
+        )
+        channel_id = cursor.lastrowid
+        assert channel_id is not None
     async with SqliteStore.open(path, run_migrations=False) as store:
         ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-        channel = await store.create_channel(
-            ChannelSettings(0, ChannelRef("fake", "team", "C1"), "UTC")
-        )
         round_ = await store.create_round(
-            channel.id,
+            channel_id,
             lambda _: ids[("p", "q1")],
             AT,
             scheduled=True,

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.blind_posts import placeholder
 from bot.models import (
     ActionKind,
     ActionState,
     AnswerDraft,
+    AnswerMode,
     AnswerOutcome,
     ChannelSettings,
     FollowUpPolicy,
@@ -173,7 +175,9 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
         paused=True,
         grace_hours=1.5,
         disabled_reason="archived",
+        answer_mode=AnswerMode.BLIND,
     )
+    assert created.answer_mode is AnswerMode.THREAD
     await store.update_channel(changed)
     assert await store.get_channel(created.ref) == changed
     assert await store.get_channel_by_id(created.id) == changed
@@ -436,6 +440,32 @@ async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
     assert found is not None and found.text == "better"
     assert await store.answer_by_message_in_channel(channel_id + 1, "m1") is None
     assert await store.answer_by_message_in_channel(channel_id, "m2") is None
+
+
+async def test_blind_answers_wait_oldest_first_until_posted_then_take_votes(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    round_ = await new_round(store, channel_id)
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    later = T0 + timedelta(minutes=2)
+    await store.record_answer(draft(round_, bob, placeholder(bob), at=later))
+    await store.record_answer(draft(round_, ann, "m1"))  # a reply in the thread
+    first = await store.record_answer(draft(round_, ann, placeholder(ann), at=T0))
+    assert first.answer_id is not None
+    waiting = await store.waiting_blind_answers(round_.id)
+    assert [a.message_id for a in waiting] == [placeholder(ann), placeholder(bob)]
+
+    assert await store.answer_posted(first.answer_id, placeholder(ann), "p1")
+    assert not await store.answer_posted(first.answer_id, placeholder(ann), "p2")  # once
+    assert [a.member_name for a in await store.waiting_blind_answers(round_.id)] == ["bob"]
+    posted = await store.answer_by_message_in_channel(channel_id, "p1")
+    assert posted is not None and posted.id == first.answer_id
+
+    assert not await store.withdraw_answer(first.answer_id, placeholder(ann))  # posted: kept
+    [bobs] = await store.waiting_blind_answers(round_.id)
+    assert await store.withdraw_answer(bobs.id, placeholder(bob))
+    assert await store.waiting_blind_answers(round_.id) == []
 
 
 async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:

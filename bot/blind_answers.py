@@ -1,0 +1,222 @@
+"""Blind mode: members answer privately until the reveal (``/quiz config answers blind``).
+
+An answer comes from the question card's Answer button (a form: a Slack or Discord modal, the
+console's form lines), or from ``/quiz answer TEXT`` on any platform. It is stored at once as
+the member's answer of the round (scored like a reply in the thread, with the bonus for
+answering before the reveal) and confirmed privately; a later one replaces its text until the
+reveal, after which answering is refused. At the reveal the outbox posts every blind answer in
+the thread (:mod:`bot.blind_posts`). A reply typed in the thread still counts, and its author
+is told privately that the channel answers blind.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot import cards
+from bot.blind_posts import placeholder
+from bot.engine import QuizEngine
+from bot.errors import PlatformError, Refused
+from bot.events import ButtonPress, Command, FormSubmit, Reply
+from bot.forms import VALUE_LIMIT, FieldProblem, Form, FormField
+from bot.log_context import about
+from bot.models import AnswerDraft, AnswerMode, AnswerOutcome, ChannelSettings, Round
+from bot.ports import Platform
+from bot.refs import ChannelRef, MemberRef
+from bot.render import Card, Field, Response
+
+log = logging.getLogger(__name__)
+
+ANSWER_FORM = "answer"
+ANSWER_FIELD = "answer"
+ANSWER_COMMAND = "answer"
+EVENT_PREFIX = "blind-answer:"  # its own event id: the command's was recorded by the chain
+
+NOT_BLIND = (
+    "This channel answers in the question's thread: reply there. An admin can make answers"
+    " private until the reveal with `/quiz config answers blind`."
+)
+NO_OPEN_QUESTION = "There is no open question to answer. An admin can post one with `/quiz now`."
+STALE_QUESTION = "That question is closed: answer the current one."
+NOT_HERE = "Answer in the quiz channel where the question was posted."
+NO_TEXT = "Write your answer first."
+TOO_LONG = f"An answer holds at most {VALUE_LIMIT} characters."
+THREAD_HINT = (
+    "Blind mode is on in this channel: your reply counts as your answer, but everyone can"
+    " already read it. To keep an answer private until the reveal, press the question's Answer"
+    " button or type `/quiz answer TEXT`."
+)
+
+
+def revealed_refusal(round_: Round) -> str:
+    return (
+        f"Question #{round_.number} is already revealed, so answers are closed: blind answers"
+        " are taken until the reveal. Your answer was not saved."
+    )
+
+
+def opens_form(event: Command | ButtonPress) -> bool:
+    """Whether the event may be answered with the answer form (Discord must then not defer
+    the interaction): the Answer button, or ``/quiz answer`` without a text."""
+    if isinstance(event, ButtonPress):
+        return event.action == cards.ANSWER_ACTION
+    return event.name.strip().lower() == ANSWER_COMMAND and not "".join(event.args).strip()
+
+
+def answer_form(round_: Round, current: str) -> Form:
+    title = "Change your answer" if current else "Your answer"
+    field = FormField(
+        ANSWER_FIELD,
+        f"Question #{round_.number} (only you see it)",
+        multiline=True,
+        value=current,
+        hint="Hidden until the reveal; you can change it until then.",
+    )
+    return Form(ANSWER_FORM, str(round_.id), title, (field,), submit="Save")
+
+
+class BlindAnswers:
+    """Takes blind answers (the form, ``/quiz answer``) and hints at blind mode to members
+    who reply in the thread. Holds no state of its own: the store is the truth."""
+
+    def __init__(self, engine: QuizEngine) -> None:
+        self._engine = engine
+
+    async def form(self, channel: ChannelRef, member: MemberRef, round_id: int | None) -> Response:
+        """The answer form for the channel's open round (``round_id``: the round a pressed
+        button belongs to), pre-filled with the member's answer so far."""
+        _, round_ = await self._answerable(channel, round_id)
+        current = await self._current(round_, member)
+        return Response(
+            cards.info(
+                f"Answer question #{round_.number}",
+                "Fill in the form, or type `/quiz answer TEXT`.",
+            ),
+            form=answer_form(round_, current),
+        )
+
+    async def on_button(self, press: ButtonPress) -> Response:
+        round_id = cards.round_id_from(press.value)
+        if round_id is None:
+            raise Refused(STALE_QUESTION)
+        return await self.form(press.channel, press.member, round_id)
+
+    async def on_form(self, submit: FormSubmit) -> Response:
+        round_id = cards.round_id_from(submit.target)
+        text = submit.values.get(ANSWER_FIELD, "").strip()
+        problem = _text_problem(text)
+        if problem is not None:
+            return Response(cards.error(problem), problems=(FieldProblem(ANSWER_FIELD, problem),))
+        return await self.answer(
+            submit.channel, submit.member, text, submit.event_id, round_id=round_id or -1
+        )
+
+    async def answer(
+        self,
+        channel: ChannelRef,
+        member: MemberRef,
+        text: str,
+        event_id: str,
+        *,
+        round_id: int | None = None,
+    ) -> Response:
+        """Store the member's blind answer (replacing an earlier one) and say so privately;
+        ``Refused`` with the reason when it cannot be taken."""
+        text = text.strip()
+        problem = _text_problem(text)
+        if problem is not None:
+            raise Refused(f"{problem} E.g. `/quiz answer Shard the KV cache by head`.")
+        quiz, round_ = await self._answerable(channel, round_id)
+        engine = self._engine
+        now = engine.clock.now()
+        member_id = await engine.store.member_id(member)
+        message_id = placeholder(member_id)
+        changed = await engine.store.edit_answer(round_.id, message_id, text, now)
+        if not changed:
+            rules = engine.config.scoring
+            result = await engine.store.record_answer(
+                AnswerDraft(
+                    event_id=f"{EVENT_PREFIX}{event_id}",
+                    platform=channel.platform,
+                    round_id=round_.id,
+                    channel_id=quiz.id,
+                    member_id=member_id,
+                    message_id=message_id,
+                    text=text,
+                    at=now,
+                    points_for_answer=rules.answer,
+                    bonus_before_reveal=rules.before_reveal_bonus,
+                )
+            )
+            engine.metrics.answer_recorded(channel.platform, result.outcome.value)
+            if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
+                changed = await engine.store.edit_answer(round_.id, message_id, text, now)
+            elif not result.before_reveal and result.answer_id is not None:
+                # revealed between the check above and the write: its answers may be posted
+                # already, so this one would never be
+                await engine.store.withdraw_answer(result.answer_id, message_id)
+                raise Refused(revealed_refusal(round_))
+        log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
+        return Response(_saved_card(round_, text, changed=changed))
+
+    async def hint_after_reply(self, reply: Reply, platform: Platform) -> None:
+        """Tell a member who answered in the thread of a blind round, privately, that the
+        channel answers blind (their reply still counts)."""
+        quiz = await self._engine.channel(reply.channel)
+        if quiz is None or quiz.answer_mode is not AnswerMode.BLIND:
+            return
+        round_ = await self._engine.store.open_round(quiz.id)
+        thread = reply.thread.thread_id
+        if round_ is None or round_.revealed_at is not None or round_.thread != thread:
+            return
+        try:
+            await platform.tell(reply.member, reply.channel, cards.info("Blind mode", THREAD_HINT))
+        except PlatformError as problem:
+            log.warning("could not send the blind-mode hint: %s", problem, extra=about(quiz.ref))
+
+    async def _answerable(
+        self, channel: ChannelRef, round_id: int | None
+    ) -> tuple[ChannelSettings, Round]:
+        """The quiz and its open, unrevealed round, or ``Refused`` saying why not."""
+        quiz = await self._engine.channel(channel)
+        if quiz is None:
+            raise Refused(NOT_HERE)
+        if quiz.answer_mode is not AnswerMode.BLIND:
+            raise Refused(NOT_BLIND)
+        round_ = await self._engine.store.open_round(quiz.id)
+        if round_ is not None and round_id is not None and round_.id != round_id:
+            raise Refused(STALE_QUESTION)
+        if round_ is None:
+            raise Refused(STALE_QUESTION if round_id is not None else NO_OPEN_QUESTION)
+        if round_.revealed_at is not None:
+            raise Refused(revealed_refusal(round_))
+        return quiz, round_
+
+    async def _current(self, round_: Round, member: MemberRef) -> str:
+        member_id = await self._engine.store.member_id(member)
+        mine = placeholder(member_id)
+        for answer in await self._engine.store.round_answers(round_.id):
+            if answer.message_id == mine:
+                return answer.text
+        return ""
+
+
+def _text_problem(text: str) -> str | None:
+    if not text:
+        return NO_TEXT
+    if len(text) > VALUE_LIMIT:
+        return TOO_LONG
+    return None
+
+
+def _saved_card(round_: Round, text: str, *, changed: bool) -> Card:
+    title = "Answer changed" if changed else "Answer saved"
+    return Card(
+        title=f"{title} (only you see it)",
+        body=(
+            f"Your answer to question #{round_.number} stays hidden until the reveal, then it"
+            " is posted in the thread under your name. Until then a new answer (the Answer"
+            " button or `/quiz answer TEXT`) replaces this one."
+        ),
+        fields=(Field("Your answer", text),),
+    )
