@@ -324,7 +324,8 @@ async def one_run(
                     break
                 for process in processes[1 if killed else 0 :]:
                     if process.poll() is not None:
-                        raise RuntimeError(f"a replica exited; see {workdir}")
+                        print_logs(workdir)
+                        raise RuntimeError("a replica exited")
             for number, process in enumerate(processes[1 if killed else 0 :], 1 if killed else 0):
                 cpu_at_end[number] = cpu_seconds(process.pid)
             fake_cpu = time.process_time() - fake_at_slot if cpu_at_slot else 0.0
