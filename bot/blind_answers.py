@@ -151,10 +151,14 @@ class BlindAnswers:
             engine.metrics.answer_recorded(channel.platform, result.outcome.value)
             if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
                 changed = await engine.store.edit_answer(round_.id, message_id, text, now)
-            elif not result.before_reveal and result.answer_id is not None:
-                # revealed between the check above and the write: its answers may be posted
-                # already, so this one would never be
-                await engine.store.withdraw_answer(result.answer_id, message_id)
+            elif (
+                result.answer_id is not None
+                and await self._revealed_since(round_)
+                and await engine.store.withdraw_answer(result.answer_id, message_id)
+            ):
+                # revealed between the check above and the write (even if the clock read
+                # before it was older than the reveal): its answers may be posted already,
+                # so this one would never be (kept if the reveal just posted it after all)
                 raise Refused(revealed_refusal(round_))
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
@@ -191,6 +195,10 @@ class BlindAnswers:
         if round_.revealed_at is not None:
             raise Refused(revealed_refusal(round_))
         return quiz, round_
+
+    async def _revealed_since(self, round_: Round) -> bool:
+        now = await self._engine.store.get_round(round_.id)
+        return now is None or now.revealed_at is not None
 
     async def _current(self, round_: Round, member: MemberRef) -> str:
         member_id = await self._engine.store.member_id(member)

@@ -124,16 +124,15 @@ class PracticeSessions:
         number = session.answers + 1  # the follow-up this answer unlocks
         last = number > len(question.follow_ups)
         state = PracticeState.GRADE if last else PracticeState.ANSWER
-        if not await self._store.advance(
-            session.id, session.answers, state, self._engine.clock.now()
-        ):
-            return  # a repeated delivery: the session already moved on
+        # Queued before the session moves on: if queuing fails, the answer written again
+        # brings this step; queued twice (a racing answer) its key sends it once.
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
         else:
             card = practice_cards.follow_up_card(question, number)
             await self._send(platform, session, f"follow-up:{number}", card)
+        await self._store.advance(session.id, session.answers, state, self._engine.clock.now())
 
     async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
         """The session whose DM ``channel`` is (a grade given there is for it)."""

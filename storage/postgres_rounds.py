@@ -215,6 +215,24 @@ class PostgresRounds(PgConnection, SqliteRounds):
             return None
         return action_from_row(row)
 
+    async def postpone_actions(
+        self, action_ids: Sequence[int], until: datetime, *, at: datetime
+    ) -> None:
+        """Put off and release only the actions still this replica's: one that another
+        replica took over (this one's claim ran out) may be in its send right now, and a
+        release would let a third pass send it again."""
+        if not action_ids:
+            return
+        await self._pooled().execute(
+            "UPDATE outbox SET next_attempt_at = $3, updated_at = $1,"
+            " claimed_by = NULL, lease_until = NULL"
+            f" WHERE id = ANY($4::integer[]) AND {_OURS_TO_SEND}",
+            to_db(at),
+            self.replica,
+            to_db(until),
+            list(action_ids),
+        )
+
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
         """Mark done once: a replica finishing an action another already completed (its
         lease ran out mid-send) changes nothing."""

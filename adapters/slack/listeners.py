@@ -108,8 +108,10 @@ class SlackListeners:
             await self._handle(event, respond=None)
 
     async def on_message(self, body: dict[str, Any]) -> None:
-        event: Reply | DirectMessage | None = _translate(reply_from, body) or _translate(
-            direct_from, body
+        # An IM first: a member's reply in a thread of their IM with the bot is a direct
+        # message too (a practice answer), not a reply in a quiz thread.
+        event: Reply | DirectMessage | None = _translate(direct_from, body) or _translate(
+            reply_from, body
         )
         if event is not None:
             event = dataclasses.replace(event, member=await self._named(event.member))

@@ -18,7 +18,7 @@ from bot.blind_answers import (
 )
 from bot.errors import PlatformError
 from bot.events import ButtonPress, FormSubmit
-from bot.models import AnswerMode, AnswerRecord, Round
+from bot.models import AnswerDraft, AnswerMode, AnswerRecord, AnswerResult, Round
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, CardKind, Response
 from questions.catalog import Catalog
@@ -394,3 +394,24 @@ async def test_a_failed_post_is_retried_without_posting_the_earlier_answers_agai
         "Carol's answer",
         "Sample answer outline",
     ]
+
+
+async def test_an_answer_written_while_the_reveal_posts_is_refused_not_left_unposted(
+    quiz: QuizHarness, platform: FakePlatform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "in time")
+    store = quiz.service.store
+    record_answer = store.record_answer
+
+    async def revealed_and_posted_meanwhile(draft: AnswerDraft) -> AnswerResult:
+        # bob's answer took its time before the write (its clock read is older than the
+        # reveal): meanwhile the reveal came and the outbox posted the waiting answers
+        await quiz.command("reveal")
+        return await record_answer(draft)
+
+    monkeypatch.setattr(store, "record_answer", revealed_and_posted_meanwhile)
+    refused = await quiz.command("answer bob's take", by="bob")
+    assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
+    assert [(a.member_name, a.text) for a in await answers(quiz)] == [("Alice", "in time")]
+    assert [c.body for c in posted_answers(platform, await quiz.thread())] == ["in time"]

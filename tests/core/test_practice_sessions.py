@@ -3,6 +3,8 @@ whole interview, the policy's choice, one session per member, expiry, and the re
 
 from __future__ import annotations
 
+import pytest
+
 from bot.events import ButtonPress, Command, DirectMessage
 from bot.practice_cards import NEXT_ACTION, practice_value
 from bot.practice_sessions import ALREADY_OPEN, same_place
@@ -161,3 +163,27 @@ async def test_other_direct_messages_get_the_help_text(quiz: QuizHarness) -> Non
     assert "nettworking" in refused.card.body
     assert refused.card.body.endswith("Topics: gpu, memory, networking.")
     assert await session_of(quiz, "gina") is None
+
+
+async def test_an_answer_whose_follow_up_could_not_be_queued_gets_it_when_written_again(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await quiz.command("practice networking", by="ann")  # one follow-up in the sample pack
+    engine = quiz.service.engine
+    send_direct = engine.send_direct
+    failed: list[str] = []
+
+    async def store_down_once(destination: ChannelRef, card: Card, key: str) -> None:
+        if key.endswith(":follow-up:1") and not failed:
+            failed.append(key)
+            raise RuntimeError("database is locked")
+        await send_direct(destination, card, key)
+
+    monkeypatch.setattr(engine, "send_direct", store_down_once)
+    await write(quiz, "ann", "my answer")
+    assert failed and [c.title for c in dm_cards(quiz, "ann")] == ["Practice question"]
+
+    await write(quiz, "ann", "my answer")  # written again: the follow-up, not the outline
+    assert [c.title for c in dm_cards(quiz, "ann")] == ["Practice question", "Follow-up 1 of 1"]
+    await write(quiz, "ann", "my follow-up answer")
+    assert dm_cards(quiz, "ann")[-1].title == "Sample answer outline"

@@ -75,3 +75,24 @@ async def test_a_practice_session_in_the_slack_im(slack_quiz: SlackQuiz) -> None
     assert told["channel"] == IM and told["user"] == MEMBER
     assert "Practice graded: good" in told["text"]
     assert await slack_quiz.service.store.leaderboard(1, None) == []
+
+
+async def test_an_answer_written_in_a_thread_of_the_im_counts(slack_quiz: SlackQuiz) -> None:
+    await slack_quiz.command("now")
+    await slack_quiz.command("practice", by=MEMBER)
+    question = in_im(slack_quiz)[-1]
+    response = await slack_quiz.event(
+        {
+            "type": "message",
+            "channel": IM,
+            "channel_type": "im",
+            "user": MEMBER,
+            "text": "my answer, as a reply to the question",
+            "ts": slack_quiz.member_ts(),
+            "thread_ts": question.ts,
+        }
+    )
+    assert response.status == 200
+    await slack_quiz.settle()
+    after = in_im(slack_quiz)[-1].block_texts()[0]
+    assert after.startswith(("Follow-up 1 of", "Sample answer outline"))

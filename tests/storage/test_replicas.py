@@ -151,3 +151,29 @@ async def test_a_claim_that_ran_out_before_its_send_began_is_sent_by_the_new_hol
     assert await a.begin_attempt(claimed.id, after) is None  # a's turn: no longer its own
     await b.complete_action(taken.id, "ts-1", after)
     assert await a.begin_attempt(claimed.id, after + LEASE * 2) is None  # done: never again
+
+
+async def test_a_claim_that_ran_out_does_not_put_off_the_send_of_the_new_holder(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """A replica whose claim ran out reaches the action and the channel's pacing tells it
+    to wait: it must not put the action off, nor release it, while another replica that
+    took it over is sending it; a third pass would find it unclaimed and send it again."""
+    a, b = replicas
+    [channel_id], question = await channels(a, 1)
+    await a.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    [claimed] = await a.due_actions(T0)
+    after = T0 + LEASE + timedelta(seconds=1)
+    [taken] = await b.due_actions(after)
+    assert await b.begin_attempt(taken.id, after) is not None  # b is sending it
+    await a.postpone_actions([claimed.id], after + timedelta(seconds=2), at=after)
+    later = after + timedelta(seconds=3)
+    assert await a.due_actions(later) == []  # b's claim still holds
+    assert await b.next_due_after(after) == after + LEASE  # due again when b's lease ends
