@@ -10,23 +10,26 @@ questions more. Answers and grades are honest, with noise.
 Everything runs through the real core: ``QuizService`` on a SQLite store with a
 FakePlatform and an injected clock; rounds come from ``/quiz now``, answers are thread
 replies, the reveal is a 💡 reaction, channel grades are ``/quiz grade`` commands and
-practice is ``LearningService.choose_practice`` then ``LearningService.grade``. Four
+practice is ``LearningService.choose_practice`` then ``LearningService.grade``. Five
 set-ups, with the same learners, activity and seeds:
 
     (a) channel-only   the channel question, no practice
     (b) shipped        plus practice chosen by the shipped policy (expected recall gain
-                       on the learner's goal date, set with /quiz goal to day 90)
+                       on the learner's goal date, set with /quiz goal to day 90, counting
+                       the practice still to come at the learner's pace)
     (c) round-robin    plus practice in bank order
     (d) due-first      plus FSRS "due first" practice (cards due at 90% retention first,
                        then new questions in bank order)
+    (e) one-review     plus practice by expected recall gain as if nothing were practised
+                       after it (the shipped rule without the practice to come)
 
 It prints the mean probability, over learners and bank questions, of recalling the
 answer on day 90, per seed and averaged over the seeds, and last:
 ``learning: shipped B channel-only A round-robin C due-first D vs-channel X vs-round-robin Y``.
 Targets: vs-channel >= 1.3 and vs-round-robin >= 1.02.
 
-    PYTHONPATH=. python bench/learning.py [--seeds 5] [--learners 10] [--days 90]
-                                          [--questions 60]
+    PYTHONPATH=. python bench/learning.py [--seeds 5] [--first-seed 1] [--learners 10]
+                                          [--days 90] [--questions 60]
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from bot.config import QuizConfig
 from bot.events import Command, Reaction, Reply
 from bot.grades import Grade
 from bot.learning import LearningService
-from bot.practice_policy import PracticePolicy, PracticeRequest
+from bot.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.service import QuizService
 from questions.catalog import Catalog
@@ -64,7 +67,7 @@ ANSWER_CHANCE = 0.7
 PRACTICE_DAY_CHANCE = 0.7
 PRACTICE_PER_DAY = 2
 GRADE_NOISE = 0.2  # chance a grade is one step off the learner's true rating
-SETUPS = ("channel-only", "shipped", "round-robin", "due-first")
+SETUPS = ("channel-only", "shipped", "round-robin", "due-first", "one-review")
 TARGET_VS_CHANNEL = 1.3
 TARGET_VS_ROUND_ROBIN = 1.02
 
@@ -200,6 +203,7 @@ class DueFirst:
 COMPARED_POLICIES: dict[str, Callable[[], PracticePolicy]] = {
     "round-robin": RoundRobin,
     "due-first": DueFirst,
+    "one-review": ExpectedRecallGain,
 }
 
 
@@ -329,7 +333,7 @@ async def main(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     results: dict[str, list[float]] = {setup: [] for setup in SETUPS}
     with tempfile.TemporaryDirectory() as directory:
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             # The set-ups of a seed are independent runs (own database, clock and
             # platform): run side by side, one waits on SQLite while another computes.
             recalls = await asyncio.gather(
@@ -348,7 +352,9 @@ async def main(args: argparse.Namespace) -> None:
         f"vs-channel {vs_channel:.4f} (target >= {TARGET_VS_CHANNEL}: "
         f"{'met' if vs_channel >= TARGET_VS_CHANNEL else 'MISSED'}), "
         f"vs-round-robin {vs_round_robin:.4f} (target >= {TARGET_VS_ROUND_ROBIN}: "
-        f"{'met' if vs_round_robin >= TARGET_VS_ROUND_ROBIN else 'MISSED'})"
+        f"{'met' if vs_round_robin >= TARGET_VS_ROUND_ROBIN else 'MISSED'}); "
+        f"one-review {mean['one-review']:.3f}, "
+        f"vs-one-review {mean['shipped'] / mean['one-review']:.4f}"
     )
     print(
         f"learning: shipped {mean['shipped']:.3f} channel-only {mean['channel-only']:.3f} "
@@ -360,6 +366,7 @@ async def main(args: argparse.Namespace) -> None:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1, help="seeds first..first+seeds-1")
     parser.add_argument("--learners", type=int, default=10)
     parser.add_argument("--days", type=int, default=90)
     parser.add_argument("--questions", type=int, default=60)

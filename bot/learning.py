@@ -18,11 +18,13 @@ from bot.bank_store import Workspace
 from bot.grades import Grade
 from bot.learning_store import GradeDraft, GradeResult, LearningStore
 from bot.memory_model import MemoryCard
-from bot.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
+from bot.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
 from bot.rotation import eligible_questions
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
 ONE_REVIEW_A_DAY = timedelta(days=1)  # a question graded this recently is not practised again
+PACE_WINDOW = timedelta(days=28)  # a member's pace: their grades of the last four weeks...
+PACE_MINIMUM = timedelta(days=7)  # ...counted over a week at least, so one busy day is no pace
 
 
 class NotRevealed(Exception):
@@ -63,7 +65,7 @@ class LearningService:
         self._question_topics = question_topics  # what private practice offers
         # the topic a graded question counts under, as a workspace shows it
         self._graded_topics = graded_topics or (lambda _: question_topics())
-        self.policy: PracticePolicy = policy or ExpectedRecallGain()
+        self.policy: PracticePolicy = policy or PlannedRecallGain()
 
     # grading
 
@@ -129,9 +131,25 @@ class LearningService:
             if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
         ]
         request = PracticeRequest(
-            member_id, candidates, cards, at, await self.target(member_id, at)
+            member_id,
+            candidates,
+            cards,
+            at,
+            await self.target(member_id, at),
+            await self.pace(member_id, at),
         )
         return self.policy.choose(request)
+
+    async def pace(self, member_id: int, at: datetime) -> float:
+        """The member's grades a day (practice and channel rounds; a changed grade counts
+        once) over the last four weeks, or since their first grade, and at least a week."""
+        log = await self.store.grade_log(member_id)
+        graded = [when for _, _, when, replaced in log if not replaced and when <= at]
+        if not graded:
+            return 0.0
+        since = max(at - PACE_WINDOW, min(graded))
+        recent = sum(1 for when in graded if when >= since)
+        return recent / (max(at - since, PACE_MINIMUM) / ONE_REVIEW_A_DAY)
 
     # reports
 

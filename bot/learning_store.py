@@ -40,7 +40,8 @@ class LearningStore(Protocol):
         self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> GradeResult:
         """In one transaction: log the grade (a member's earlier grade of the same round is
-        kept in the log, marked replaced), then rebuild the member's card of the question
+        kept in the log, marked replaced when ``draft.at``; the new grade takes its time,
+        as it corrects the review made back then), then rebuild the member's card of the question
         from its grades with ``member_card`` and, for a round, the channel's card with
         ``channel_card`` from the grades of the channel's rounds of the question."""
         ...
@@ -56,7 +57,8 @@ class LearningStore(Protocol):
         ...
 
     async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
-        """Every grade the member gave: (question id, grade, when, replaced), oldest first."""
+        """Every grade the member gave: (question id, grade, when reviewed, replaced), oldest
+        first; a changed grade is dated at the review it corrects."""
         ...
 
     async def goal(self, member_id: int) -> date | None: ...

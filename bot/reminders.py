@@ -27,6 +27,7 @@ from bot.schedule_spec import (
     next_slot,
     parse_schedule,
     parse_timezone,
+    previous_slot,
 )
 from bot.scheduler import ChannelPlan, QuizScheduler
 
@@ -117,7 +118,13 @@ class DailyReminders:
         reminder = await self._store.reminders.reminder(member_id)
         if reminder is None:
             return  # turned off meanwhile
-        await self._remind(reminder, slot.astimezone(reminder_plan(reminder).tz).date())
+        plan = reminder_plan(reminder)
+        if previous_slot(plan.spec, plan.tz, slot) != slot:
+            # a slot of a time since changed (through another replica, whose schedule has
+            # the new one): that day's reminder comes at the new time
+            log.info("member %d: reminder time changed; slot %s not used", member_id, slot)
+            return
+        await self._remind(reminder, slot.astimezone(plan.tz).date())
 
     async def catch_up(self, reminders: Iterable[Reminder]) -> None:
         """After downtime: today's reminder of each member, if its time passed within the

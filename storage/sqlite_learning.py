@@ -37,17 +37,21 @@ class SqliteLearningStore:
         self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> GradeResult:
         at = to_db(draft.at)
+        reviewed_at = at
         async with self._transaction() as conn:
             replaced: Grade | None = None
             if draft.round_id is not None:
                 earlier = await _rows(
                     conn,
-                    "SELECT id, rating FROM grades"
+                    "SELECT id, rating, graded_at FROM grades"
                     " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
                     (draft.round_id, draft.member_id),
                 )
                 if earlier:
                     replaced = Grade(earlier[0][1])
+                    # A changed grade corrects the review the member made back then: it
+                    # keeps that time, so the cards replay it in its place in the log.
+                    reviewed_at = earlier[0][2]
                     await conn.execute(
                         "UPDATE grades SET replaced_at = ? WHERE id = ?", (at, earlier[0][0])
                     )
@@ -60,7 +64,7 @@ class SqliteLearningStore:
                     draft.round_id,
                     draft.channel_id,
                     int(draft.grade),
-                    at,
+                    reviewed_at,
                 ),
             )
             log = await _log(conn, "member_id", draft.member_id, draft.question_id)

@@ -27,7 +27,9 @@ def load_bench() -> ModuleType:
 async def test_a_tiny_run_prints_the_documented_last_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    await load_bench().main(argparse.Namespace(seeds=1, learners=2, days=8, questions=6))
+    await load_bench().main(
+        argparse.Namespace(seeds=1, first_seed=1, learners=2, days=8, questions=6)
+    )
     last = capsys.readouterr().out.strip().splitlines()[-1]
     number = r"\d\.\d{3}"
     ratio = r"\d+\.\d{2}"

@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.grades import Grade
 from bot.memory_model import MemoryCard, recall, recall_gain, review
-from bot.practice_policy import ExpectedRecallGain, PracticeRequest
+from bot.practice_forecast import practice_gain
+from bot.practice_policy import ExpectedRecallGain, PlannedRecallGain, PracticeRequest
 from tests.harness import QuizHarness
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-POLICY = ExpectedRecallGain()
+POLICY = PlannedRecallGain()
 
 
 def graded(question_id: int, grade: Grade, days_ago: float) -> MemoryCard:
     return review(question_id, None, grade, NOW - timedelta(days=days_ago))
 
 
-def choose(cards: dict[int, MemoryCard], candidates: list[int], target_days: float) -> int | None:
-    request = PracticeRequest(1, candidates, cards, NOW, NOW + timedelta(days=target_days))
+def choose(
+    cards: dict[int, MemoryCard],
+    candidates: list[int],
+    target_days: float,
+    reviews_per_day: float = 0.0,
+) -> int | None:
+    request = PracticeRequest(
+        1, candidates, cards, NOW, NOW + timedelta(days=target_days), reviews_per_day
+    )
     return POLICY.choose(request)
 
 
@@ -26,7 +36,8 @@ def test_a_never_seen_question_beats_a_due_review_near_and_far() -> None:
     due = graded(1, Grade.GOOD, days_ago=10)
     assert due.due <= NOW  # "due first" would take it
     for target_days in (3, 90):
-        assert choose({1: due}, [1, 2], target_days) == 2
+        for pace in (0.0, 1.0):  # with no practice to come, and with a review a day
+            assert choose({1: due}, [1, 2], target_days, pace) == 2
         assert recall_gain(2, None, NOW, NOW + timedelta(days=target_days)) > recall_gain(
             1, due, NOW, NOW + timedelta(days=target_days)
         )
@@ -38,6 +49,35 @@ def test_a_near_target_favours_the_shaky_card_a_far_one_the_card_worth_consolida
     cards = {1: shaky, 2: older}
     assert choose(cards, [1, 2], target_days=1) == 1
     assert choose(cards, [1, 2], target_days=90) == 2
+
+
+def test_with_practice_to_come_a_far_target_favours_the_card_just_missed() -> None:
+    missed = graded(1, Grade.MISSED, days_ago=2)
+    good = graded(2, Grade.GOOD, days_ago=20)
+    cards = {1: missed, 2: good}
+    # Tomorrow: the card graded good 20 days ago is the one about to slip.
+    assert choose(cards, [1, 2], target_days=1, reviews_per_day=0.5) == 2
+    # In three months, with a review every other day to come, both will come round
+    # again; a review now is worth most on the card just missed, as it makes its later
+    # reviews stick. Counting on no later practice, the far target says the opposite.
+    assert choose(cards, [1, 2], target_days=90, reviews_per_day=0.5) == 1
+    assert choose(cards, [1, 2], target_days=90, reviews_per_day=0.0) == 2
+    assert (
+        ExpectedRecallGain().choose(
+            PracticeRequest(1, [1, 2], cards, NOW, NOW + timedelta(days=90))
+        )
+        == 2
+    )
+
+
+def test_with_no_practice_to_come_the_gain_is_the_one_review_gain() -> None:
+    card = graded(1, Grade.PARTLY, days_ago=5)
+    for question, seen in ((1, card), (2, None)):
+        for target_days in (3, 30, 90):
+            target = NOW + timedelta(days=target_days)
+            assert practice_gain(seen, NOW, target, share=0.0) == pytest.approx(
+                recall_gain(question, seen, NOW, target), abs=1e-12
+            )
 
 
 def test_the_gain_is_the_forecast_with_practice_minus_without() -> None:
@@ -84,8 +124,9 @@ async def test_the_goal_changes_the_choice(quiz: QuizHarness) -> None:
     gpu_1, gpu_2 = sorted(q for q, t in topics.items() if t == "gpu")
     start = quiz.clock.now()
     await learning.grade(member_id, gpu_1, Grade.MISSED, start - timedelta(days=2))
-    await learning.grade(member_id, gpu_2, Grade.GOOD, start - timedelta(days=10))
-    await learning.set_goal(member_id, (start + timedelta(days=1)).date())
-    assert await learning.choose_practice(member_id, start, topic="gpu") == gpu_1
-    await learning.set_goal(member_id, (start + timedelta(days=90)).date())
+    await learning.grade(member_id, gpu_2, Grade.GOOD, start - timedelta(days=20))
+    assert await learning.pace(member_id, start) == pytest.approx(2 / 20)
+    await learning.set_goal(member_id, (start + timedelta(days=3)).date())
     assert await learning.choose_practice(member_id, start, topic="gpu") == gpu_2
+    await learning.set_goal(member_id, (start + timedelta(days=90)).date())
+    assert await learning.choose_practice(member_id, start, topic="gpu") == gpu_1

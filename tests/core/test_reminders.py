@@ -241,3 +241,23 @@ def test_slots_follow_the_local_time_across_daylight_saving() -> None:
 
 def _dm() -> ChannelRef:
     return ChannelRef("fake", "team", "D-ann", "DM")
+
+
+async def test_a_replica_that_missed_a_change_of_time_does_not_remind_at_the_old_time(
+    db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, quiz: QuizHarness
+) -> None:
+    await quiz.command("remind 08:30 Europe/Berlin", by="ann")  # scheduled on this replica
+    due = await make_review_due(quiz, "ann")
+    day = (due + timedelta(days=1)).astimezone(BERLIN).date()
+    member_id = await quiz.service.store.member_id(quiz.member("ann"))
+    async with running_service(db_path, [platform], clock, catalog) as other:
+        # the member moves it to 20:00 through the other replica; this one still has 08:30
+        current = await other.reminders.reminder(member_id)
+        assert current is not None
+        await other.reminders.set(Reminder(member_id, current.direct, "20:00", "Europe/Berlin"))
+        await fire(quiz, "ann", slot_on(day))
+        assert reminders_to(platform, "ann") == []
+        clock.set(slot_on(day, "20:00"))
+        await other.reminders.on_slot(member_id, slot_on(day, "20:00"))
+        await other.settle()
+    assert len(reminders_to(platform, "ann")) == 1
