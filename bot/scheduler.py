@@ -47,8 +47,9 @@ from bot.schedule_spec import (
 log = logging.getLogger(__name__)
 
 # On a pooled store (replicas sharing PostgreSQL), the channels whose rounds one fire
-# records at a time: a round is a few database round trips, so one after the other a
-# replica recorded about 40 a second, and a slot's fan-out could post no faster.
+# records at a time. Each replica walks all of a slot's channels, recording a round or
+# finding it taken (a few database round trips either way); one after the other, three
+# replicas spent so long on it that they finished a 600-channel fan-out later than one.
 FIRE_CONCURRENCY = 4
 
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
