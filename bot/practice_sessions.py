@@ -77,7 +77,13 @@ class PracticeSessions:
             raise Refused(f"Unknown topic {quoted(topic)}. Topics: {', '.join(known)}.")
         if member_id is None:
             member_id = await self._engine.store.member_id(member)
-        if await self.current(member_id) is not None:
+        current = await self.current(member_id)
+        if current is not None:
+            if current.state is PracticeState.ANSWER and current.answers == 0:
+                # Its question may never have been queued (a failure just after the session
+                # began): queued again under its key, it is sent once whatever happened.
+                card = practice_cards.question_card(self._question(current))
+                await self._send(platform, current, "question", card)
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
         question_id = await self._engine.learning.choose_practice(member_id, now, topic=topic)

@@ -187,3 +187,27 @@ async def test_an_answer_whose_follow_up_could_not_be_queued_gets_it_when_writte
     assert [c.title for c in dm_cards(quiz, "ann")] == ["Practice question", "Follow-up 1 of 1"]
     await write(quiz, "ann", "my follow-up answer")
     assert dm_cards(quiz, "ann")[-1].title == "Sample answer outline"
+
+
+async def test_a_session_whose_question_could_not_be_queued_gets_it_on_the_next_start(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = quiz.service.engine
+    send_direct = engine.send_direct
+    failed: list[str] = []
+
+    async def store_down_once(destination: ChannelRef, card: Card, key: str) -> None:
+        if key.endswith(":question") and not failed:
+            failed.append(key)
+            raise RuntimeError("database is locked")
+        await send_direct(destination, card, key)
+
+    monkeypatch.setattr(engine, "send_direct", store_down_once)
+    first = await quiz.command("practice", by="dave")
+    assert failed and first.card.kind.value == "error" and dm_cards(quiz, "dave") == []
+
+    again = await quiz.command("practice", by="dave")
+    assert again.card.body == ALREADY_OPEN
+    assert [c.title for c in dm_cards(quiz, "dave")] == ["Practice question"]
+    await quiz.command("practice", by="dave")
+    assert len(dm_cards(quiz, "dave")) == 1  # queued again under its key: sent once
