@@ -163,11 +163,18 @@ class PracticeSessions:
         self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int
     ) -> Response:
         """ "Next question": a new session of the same topic as the one just graded."""
-        member_id = await self._engine.store.member_id(member)
         previous = await self._store.session(after_session)
-        if previous is None or previous.member_id != member_id:
+        if previous is None or not await self._owns(previous, member, channel):
             raise Refused("That button belongs to someone else's practice.")
-        return await self.start(platform, member, previous.topic)
+        return await self.start(platform, member, previous.topic, previous.member_id)
+
+    async def _owns(self, session: PracticeSession, member: MemberRef, channel: ChannelRef) -> bool:
+        """Whether ``member``, pressing in ``channel``, is the member of ``session``. A press
+        in the session's own DM is its member's (only they share it with the bot): a Discord
+        DM carries no guild, so the member found by the guild-less ref would be a stranger."""
+        if same_place(session.direct, channel):
+            return True
+        return await self._engine.store.member_id(member) == session.member_id
 
     def _question(self, session: PracticeSession) -> Question:
         question = self._engine.question_for(session.direct, session.question_id)

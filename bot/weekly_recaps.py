@@ -107,10 +107,17 @@ class WeeklyRecaps:
                 slot = decision.newest_skipped
                 missed.append((channel, slot, recap_key(channel.id, recap_week(slot, plan.tz))))
         recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
-        self._warn_missed([(c, slot) for c, slot, key in missed if key not in recorded])
-        windows = [(c.id, *week_before(slot, ZoneInfo(c.timezone))) for c, slot in due]
+        unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
+        # one query for both: the due recaps' weeks, and the missed ones' (a week without a
+        # round would have had no recap, so skipping it is nothing to warn about)
+        slots = due + unrecorded
+        windows = [(c.id, *week_before(slot, ZoneInfo(c.timezone))) for c, slot in slots]
         last_rounds = await self._store.recaps.last_rounds_between(windows)
-        for (channel, slot), last_round in zip(due, last_rounds, strict=True):
+        due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
+        self._warn_missed(
+            [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
+        )
+        for (channel, slot), last_round in zip(due, due_rounds, strict=True):
             await self._record(channel, slot, last_round)
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:

@@ -17,6 +17,7 @@ from typing import Self
 
 import aiosqlite
 
+from storage.errors import StorageError
 from storage.migrations import MigrationReport, migrate
 from storage.sqlite_bank import SqliteBank
 from storage.sqlite_channels import SqliteChannels
@@ -72,6 +73,8 @@ class SqliteStore(
         mode = SYNCHRONOUS_MODES.get(synchronous)
         if mode is None:
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
+        if not Path(path).parent.is_dir():  # before aiosqlite, whose thread outlives the failure
+            raise StorageError(f"the directory {Path(path).parent} does not exist")
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from adapters.ops.runtime import run_bot
 from bot.errors import PlatformError
 from bot.settings import SettingsError, invalid_settings, load_settings
 from questions.loader import PackError
+from storage.database import configured_database
+from storage.errors import StorageError
 
 
 def register(commands: Any) -> None:
@@ -106,6 +109,9 @@ def _run(args: argparse.Namespace) -> int:
         return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
     except PlatformError as problem:  # e.g. a token the platform refused at start-up
         print(f"quizbot: {problem}", file=sys.stderr)
+        return 1
+    except (StorageError, sqlite3.DatabaseError) as problem:  # e.g. a newer schema, not SQLite
+        print(f"quizbot: database {configured_database(settings)}: {problem}", file=sys.stderr)
         return 1
     except PackError as problem:  # a QUIZBOT_PACKS_DIR / --packs-dir file: file:line: field
         for line in str(problem).splitlines():

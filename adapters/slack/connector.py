@@ -109,7 +109,7 @@ class SlackPlatform:
         self._listeners = SlackListeners(self, self._work)
         options: dict[str, Any] = {}
         if installs is not None:
-            options = {"oauth_settings": installs.oauth_settings, "authorize": installs.authorize}
+            options = {"oauth_flow": installs.flow(client), "authorize": installs.authorize}
         self.app = AsyncApp(
             client=client,
             signing_secret=signing_secret,

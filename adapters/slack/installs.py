@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 
 from slack_bolt.oauth.async_callback_options import (
     AsyncCallbackOptions,
     AsyncFailureArgs,
     AsyncSuccessArgs,
 )
+from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.response import BoltResponse
+from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.installations import DatabaseInstallationStore, TokenSeal, oauth_settings
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
@@ -30,6 +33,9 @@ from bot.ports import WorkspaceSwitch
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+# The OAuth flow's logger and its Web API client's: their records pass HideOAuthCode.
+oauth_log = logging.getLogger(f"{__name__}.oauth")
+_OAUTH_CODE = re.compile(r"(\bcode(?:': \[?'|: |=))[^\s'&,}]+")
 
 PLATFORM = "slack"
 START_AGAIN = 'Start again from <a href="{install}">{install}</a>.'
@@ -45,6 +51,22 @@ FAILURES = {
     "used, or the app's client id and secret do not match.",
     "storage_error": "The installation could not be saved.",
 }
+
+
+class HideOAuthCode(logging.Filter):
+    """Keeps the redirect's one-time code (with the client secret it buys a bot token) out
+    of the flow's records: bolt names it when Slack refuses the exchange, and the Web API
+    client lists a request's fields at DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = _OAUTH_CODE.sub(r"\1[redacted]", message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+oauth_log.addFilter(HideOAuthCode())
 
 
 class SlackInstalls:
@@ -65,6 +87,12 @@ class SlackInstalls:
             success=self._installed, failure=self._failed
         )
         self._switch: WorkspaceSwitch | None = None
+
+    def flow(self, client: AsyncWebClient) -> AsyncOAuthFlow:
+        """Bolt's OAuth flow, logging through ``oauth_log`` with a client of its own that
+        does too (``client`` only gives the API's address)."""
+        own = AsyncWebClient(base_url=client.base_url, timeout=client.timeout, logger=oauth_log)
+        return AsyncOAuthFlow(client=own, logger=oauth_log, settings=self.oauth_settings)
 
     def watch(self, switch: WorkspaceSwitch) -> None:
         self._switch = switch

@@ -3,6 +3,7 @@ file, never a traceback or a validation library's own report."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,42 @@ def test_a_config_file_that_is_not_toml_is_named_without_a_traceback(
     config.write_text("x = [\n")
     assert main(["run", "--config", str(config)]) == 2
     assert f"quizbot: {config} is not valid TOML" in capsys.readouterr().err
+
+
+@pytest.fixture
+def _root_logger_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
+    # keep the root logger as the other tests expect it (caplog)
+    monkeypatch.setattr("adapters.cli.run.configure_logging", lambda *args, **kwargs: None)
+
+
+@pytest.mark.usefixtures("_root_logger_untouched")
+def test_a_database_of_a_newer_quizbot_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "q.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    assert main(["run", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizbot: database {db}: ") and "schema version 99" in err
+
+
+@pytest.mark.usefixtures("_root_logger_untouched")
+def test_a_file_that_is_no_database_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "notes.txt"
+    db.write_text("shopping list\n" * 100)
+    assert main(["run", "--db", str(db)]) == 1
+    assert f"quizbot: database {db}: file is not a database" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("_root_logger_untouched")
+def test_a_database_in_a_missing_directory_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "absent" / "q.db"
+    assert main(["run", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"quizbot: database {db}: the directory {db.parent} does not exist\n"

@@ -327,6 +327,26 @@ async def test_after_downtime_beyond_the_grace_the_recap_is_skipped(
     assert "older than the 6 h grace window; skipped" in caplog.text
 
 
+async def test_a_missed_recap_of_a_week_without_rounds_is_not_warned_about(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    quiz: QuizHarness,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # the quiz starts the day after a recap slot: that recap would have had nothing to send,
+    # so a restart days later has nothing to warn about (it warned at every start)
+    clock.set(FRIDAY_RECAP + timedelta(days=1))
+    await quiz.command("now")
+    await quiz.service.stop()
+    clock.set(FRIDAY_RECAP + timedelta(days=3))
+    async with running_service(db_path, [platform], clock, catalog) as service:
+        await service.settle()
+    assert recaps(platform) == []
+    assert "grace window" not in caplog.text
+
+
 async def test_a_recap_slot_handled_twice_is_recorded_once(quiz: QuizHarness) -> None:
     await seed_week(quiz)
     channel = await channel_settings(quiz)

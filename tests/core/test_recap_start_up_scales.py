@@ -20,11 +20,25 @@ from tests.harness import running_service
 FRIDAY_RECAP = datetime(2026, 12, 4, 16, 0, tzinfo=UTC)  # the default recap slot, in UTC
 
 
-async def add_channels(db_path: Path, count: int) -> None:
+async def add_channels(db_path: Path, count: int, *, catalog: Catalog | None = None) -> None:
+    """``count`` quiz channels; with ``catalog``, each with a round in the recap's week."""
     async with SqliteStore.open(db_path) as store:
+        question_ids = (
+            [] if catalog is None else list((await store.sync_questions(catalog.keys())).values())
+        )
         for number in range(count):
             ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
-            await store.create_channel(ChannelSettings(id=0, ref=ref, timezone="UTC"))
+            channel = await store.create_channel(ChannelSettings(id=0, ref=ref, timezone="UTC"))
+            if question_ids:
+                monday = FRIDAY_RECAP - timedelta(days=4, hours=7)  # Monday 09:00
+                await store.create_round(
+                    channel.id,
+                    lambda asked: question_ids[0],
+                    monday,
+                    scheduled=True,
+                    created_at=monday,
+                    actions=(),
+                )
 
 
 async def recap_start_up_statements(
@@ -66,7 +80,7 @@ async def test_missed_recaps_are_one_warning_not_one_per_channel(
     catalog: Catalog,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    await add_channels(db_path, 30)
+    await add_channels(db_path, 30, catalog=catalog)  # rounds: each recap had something to say
     clock.set(FRIDAY_RECAP + timedelta(hours=7))  # beyond the 6 h grace window
     with caplog.at_level(logging.INFO, logger="bot.weekly_recaps"):
         async with running_service(db_path, [platform], clock, catalog):

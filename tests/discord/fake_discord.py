@@ -529,11 +529,18 @@ class FakeDiscord:
                 self.interaction_replies.append({"token": token, "deleted": True})
                 return web.Response(status=204)
             case ("POST", ["users", "@me", "channels"]):
-                dm_id = self.next_id()
-                self.channels[dm_id] = {"id": str(dm_id), "type": 1, "recipients": []}
-                self.messages[dm_id] = {}
-                return self._json(self.channels[dm_id])
+                return self._json(self._direct_channel(int(body["recipient_id"])))
         return self._error(404, 0, f"fake Discord has no route {method} {path}")
+
+    def _direct_channel(self, recipient: int) -> Json:
+        """The bot's DM channel with ``recipient``: one per user, opened again as it is."""
+        for channel in self.channels.values():
+            if channel["type"] == 1 and channel["recipients"] == [self.users[recipient]]:
+                return channel
+        dm_id = self.next_id()
+        self.channels[dm_id] = {"id": str(dm_id), "type": 1, "recipients": [self.users[recipient]]}
+        self.messages[dm_id] = {}
+        return self.channels[dm_id]
 
     def _application(self) -> Json:
         return {

@@ -5,6 +5,7 @@ channels until it is installed again."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -318,3 +319,25 @@ async def test_with_one_bot_token_there_is_no_install_page_and_removal_is_only_l
     channel = await slack_quiz.service.engine.channel(ChannelRef("slack", TEAM, slack_quiz.channel))
     assert channel is not None
     assert channel.disabled_reason is None
+
+
+async def test_the_oauth_code_of_an_install_is_never_logged(
+    hosted: Hosted, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The code Slack's redirect carries buys a bot token (with the client secret): neither
+    a refused exchange (bolt names the code in its warning) nor a granted one (the Web API
+    client lists a request's fields at DEBUG) may write it to the log."""
+    status, page, cookie = await hosted.get("/slack/install")
+    refused = "9163.4472.refusedcode0000"
+    with caplog.at_level(logging.DEBUG):
+        status, page, _ = await hosted.get(
+            "/slack/oauth_redirect?"
+            + urlencode({"code": refused, "state": _authorize_query(page)["state"][0]}),
+            cookie=cookie,
+        )
+        assert status == 401
+        assert (await hosted.install(FIRST))[0] == 200
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "oauth.v2.access" in logged  # both exchanges were logged, without their codes
+    assert refused not in logged
+    assert f"code-{FIRST}" not in logged
