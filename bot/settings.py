@@ -235,7 +235,8 @@ class Settings(BaseSettings):
         for name in chosen:
             if name not in PLATFORMS:
                 raise SettingsError(
-                    f"unknown platform {name!r} in QUIZBOT_PLATFORM; use {', '.join(PLATFORMS)}"
+                    f"unknown platform {name!r} in --platform or QUIZBOT_PLATFORM;"
+                    f" use {', '.join(PLATFORMS)}"
                 )
         return chosen
 

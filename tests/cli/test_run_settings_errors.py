@@ -76,3 +76,11 @@ def test_a_database_in_a_missing_directory_is_named_in_one_line(
     assert main(["run", "--db", str(db)]) == 1
     err = capsys.readouterr().err
     assert err == f"quizbot: database {db}: the directory {db.parent} does not exist\n"
+
+
+def test_an_unknown_platform_given_as_a_flag_names_the_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["run", "--platform", "teams"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown platform 'teams'" in err and "--platform" in err
