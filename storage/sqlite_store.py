@@ -30,6 +30,7 @@ from storage.sqlite_reminders import SqliteReminderStore
 from storage.sqlite_reports import SqliteReports
 from storage.sqlite_rounds import SqliteRounds
 from storage.sqlite_unfinished_cards import SqliteUnfinishedCards
+from storage.wal_checkpoints import WalCheckpointer
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ class SqliteStore(
         """Use :meth:`open` or :meth:`connect`; this wraps an already configured connection."""
         super().__init__(conn, path)
         self.migration: MigrationReport | None = None
+        self.checkpoints: WalCheckpointer | None = None
         self.learning = SqliteLearningStore(self._transaction, self._fetch)
         self.bank = SqliteBank(self._fetch, self._transaction)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
@@ -79,9 +81,12 @@ class SqliteStore(
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await conn.execute("PRAGMA journal_mode = WAL")
+            journal = await (await conn.execute("PRAGMA journal_mode = WAL")).fetchone()
+            in_wal = journal is not None and str(journal[0]).lower() == "wal"
             await conn.execute(f"PRAGMA synchronous = {mode}")
             await conn.execute("PRAGMA foreign_keys = ON")
+            if in_wal:  # checkpoints run beside the writer, not inside one of its commits
+                await conn.execute("PRAGMA wal_autocheckpoint = 0")
             store = cls(conn, path)
             if run_migrations:
                 store.migration = await migrate(conn)
@@ -89,6 +94,9 @@ class SqliteStore(
             await conn.close()
             raise
         store._answers.start()
+        if in_wal:
+            store.checkpoints = WalCheckpointer(path)
+            store.checkpoints.start()
         return store
 
     @classmethod
@@ -119,6 +127,8 @@ class SqliteStore(
         try:
             await self._answers.close()
         finally:
+            if self.checkpoints is not None:
+                await self.checkpoints.close()
             async with self._lock:
                 conn, self._conn = self._conn, None
                 if conn is not None:

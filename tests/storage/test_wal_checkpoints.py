@@ -1,0 +1,80 @@
+"""WAL checkpoints run beside the writer, never inside a member's commit."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from storage.sqlite_store import SqliteStore
+
+
+async def writer_pragma(store: SqliteStore, name: str) -> int:
+    assert store._conn is not None
+    async with store._conn.execute(f"PRAGMA {name}") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def commit_a_row(store: SqliteStore, value: str) -> None:
+    async with store._transaction() as conn:
+        await conn.execute("CREATE TABLE IF NOT EXISTS scratch (value TEXT)")
+        await conn.execute("INSERT INTO scratch (value) VALUES (?)", (value,))
+
+
+def rows_in_main_file_alone(db: Path, copy: Path) -> list[str]:
+    """The rows the database file holds without its WAL (copied without the -wal file)."""
+    shutil.copyfile(db, copy)
+    with closing(sqlite3.connect(copy)) as conn:
+        try:
+            return [row[0] for row in conn.execute("SELECT value FROM scratch ORDER BY value")]
+        except sqlite3.OperationalError:  # the table itself is still only in the WAL
+            return []
+
+
+async def test_no_commit_of_the_writer_runs_a_checkpoint(tmp_path: Path) -> None:
+    # A checkpoint inside a commit syncs the database file while a reveal waits.
+    async with SqliteStore.open(tmp_path / "q.db") as store:
+        assert await writer_pragma(store, "wal_autocheckpoint") == 0
+
+
+async def test_the_checkpointer_moves_committed_pages_into_the_database_file(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "q.db"
+    async with SqliteStore.open(db) as store:
+        assert store.checkpoints is not None
+        await store.checkpoints.checkpoint()
+        await commit_a_row(store, "answer")
+        assert rows_in_main_file_alone(db, tmp_path / "before.db") == []
+
+        assert await store.checkpoints.checkpoint() is True
+
+        assert rows_in_main_file_alone(db, tmp_path / "after.db") == ["answer"]
+
+
+async def test_an_idle_database_is_not_checkpointed_again(tmp_path: Path) -> None:
+    async with SqliteStore.open(tmp_path / "q.db") as store:
+        assert store.checkpoints is not None
+        await commit_a_row(store, "one")
+        assert await store.checkpoints.checkpoint() is True
+        assert await store.checkpoints.checkpoint() is False
+        await commit_a_row(store, "two")
+        assert await store.checkpoints.checkpoint() is True
+
+
+async def test_closing_the_store_leaves_every_commit_in_the_database_file(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "q.db"
+    async with SqliteStore.open(db) as store:
+        await commit_a_row(store, "kept")
+    assert rows_in_main_file_alone(db, tmp_path / "copy.db") == ["kept"]
+
+
+async def test_a_database_not_in_wal_mode_has_no_checkpointer(tmp_path: Path) -> None:
+    async with SqliteStore.open(":memory:") as store:
+        assert store.checkpoints is None
+        assert await writer_pragma(store, "wal_autocheckpoint") == 1000
