@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
-from bot.command_registry import parse_command
+from bot.command_registry import find_subcommand, parse_command
 from bot.commands import (
     CommandError,
     Help,
@@ -244,3 +245,41 @@ async def test_inputs_that_used_to_crash_get_the_form_and_example(
     assert "Example: /quiz" in response.card.body
     assert len(response.card.body) < 1000  # a huge argument is not echoed back whole
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+README_TABLE = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "form"),
+    [
+        ("remind", "/quiz remind [off|HH:MM [TIMEZONE]]"),  # off alone, or a time and a zone
+        ("recap", "/quiz recap [off|DAY [HH:MM]]"),
+        ("goal", "/quiz goal [off|YYYY-MM-DD]"),
+        ("practice", "/quiz practice [stop|TOPIC]"),
+        ("flag", "/quiz flag REASON..."),
+        ("now", "/quiz now [TOPIC]"),
+    ],
+)
+def test_help_and_readme_show_the_same_form(name: str, form: str) -> None:
+    subcommand = find_subcommand(name)
+    assert subcommand is not None and subcommand.form() == form
+    assert f"| `{form.replace('|', chr(92) + '|')}` |" in README_TABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "form"),
+    [
+        ("remind off Europe/Berlin", "off takes nothing after it.", "[off|HH:MM [TIMEZONE]]"),
+        ("recap off 10:00", "off takes nothing after it.", "[off|DAY [HH:MM]]"),
+        ("practice stop now", "stop takes nothing after it.", "[stop|TOPIC]"),
+        ("flag", "Say what is wrong.", "REASON..."),
+    ],
+)
+def test_a_word_that_stands_alone_and_a_missing_reason_get_the_form(
+    text: str, problem: str, form: str
+) -> None:
+    name, *args = text.split()
+    with pytest.raises(CommandError) as caught:
+        parse_command(name, args)
+    assert str(caught.value).startswith(f"{problem}\nUse: /quiz {name} {form}\nExample: /quiz ")
