@@ -21,6 +21,7 @@ from bot.commands import (
     ShowLeaderboard,
     ShowStats,
 )
+from bot.errors import unknown_topic
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 from tests.fakes import FakePlatform
@@ -283,3 +284,32 @@ def test_a_word_that_stands_alone_and_a_missing_reason_get_the_form(
     with pytest.raises(CommandError) as caught:
         parse_command(name, args)
     assert str(caught.value).startswith(f"{problem}\nUse: /quiz {name} {form}\nExample: /quiz ")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("now nosuchtopic", "Unknown topic 'nosuchtopic'. Topics: "),
+        ("practice nosuch", "Unknown topic 'nosuch'. Topics: "),
+        ("goal 2020-01-01", "'2020-01-01' is not after today: give a later date, or off."),
+    ],
+)
+async def test_an_argument_the_handler_refuses_gets_the_form(
+    quiz: QuizHarness, text: str, problem: str
+) -> None:
+    body = (await quiz.command(text)).card.body
+    name = text.split()[0]
+    form = find_subcommand(name).form()  # type: ignore[union-attr]
+    assert body.startswith(problem)
+    assert f"\nUse: {form}\nExample: /quiz {name}" in body
+    assert len(body.split("\n")[0]) < 200  # the topic list is shortened
+
+
+def test_a_long_topic_list_is_cut_short() -> None:
+    known = [f"topic-{n:02d}" for n in range(21)]
+    message = str(unknown_topic("cooking", known))
+    assert message == (
+        "Unknown topic 'cooking'. Topics: topic-00, topic-01, topic-02, topic-03, topic-04,"
+        " topic-05, topic-06, topic-07 and 13 more (`/quiz topics` lists them)."
+    )
+    assert str(unknown_topic("cooking", known[:2])).endswith("Topics: topic-00, topic-01.")
