@@ -25,7 +25,7 @@ from storage.records import (
     draft_row,
     round_from_row,
 )
-from storage.sqlite_rounds import SqliteRounds
+from storage.sqlite_rounds import SqliteRounds, clip_error
 from storage.timestamps import from_db, to_db
 
 _INSERT_ROUND = f"""
@@ -232,6 +232,40 @@ class PostgresRounds(PgConnection, SqliteRounds):
             to_db(until),
             list(action_ids),
         )
+
+    async def retry_action(
+        self, action_id: int, error: str, next_attempt_at: datetime, *, at: datetime
+    ) -> None:
+        """Schedule another attempt and release the action only while it is still this
+        replica's: one that another replica took over (this one's claim ran out) may be in
+        its send right now, and a release would let a third pass send it again."""
+        row = await self._pooled().fetchrow(
+            "UPDATE outbox SET last_error = $3, next_attempt_at = $4, updated_at = $1,"
+            " claimed_by = NULL, lease_until = NULL"
+            f" WHERE id = $5 AND {_OURS_TO_SEND} RETURNING id",
+            to_db(at),
+            self.replica,
+            clip_error(error),
+            to_db(next_attempt_at),
+            action_id,
+        )
+        if row is None:
+            await self._require_action(action_id)
+
+    async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
+        """Give up on the action only while it is still this replica's: a replica whose
+        claim ran out must not fail the send of the one that took it over."""
+        row = await self._pooled().fetchrow(
+            "UPDATE outbox SET state = 'failed', last_error = $3, updated_at = $1,"
+            " claimed_by = NULL, lease_until = NULL"
+            f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING id",
+            to_db(at),
+            self.replica,
+            clip_error(error),
+            action_id,
+        )
+        if row is None:
+            await self._require_action(action_id)
 
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
         """Mark done once: a replica finishing an action another already completed (its

@@ -177,3 +177,69 @@ async def test_a_claim_that_ran_out_does_not_put_off_the_send_of_the_new_holder(
     later = after + timedelta(seconds=3)
     assert await a.due_actions(later) == []  # b's claim still holds
     assert await b.next_due_after(after) == after + LEASE  # due again when b's lease ends
+
+
+async def test_a_claim_that_ran_out_is_neither_retried_nor_failed_under_the_new_holder(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """A replica whose claim ran out finishes a send that timed out or failed: its retry or
+    failure must not release the action, nor fail it, while another replica that took it
+    over is sending it; a third pass would find it unclaimed and send it again."""
+    a, b = replicas
+    [channel_id], question = await channels(a, 1)
+    round_ = await a.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    assert round_ is not None
+    [claimed] = await a.due_actions(T0)
+    assert await a.begin_attempt(claimed.id, T0) is not None  # a starts sending, stalls
+    after = T0 + LEASE + timedelta(seconds=1)
+    [taken] = await b.due_actions(after)
+    assert await b.begin_attempt(taken.id, after) is not None  # b is sending it
+
+    await a.retry_action(claimed.id, "timed out", after + timedelta(seconds=2), at=after)
+    await a.fail_action(claimed.id, "gave up", after)
+    later = after + timedelta(seconds=3)
+    assert await a.due_actions(later) == []  # b's claim still holds
+    assert await b.next_due_after(after) == after + LEASE  # due again when b's lease ends
+    [held] = await round_actions(b, round_.id)
+    assert (held.state, held.last_error) == (ActionState.PENDING, None)
+
+    await b.complete_action(taken.id, "ts-1", later)
+    [done] = await round_actions(b, round_.id)
+    assert (done.state, done.result_ref) == (ActionState.DONE, "ts-1")
+
+
+async def test_a_replica_still_holding_its_claim_retries_and_fails_it(
+    replicas: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """The ownership check keeps a replica's own retries and failures working, also once
+    its lease ran out when nobody took the action over."""
+    a, b = replicas
+    [channel_id], question = await channels(a, 1)
+    round_ = await a.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    assert round_ is not None
+    [claimed] = await a.due_actions(T0)
+    assert await a.begin_attempt(claimed.id, T0) is not None
+    retry_at = T0 + timedelta(seconds=5)
+    await a.retry_action(claimed.id, "timed out", retry_at, at=T0)
+    assert await b.next_due_after(T0) == retry_at  # released: due at its retry, not the lease
+    [retried] = await b.due_actions(retry_at)  # anyone may take it now
+    assert (retried.last_error, retried.next_attempt_at) == ("timed out", retry_at)
+
+    late = retry_at + LEASE + timedelta(seconds=1)  # b's claim ran out, nobody took it
+    await b.fail_action(retried.id, "gave up", late)
+    [failed] = await round_actions(a, round_.id)
+    assert (failed.state, failed.last_error) == (ActionState.FAILED, "gave up")
