@@ -137,6 +137,7 @@ class Subcommand:
     settings: tuple[Setting[Any], ...] = ()
     admin: bool = False  # always needs an admin, whatever its arguments
     needs_channel: bool = True  # a member's use needs a quiz in the channel
+    in_direct: bool = False  # also works in direct messages with the bot (never an admin's use)
 
     def form(self) -> str:
         """``/quiz leaderboard [week|month|all] [public]``."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from bot import cards
+from bot import cards, practice_cards
 from bot.commands import (
     GradeRound,
     Help,
@@ -52,6 +52,12 @@ log = logging.getLogger(__name__)
 NO_QUIZ_YET = (
     "There is no quiz in this channel yet. An admin can start one with `/quiz now` "
     "or `/quiz schedule weekdays 09:30`."
+)
+
+NOTHING_TO_GRADE_HERE = (
+    "No practice question is waiting for your grade here: practice with `/quiz practice`"
+    " and grade after its sample answer outline. A channel round is graded in its channel,"
+    " after the reveal."
 )
 
 ANSWER_MODE_NOTES = {
@@ -201,6 +207,10 @@ async def grade(ctx: CommandContext, command: GradeRound) -> Response:
     session = await ctx.practice.waiting_for_grade(ctx.event.channel)
     if session is not None and command.grade is not None and ctx.platform is not None:
         return await ctx.practice.grade(ctx.platform, session, command.grade)
+    if ctx.event.direct:
+        if session is not None:
+            return Response(practice_cards.waiting_for_grade())
+        raise Refused(NOTHING_TO_GRADE_HERE)
     if ctx.channel is None:
         return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)

@@ -284,6 +284,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=lambda _: Help(),
         handler=handle.show_help,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "leaderboard",
@@ -310,6 +311,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=lambda _: ShowMe(),
         handler=handle.show_me,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "grade",
@@ -326,6 +328,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=grade_command,
         handler=handle.grade,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "goal",
@@ -344,6 +347,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=goal_command,
         handler=handle.goal,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "practice",
@@ -363,6 +367,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=practice_command,
         handler=practice_handlers.practice,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "answer",
@@ -406,6 +411,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=remind_command,
         handler=reminder_handlers.remind,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "stats",
@@ -430,6 +436,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         ),
         handler=handle.topics,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "schedule",
@@ -450,6 +457,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         build=lambda _: ShowPacks(),
         handler=handle.show_packs,
         needs_channel=False,
+        in_direct=True,
     ),
     Subcommand(
         "suggest",
@@ -605,6 +613,25 @@ def needs_admin(name: str, args: Sequence[str]) -> bool:
     things when given arguments), decided before the arguments are parsed."""
     subcommand = find_subcommand(name)
     return subcommand is not None and subcommand.needs_admin(args)
+
+
+def works_in_direct(name: str, args: Sequence[str]) -> bool:
+    """Whether ``/quiz NAME ARGS`` may run in direct messages with the bot: only a subcommand
+    declared ``in_direct``, and never an admin's use (it would act on a channel). An unknown
+    one gets help, which works anywhere."""
+    subcommand = find_subcommand(name)
+    if subcommand is None:
+        return True
+    return subcommand.in_direct and not subcommand.needs_admin(args)
+
+
+def direct_refusal(name: str) -> str:
+    """What a member is told who ran ``/quiz NAME`` in direct messages, where it cannot run."""
+    usable = ", ".join(f"`/quiz {c.name}`" for c in QUIZ_COMMANDS if c.in_direct)
+    return (
+        f"`/quiz {name.strip().lower()}` works only in a channel: run it in the quiz's "
+        f"channel. In direct messages with me you can use {usable}."
+    )
 
 
 def parse_command(name: str, args: Sequence[str]) -> QuizCommand:

@@ -59,6 +59,8 @@ class CommandRunner:
             async with self._channel_locks.setdefault(key, asyncio.Lock()):
                 channel = await self._admin_channel(event)
                 return await self._handle(subcommand, command, event, channel)
+        elif event.direct:
+            channel = None  # direct messages are never a quiz channel
         else:
             channel = await self._engine.channel(event.channel)
             if channel is None and subcommand.needs_channel:

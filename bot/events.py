@@ -41,13 +41,18 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """``/quiz leaderboard week`` arrives as ``name="leaderboard", args=("week",)``."""
+    """``/quiz leaderboard week`` arrives as ``name="leaderboard", args=("week",)``.
+
+    ``direct`` is True when it was run in the member's direct messages with the bot (a
+    Slack IM, a Discord DM, the console's ``:dm``) rather than in a channel.
+    """
 
     event_id: str
     channel: ChannelRef
     member: MemberRef
     name: str
     args: tuple[str, ...] = field(default_factory=tuple)
+    direct: bool = False
 
 
 @dataclass(frozen=True, slots=True)

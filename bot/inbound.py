@@ -4,8 +4,9 @@ middleware is the model):
 1. the bot's own messages and reactions are ignored;
 2. answers, edits and reactions outside a quiz channel are ignored;
 3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id;
-4. an admin-only command from a member who is not an admin is refused;
-5. the event is handled;
+4. a command that acts on a channel, run in direct messages with the bot, is refused;
+5. an admin-only command from a member who is not an admin is refused;
+6. the event is handled;
 
 and whatever error comes out is turned into what the member is told in one place,
 :func:`reply_for`.
@@ -17,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 from bot import cards
-from bot.command_registry import needs_admin
+from bot.command_registry import direct_refusal, needs_admin, works_in_direct
 from bot.engine import QuizEngine
 from bot.errors import NotRecorded, Refused
 from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
@@ -112,6 +113,8 @@ class InboundChain:
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):
+                if event.direct and not works_in_direct(event.name, event.args):
+                    raise Refused(direct_refusal(event.name))
                 await self._check_admin(event, platform)
             return await self._handler(event, platform)
         if isinstance(event, FormSubmit):

@@ -142,7 +142,12 @@ class ConsoleSession:
             words = text.split()[1:]
         name, *args = words or ["help"]
         event = Command(
-            self._next_id("cmd"), self._channel(), self._member_ref(), name, tuple(args)
+            self._next_id("cmd"),
+            self._channel(),
+            self._member_ref(),
+            name,
+            tuple(args),
+            direct=self._direct,
         )
         await self._show(await self.handle(event))
 

@@ -543,7 +543,8 @@ class DiscordPlatform:
     ) -> None:
         channel, member = await self._interaction_refs(interaction)
         self._remember(interaction, member)  # is_admin answers from its permissions
-        event = Command(str(interaction.id), channel, member, name, args)
+        direct = interaction.guild_id is None  # the bot's DM (or a group DM): no guild
+        event = Command(str(interaction.id), channel, member, name, args, direct=direct)
         await self._answer(interaction, event, f"/quiz {name}")
 
     async def _on_button(self, interaction: discord.Interaction, action: str, value: str) -> None:

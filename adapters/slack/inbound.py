@@ -35,6 +35,8 @@ from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "slack"
 HELP_COMMAND = "help"
+IM_NAME = "directmessage"  # a slash command's channel_name in an IM
+IM_PREFIX = "D"  # the ids of IMs (channels start with C, private channels and group DMs G)
 # A member's reply also sent to the channel is still a reply in the thread.
 REPLY_SUBTYPES = frozenset({None, "thread_broadcast"})
 
@@ -170,7 +172,14 @@ def command_from(body: Payload) -> Command:
         member=member_ref(team, command["user_id"], command.get("user_name", "")),
         name=name,
         args=tuple(words[1:]),
+        direct=is_im(command["channel_id"], command.get("channel_name")),
     )
+
+
+def is_im(channel_id: str, channel_name: str | None = None) -> bool:
+    """Whether a slash command came from a member's IM with the bot: Slack names that
+    channel ``directmessage`` and IM ids start with ``D``."""
+    return channel_name == IM_NAME or channel_id.startswith(IM_PREFIX)
 
 
 def button_from(body: Payload, action: Payload) -> ButtonPress | None:

@@ -101,6 +101,7 @@ class SlashCommand(TypedDict):
     trigger_id: str
     text: NotRequired[str]
     user_name: NotRequired[str]
+    channel_name: NotRequired[str]  # "directmessage" in the member's IM with the bot
 
 
 class ActionUser(TypedDict):

@@ -137,6 +137,17 @@ def test_empty_slash_command_is_help() -> None:
     assert command_from(body).name == "help"
 
 
+def test_a_slash_command_in_an_im_is_marked_direct() -> None:
+    def command(channel: str, name: str | None = None) -> bool:
+        body = dict(parse_qsl(command_body("now", user="U1", channel=channel, response_url="")))
+        if name is not None:
+            body["channel_name"] = name
+        return command_from(body).direct
+
+    assert command("D0IM") and command("X0IM", "directmessage")
+    assert not command("C0QUIZ", "quiz") and not command("G0PRIVATE", "privategroup")
+
+
 def test_reveal_button_becomes_a_button_press() -> None:
     raw = action_body(
         action="quiz:reveal", value="7", user="U3", channel="C1", message_ts="1.0", response_url=""

@@ -1,0 +1,39 @@
+"""`/quiz` in the member's IM with the bot: a command that acts on a channel is refused with
+where to run it (no question posted, no quiz channel made of the IM); practice still starts."""
+
+from __future__ import annotations
+
+from tests.slack.driver import ADMIN, SlackQuiz
+
+IM = f"D{ADMIN}"  # the admin's IM with the bot
+
+
+def said(slack_quiz: SlackQuiz) -> str:
+    """Everything the bot answered privately, directly or through the response_url."""
+    return str(slack_quiz.fake.ephemerals) + str(slack_quiz.fake.responses)
+
+
+async def test_quiz_now_in_the_im_is_refused(slack_quiz: SlackQuiz) -> None:
+    slack_quiz.channel = IM
+    response = await slack_quiz.command("now")
+    assert response.status == 200
+    assert slack_quiz.fake.posts(IM) == []
+    assert await slack_quiz.service.store.list_channels() == []
+    assert "only in a channel" in said(slack_quiz) + response.body
+    assert "/quiz practice" in said(slack_quiz) + response.body
+
+
+async def test_leaderboard_in_the_im_does_not_invite_starting_a_quiz(
+    slack_quiz: SlackQuiz,
+) -> None:
+    slack_quiz.channel = IM
+    response = await slack_quiz.command("leaderboard", by="U0ALICE")
+    assert "An admin can start one" not in said(slack_quiz) + response.body
+    assert "only in a channel" in said(slack_quiz) + response.body
+
+
+async def test_practice_from_the_im_still_starts(slack_quiz: SlackQuiz) -> None:
+    slack_quiz.channel = IM
+    await slack_quiz.command("practice", by="U0ALICE")
+    assert "only in a channel" not in said(slack_quiz)
+    assert slack_quiz.fake.posts("DU0ALICE")[-1].block_texts()[0].startswith("Practice question")
