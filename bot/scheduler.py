@@ -46,6 +46,12 @@ from bot.schedule_spec import (
 
 log = logging.getLogger(__name__)
 
+# On a pooled store (replicas sharing PostgreSQL), the channels whose rounds one fire
+# records at a time. Each replica walks all of a slot's channels, recording a round or
+# finding it taken (a few database round trips either way); one after the other, three
+# replicas spent so long on it that they finished a 600-channel fan-out later than one.
+FIRE_CONCURRENCY = 4
+
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
 
 
@@ -124,8 +130,9 @@ class QuizScheduler:
         start_at: Callable[[int], int] = random.randrange,
     ) -> None:
         """``kind`` names the jobs ("channel" for rounds, "recap" for weekly recaps).
-        With ``spread`` (replicas sharing the store) each fire walks the channels from
-        ``start_at(count)`` on, round the list, so replicas start in different places."""
+        With ``spread`` (replicas sharing a pooled store) each fire walks the channels
+        from ``start_at(count)`` on, round the list, so replicas start in different
+        places, and hands ``FIRE_CONCURRENCY`` channels to ``on_slot`` at a time."""
         self._kind = kind
         self._spread = spread
         self._start_at = start_at
@@ -249,15 +256,22 @@ class QuizScheduler:
         if task is not None:
             self._in_flight.add(task)
         try:
-            # One channel after the other: the first rounds' posts start while later
-            # channels' rounds are still being recorded.
+            # The channels in turn: the first rounds' posts start while later channels'
+            # rounds are still being recorded.
             plans = list(self._groups.get(key, {}).values())
+            walkers = 1
             if self._spread and plans:
                 start = self._start_at(len(plans))
                 plans = plans[start:] + plans[:start]
-            for plan in plans:
-                if self._plans.get(plan.channel_id) is plan:  # not changed meanwhile
-                    await self._post(plan)
+                walkers = FIRE_CONCURRENCY
+            turns = iter(plans)
+
+            async def walk() -> None:
+                for plan in turns:  # shared: each plan is taken by one walker
+                    if self._plans.get(plan.channel_id) is plan:  # not changed meanwhile
+                        await self._post(plan)
+
+            await asyncio.gather(*(walk() for _ in range(walkers)))
         finally:
             if task is not None:
                 self._in_flight.discard(task)

@@ -133,6 +133,13 @@ class Settings(BaseSettings):
         description="https://<your host>/slack/oauth_redirect, as listed in the app's OAuth "
         "settings (unset: the app's only redirect URL).",
     )
+    slack_replicas: int = Field(
+        default=1,
+        ge=1,
+        description="How many `quizbot run` processes post to the same Slack workspaces "
+        "(replicas on one PostgreSQL database). A workspace's posting limit is the "
+        "workspace's, not a process's: each replica starts its posts at its share of it.",
+    )
     slack_token_encryption_key: SecretStr | None = Field(
         default=None,
         description="Fernet key sealing the bot tokens of installed workspaces in the database.",

@@ -39,6 +39,7 @@ from adapters.slack.workspace_pacing import (
     DEFAULT_POSTS_PER_SECOND,
     PacedRateLimitRetryHandler,
     WorkspacePacer,
+    replica_share,
 )
 from adapters.slack.workspaces import (
     OneWorkspace,
@@ -458,7 +459,10 @@ def create_slack_platform(
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
     (bot token + signing secret) serving ``/slack/events`` on ``host:port``. With
     ``QUIZBOT_SLACK_CLIENT_ID`` it serves every workspace that installs the app
-    (``/slack/install``), their installations kept in ``installations``."""
+    (``/slack/install``), their installations kept in ``installations``. ``workspace_rate``
+    is a workspace's posts per second for the whole app; this process paces at its share
+    of it (``QUIZBOT_SLACK_REPLICAS``)."""
+    workspace_rate = replica_share(workspace_rate, settings.slack_replicas)
     installs: SlackInstalls | None = None
     if settings.slack_installs:
         from adapters.slack.installs import create_installs

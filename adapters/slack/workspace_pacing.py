@@ -6,7 +6,8 @@ once) would run into it and get ``429``s. The posts of the workspace therefore
 start at most ``rate`` per second, evenly spaced, so no one-second window holds
 more than the limit. Slack does not publish that limit, so a ``429`` also holds
 every post for its ``Retry-After`` and lowers the rate; successes raise it
-again, slowly, up to the configured rate.
+again, slowly, up to the configured rate. Replicas posting to the same workspaces
+each pace at their share of the rate (``QUIZBOT_SLACK_REPLICAS``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ DEFAULT_POSTS_PER_SECOND = 9.0
 MIN_POSTS_PER_SECOND = 0.5
 SLOWDOWN = 0.8  # the rate after a 429, relative to the rate before it
 SPEEDUP = 0.01  # posts per second regained per successful post
+
+
+def replica_share(rate: float | None, replicas: int) -> float | None:
+    """One process's post rate for a workspace that ``replicas`` processes post to: they
+    split the workspace's limit, so together they start no more posts than one would."""
+    if replicas < 1:
+        raise ValueError("the number of replicas must be at least 1")
+    return None if rate is None else rate / replicas
 
 
 class WorkspacePacer:

@@ -19,7 +19,7 @@ import pytest
 from bot.models import ChannelSettings
 from bot.refs import ChannelRef
 from bot.schedule_spec import parse_schedule
-from bot.scheduler import QuizScheduler, SlotTrigger, job_id
+from bot.scheduler import FIRE_CONCURRENCY, QuizScheduler, SlotTrigger, job_id
 
 # Wednesday 2031-01-15 06:00 UTC (07:00 in Berlin, winter)
 START = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
@@ -346,3 +346,61 @@ async def test_replicas_sharing_the_store_walk_a_slot_from_their_own_start(
     finally:
         await quiz_scheduler.shutdown()
     assert [c for c, _ in recorder.calls] == [4, 5, 1, 2, 3]  # every channel, once
+
+
+async def test_replicas_sharing_the_store_record_several_channels_rounds_at_once(
+    clock: StepClock,
+) -> None:
+    # On a pooled store one channel's round need not wait for the last one's to be
+    # recorded: a replica records FIRE_CONCURRENCY at a time, still each channel once.
+    in_flight: set[int] = set()
+    most = 0
+    fired: list[int] = []
+    release = asyncio.Event()
+
+    async def slow_slot(channel_id: int, slot: datetime) -> None:
+        nonlocal most
+        in_flight.add(channel_id)
+        most = max(most, len(in_flight))
+        if len(in_flight) == FIRE_CONCURRENCY:
+            release.set()
+        await release.wait()
+        in_flight.discard(channel_id)
+        fired.append(channel_id)
+
+    quiz_scheduler = QuizScheduler(slow_slot, clock, spread=True, start_at=lambda count: 0)
+    quiz_scheduler.start()
+    try:
+        for channel_id in range(1, 11):
+            quiz_scheduler.set_channel(channel(channel_id))
+        clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+        await asyncio.wait_for(run_job(quiz_scheduler, 1), timeout=5)
+    finally:
+        await quiz_scheduler.shutdown()
+    assert most == FIRE_CONCURRENCY
+    assert sorted(fired) == list(range(1, 11))
+
+
+async def test_one_process_on_its_own_store_records_one_round_at_a_time(
+    clock: StepClock,
+) -> None:
+    in_flight = 0
+    most = 0
+
+    async def slot_handler(channel_id: int, slot: datetime) -> None:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        await asyncio.sleep(0)
+        in_flight -= 1
+
+    quiz_scheduler = QuizScheduler(slot_handler, clock)
+    quiz_scheduler.start()
+    try:
+        for channel_id in range(1, 6):
+            quiz_scheduler.set_channel(channel(channel_id))
+        clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+        await run_job(quiz_scheduler, 1)
+    finally:
+        await quiz_scheduler.shutdown()
+    assert most == 1
