@@ -18,7 +18,7 @@ from bot.blind_posts import placeholder
 from bot.engine import QuizEngine
 from bot.errors import PlatformError, Refused
 from bot.events import ButtonPress, Command, FormSubmit, Reply
-from bot.forms import VALUE_LIMIT, FieldProblem, Form, FormField
+from bot.forms import FieldProblem, Form, FormField
 from bot.log_context import about
 from bot.models import AnswerDraft, AnswerMode, AnswerOutcome, ChannelSettings, Round
 from bot.ports import Platform
@@ -31,6 +31,9 @@ ANSWER_FORM = "answer"
 ANSWER_FIELD = "answer"
 ANSWER_COMMAND = "answer"
 EVENT_PREFIX = "blind-answer:"  # its own event id: the command's was recorded by the chain
+# The most an answer holds, however it comes in: Slack's limit on a form input's value, so
+# the answer form can always be pre-filled with the whole answer so far to change it.
+ANSWER_LIMIT = 3000
 
 NOT_BLIND = (
     "This channel answers in the question's thread: reply there. An admin can make answers"
@@ -40,7 +43,6 @@ NO_OPEN_QUESTION = "There is no open question to answer. An admin can post one w
 STALE_QUESTION = "That question is closed: answer the current one."
 NOT_HERE = "Answer in the quiz channel where the question was posted."
 NO_TEXT = "Write your answer first."
-TOO_LONG = f"An answer holds at most {VALUE_LIMIT} characters."
 THREAD_HINT = (
     "Blind mode is on in this channel: your reply counts as your answer, but everyone can"
     " already read it. To keep an answer private until the reveal, press the question's Answer"
@@ -71,6 +73,7 @@ def answer_form(round_: Round, current: str) -> Form:
         multiline=True,
         value=current,
         hint="Hidden until the reveal; you can change it until then.",
+        max_length=ANSWER_LIMIT,
     )
     return Form(ANSWER_FORM, str(round_.id), title, (field,), submit="Save")
 
@@ -212,8 +215,11 @@ class BlindAnswers:
 def _text_problem(text: str) -> str | None:
     if not text:
         return NO_TEXT
-    if len(text) > VALUE_LIMIT:
-        return TOO_LONG
+    if len(text) > ANSWER_LIMIT:
+        return (
+            f"An answer holds at most {ANSWER_LIMIT} characters; yours has {len(text)}."
+            " Shorten it and send it again."
+        )
     return None
 
 

@@ -16,7 +16,7 @@ __all__ = ["FieldProblem", "Form", "FormField"]
 
 FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
 LABEL_LIMIT = 45  # Discord's limit on a text input's label
-VALUE_LIMIT = 4000  # Discord's and Slack's limit on a text input's value
+VALUE_LIMIT = 4000  # Discord's limit on a text input's value (Slack's adapter caps it lower)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +29,13 @@ class FormField:
     required: bool = True
     value: str = ""  # shown pre-filled
     hint: str = ""  # placeholder text
+    max_length: int = VALUE_LIMIT  # the most the input lets a member type
 
     def __post_init__(self) -> None:
         if len(self.label) > LABEL_LIMIT:
             raise ValueError(f"form label {self.label!r} is longer than {LABEL_LIMIT}")
+        if not 0 < self.max_length <= VALUE_LIMIT:
+            raise ValueError(f"form field {self.name!r}: max_length must be 1 to {VALUE_LIMIT}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.forms import VALUE_LIMIT, Form
+from bot.forms import Form
 
 MODAL_PREFIX = "quizbot-form"
 TITLE_LIMIT = 45
@@ -40,10 +40,10 @@ class FormModal(discord.ui.Modal):
                 label=field.label[:LABEL_LIMIT],
                 style=discord.TextStyle.paragraph if field.multiline else discord.TextStyle.short,
                 custom_id=field.name,
-                default=field.value[:VALUE_LIMIT] or None,
+                default=field.value[: field.max_length] or None,
                 placeholder=field.hint[:PLACEHOLDER_LIMIT] or None,
                 required=field.required,
-                max_length=VALUE_LIMIT,
+                max_length=field.max_length,
             )
             self.add_item(text_input)
             self._inputs.append((field.name, text_input))

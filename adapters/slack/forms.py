@@ -46,10 +46,10 @@ def _input(field: FormField) -> dict[str, Any]:
         "type": "plain_text_input",
         "action_id": VALUE_ACTION,
         "multiline": field.multiline,
-        "max_length": INPUT_LIMIT,
+        "max_length": min(field.max_length, INPUT_LIMIT),
     }
     if field.value:
-        element["initial_value"] = field.value[:INPUT_LIMIT]
+        element["initial_value"] = field.value[: element["max_length"]]
     if field.hint:
         element["placeholder"] = _plain(field.hint)
     return {

@@ -303,8 +303,29 @@ async def test_an_empty_form_is_refused_on_its_field_and_stores_nothing(
     response = await submit(quiz, "alice", "   ")
     assert [p.field for p in response.problems] == [ANSWER_FIELD]
     assert await answers(quiz) == []
-    assert (await submit(quiz, "alice", "x" * 4001)).problems
+    assert (await submit(quiz, "alice", "x" * 3001)).problems
     assert (await quiz.command("answer", by="alice")).form is not None  # no text: the form
+
+
+async def test_an_answer_over_the_limit_is_refused_with_the_limit_and_its_length(
+    quiz: QuizHarness,
+) -> None:
+    """One limit for every way in: the Slack form can pre-fill at most 3,000 characters, so
+    a longer answer taken by `/quiz answer` would lose its end when changed in the form."""
+    await blind_round(quiz)
+    refused = await quiz.command("answer " + "x" * 3001, by="alice")
+    assert refused.card.kind is CardKind.ERROR
+    assert "at most 3000 characters" in refused.card.body and "3001" in refused.card.body
+    [problem] = (await submit(quiz, "alice", "y" * 3500)).problems
+    assert problem.field == ANSWER_FIELD
+    assert "at most 3000 characters" in problem.message and "3500" in problem.message
+    assert await answers(quiz) == []
+
+    await quiz.command("answer " + "z" * 3000, by="alice")  # the limit itself is taken
+    [stored] = await answers(quiz)
+    assert stored.text == "z" * 3000
+    form = (await press_answer(quiz, "alice")).form
+    assert form is not None and form.fields[0].max_length == 3000
 
 
 SendHook = Callable[[str], Awaitable[None]]

@@ -80,6 +80,7 @@ async def test_the_answer_button_opens_a_modal_and_the_answer_is_confirmed_priva
     assert modal["custom_id"] == f"quizbot-form:answer:{round_.id}"
     [[text_input]] = [row["components"] for row in modal["components"]]
     assert text_input["custom_id"] == "answer" and text_input["style"] == 2  # paragraph
+    assert text_input["max_length"] == 3000  # what the bot takes, on every platform
 
     saved = await submit(quiz, ANN, modal["custom_id"], "ring all-reduce")
     assert "Answer saved (only you see it)" in saved

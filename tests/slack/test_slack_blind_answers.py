@@ -132,3 +132,18 @@ async def test_a_crash_between_two_posts_posts_each_answer_once(
         "Member U0CAROL's answer",
     ]
     assert quiz.fake.count("conversations.replies") >= 1  # bob's was looked for, not re-sent
+
+
+async def test_the_longest_answer_taken_shows_whole_in_the_modal_and_a_longer_is_refused(
+    slack_quiz: SlackQuiz,
+) -> None:
+    quiz = slack_quiz
+    round_id = await blind_round(quiz)
+    await quiz.command("answer " + "x" * 3001, by=ALICE)
+    assert "at most 3000 characters" in quiz.told(ALICE)[-1] and "3001" in quiz.told(ALICE)[-1]
+    longest = "y" * 3000
+    await quiz.command(f"answer {longest}", by=ALICE)
+    assert quiz.told(ALICE)[-1].startswith("Answer saved (only you see it)")
+    await quiz.press("quiz:answer", round_id, by=ALICE)  # to change it: nothing cut off
+    element = quiz.fake.views[-1]["blocks"][0]["element"]
+    assert (element["initial_value"], element["max_length"]) == (longest, 3000)
