@@ -64,6 +64,8 @@ class Param:
     maximum: float = 0
     integer: bool = False
     invalid: str = ""  # the message for a value of the wrong form
+    missing: str = ""  # the message when a required parameter is not given
+    alone: str = ""  # a word given instead of a value, with nothing after it ("off")
     suggest: Suggest | None = None
 
     def form(self) -> str:
@@ -148,6 +150,8 @@ class Subcommand:
     def _form(self, param: Param) -> str:
         followers = [self._form(p) for p in self.params if p.needs == param.name]
         text = " ".join([param.form(), *followers])
+        if param.alone:  # first, so the followers read as coming after the value only
+            text = f"{param.alone}|{text}"
         return text if param.required else f"[{text}]"
 
     def needs_admin(self, words: Sequence[str]) -> bool:
@@ -198,7 +202,10 @@ class Subcommand:
                 needed = next(p for p in self.params if p.name == param.needs)
                 raise ValueError(f"The {needed.label} is missing before the {param.label}.")
             if param.name not in values and param.required and _given(param.needs, values):
-                raise ValueError(f"Name at least one {param.label}.")
+                raise ValueError(param.missing or f"Name at least one {param.label}.")
+        alone = next((p.alone for p in self.params if _stands_alone(p, values)), None)
+        if alone is not None and (rest or len(values) > 1):
+            raise ValueError(f"{alone} takes nothing after it.")
         if rest:
             last = self.params[-1]
             if last.kind is ParamKind.WORD and last.name in values:
@@ -219,6 +226,11 @@ def _fits(param: Param, word: str) -> bool:
     if param.kind is ParamKind.FLAG:
         return word.lower() == param.name
     return word.lower() in param.choices
+
+
+def _stands_alone(param: Param, values: Mapping[str, Value]) -> bool:
+    value = values.get(param.name)
+    return bool(param.alone) and isinstance(value, str) and value.lower() == param.alone
 
 
 def _given(needs: str, values: Mapping[str, Value]) -> bool:

@@ -30,7 +30,7 @@ from bot.commands import (
     ShowTopics,
 )
 from bot.engine import NoQuestions, QuizEngine
-from bot.errors import Refused
+from bot.errors import BadArgument, Refused, unknown_topic
 from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
@@ -228,7 +228,9 @@ async def goal(ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
     member_id = await ctx.engine.store.member_id(ctx.event.member)
     if isinstance(command, SetGoal):
         if command.goal is not None and command.goal <= now.date():
-            raise Refused("Give a goal date after today, as YYYY-MM-DD.")
+            raise BadArgument(
+                f"{quoted(command.goal.isoformat())} is not after today: give a later date, or off."
+            )
         await learning.set_goal(member_id, command.goal)
     current = await learning.store.goal(member_id)
     return Response(cards.goal_card(current, now))
@@ -278,8 +280,7 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
     if topic is not None and topic not in ctx.topics():
-        known = ", ".join(ctx.topics())
-        raise Refused(f"Unknown topic {quoted(topic)}. Topics: {known}.")
+        raise unknown_topic(topic, ctx.topics())
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic

@@ -211,7 +211,8 @@ RECAP_PARAMS = (
         "day",
         ParamKind.WORD,
         "Admins: off, or the day (mon..sun)",
-        metavar="off|DAY",  # "off|DAY [HH:MM]": off alone, or a day and maybe a time
+        metavar="DAY",
+        alone="off",
         label="day",
         admin=True,
     ),
@@ -247,8 +248,6 @@ def remind_command(arguments: Arguments) -> ShowReminder | SetReminder | StopRem
     if at is None:
         return ShowReminder()
     if at.lower() == REMIND_OFF:
-        if zone is not None:
-            raise ValueError("Give either off, or a time and a timezone.")
         return StopReminder()
     match = CLOCK_TIME.fullmatch(at)
     if match is None:
@@ -273,8 +272,6 @@ def recap_command(arguments: Arguments) -> ShowRecap | SetRecap:
         return ShowRecap()
     day, at = str(arguments["day"]), arguments.get("time")
     if day.lower() == "off":
-        if at is not None:
-            raise ValueError("Give either off or a day and a time.")
         return SetRecap(schedule=None)
     return SetRecap(schedule=parse_recap_time(day, str(at or DEFAULT_RECAP_TIME)))
 
@@ -342,7 +339,8 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
                 "date",
                 ParamKind.WORD,
                 "YYYY-MM-DD, or off",
-                metavar="YYYY-MM-DD|off",
+                metavar="YYYY-MM-DD",
+                alone=GOAL_OFF,
                 label="date",
             ),
         ),
@@ -360,7 +358,8 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
                 "topic",
                 ParamKind.WORD,
                 "Only from this topic, or stop",
-                metavar="TOPIC|stop",
+                metavar="TOPIC",
+                alone=PRACTICE_STOP,
                 label="topic",
                 suggest=Suggest.TOPICS,
             ),
@@ -395,7 +394,8 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
                 "time",
                 ParamKind.WORD,
                 "HH:MM (24 h), or off",
-                metavar="HH:MM|off",
+                metavar="HH:MM",
+                alone=REMIND_OFF,
                 label="time",
             ),
             Param(
@@ -471,7 +471,17 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         "flag",
         "report a mistake in the current or latest round's question or outline",
         "/quiz flag the H100 has 80 GB of HBM3, not 40",
-        params=(Param("reason", ParamKind.WORDS, "What is wrong", metavar="REASON"),),
+        params=(
+            Param(
+                "reason",
+                ParamKind.WORDS,
+                "What is wrong",
+                metavar="REASON",
+                label="reason",
+                required=True,
+                missing="Say what is wrong.",
+            ),
+        ),
         build=lambda a: FlagRound(reason=" ".join(a.get("reason", ()))),  # type: ignore[arg-type]
         handler=bank_handlers.flag,
     ),

@@ -14,6 +14,7 @@ from bot.command_handlers import NO_QUIZ_YET, CommandContext, ScheduleBook
 from bot.command_registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, find_subcommand, parse_command
 from bot.commands import Help, QuizCommand
 from bot.engine import QuizEngine
+from bot.errors import BadArgument
 from bot.events import Command
 from bot.log_context import about
 from bot.models import ChannelSettings
@@ -81,7 +82,10 @@ class CommandRunner:
             HELP_LINES,
             self._platforms.get(event.channel.platform),
         )
-        return await subcommand.handler(context, command)
+        try:
+            return await subcommand.handler(context, command)
+        except BadArgument as bad:
+            raise subcommand.problem(str(bad)) from None
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:
         """The channel's quiz, created by an admin's first command, enabled again if it was

@@ -6,17 +6,23 @@ What the member is told for each of them is decided in one place,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.quoting import quoted
 from questions.errors import QuizError
 
 __all__ = [
     "WORKSPACE_REMOVED",
+    "BadArgument",
     "ChannelUnavailable",
     "NotRecorded",
     "PlatformError",
     "QuizError",
     "Refused",
     "WorkspaceRemoved",
+    "unknown_topic",
 ]
+TOPICS_SHOWN = 8  # an unknown topic's message names this many; /quiz topics lists them all
 
 # Why every quiz channel of a workspace stopped; installing the app again restarts them.
 WORKSPACE_REMOVED = "the app was removed from this workspace; installing it again restarts the quiz"
@@ -56,3 +62,16 @@ class NotRecorded(QuizError):
 
 class Refused(QuizError):
     """A member's request that cannot be carried out; the message tells them why."""
+
+
+class BadArgument(Refused):
+    """A ``/quiz`` argument of the right form that the handler cannot use (an unknown topic,
+    a past date): like a grammar error, the member is shown the form and an example."""
+
+
+def unknown_topic(topic: str, known: Sequence[str]) -> BadArgument:
+    """``Unknown topic 'x'. Topics: a, b, ...``, the list cut short when it is long."""
+    shown = ", ".join(known[:TOPICS_SHOWN])
+    if len(known) > TOPICS_SHOWN:
+        shown += f" and {len(known) - TOPICS_SHOWN} more (`/quiz topics` lists them)"
+    return BadArgument(f"Unknown topic {quoted(topic)}. Topics: {shown}.")

@@ -13,12 +13,11 @@ from datetime import timedelta
 
 from bot import cards, practice_cards
 from bot.engine import QuizEngine
-from bot.errors import Refused
+from bot.errors import Refused, unknown_topic
 from bot.events import DirectMessage
 from bot.grades import Grade
 from bot.ports import DirectMessages, Platform
 from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
-from bot.quoting import quoted
 from bot.refs import ChannelRef, MemberRef
 from bot.render import Card, Response
 from questions.pack import Question
@@ -74,7 +73,7 @@ class PracticeSessions:
             raise Refused(NO_DIRECT_MESSAGES)
         known = sorted(set(self._engine.question_topics().values()))
         if topic is not None and topic not in known:
-            raise Refused(f"Unknown topic {quoted(topic)}. Topics: {', '.join(known)}.")
+            raise unknown_topic(topic, known)
         if member_id is None:
             member_id = await self._engine.store.member_id(member)
         current = await self.current(member_id)

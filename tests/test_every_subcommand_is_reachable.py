@@ -82,8 +82,10 @@ def as_words(subcommand: Subcommand, options: dict[str, Any]) -> tuple[str, ...]
 
 def invocations() -> Iterator[Invocation]:
     for subcommand in QUIZ_COMMANDS:
-        if not subcommand.settings:
-            yield Invocation(subcommand.name, ())
+        if not subcommand.settings and not any(
+            p.required and not p.needs for p in subcommand.params
+        ):
+            yield Invocation(subcommand.name, ())  # bare, unless a parameter is required
         for setting in subcommand.settings:
             for value in samples(setting.value):
                 options = {"setting": setting.name, "value": value}

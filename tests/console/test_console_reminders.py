@@ -51,7 +51,7 @@ async def test_a_reminder_on_the_console(tmp_path: Path) -> None:
 
     refused = " ".join(transcript[at("you: /quiz remind 8h30") + 1 :][:4])
     assert "'8h30' is not a time: write it as HH:MM, e.g. 08:30." in refused
-    assert "Use: /quiz remind [HH:MM|off [TIMEZONE]]" in refused
+    assert "Use: /quiz remind [off|HH:MM [TIMEZONE]]" in refused
     set_ = at("you: /quiz remind 08:30 Europe/Berlin")
     assert transcript[set_ + 1] == "[#practice] quizbot → you (private): Reminder set"
     reminders = [line for line in transcript if "quizbot: Time to review" in line]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
-from bot.command_registry import parse_command
+from bot.command_registry import find_subcommand, parse_command
 from bot.commands import (
     CommandError,
     Help,
@@ -20,6 +21,7 @@ from bot.commands import (
     ShowLeaderboard,
     ShowStats,
 )
+from bot.errors import unknown_topic
 from bot.models import FollowUpPolicy
 from bot.scoring import Period
 from tests.fakes import FakePlatform
@@ -244,3 +246,70 @@ async def test_inputs_that_used_to_crash_get_the_form_and_example(
     assert "Example: /quiz" in response.card.body
     assert len(response.card.body) < 1000  # a huge argument is not echoed back whole
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+README_TABLE = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "form"),
+    [
+        ("remind", "/quiz remind [off|HH:MM [TIMEZONE]]"),  # off alone, or a time and a zone
+        ("recap", "/quiz recap [off|DAY [HH:MM]]"),
+        ("goal", "/quiz goal [off|YYYY-MM-DD]"),
+        ("practice", "/quiz practice [stop|TOPIC]"),
+        ("flag", "/quiz flag REASON..."),
+        ("now", "/quiz now [TOPIC]"),
+    ],
+)
+def test_help_and_readme_show_the_same_form(name: str, form: str) -> None:
+    subcommand = find_subcommand(name)
+    assert subcommand is not None and subcommand.form() == form
+    assert f"| `{form.replace('|', chr(92) + '|')}` |" in README_TABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "form"),
+    [
+        ("remind off Europe/Berlin", "off takes nothing after it.", "[off|HH:MM [TIMEZONE]]"),
+        ("recap off 10:00", "off takes nothing after it.", "[off|DAY [HH:MM]]"),
+        ("practice stop now", "stop takes nothing after it.", "[stop|TOPIC]"),
+        ("flag", "Say what is wrong.", "REASON..."),
+    ],
+)
+def test_a_word_that_stands_alone_and_a_missing_reason_get_the_form(
+    text: str, problem: str, form: str
+) -> None:
+    name, *args = text.split()
+    with pytest.raises(CommandError) as caught:
+        parse_command(name, args)
+    assert str(caught.value).startswith(f"{problem}\nUse: /quiz {name} {form}\nExample: /quiz ")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("now nosuchtopic", "Unknown topic 'nosuchtopic'. Topics: "),
+        ("practice nosuch", "Unknown topic 'nosuch'. Topics: "),
+        ("goal 2020-01-01", "'2020-01-01' is not after today: give a later date, or off."),
+    ],
+)
+async def test_an_argument_the_handler_refuses_gets_the_form(
+    quiz: QuizHarness, text: str, problem: str
+) -> None:
+    body = (await quiz.command(text)).card.body
+    name = text.split()[0]
+    form = find_subcommand(name).form()  # type: ignore[union-attr]
+    assert body.startswith(problem)
+    assert f"\nUse: {form}\nExample: /quiz {name}" in body
+    assert len(body.split("\n")[0]) < 200  # the topic list is shortened
+
+
+def test_a_long_topic_list_is_cut_short() -> None:
+    known = [f"topic-{n:02d}" for n in range(21)]
+    message = str(unknown_topic("cooking", known))
+    assert message == (
+        "Unknown topic 'cooking'. Topics: topic-00, topic-01, topic-02, topic-03, topic-04,"
+        " topic-05, topic-06, topic-07 and 13 more (`/quiz topics` lists them)."
+    )
+    assert str(unknown_topic("cooking", known[:2])).endswith("Topics: topic-00, topic-01.")

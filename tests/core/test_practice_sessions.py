@@ -161,7 +161,7 @@ async def test_other_direct_messages_get_the_help_text(quiz: QuizHarness) -> Non
     refused = await quiz.command("practice nettworking", by="gina")
     assert refused.card.body.startswith("Unknown topic")
     assert "nettworking" in refused.card.body
-    assert refused.card.body.endswith("Topics: gpu, memory, networking.")
+    assert "Topics: gpu, memory, networking.\nUse: /quiz practice" in refused.card.body
     assert await session_of(quiz, "gina") is None
 
 

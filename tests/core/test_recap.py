@@ -221,7 +221,7 @@ async def test_recap_off_sends_none_and_a_new_day_is_used(quiz: QuizHarness) -> 
         ("recap fri,sat 10:00", "Name one day, not 'fri,sat'."),
         ("recap weekdays 10:00", "Name one day, not 'weekdays'."),
         ("recap fri 25:00", "Invalid time '25:00'"),
-        ("recap off 10:00", "Give either off or a day and a time."),
+        ("recap off 10:00", "off takes nothing after it."),
         ("recap someday", "Unknown day 'someday': name one day, mon..sun, or off."),
         ("recap 16:00", "'16:00' is a time, not a day: name the day first, e.g. fri 16:00."),
         ("recap 9:30 mon", "'9:30' is a time, not a day: name the day first, e.g. mon 9:30."),

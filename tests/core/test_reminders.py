@@ -20,7 +20,7 @@ from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service
 
 BERLIN = ZoneInfo("Europe/Berlin")
-FORM = "Use: /quiz remind [HH:MM|off [TIMEZONE]]\nExample: /quiz remind 08:30 Europe/Berlin"
+FORM = "Use: /quiz remind [off|HH:MM [TIMEZONE]]\nExample: /quiz remind 08:30 Europe/Berlin"
 
 
 def reminders_to(platform: FakePlatform, member: str) -> list[str]:
@@ -103,7 +103,7 @@ async def test_without_a_timezone_the_channel_one_is_used(quiz: QuizHarness) -> 
             "Unknown timezone 'Mars/Olympus': use an IANA name such as Europe/Berlin, "
             "America/New_York or UTC.",
         ),
-        ("off Europe/Berlin", "Give either off, or a time and a timezone."),
+        ("off Europe/Berlin", "off takes nothing after it."),
         ("08:30 UTC extra", "Name at most one timezone."),
     ],
 )
