@@ -56,9 +56,7 @@ ON CONFLICT (key) DO NOTHING
 
 # An action this replica may begin to send ($1: now, $2: this replica): still pending, and
 # unclaimed, claimed by this replica, or claimed by one whose lease ended.
-_OURS_TO_SEND = (
-    "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
-)
+_OURS_TO_SEND = "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
 
 
 class SlotTaken(Exception):

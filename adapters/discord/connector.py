@@ -429,7 +429,9 @@ class DiscordPlatform:
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         where = thread.thread_id if thread is not None else message.channel.channel_id
-        return f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message_id}"
+        return (
+            f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message_id}"
+        )
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         """A member with Manage Server (or Administrator) in the channel's guild."""

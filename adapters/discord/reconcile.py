@@ -68,7 +68,6 @@ async def open_rounds(store: RoundSource) -> list[OpenRound]:
     return found
 
 
-
 class Reconciler:
     """Feeds reactions missed while offline into the core, once per round and session."""
 

@@ -173,4 +173,3 @@ def attachments(card: Card, part: int) -> list[discord.File]:
 def message_count(card: Card) -> int:
     """How many messages the card needs (the number of markers to derive)."""
     return len(_grouped(card))
-

@@ -318,7 +318,10 @@ class FakeSlack:
 
     def _chat_getPermalink(self, params: Mapping[str, Any]) -> dict[str, Any]:
         ts = str(params["message_ts"]).replace(".", "")
-        return {"ok": True, "permalink": f"https://fake.slack.test/archives/{params['channel']}/p{ts}"}
+        return {
+            "ok": True,
+            "permalink": f"https://fake.slack.test/archives/{params['channel']}/p{ts}",
+        }
 
     def _files_getUploadURLExternal(self, params: Mapping[str, Any]) -> dict[str, Any]:
         if self.upload_error is not None:

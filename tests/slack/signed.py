@@ -31,9 +31,7 @@ def signed_headers(
     }
 
 
-def event_body(
-    event: Mapping[str, Any], *, event_id: str | None = None, team: str = TEAM
-) -> str:
+def event_body(event: Mapping[str, Any], *, event_id: str | None = None, team: str = TEAM) -> str:
     return json.dumps(
         {
             "token": "unused",
@@ -48,9 +46,7 @@ def event_body(
     )
 
 
-def command_body(
-    text: str, *, user: str, channel: str, response_url: str, team: str = TEAM
-) -> str:
+def command_body(text: str, *, user: str, channel: str, response_url: str, team: str = TEAM) -> str:
     return urlencode(
         {
             "command": "/quiz",

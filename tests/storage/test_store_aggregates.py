@@ -60,4 +60,3 @@ def typed_parts(
 def typed_postgres(store: PostgresStore) -> Store:
     """Checked by mypy: the PostgreSQL store satisfies the whole port."""
     return store
-
