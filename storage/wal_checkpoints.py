@@ -31,6 +31,7 @@ class WalCheckpointer:
         self._conn: sqlite3.Connection | None = None
         self._seen_version: int | None = None
         self._task: asyncio.Task[None] | None = None
+        self._running: asyncio.Future[bool] | None = None
 
     def start(self) -> None:
         """Checkpoint every ``interval`` seconds until :meth:`close`."""
@@ -38,7 +39,9 @@ class WalCheckpointer:
 
     async def checkpoint(self) -> bool:
         """Checkpoint now if anything was committed since the last call; True if it ran."""
-        return await asyncio.to_thread(self._checkpoint)
+        self._running = asyncio.ensure_future(asyncio.to_thread(self._checkpoint))
+        # Shielded: cancelling the caller must not let close() shut the connection under the thread.
+        return await asyncio.shield(self._running)
 
     async def close(self) -> None:
         """Stop the background task and close the connection."""
@@ -47,6 +50,9 @@ class WalCheckpointer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._running is not None and not self._running.done():
+            with contextlib.suppress(sqlite3.Error):
+                await self._running
         if self._conn is not None:
             conn, self._conn = self._conn, None
             await asyncio.to_thread(conn.close)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
+import threading
 from contextlib import closing
 from pathlib import Path
 
 from storage.sqlite_store import SqliteStore
+from storage.wal_checkpoints import WalCheckpointer
 
 
 async def writer_pragma(store: SqliteStore, name: str) -> int:
@@ -78,3 +81,34 @@ async def test_a_database_not_in_wal_mode_has_no_checkpointer(tmp_path: Path) ->
     async with SqliteStore.open(":memory:") as store:
         assert store.checkpoints is None
         assert await writer_pragma(store, "wal_autocheckpoint") == 1000
+
+
+async def test_closing_waits_for_a_checkpoint_already_running_in_its_thread(
+    tmp_path: Path,
+) -> None:
+    checkpointer = WalCheckpointer(tmp_path / "q.db")
+    started, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+    real_checkpoint = checkpointer._checkpoint
+
+    def slow_checkpoint() -> bool:
+        started.set()
+        release.wait(timeout=10)
+        try:
+            return real_checkpoint()
+        except BaseException as error:  # the connection closed under the thread
+            errors.append(error)
+            raise
+
+    checkpointer._checkpoint = slow_checkpoint  # type: ignore[method-assign]
+    running = asyncio.create_task(checkpointer.checkpoint())
+    await asyncio.to_thread(started.wait, 10)
+    closing = asyncio.create_task(checkpointer.close())
+
+    finished, _ = await asyncio.wait({closing}, timeout=0.2)
+    assert not finished, "close() shut the connection while a checkpoint was running"
+
+    release.set()
+    await closing
+    assert await running is True
+    assert errors == []
