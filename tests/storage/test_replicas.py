@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.models import ActionKind, ActionState, ChannelSettings, RoundState
+from bot.models import ActionKind, ActionState, ChannelSettings, Round, RoundState
 from bot.refs import ChannelRef
 from questions.catalog import QuestionKey
 from storage.postgres_store import PostgresStore
@@ -38,6 +38,21 @@ async def channels(store: PostgresStore, count: int) -> tuple[list[int], int]:
         for i in range(count)
     ]
     return [c.id for c in made], ids[("p", "q1")]
+
+
+async def a_round_whose_question_is_due(store: PostgresStore) -> Round:
+    """One channel's scheduled round at T0 with only its question to send."""
+    [channel_id], question = await channels(store, 1)
+    round_ = await store.create_round(
+        channel_id,
+        lambda _: question,
+        T0,
+        scheduled=True,
+        created_at=T0,
+        actions=[ActionKind.QUESTION],
+    )
+    assert round_ is not None
+    return round_
 
 
 async def test_two_replicas_racing_for_each_slot_create_it_once(
@@ -82,16 +97,7 @@ async def test_a_lease_keeps_others_off_until_it_ends_then_one_takes_over(
     replicas: tuple[PostgresStore, PostgresStore],
 ) -> None:
     a, b = replicas
-    [channel_id], question = await channels(a, 1)
-    round_ = await a.create_round(
-        channel_id,
-        lambda _: question,
-        T0,
-        scheduled=True,
-        created_at=T0,
-        actions=[ActionKind.QUESTION],
-    )
-    assert round_ is not None
+    round_ = await a_round_whose_question_is_due(a)
 
     [claimed] = await a.due_actions(T0)
     await a.begin_attempt(claimed.id, T0)  # replica a starts sending, then dies
@@ -133,15 +139,7 @@ async def test_a_claim_that_ran_out_before_its_send_began_is_sent_by_the_new_hol
     with the first; another replica takes those over. When the first one's turn comes it
     must not send them too (it had not begun, so nobody would ask find_sent)."""
     a, b = replicas
-    [channel_id], question = await channels(a, 1)
-    await a.create_round(
-        channel_id,
-        lambda _: question,
-        T0,
-        scheduled=True,
-        created_at=T0,
-        actions=[ActionKind.QUESTION],
-    )
+    await a_round_whose_question_is_due(a)
     [claimed] = await a.due_actions(T0)
     after = T0 + LEASE + timedelta(seconds=1)
     [taken] = await b.due_actions(after)
@@ -160,15 +158,7 @@ async def test_a_claim_that_ran_out_does_not_put_off_the_send_of_the_new_holder(
     to wait: it must not put the action off, nor release it, while another replica that
     took it over is sending it; a third pass would find it unclaimed and send it again."""
     a, b = replicas
-    [channel_id], question = await channels(a, 1)
-    await a.create_round(
-        channel_id,
-        lambda _: question,
-        T0,
-        scheduled=True,
-        created_at=T0,
-        actions=[ActionKind.QUESTION],
-    )
+    await a_round_whose_question_is_due(a)
     [claimed] = await a.due_actions(T0)
     after = T0 + LEASE + timedelta(seconds=1)
     [taken] = await b.due_actions(after)
@@ -186,16 +176,7 @@ async def test_a_claim_that_ran_out_is_neither_retried_nor_failed_under_the_new_
     failure must not release the action, nor fail it, while another replica that took it
     over is sending it; a third pass would find it unclaimed and send it again."""
     a, b = replicas
-    [channel_id], question = await channels(a, 1)
-    round_ = await a.create_round(
-        channel_id,
-        lambda _: question,
-        T0,
-        scheduled=True,
-        created_at=T0,
-        actions=[ActionKind.QUESTION],
-    )
-    assert round_ is not None
+    round_ = await a_round_whose_question_is_due(a)
     [claimed] = await a.due_actions(T0)
     assert await a.begin_attempt(claimed.id, T0) is not None  # a starts sending, stalls
     after = T0 + LEASE + timedelta(seconds=1)
@@ -221,16 +202,7 @@ async def test_a_replica_still_holding_its_claim_retries_and_fails_it(
     """The ownership check keeps a replica's own retries and failures working, also once
     its lease ran out when nobody took the action over."""
     a, b = replicas
-    [channel_id], question = await channels(a, 1)
-    round_ = await a.create_round(
-        channel_id,
-        lambda _: question,
-        T0,
-        scheduled=True,
-        created_at=T0,
-        actions=[ActionKind.QUESTION],
-    )
-    assert round_ is not None
+    round_ = await a_round_whose_question_is_due(a)
     [claimed] = await a.due_actions(T0)
     assert await a.begin_attempt(claimed.id, T0) is not None
     retry_at = T0 + timedelta(seconds=5)
