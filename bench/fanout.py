@@ -25,12 +25,14 @@ import time
 from pathlib import Path
 
 from bench_platform import BenchPlatform
-from slot_firing import POLICIES, SlotClock, create_channels, fire_slot, next_slot_time
-
-from bot.config import QuizConfig
-from bot.service import QuizService
-from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from slot_firing import (
+    POLICIES,
+    SlotClock,
+    create_channels,
+    fire_slot,
+    next_slot_time,
+    service_before_the_slot,
+)
 
 TARGET_RATIO = 1.1
 
@@ -43,19 +45,7 @@ def _rss_mb() -> float:
 async def fan_out(path: Path, channels: int) -> dict[str, float]:
     platform = BenchPlatform("slack")
     clock = SlotClock(next_slot_time())
-    async with SqliteStore.open(path) as store:
-        service = QuizService(
-            store=store,
-            platforms={"slack": platform},
-            catalog=load_catalog(),
-            clock=clock,
-            config=QuizConfig(),
-            background=True,
-        )
-        await service.start()
-        listed = await store.list_channels()
-        immediate = sum(1 for c in listed if c.followup_policy.value == "immediately")
-        expected = 3 * channels + immediate  # question, thread, hint (+ follow-ups)
+    async with service_before_the_slot(path, platform, clock) as (service, listed, expected):
         gc.collect()
         rss_before = _rss_mb()
         cpu, started = time.process_time(), time.perf_counter()
@@ -67,7 +57,6 @@ async def fan_out(path: Path, channels: int) -> dict[str, float]:
         last = (platform.last_post_at or started) - started
         gc.collect()
         rss_after = _rss_mb()
-        await service.stop()
     return {
         "wall": wall,
         "cpu_ms_per_channel": cpu * 1000 / channels,

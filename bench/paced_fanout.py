@@ -34,15 +34,18 @@ import time
 from pathlib import Path
 
 from bench_platform import BenchPlatform
-from slot_firing import POLICIES, SlotClock, create_channels, fire_slot, next_slot_time
+from slot_firing import (
+    POLICIES,
+    SlotClock,
+    create_channels,
+    fire_slot,
+    next_slot_time,
+    service_before_the_slot,
+)
 
 from adapters.slack.pacing import ChannelPacer
-from bot.config import QuizConfig
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
-from bot.service import QuizService
-from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
 
 
 class PacedPlatform(BenchPlatform):
@@ -71,25 +74,12 @@ class ReportingPacedPlatform(PacedPlatform):
 
 async def run_slot(path: Path, platform: BenchPlatform) -> float:
     clock = SlotClock(next_slot_time())
-    async with SqliteStore.open(path) as store:
-        service = QuizService(
-            store=store,
-            platforms={"slack": platform},
-            catalog=load_catalog(),
-            clock=clock,
-            config=QuizConfig(),
-            background=True,
-        )
-        await service.start()
-        channels = await store.list_channels()
-        immediate = sum(1 for c in channels if c.followup_policy.value == "immediately")
-        expected = 3 * len(channels) + immediate  # question, thread, hint (+ follow-ups)
+    async with service_before_the_slot(path, platform, clock) as (service, channels, expected):
         started = time.perf_counter()
         firing = fire_slot(service, clock, channels[0].id)
         await platform.until_calls(expected)
         elapsed = time.perf_counter() - started
         await firing
-        await service.stop()
     return elapsed
 
 

@@ -13,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.config import QuizConfig
+from bot.models import ChannelSettings
+from bot.ports import Platform
 from bot.service import QuizService
+from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore
 
 SCHEDULE = "daily 09:00"
@@ -71,3 +75,28 @@ def fire_slot(service: QuizService, clock: SlotClock, channel_id: int) -> asynci
         raise RuntimeError("the channel has no scheduler job (is the service in the background?)")
     clock.jump(clock.slot + timedelta(milliseconds=100))
     return asyncio.create_task(job.func(*job.args))
+
+
+@asynccontextmanager
+async def service_before_the_slot(
+    path: Path, platform: Platform, clock: SlotClock
+) -> AsyncIterator[tuple[QuizService, list[ChannelSettings], int]]:
+    """The service started in the background on ``clock`` (before the slot), its channels,
+    and how many calls the slot hands the platform: question, thread and hint per channel,
+    plus the follow-ups of the channels that post them immediately."""
+    async with SqliteStore.open(path) as store:
+        service = QuizService(
+            store=store,
+            platforms={"slack": platform},
+            catalog=load_catalog(),
+            clock=clock,
+            config=QuizConfig(),
+            background=True,
+        )
+        await service.start()
+        try:
+            channels = await store.list_channels()
+            immediate = sum(1 for c in channels if c.followup_policy.value == "immediately")
+            yield service, channels, 3 * len(channels) + immediate
+        finally:
+            await service.stop()
