@@ -91,6 +91,7 @@ class QuizService:
             config=self.config,
             rng=rng or random.Random(),
             wake_outbox=self.outbox.wake,
+            hand_over=self.outbox.hand_over,
             metrics=self.metrics,
         )
         self.recaps = WeeklyRecaps(
