@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 
 from bot.bounded_cache import BoundedCache
@@ -117,6 +117,13 @@ class QuizEngine:
             if cached is not None:
                 self._channels[cache_key] = cached
         return cached
+
+    def know_channels(self, channels: Iterable[ChannelSettings]) -> None:
+        """Keep channels read at start-up, so no event's first lookup of its channel
+        waits on the store."""
+        for settings in channels:
+            ref = settings.ref
+            self._channels[(ref.platform, ref.workspace, ref.channel_id)] = settings
 
     async def create_channel(self, ref: ChannelRef) -> ChannelSettings:
         draft = ChannelSettings(

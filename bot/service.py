@@ -148,6 +148,7 @@ class QuizService:
         """Register questions, rebuild the schedule, post missed slots, start the workers."""
         await self.engine.load()
         channels = await self.store.list_channels()
+        self.engine.know_channels(channels)
         await self.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)

@@ -98,6 +98,31 @@ async def test_a_reveal_reaction_reaches_the_platform_in_three_round_trips(
     assert titles.index("Follow-up questions") < titles.index("Sample answer outline")
 
 
+async def test_after_a_restart_the_channel_is_known_without_a_round_trip(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    config: QuizConfig,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with running_service(db_path, [platform], clock, catalog, config) as service:
+        await QuizHarness(service, platform, clock).command("now")
+    async with running_service(db_path, [platform], clock, catalog, config) as service:
+        quiz = QuizHarness(service, platform, clock)
+        stored = await service.store.get_channel(quiz.channel)  # not through the engine
+        assert stored is not None
+        round_ = await service.store.latest_round(stored.id)
+        assert round_ is not None and round_.question_message is not None
+
+        trips = await _reveal_counted(quiz, round_.question_message, monkeypatch)
+
+        assert trips.at_outline is not None, "the outline was never posted"
+        assert trips.at_outline <= REVEAL_ROUND_TRIPS, (
+            f"{trips.at_outline} store round trips from the reaction to the outline"
+        )
+
+
 class CountedDuplicates(NoMetrics):
     def __init__(self) -> None:
         self.duplicates: list[str] = []
