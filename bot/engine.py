@@ -31,6 +31,7 @@ from bot.models import (
     OutboxDraft,
     Revealed,
     Round,
+    RoundState,
     action_key,
     direct_draft,
 )
@@ -195,7 +196,14 @@ class QuizEngine:
         return round_
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
-        """Queue the outline (and pending follow-ups); True only the first time."""
+        """Queue the outline (and pending follow-ups); True only the first time.
+
+        Raises ``Refused`` for a round an admin skipped: its outline stays unposted."""
+        if await self.was_skipped(round_):
+            raise Refused(
+                f"Question #{round_.number} was closed with `/quiz skip`, so its outline stays"
+                " unposted."
+            )
         drafts = [
             OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
         ]
@@ -208,6 +216,14 @@ class QuizEngine:
     def _revealed(self, channel: ChannelSettings, revealed: Revealed) -> None:
         self._follow_ups_queued.put(revealed.round.id, True)
         self._hand_over(channel, revealed)
+
+    async def was_skipped(self, round_: Round) -> bool:
+        """Whether an admin closed this round before its reveal. Only a skip closes the
+        channel's latest round; the next round's posting closes any other."""
+        if round_.state is not RoundState.CLOSED or round_.revealed_at is not None:
+            return False
+        latest = await self.store.latest_round(round_.channel_id)
+        return latest is not None and latest.id == round_.id
 
     # inbound
 
@@ -297,7 +313,7 @@ class QuizEngine:
             self._revealed(channel, revealed)
             return True
         round_ = await self.store.round_by_message(channel.id, message)
-        if round_ is None or round_.revealed_at is not None:
+        if round_ is None or round_.revealed_at is not None or await self.was_skipped(round_):
             return False
         member_id = await self.store.member_id(event.member)
         reactors = await self.store.add_reveal_reactor(

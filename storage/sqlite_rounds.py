@@ -58,7 +58,14 @@ REVEAL = (
     "UPDATE rounds SET revealed_at = ? WHERE id = ({round_id}) AND revealed_at IS NULL"
     f" RETURNING {ROUND_COLUMNS}"
 )
-ROUND_BY_MESSAGE = "SELECT id FROM rounds WHERE channel_id = ? AND question_message = ? LIMIT 1"
+# The round whose question is a message, unless an admin skipped it: closed before its
+# reveal while still its channel's latest round (the next round's posting closes any other).
+ROUND_BY_MESSAGE = (
+    "SELECT r.id FROM rounds r WHERE r.channel_id = ? AND r.question_message = ?"
+    " AND (r.state = 'open' OR EXISTS (SELECT 1 FROM rounds later"
+    " WHERE later.channel_id = r.channel_id AND later.number > r.number))"
+    " LIMIT 1"
+)
 PENDING_OF_ROUND = (
     f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? AND state = 'pending' ORDER BY id"
 )

@@ -132,3 +132,24 @@ async def test_a_reveal_reactor_and_a_vote_record_their_event_only_when_they_cou
     assert not await store.event_processed("slack", "ev-vote-again")
     [scored] = await store.round_answers(round_id)
     assert scored.votes == 1
+
+
+async def test_a_skipped_round_is_not_revealed_by_its_message_until_a_later_round_exists(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    round_id = await _posted_round(store, channel_id)
+    assert await store.close_round(round_id, T0 + timedelta(minutes=1))  # /quiz skip
+    skipped = Delivery("slack", "ev-skipped")
+
+    assert (
+        await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=skipped)
+        is None
+    )
+    assert not await store.event_processed("slack", "ev-skipped")
+
+    # Once the next round is posted, an old round closed unrevealed may be revealed.
+    await new_round(store, channel_id, T0 + timedelta(days=1))
+    later = Delivery("slack", "ev-later")
+    revealed = await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=later)
+    assert revealed is not None and revealed.round.id == round_id
