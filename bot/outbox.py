@@ -66,6 +66,16 @@ class Sent:
     result: str | None  # the message or thread it made, if any
 
 
+@dataclass(frozen=True, slots=True)
+class PassResult:
+    """Actions one pass completed, handed over and read from the due index, and whether
+    more were due than one pass takes."""
+
+    handed: int
+    from_due_index: int
+    saturated: bool
+
+
 class OutboxWorker:
     """Performs due outbox actions once each through the Platform port, records their
     results, retries failures with backoff and disables channels that are gone."""
@@ -135,8 +145,10 @@ class OutboxWorker:
     async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
         """One pass; returns the seconds until the next is due (0: at once), at most
         ``idle_seconds``."""
-        completed, saturated = await self._pass()
-        if completed or saturated:
+        # Completing handed-over actions asks for no pass of its own: the same pass read
+        # the due index after them, and a new enqueue wakes the worker anyway.
+        passed = await self._pass()
+        if passed.from_due_index or passed.saturated:
             return 0.0
         now = self._clock.now()
         # Due actions left now are waiting for a prerequisite, which is itself pending
@@ -148,15 +160,14 @@ class OutboxWorker:
 
     async def run_due(self) -> int:
         """One pass over every due action; returns how many were completed."""
-        completed, _ = await self._pass()
-        return completed
+        passed = await self._pass()
+        return passed.handed + passed.from_due_index
 
-    async def _pass(self) -> tuple[int, bool]:
-        """Completed actions, and whether more were due than one pass takes."""
+    async def _pass(self) -> PassResult:
         async with self._pass_lock:
             limit = asyncio.Semaphore(self._config.send_concurrency)
             handed, self._handed = self._handed, {}
-            completed = await self._run_rounds(
+            handed_done = await self._run_rounds(
                 [self._run_handed(round_, channel, a) for round_, channel, a in handed.values()],
                 limit,
             )
@@ -168,10 +179,10 @@ class OutboxWorker:
             by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(_group_of(action), []).append(action)
-            completed += await self._run_rounds(
+            completed = await self._run_rounds(
                 [self._run_round(actions) for actions in by_round.values()], limit
             )
-            return completed, len(due) == pass_limit
+            return PassResult(handed_done, completed, saturated=len(due) == pass_limit)
 
     async def _run_rounds(self, rounds: list[Awaitable[int]], limit: asyncio.Semaphore) -> int:
         """Run each round's actions within the send slots; how many were completed."""
