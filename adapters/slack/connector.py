@@ -47,9 +47,10 @@ from adapters.slack.workspaces import (
     Workspaces,
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
+from bot.clock import SystemClock
 from bot.errors import PlatformError
 from bot.installations import InstallationStore
-from bot.ports import EventHandler, WorkspaceSwitch
+from bot.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Image
 from bot.settings import (
@@ -455,13 +456,15 @@ def create_slack_platform(
     workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
     progress: SendProgress | None = None,
     installations: InstallationStore | None = None,
+    clock: Clock | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
     (bot token + signing secret) serving ``/slack/events`` on ``host:port``. With
     ``QUIZBOT_SLACK_CLIENT_ID`` it serves every workspace that installs the app
     (``/slack/install``), their installations kept in ``installations``. ``workspace_rate``
     is a workspace's posts per second for the whole app; this process paces at its share
-    of it (``QUIZBOT_SLACK_REPLICAS``)."""
+    of it (``QUIZBOT_SLACK_REPLICAS``). ``clock`` stamps installations (default: the wall
+    clock)."""
     workspace_rate = replica_share(workspace_rate, settings.slack_replicas)
     installs: SlackInstalls | None = None
     if settings.slack_installs:
@@ -477,6 +480,7 @@ def create_slack_platform(
             installations,
             lambda token, pacer: build_web_client(settings, workspace=pacer, token=token),
             workspace_rate=workspace_rate,
+            now=(clock or SystemClock()).now,
         )
     else:
         settings.require(*required_credentials("slack", slack_http=http))

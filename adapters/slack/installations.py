@@ -51,6 +51,10 @@ KEY_HINT = (
 )
 
 
+def wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
 class TokenSeal:
     """Encrypts bot tokens for the database and decrypts them for use (Fernet)."""
 
@@ -89,7 +93,7 @@ class DatabaseInstallationStore(AsyncInstallationStore):
         store: InstallationStore,
         seal: TokenSeal,
         *,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] = wall_clock,
     ) -> None:
         self._store = store
         self._seal = seal
@@ -198,7 +202,7 @@ class DatabaseStateStore(AsyncOAuthStateStore):
         self,
         store: InstallationStore,
         *,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] = wall_clock,
         lifetime: timedelta = STATE_LIFETIME,
     ) -> None:
         self._store = store
@@ -229,18 +233,20 @@ def oauth_settings(
     seal: TokenSeal,
     authorization_url: str | None = None,
     installation_store: DatabaseInstallationStore | None = None,
+    now: Callable[[], datetime] = wall_clock,
 ) -> AsyncOAuthSettings:
     """Bolt's OAuth flow settings: bot installs, kept in the quiz's database (through
-    ``installation_store`` when given, so its callers share it)."""
+    ``installation_store`` when given, so its callers share it); ``now`` stamps the
+    states' expiry."""
     return AsyncOAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
         scopes=list(BOT_SCOPES),
         user_scopes=[],
         redirect_uri=redirect_uri,
-        installation_store=installation_store or DatabaseInstallationStore(store, seal),
+        installation_store=installation_store or DatabaseInstallationStore(store, seal, now=now),
         installation_store_bot_only=True,
-        state_store=DatabaseStateStore(store),
+        state_store=DatabaseStateStore(store, now=now),
         authorization_url=authorization_url,
         logger=log,
     )

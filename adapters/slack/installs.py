@@ -15,6 +15,8 @@ from __future__ import annotations
 import html
 import logging
 import re
+from collections.abc import Callable
+from datetime import datetime
 
 from slack_bolt.oauth.async_callback_options import (
     AsyncCallbackOptions,
@@ -26,7 +28,12 @@ from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.installations import DatabaseInstallationStore, TokenSeal, oauth_settings
+from adapters.slack.installations import (
+    DatabaseInstallationStore,
+    TokenSeal,
+    oauth_settings,
+    wall_clock,
+)
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
 from bot.installations import InstallationStore
 from bot.ports import WorkspaceSwitch
@@ -145,15 +152,16 @@ def create_installs(
     make_client: ClientFactory,
     *,
     workspace_rate: float | None,
+    now: Callable[[], datetime] = wall_clock,
 ) -> SlackInstalls:
     """Installs from ``QUIZBOT_SLACK_CLIENT_ID``, ``…_CLIENT_SECRET``, ``…_REDIRECT_URI``
     and ``…_TOKEN_ENCRYPTION_KEY`` (a wrong key raises ``SettingsError`` saying how to
-    make one)."""
+    make one); ``now`` stamps each installation."""
     assert settings.slack_client_id is not None
     assert settings.slack_client_secret is not None
     assert settings.slack_token_encryption_key is not None
     seal = TokenSeal(settings.slack_token_encryption_key.get_secret_value())
-    store = DatabaseInstallationStore(installations, seal)
+    store = DatabaseInstallationStore(installations, seal, now=now)
     workspaces = InstalledWorkspaces(
         store, make_client, workspace_rate=workspace_rate, admins=settings.slack_admins
     )
@@ -164,5 +172,6 @@ def create_installs(
         store=installations,
         seal=seal,
         installation_store=store,
+        now=now,
     )
     return SlackInstalls(store, workspaces, oauth)
