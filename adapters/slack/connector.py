@@ -28,7 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import error_code, slack_call
-from adapters.slack.inbound import direct_ref
+from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
@@ -176,14 +176,17 @@ class SlackPlatform:
             return self._workspaces.workspace.pacer.rate
         return None
 
-    async def workspace_removed(self, team: str) -> None:
+    async def workspace_removed(self, removal: Removal) -> None:
         """``app_uninstalled`` or the bot token's ``tokens_revoked``: with installs, the
-        installation is forgotten and the workspace's channels disabled (idempotent). One
-        bot token: logged only, the set-up stays as the operator made it."""
+        installation older than the event is forgotten and the workspace's channels
+        disabled (idempotent). One bot token: logged only, the set-up stays as the
+        operator made it."""
         if self._installs is None:
-            log.warning("the Slack app was removed from workspace %s (its token is revoked)", team)
+            log.warning(
+                "the Slack app was removed from workspace %s (its token is revoked)", removal.team
+            )
             return
-        await self._installs.removed(team)
+        await self._installs.removed(removal)
 
     async def workspace(self, team: str) -> SlackWorkspace:
         """The workspace ``team`` as the bot acts in it."""

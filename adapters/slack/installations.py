@@ -182,6 +182,19 @@ class DatabaseInstallationStore(AsyncInstallationStore):
         if team_id:
             await self._store.delete_installation(team_id)
 
+    async def delete_bot_installed_before(
+        self, team_id: str, moment: datetime | None
+    ) -> datetime | None:
+        """Forget the workspace's installation if it was made before ``moment`` (whenever,
+        when None). Returns when the installation kept instead was made: one newer than
+        ``moment``; None when none is left."""
+        if await self._store.delete_installation(team_id, installed_before=moment):
+            return None
+        if moment is None:
+            return None
+        record = await self._store.find_installation(team_id)
+        return record.installed_at if record is not None else None
+
     async def async_delete_installation(
         self, *, enterprise_id: str | None, team_id: str | None, user_id: str | None = None
     ) -> None:
