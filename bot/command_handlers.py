@@ -30,7 +30,7 @@ from bot.commands import (
     ShowTopics,
 )
 from bot.engine import NoQuestions, QuizEngine
-from bot.errors import BadArgument, Refused, unknown_topic
+from bot.errors import BadArgument, Refused, unknown_topic, unknown_topics
 from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
@@ -249,7 +249,7 @@ async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Respon
     known = ctx.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
-        raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
+        raise unknown_topics(unknown, known, "enable" if command.enable else "disable")
     current = set(known if channel.topics is None else channel.topics)
     chosen = set(command.topics)
     current = current | chosen if command.enable else current - chosen
@@ -296,6 +296,11 @@ async def reveal_now(ctx: CommandContext, command: object) -> Response:
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no round to reveal yet.")
+    if await ctx.engine.was_skipped(round_):
+        raise Refused(
+            f"There is no open round to reveal: question #{round_.number} was closed with"
+            " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."
+        )
     if not await ctx.engine.reveal(ctx.quiz, round_):
         return Response(cards.info(f"Round #{round_.number} is already revealed."))
     return Response(cards.info(f"Revealing the outline of round #{round_.number}."))

@@ -21,8 +21,10 @@ from bot.commands import (
     ShowLeaderboard,
     ShowStats,
 )
-from bot.errors import unknown_topic
+from bot.errors import unknown_topic, unknown_topics
+from bot.events import Reply
 from bot.models import FollowUpPolicy
+from bot.refs import MessageRef, ThreadRef
 from bot.scoring import Period
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
@@ -178,10 +180,31 @@ async def test_topics_enable_disable_and_listing(quiz: QuizHarness, platform: Fa
     refused = await quiz.command("topics disable memory")
     assert "At least one topic must stay enabled" in refused.card.body
     unknown = await quiz.command("topics enable cooking")
-    assert "Unknown topic(s): cooking" in unknown.card.body
+    assert "Unknown topic(s): 'cooking'" in unknown.card.body
     await quiz.command("topics enable gpu networking")
     [channel] = await quiz.service.store.list_channels()
     assert channel.topics is None  # every topic enabled again
+
+
+async def test_topics_enable_unknown_names_them_suggests_and_shows_the_form(
+    quiz: QuizHarness,
+) -> None:
+    reply = await quiz.command("topics enable netwrking cooking gpu")
+
+    body = reply.card.body
+    assert body.startswith("Unknown topic(s): 'netwrking' (did you mean 'networking'?), 'cooking'.")
+    assert "Use: /quiz topics enable TOPIC [TOPIC...]" in body
+    assert "Topics: gpu, memory, networking." in body
+    disabled = await quiz.command("topics disable gpus")
+    assert "'gpus' (did you mean 'gpu'?)" in disabled.card.body
+    assert "Use: /quiz topics disable TOPIC [TOPIC...]" in disabled.card.body
+
+
+def test_an_unknown_topics_message_keeps_a_long_topic_list_short() -> None:
+    known = [f"topic-{n:02d}" for n in range(40)]
+    message = str(unknown_topics(["topic-1"], known, "enable"))
+    assert "and 32 more (`/quiz topics` lists them)" in message
+    assert message.count("topic-") < 15
 
 
 async def test_now_with_unknown_topic(quiz: QuizHarness, platform: FakePlatform) -> None:
@@ -222,7 +245,40 @@ async def test_packs_and_stats(quiz: QuizHarness) -> None:
     stats = await quiz.command("stats public", by="alice")
     assert stats.public
     text = stats.card.plain_text()
-    assert "Rounds: 1" in text and "Answers: 1" in text and "Status: active" in text
+    assert (
+        "Rounds: 1" in text
+        and "Answers (1 per member per round): 1" in text
+        and "Status: active" in text
+    )
+
+
+async def test_stats_count_answers_as_the_leaderboard_does(quiz: QuizHarness) -> None:
+    await quiz.command("now")
+    await quiz.answer("alice", "my answer")
+    await quiz.answer("alice", "and one more thought")  # a second reply: no second answer
+    await quiz.answer("bob", "bob's answer")
+    thread = await quiz.thread()
+    await quiz.service.handle(
+        Reply(
+            quiz.event_id(),
+            quiz.channel,
+            ThreadRef(quiz.channel, thread),
+            MessageRef(quiz.channel, "bot-msg"),
+            quiz.member("quizbot"),
+            "bot says",
+            is_bot=True,
+        )
+    )
+    await quiz.command("skip")
+    await quiz.answer("carol", "too late")  # after the close
+
+    stats = await quiz.command("stats", by="alice")
+    board = await quiz.command("leaderboard all", by="alice")
+
+    [answers] = [f for f in stats.card.fields if f.name.startswith("Answers")]
+    assert answers.value == "2"
+    assert "per member" in answers.name and "round" in answers.name
+    assert "(1 answer)" in board.card.body and board.card.body.count("(1 answer)") == 2
 
 
 @pytest.mark.parametrize(
