@@ -9,7 +9,8 @@ whole grade log read for the pace, every forecast on the event loop: the referen
 ``tests/practice_reference.py``), alternating, on the same store, with a ticker task
 waking every millisecond beside them. Prints per path the median and worst wall time of
 a choice and the longest the ticker waited beyond its millisecond (the stall every other
-channel's events see), checks both paths chose the same questions, and the ratios.
+channel's events see), the same for the ticker alone over a 50 ms sleep (what the
+machine's load alone costs it), checks both paths chose the same questions, and the ratios.
 Target: a stall under 10 ms.
 
     PYTHONPATH=. python bench/practice_choice.py [--questions 600] [--per-day 10]
@@ -136,6 +137,10 @@ async def timed(choice: Callable[[], Awaitable[int | None]]) -> tuple[float, flo
     return wall * 1000, worst * 1000, chosen
 
 
+async def idle() -> None:
+    await asyncio.sleep(0.05)
+
+
 async def measure(path: Path, questions: int, choices: int) -> None:
     topics = {q: TOPICS[q % len(TOPICS)] for q in range(1, questions + 1)}
     async with SqliteStore.open(path) as store:
@@ -144,6 +149,7 @@ async def measure(path: Path, questions: int, choices: int) -> None:
             "before": lambda at: practice_reference.choose_practice(learning, 1, at),
             "after": lambda at: learning.choose_practice(1, at),
         }
+        paths["idle"] = lambda at: idle()  # the ticker alone: the machine's own noise
         results: dict[str, list[tuple[float, float, int | None]]] = {p: [] for p in paths}
         for n in range(choices + 1):  # the first round warms the caches up
             at = NOW + timedelta(minutes=n)
@@ -156,7 +162,7 @@ async def measure(path: Path, questions: int, choices: int) -> None:
         walls = [r[0] for r in rows]
         stalls = [r[1] for r in rows]
         print(
-            f"{name:>6}: choice median {statistics.median(walls):7.1f} ms, worst"
+            f"{name:>6}: wall median {statistics.median(walls):7.1f} ms, worst"
             f" {max(walls):7.1f} ms; ticker stall median {statistics.median(stalls):6.1f} ms,"
             f" worst {max(stalls):6.1f} ms"
         )
