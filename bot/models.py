@@ -105,6 +105,7 @@ class Round:
     question_message: str | None = None  # platform message id of the posted question
     thread: str | None = None  # platform thread id
     closed_at: datetime | None = None
+    skipped_at: datetime | None = None  # closed with `/quiz skip` before its reveal
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ CHANNEL_COLUMNS = (
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
-    "revealed_at, question_message, thread, closed_at"
+    "revealed_at, question_message, thread, closed_at, skipped_at"
 )
 OUTBOX_COLUMNS = (
     "id, round_id, kind, key, state, attempts, next_attempt_at, result_ref, last_error, "
@@ -93,6 +93,7 @@ def round_from_row(row: sqlite3.Row) -> Round:
         question_message=row["question_message"],
         thread=row["thread"],
         closed_at=optional_from_db(row["closed_at"]),
+        skipped_at=optional_from_db(row["skipped_at"]),
     )
 
 
