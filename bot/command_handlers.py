@@ -296,7 +296,7 @@ async def reveal_now(ctx: CommandContext, command: object) -> Response:
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no round to reveal yet.")
-    if await ctx.engine.was_skipped(round_):
+    if ctx.engine.was_skipped(round_):
         raise Refused(
             f"There is no open round to reveal: question #{round_.number} was closed with"
             " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."

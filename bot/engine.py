@@ -31,7 +31,6 @@ from bot.models import (
     OutboxDraft,
     Revealed,
     Round,
-    RoundState,
     action_key,
     direct_draft,
 )
@@ -208,7 +207,7 @@ class QuizEngine:
         round_ = await self.store.open_round(channel.id)
         if round_ is None:
             return None
-        await self.store.close_round(round_.id, self.clock.now())
+        await self.store.skip_round(round_.id, self.clock.now())
         self._open_round[channel.id] = None
         return round_
 
@@ -216,7 +215,7 @@ class QuizEngine:
         """Queue the outline (and pending follow-ups); True only the first time.
 
         Raises ``Refused`` for a round an admin skipped: its outline stays unposted."""
-        if await self.was_skipped(round_):
+        if self.was_skipped(round_):
             raise Refused(
                 f"Question #{round_.number} was closed with `/quiz skip`, so its outline stays"
                 " unposted."
@@ -234,13 +233,10 @@ class QuizEngine:
         self._follow_ups_queued.put(revealed.round.id, True)
         self._hand_over(channel, revealed)
 
-    async def was_skipped(self, round_: Round) -> bool:
-        """Whether an admin closed this round before its reveal. Only a skip closes the
-        channel's latest round; the next round's posting closes any other."""
-        if round_.state is not RoundState.CLOSED or round_.revealed_at is not None:
-            return False
-        latest = await self.store.latest_round(round_.channel_id)
-        return latest is not None and latest.id == round_.id
+    @staticmethod
+    def was_skipped(round_: Round) -> bool:
+        """Whether an admin closed this round with `/quiz skip` before its reveal."""
+        return round_.skipped_at is not None
 
     # inbound
 
@@ -330,7 +326,7 @@ class QuizEngine:
             self._revealed(channel, revealed)
             return True
         round_ = await self.store.round_by_message(channel.id, message)
-        if round_ is None or round_.revealed_at is not None or await self.was_skipped(round_):
+        if round_ is None or round_.revealed_at is not None or self.was_skipped(round_):
             return False
         member_id = await self.store.member_id(event.member)
         reactors = await self.store.add_reveal_reactor(

@@ -241,7 +241,7 @@ class RoundStore(Protocol):
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
     ) -> Revealed | None:
         """Mark the round revealed and queue ``drafts`` in one transaction; None (and
-        nothing queued) when it was revealed before."""
+        nothing queued) when it was revealed before or skipped."""
         ...
 
     async def reveal_round_by_message(
@@ -255,7 +255,7 @@ class RoundStore(Protocol):
     ) -> Revealed | None:
         """Reveal the round whose question is the platform message ``message``, queue its
         actions of ``kinds`` and record ``delivery``, in one transaction. None, recording
-        nothing, when no round has that question or it was revealed before; raises
+        nothing, when no round has that question or it was revealed before or skipped; raises
         :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded before."""
         ...
 
@@ -267,7 +267,11 @@ class RoundStore(Protocol):
         :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded before."""
         ...
 
-    async def close_round(self, round_id: int, at: datetime) -> bool: ...
+    async def skip_round(self, round_id: int, at: datetime) -> bool:
+        """Close the open round ``round_id`` for `/quiz skip`; unrevealed, it is marked
+        skipped (``skipped_at``) in the same statement and never revealed after. False,
+        changing nothing, when the round is not open."""
+        ...
 
     # outbox
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:

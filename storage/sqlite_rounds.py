@@ -53,19 +53,14 @@ ROUND_IN_CHANNEL = (
     + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
 )
 
-# Revealing a round: {round_id} is a parameter or ROUND_BY_MESSAGE.
+# Revealing a round: {round_id} is a parameter or ROUND_BY_MESSAGE. A round an admin
+# skipped is never revealed: its outline stays unposted.
 REVEAL = (
     "UPDATE rounds SET revealed_at = ? WHERE id = ({round_id}) AND revealed_at IS NULL"
-    f" RETURNING {ROUND_COLUMNS}"
+    f" AND skipped_at IS NULL RETURNING {ROUND_COLUMNS}"
 )
-# The round whose question is a message, unless an admin skipped it: closed before its
-# reveal while still its channel's latest round (the next round's posting closes any other).
-ROUND_BY_MESSAGE = (
-    "SELECT r.id FROM rounds r WHERE r.channel_id = ? AND r.question_message = ?"
-    " AND (r.state = 'open' OR EXISTS (SELECT 1 FROM rounds later"
-    " WHERE later.channel_id = r.channel_id AND later.number > r.number))"
-    " LIMIT 1"
-)
+# The round whose question is a message.
+ROUND_BY_MESSAGE = "SELECT id FROM rounds WHERE channel_id = ? AND question_message = ? LIMIT 1"
 PENDING_OF_ROUND = (
     f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? AND state = 'pending' ORDER BY id"
 )
@@ -242,10 +237,14 @@ class SqliteRounds(SqliteConnection):
             )
         )
 
-    async def close_round(self, round_id: int, at: datetime) -> bool:
+    async def skip_round(self, round_id: int, at: datetime) -> bool:
+        # One statement: no reveal can come between the close and the mark.
+        now = to_db(at)
         changed = await self._change(
-            "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'",
-            (to_db(at), round_id),
+            "UPDATE rounds SET state = 'closed', closed_at = ?,"
+            " skipped_at = CASE WHEN revealed_at IS NULL THEN ? END"
+            " WHERE id = ? AND state = 'open'",
+            (now, now, round_id),
         )
         return changed == 1
 

@@ -134,22 +134,54 @@ async def test_a_reveal_reactor_and_a_vote_record_their_event_only_when_they_cou
     assert scored.votes == 1
 
 
-async def test_a_skipped_round_is_not_revealed_by_its_message_until_a_later_round_exists(
+async def test_a_skipped_round_is_never_revealed_even_after_a_later_round(
     store: SqliteStore,
 ) -> None:
     channel_id = await new_channel(store)
     round_id = await _posted_round(store, channel_id)
-    assert await store.close_round(round_id, T0 + timedelta(minutes=1))  # /quiz skip
-    skipped = Delivery("slack", "ev-skipped")
+    assert await store.skip_round(round_id, T0 + timedelta(minutes=1))  # /quiz skip
+    drafts = [OutboxDraft(round_id, k, action_key(round_id, k)) for k in REVEAL]
 
-    assert (
-        await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=skipped)
-        is None
-    )
-    assert not await store.event_processed("slack", "ev-skipped")
+    async def reveals(event_id: str) -> list[object]:
+        delivery = Delivery("slack", event_id)
+        return [
+            await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=delivery),
+            await store.reveal_round(round_id, T0, drafts),
+        ]
 
-    # Once the next round is posted, an old round closed unrevealed may be revealed.
+    assert await reveals("ev-skipped") == [None, None]
     await new_round(store, channel_id, T0 + timedelta(days=1))
+    assert await reveals("ev-later") == [None, None]
+
+    assert not await store.event_processed("slack", "ev-skipped")
+    assert not await store.event_processed("slack", "ev-later")
+    skipped = await store.get_round(round_id)
+    assert skipped is not None and skipped.revealed_at is None
+    assert skipped.skipped_at == skipped.closed_at == T0 + timedelta(minutes=1)
+
+
+async def test_skipping_a_revealed_round_closes_it_without_marking_it_skipped(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    round_id = await _posted_round(store, channel_id)
+    assert await store.reveal_round(round_id, T0, [])
+
+    assert await store.skip_round(round_id, T0 + timedelta(minutes=1))
+
+    closed = await store.get_round(round_id)
+    assert closed is not None and closed.state == "closed" and closed.skipped_at is None
+
+
+async def test_a_round_closed_by_the_next_one_is_still_revealed_by_its_message(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    round_id = await _posted_round(store, channel_id)
+    await new_round(store, channel_id, T0 + timedelta(days=1))  # closes the first
+
     later = Delivery("slack", "ev-later")
     revealed = await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=later)
+
     assert revealed is not None and revealed.round.id == round_id
+    assert revealed.round.state == "closed"

@@ -534,8 +534,8 @@ async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
     assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
     assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
     assert await store.add_reveal_reactor(round_.id, bob, at=T0) == 2
-    assert await store.close_round(round_.id, T0 + timedelta(hours=1))
-    assert not await store.close_round(round_.id, T0 + timedelta(hours=2))
+    assert await store.skip_round(round_.id, T0 + timedelta(hours=1))
+    assert not await store.skip_round(round_.id, T0 + timedelta(hours=2))
     assert await store.open_round(round_.channel_id) is None
 
 
