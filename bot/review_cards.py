@@ -14,6 +14,9 @@ REJECT_ACTION = "review_reject"
 REVIEW_ACTIONS = (APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION)
 ITEMS_SHOWN = 5  # per kind: buttons stay within one message's limits (Discord: 25)
 OUTLINE_PREVIEW = 500
+# `/quiz review` with its action given: the registry's form of the command (a test holds
+# them together; the registry imports this module's callers, so it cannot be read here).
+DECISION_FORM = "/quiz review approve|reject|edit ITEM [REASON...]"
 
 
 def suggestion_item(suggestion: Suggestion) -> str:
@@ -70,10 +73,7 @@ def review_card(suggestions: Sequence[Suggestion], flags: Sequence[Flag]) -> Car
                 Button(f"Dismiss {item}", REJECT_ACTION, item),
             )
     hidden = max(0, len(suggestions) - ITEMS_SHOWN) + max(0, len(flags) - ITEMS_SHOWN)
-    footer = (
-        "Text form: /quiz review approve|reject|edit ITEM [REASON] "
-        "(ITEM: s<N> a suggestion, f<N> a flag)."
-    )
+    footer = f"Text form: {DECISION_FORM} (ITEM: s<N> a suggestion, f<N> a flag)."
     if hidden:
         footer = f"{hidden} more after these. {footer}"
     return Card(
