@@ -12,11 +12,11 @@ import pytest
 from bot import memory_model
 from bot.grades import Grade
 from bot.learning_store import GradeDraft
-from bot.models import ActionKind
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from storage.migrations import bundled_migrations, migrate
 from storage.sqlite_store import SqliteStore
+from storage.timestamps import to_db
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 LEARNING = next(m for m in bundled_migrations() if m.name == "learning")
@@ -37,16 +37,14 @@ async def quiz_at_the_version_before_learning(path: Path) -> None:
         assert channel_id is not None
     async with SqliteStore.open(path, run_migrations=False) as store:
         ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-        round_ = await store.create_round(
-            channel_id,
-            lambda _: ids[("p", "q1")],
-            AT,
-            scheduled=True,
-            created_at=AT,
-            actions=[ActionKind.QUESTION],
-        )
-        assert round_ is not None
         await store.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        # the round as that release wrote it (later migrations add columns to rounds)
+        await conn.execute(
+            "INSERT INTO rounds (channel_id, question_id, number, scheduled_for, scheduled,"
+            " state, created_at) VALUES (?, ?, 1, ?, 1, 'open', ?)",
+            (channel_id, ids[("p", "q1")], to_db(AT), to_db(AT)),
+        )
 
 
 async def test_the_learning_migration_keeps_rounds_and_adds_its_tables(tmp_path: Path) -> None:
