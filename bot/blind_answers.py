@@ -4,8 +4,9 @@ An answer comes from the question card's Answer button (a form: a Slack or Disco
 console's form lines), or from ``/quiz answer TEXT`` on any platform. It is stored at once as
 the member's answer of the round (scored like a reply in the thread, with the bonus for
 answering before the reveal) and confirmed privately; a later one replaces its text until the
-reveal, after which answering is refused. At the reveal the outbox posts every blind answer in
-the thread (:mod:`bot.blind_posts`). A reply typed in the thread still counts, and its author
+reveal or the close, after which answering is refused. At the reveal (or the close, for a
+question closed before its reveal) the outbox posts every blind answer in the thread
+(:mod:`bot.blind_posts`). A reply typed in the thread still counts, and its author
 is told privately that the channel answers blind.
 """
 
@@ -20,7 +21,17 @@ from bot.errors import PlatformError, Refused
 from bot.events import ButtonPress, Command, FormSubmit, Reply
 from bot.forms import FieldProblem, Form, FormField
 from bot.log_context import about
-from bot.models import AnswerDraft, AnswerMode, AnswerOutcome, ChannelSettings, Round
+from bot.models import (
+    ActionKind,
+    AnswerDraft,
+    AnswerMode,
+    AnswerOutcome,
+    ChannelSettings,
+    OutboxDraft,
+    Round,
+    RoundState,
+    action_key,
+)
 from bot.ports import Platform
 from bot.refs import ChannelRef, MemberRef
 from bot.render import Card, Field, Response
@@ -54,6 +65,21 @@ def revealed_refusal(round_: Round) -> str:
     return (
         f"Question #{round_.number} is already revealed, so answers are closed: blind answers"
         " are taken until the reveal. Your answer was not saved."
+    )
+
+
+def closed_refusal(round_: Round) -> str:
+    return (
+        f"Question #{round_.number} is closed, so it takes no more answers. Your answer was"
+        " not saved: answer the open question instead."
+    )
+
+
+def waiting_refusal(round_: Round, waiting: int) -> str:
+    return (
+        f"Question #{round_.number} has {waiting} blind answer(s) waiting for its reveal."
+        " Reveal it (`/quiz reveal`) or close it (`/quiz skip`; either posts them in its"
+        " thread) first, then switch to answers in the thread."
     )
 
 
@@ -154,15 +180,13 @@ class BlindAnswers:
             engine.metrics.answer_recorded(channel.platform, result.outcome.value)
             if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
                 changed = await engine.store.edit_answer(round_.id, message_id, text, now)
-            elif (
-                result.answer_id is not None
-                and await self._revealed_since(round_)
-                and await engine.store.withdraw_answer(result.answer_id, message_id)
-            ):
-                # revealed between the check above and the write (even if the clock read
-                # before it was older than the reveal): its answers may be posted already,
-                # so this one would never be (kept if the reveal just posted it after all)
-                raise Refused(revealed_refusal(round_))
+            elif result.answer_id is not None:
+                too_late = await self._too_late(round_)
+                if too_late and await engine.store.withdraw_answer(result.answer_id, message_id):
+                    # revealed or closed between the check above and the write (even if the
+                    # clock read before it was older): its answers may be posted already, so
+                    # this one would never be (kept if they just posted it after all)
+                    raise Refused(too_late)
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 
@@ -199,9 +223,32 @@ class BlindAnswers:
             raise Refused(revealed_refusal(round_))
         return quiz, round_
 
-    async def _revealed_since(self, round_: Round) -> bool:
+    async def before_thread_mode(self, channel: ChannelSettings) -> str:
+        """Settle the channel's blind answers not posted yet before it goes back to answers
+        in the thread (the reveal of a thread channel posts none): those of the open
+        question before its reveal refuse the switch, naming it; any other round's are
+        queued to be posted in its thread now. Returns what to add to the note."""
+        store = self._engine.store
+        rounds = await store.rounds_with_unposted_blind_answers(channel.id)
+        for round_ in rounds:
+            if round_.state is RoundState.OPEN and round_.revealed_at is None:
+                waiting = await store.waiting_blind_answers(round_.id)
+                raise Refused(waiting_refusal(round_, len(waiting)))
+        if not rounds:
+            return ""
+        kind = ActionKind.BLIND_ANSWERS
+        await self._engine.queue([OutboxDraft(r.id, kind, action_key(r.id, kind)) for r in rounds])
+        numbers = ", ".join(f"#{r.number}" for r in rounds)
+        return f" The blind answers not posted yet of question {numbers} are posted in its thread."
+
+    async def _too_late(self, round_: Round) -> str | None:
+        """Why the round takes no more answers now (revealed or closed since it was read)."""
         now = await self._engine.store.get_round(round_.id)
-        return now is None or now.revealed_at is not None
+        if now is None or now.revealed_at is not None:
+            return revealed_refusal(round_)
+        if now.state is not RoundState.OPEN:
+            return closed_refusal(round_)
+        return None
 
     async def _current(self, round_: Round, member: MemberRef) -> str:
         member_id = await self._engine.store.member_id(member)

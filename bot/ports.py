@@ -213,7 +213,15 @@ class RoundStore(Protocol):
         """Record a distinct member reacting with the reveal emoji; returns the count."""
         ...
 
-    async def close_round(self, round_id: int, at: datetime) -> bool: ...
+    async def close_round(self, round_id: int, at: datetime) -> bool:
+        """Close the round if it is open. Closed before its reveal, it queues the post of its
+        waiting blind answers (``ActionKind.BLIND_ANSWERS``) in the same transaction, as
+        ``create_round`` does for the round it closes."""
+        ...
+
+    async def rounds_with_unposted_blind_answers(self, channel_id: int) -> list[Round]:
+        """The channel's rounds holding blind answers not posted yet, oldest first."""
+        ...
 
     # outbox
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:

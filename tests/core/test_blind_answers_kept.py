@@ -1,0 +1,156 @@
+"""Blind answers are never lost, on both store backends: a round closed without a reveal
+posts them, and the switch back to the thread posts what is left."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.blind_posts import PLACEHOLDER_PREFIX
+from bot.config import QuizConfig
+from bot.models import AnswerRecord, Round
+from bot.render import CardKind
+from bot.service import QuizService
+from questions.catalog import Catalog
+from tests.core.test_blind_answers import blind_round, submit
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import QuizHarness
+from tests.storage.backends import BACKENDS, open_store
+
+
+@pytest.fixture(params=BACKENDS)
+async def quiz(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+) -> AsyncIterator[QuizHarness]:
+    """The service over SQLite, then over PostgreSQL."""
+    async with open_store(request.param, tmp_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={platform.name: platform},
+            catalog=catalog,
+            clock=clock,
+            config=QuizConfig(default_schedule=None),
+            rng=random.Random(7),
+            background=False,
+        )
+        await service.start()
+        try:
+            yield QuizHarness(service, platform, clock)
+        finally:
+            await service.stop()
+
+
+def posted(platform: FakePlatform, thread: str) -> list[tuple[str, str]]:
+    """The blind answers posted in the thread: (title, text)."""
+    return [
+        (m.card.title, m.card.body)
+        for m in platform.in_thread(thread)
+        if m.card.title.endswith("'s answer")
+    ]
+
+
+async def stored(quiz: QuizHarness, round_: Round) -> list[AnswerRecord]:
+    return await quiz.service.round_answers(round_.id)
+
+
+def unposted(answers: list[AnswerRecord]) -> list[str]:
+    return [a.text for a in answers if a.message_id.startswith(PLACEHOLDER_PREFIX)]
+
+
+# 1. a round closed without a reveal
+
+
+async def test_skipping_a_blind_round_posts_its_answers_in_the_thread_without_the_outline(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    await submit(quiz, "bob", "bob's take")
+    skipped = await quiz.round()
+    await quiz.command("skip")
+    thread = await quiz.thread()
+    assert posted(platform, thread) == [
+        ("Alice's answer", "alice's take"),
+        ("Bob's answer", "bob's take"),
+    ]
+    assert "Sample answer outline" not in platform.titles(thread)
+    assert unposted(await stored(quiz, skipped)) == []
+
+
+async def test_a_new_question_closing_a_blind_round_posts_the_closed_rounds_answers(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    closed = await quiz.round()
+    await quiz.command("now")
+    assert closed.thread is not None
+    assert posted(platform, closed.thread) == [("Alice's answer", "alice's take")]
+    assert unposted(await stored(quiz, closed)) == []
+
+
+async def test_an_answer_written_as_the_round_is_skipped_is_refused_not_left_unposted(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    round_ = await quiz.round()
+    store = quiz.service.store
+    record_answer = store.record_answer
+
+    async def skipped_meanwhile(draft: object) -> object:
+        await quiz.command("skip")  # between bob's check of the round and his write
+        return await record_answer(draft)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "record_answer", skipped_meanwhile)
+    refused = await quiz.command("answer bob's take", by="bob")
+    assert refused.card.kind is CardKind.ERROR
+    assert refused.card.body.startswith("Question #1 is closed, so it takes no more answers")
+    assert await stored(quiz, round_) == []
+
+
+async def test_switching_to_the_thread_after_a_reveal_still_posts_the_revealed_answers(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    revealed = await quiz.round()
+    await quiz.command("reveal", settle=False)  # the outbox has not posted them yet
+    switched = await quiz.command("config answers thread", settle=False)
+    assert switched.public, switched.card.body
+    assert "#1" in switched.card.body
+    await quiz.service.settle()
+    assert revealed.thread is not None
+    assert posted(platform, revealed.thread) == [("Alice's answer", "alice's take")]
+    assert unposted(await stored(quiz, revealed)) == []
+
+
+async def test_switching_to_the_thread_posts_answers_a_closed_round_never_posted(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    old = await quiz.round()
+    await quiz.command("reveal", settle=False)
+    await quiz.command("now", settle=False)  # closes it before its outline went out
+    switched = await quiz.command("config answers thread")
+    assert switched.public, switched.card.body
+    assert old.thread is not None
+    assert posted(platform, old.thread) == [("Alice's answer", "alice's take")]
+    assert unposted(await stored(quiz, old)) == []
+
+
+async def test_switching_to_the_thread_is_refused_naming_the_open_question_that_waits(
+    quiz: QuizHarness,
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "alice's take")
+    refused = await quiz.command("config answers thread")
+    assert refused.card.kind is CardKind.ERROR
+    assert refused.card.body.startswith("Question #1 has 1 blind answer(s) waiting for its reveal")
