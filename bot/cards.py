@@ -251,7 +251,7 @@ def stats_card(
 ) -> Card:
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
-        Field("Answers", str(stats.answers), inline=True),
+        Field("Answers (1 per member per round)", str(stats.answers), inline=True),
         Field("Members", str(stats.members), inline=True),
         Field("Votes", str(stats.votes), inline=True),
         Field("Revealed", str(stats.revealed_rounds), inline=True),

@@ -297,6 +297,11 @@ async def reveal_now(ctx: CommandContext, command: object) -> Response:
     round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no round to reveal yet.")
+    if await ctx.engine.was_skipped(round_):
+        raise Refused(
+            f"There is no open round to reveal: question #{round_.number} was closed with"
+            " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."
+        )
     if not await ctx.engine.reveal(ctx.quiz, round_):
         return Response(cards.info(f"Round #{round_.number} is already revealed."))
     return Response(cards.info(f"Revealing the outline of round #{round_.number}."))

@@ -29,6 +29,7 @@ from bot.models import (
     FollowUpPolicy,
     OutboxDraft,
     Round,
+    RoundState,
     action_key,
     direct_draft,
 )
@@ -186,7 +187,14 @@ class QuizEngine:
             self._wake_outbox()
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
-        """Queue the outline (and pending follow-ups); True only the first time."""
+        """Queue the outline (and pending follow-ups); True only the first time.
+
+        Raises ``Refused`` for a round an admin skipped: its outline stays unposted."""
+        if await self.was_skipped(round_):
+            raise Refused(
+                f"Question #{round_.number} was closed with `/quiz skip`, so its outline stays"
+                " unposted."
+            )
         # Follow-ups go out by the reveal at the latest, whatever the policy is now
         # (it may have changed since the round started); the unique key drops a repeat.
         drafts = [
@@ -198,6 +206,14 @@ class QuizEngine:
         self._follow_ups_queued.put(round_.id, True)
         self._wake_outbox()
         return True
+
+    async def was_skipped(self, round_: Round) -> bool:
+        """Whether an admin closed this round before its reveal. Only a skip closes the
+        channel's latest round; the next round's posting closes any other."""
+        if round_.state is not RoundState.CLOSED or round_.revealed_at is not None:
+            return False
+        latest = await self.store.latest_round(round_.channel_id)
+        return latest is not None and latest.id == round_.id
 
     # inbound
 
@@ -268,6 +284,8 @@ class QuizEngine:
         if same_emoji(event.emoji, channel.reveal_emoji):
             round_ = await self.store.round_by_message(channel.id, event.message.message_id)
             if round_ is not None and round_.revealed_at is None:
+                if await self.was_skipped(round_):
+                    return False
                 if channel.reveal_min_reactors > 1:
                     member_id = await self.store.member_id(event.member)
                     reactors = await self.store.add_reveal_reactor(

@@ -211,7 +211,7 @@ class ChannelStats:
     """A channel's totals: rounds, answers, members, votes and outbox state."""
 
     rounds: int
-    answers: int
+    answers: int  # scoring answers only: a member's first in each round, as boards count them
     members: int
     votes: int
     revealed_rounds: int

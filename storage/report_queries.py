@@ -49,7 +49,7 @@ WHERE member_id = :member
 CHANNEL_STATS = """
 SELECT
     (SELECT COUNT(*) FROM rounds WHERE channel_id = :channel) AS rounds,
-    (SELECT COUNT(*) FROM answers WHERE channel_id = :channel) AS answers,
+    (SELECT COUNT(*) FROM answers WHERE channel_id = :channel AND scoring = 1) AS answers,
     (SELECT COUNT(DISTINCT member_id) FROM answers WHERE channel_id = :channel) AS members,
     (SELECT COUNT(*) FROM votes v JOIN answers a ON a.id = v.answer_id
         WHERE a.channel_id = :channel) AS votes,

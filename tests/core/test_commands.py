@@ -22,7 +22,9 @@ from bot.commands import (
     ShowStats,
 )
 from bot.errors import unknown_topic
+from bot.events import Reply
 from bot.models import FollowUpPolicy
+from bot.refs import MessageRef, ThreadRef
 from bot.scoring import Period
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
@@ -222,7 +224,40 @@ async def test_packs_and_stats(quiz: QuizHarness) -> None:
     stats = await quiz.command("stats public", by="alice")
     assert stats.public
     text = stats.card.plain_text()
-    assert "Rounds: 1" in text and "Answers: 1" in text and "Status: active" in text
+    assert (
+        "Rounds: 1" in text
+        and "Answers (1 per member per round): 1" in text
+        and "Status: active" in text
+    )
+
+
+async def test_stats_count_answers_as_the_leaderboard_does(quiz: QuizHarness) -> None:
+    await quiz.command("now")
+    await quiz.answer("alice", "my answer")
+    await quiz.answer("alice", "and one more thought")  # a second reply: no second answer
+    await quiz.answer("bob", "bob's answer")
+    thread = await quiz.thread()
+    await quiz.service.handle(
+        Reply(
+            quiz.event_id(),
+            quiz.channel,
+            ThreadRef(quiz.channel, thread),
+            MessageRef(quiz.channel, "bot-msg"),
+            quiz.member("quizbot"),
+            "bot says",
+            is_bot=True,
+        )
+    )
+    await quiz.command("skip")
+    await quiz.answer("carol", "too late")  # after the close
+
+    stats = await quiz.command("stats", by="alice")
+    board = await quiz.command("leaderboard all", by="alice")
+
+    [answers] = [f for f in stats.card.fields if f.name.startswith("Answers")]
+    assert answers.value == "2"
+    assert "per member" in answers.name and "round" in answers.name
+    assert "(1 answer)" in board.card.body and board.card.body.count("(1 answer)") == 2
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import pytest
 from bot.events import Reaction
 from bot.models import FollowUpPolicy
 from bot.refs import MessageRef
+from bot.render import CardKind
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 
@@ -240,3 +241,20 @@ async def test_log_lines_carry_platform_channel_and_round(
         await quiz.command("now")
     [recorded] = [r for r in caplog.records if r.getMessage() == "round #1 recorded"]
     assert (recorded.platform, recorded.channel, recorded.round) == ("fake", "practice", 1)  # type: ignore[attr-defined]
+
+
+async def test_reveal_after_skip_says_no_round_is_open_and_posts_no_outline(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await quiz.command("now")
+    await quiz.command("skip")
+
+    response = await quiz.command("reveal")
+
+    assert response.card.kind is CardKind.ERROR
+    assert "no open round to reveal" in response.card.plain_text()
+    await quiz.react("alice", "💡")
+    pressed = await quiz.press_reveal("bob")
+    assert pressed is not None and pressed.card.kind is CardKind.ERROR
+    assert (await quiz.round()).revealed_at is None
+    assert not any(m.card.title == "Sample answer outline" for m in platform.messages)
