@@ -160,7 +160,7 @@ class BlindAnswers:
         now = engine.clock.now()
         member_id = await engine.store.member_id(member)
         message_id = placeholder(member_id)
-        changed = await engine.store.edit_answer(round_.id, message_id, text, now)
+        changed = await engine.store.edit_blind_answer(round_.id, message_id, text, now)
         if not changed:
             rules = engine.config.scoring
             result = await engine.store.record_answer(
@@ -178,8 +178,12 @@ class BlindAnswers:
                 )
             )
             engine.metrics.answer_recorded(channel.platform, result.outcome.value)
-            if result.outcome is AnswerOutcome.DUPLICATE:  # a racing submission was first
-                changed = await engine.store.edit_answer(round_.id, message_id, text, now)
+            if result.outcome is AnswerOutcome.DUPLICATE:
+                # an answer is there (a racing submission was first, or the change above was
+                # too late: the reveal or the close may be posting the answer as it stands)
+                changed = await engine.store.edit_blind_answer(round_.id, message_id, text, now)
+                if not changed:
+                    raise Refused(await self._too_late(round_) or revealed_refusal(round_))
             elif result.answer_id is not None:
                 too_late = await self._too_late(round_)
                 if too_late and await engine.store.withdraw_answer(result.answer_id, message_id):

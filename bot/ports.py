@@ -312,6 +312,13 @@ class MemberStore(Protocol):
         """The round's blind answers not posted yet (see bot.blind_posts), oldest first."""
         ...
 
+    async def edit_blind_answer(
+        self, round_id: int, placeholder: str, text: str, at: datetime
+    ) -> bool:
+        """Change the text of a blind answer not posted yet (still ``placeholder``), only
+        while its round is open and not revealed: False when there is none, or too late."""
+        ...
+
     async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:
         """Delete a blind answer that is not posted (still has ``placeholder``): one that was
         written after the round was revealed. False when it was posted meanwhile."""

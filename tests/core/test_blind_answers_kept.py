@@ -1,5 +1,6 @@
 """Blind answers are never lost, on both store backends: a round closed without a reveal
-posts them, and the switch back to the thread posts what is left."""
+posts them, the switch back to the thread posts what is left, and a change that races the
+reveal is refused instead of being stored but never shown."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import pytest
 
 from bot.blind_posts import PLACEHOLDER_PREFIX
 from bot.config import QuizConfig
+from bot.errors import Refused
 from bot.models import AnswerRecord, Round
-from bot.render import CardKind
+from bot.refs import MessageRef, ThreadRef
+from bot.render import Card, CardKind
 from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.core.test_blind_answers import blind_round, submit
@@ -154,3 +157,61 @@ async def test_switching_to_the_thread_is_refused_naming_the_open_question_that_
     refused = await quiz.command("config answers thread")
     assert refused.card.kind is CardKind.ERROR
     assert refused.card.body.startswith("Question #1 has 1 blind answer(s) waiting for its reveal")
+
+
+# 2. a change racing the reveal
+
+
+async def test_a_change_racing_the_reveal_is_refused_so_the_post_shows_the_stored_text(
+    quiz: QuizHarness, platform: FakePlatform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "first draft")
+    before = await quiz.round()
+    store = quiz.service.store
+    reply = platform.reply
+    attempts: list[str] = []
+
+    async def as_read_before_the_reveal(channel_id: int) -> Round:
+        return before  # alice's change checked the round just before the reveal
+
+    async def change_while_posting(thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
+        if card.title == "Alice's answer" and not attempts:
+            with monkeypatch.context() as patched:
+                patched.setattr(store, "open_round", as_read_before_the_reveal)
+                try:
+                    response = await quiz.service.blind.answer(
+                        quiz.channel, quiz.member("alice"), "second draft", quiz.event_id()
+                    )
+                    attempts.append(response.card.title)
+                except Refused as refused:
+                    attempts.append(str(refused))
+        return await reply(thread, card, key=key)
+
+    monkeypatch.setattr(platform, "reply", change_while_posting)
+    await quiz.command("reveal")
+    assert posted(platform, await quiz.thread()) == [("Alice's answer", "first draft")]
+    [answer] = await stored(quiz, before)
+    assert answer.text == "first draft"
+    [refusal] = attempts
+    assert refusal.startswith("Question #1 is already revealed, so answers are")
+
+
+async def test_a_change_checked_before_the_reveal_but_written_after_is_refused(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "first draft")
+    before = await quiz.round()
+    await quiz.command("reveal")
+    store = quiz.service.store
+
+    async def as_read_before_the_reveal(channel_id: int) -> Round:
+        return before
+
+    monkeypatch.setattr(store, "open_round", as_read_before_the_reveal)
+    refused = await quiz.command("answer second draft", by="alice")
+    assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
+    [answer] = await stored(quiz, before)
+    assert answer.text == "first draft"
+    assert posted(quiz.platform, await quiz.thread()) == [("Alice's answer", "first draft")]

@@ -835,3 +835,24 @@ async def test_rounds_with_unposted_blind_answers_are_listed_oldest_first(
         (second.id, RoundState.CLOSED),
         (fourth.id, RoundState.OPEN),
     ]
+
+
+async def test_a_blind_answer_changes_only_while_its_round_is_open_and_not_revealed(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    revealed = await new_round(store, channel_id, T0)
+    await blind_answer(store, revealed, "ann")
+    at = T0 + timedelta(minutes=1)
+    assert await store.edit_blind_answer(revealed.id, placeholder(ann), "better", at)
+    assert not await store.edit_blind_answer(revealed.id, placeholder(bob), "none yet", at)
+    assert await store.reveal_round(revealed.id, at, [])
+    assert not await store.edit_blind_answer(revealed.id, placeholder(ann), "too late", at)
+
+    closed = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    await blind_answer(store, closed, "bob")
+    assert await store.close_round(closed.id, T0 + timedelta(days=1, hours=1))
+    assert not await store.edit_blind_answer(closed.id, placeholder(bob), "too late", at)
+    texts = [a.text for r in (revealed, closed) for a in await store.round_answers(r.id)]
+    assert texts == ["better", f"answer {placeholder(bob)}"]
