@@ -31,7 +31,7 @@ from bot.commands import (
     ShowTopics,
 )
 from bot.engine import NoQuestions, QuizEngine
-from bot.errors import BadArgument, Refused, unknown_topic
+from bot.errors import BadArgument, Refused, unknown_topic, unknown_topics
 from bot.events import Command
 from bot.grading import grade_round
 from bot.log_context import about
@@ -250,7 +250,7 @@ async def topics(ctx: CommandContext, command: ShowTopics | SetTopics) -> Respon
     known = ctx.topics()
     unknown = [t for t in command.topics if t not in known]
     if unknown:
-        raise Refused(f"Unknown topic(s): {', '.join(unknown)}. Topics: {', '.join(known)}.")
+        raise unknown_topics(unknown, known, "enable" if command.enable else "disable")
     current = set(known if channel.topics is None else channel.topics)
     chosen = set(command.topics)
     current = current | chosen if command.enable else current - chosen

@@ -6,6 +6,7 @@ What the member is told for each of them is decided in one place,
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 
 from bot.quoting import quoted
@@ -21,6 +22,7 @@ __all__ = [
     "Refused",
     "WorkspaceRemoved",
     "unknown_topic",
+    "unknown_topics",
 ]
 TOPICS_SHOWN = 8  # an unknown topic's message names this many; /quiz topics lists them all
 
@@ -71,7 +73,27 @@ class BadArgument(Refused):
 
 def unknown_topic(topic: str, known: Sequence[str]) -> BadArgument:
     """``Unknown topic 'x'. Topics: a, b, ...``, the list cut short when it is long."""
+    return BadArgument(f"Unknown topic {quoted(topic)}. Topics: {_topic_list(known)}.")
+
+
+def unknown_topics(unknown: Sequence[str], known: Sequence[str], action: str) -> Refused:
+    """``Unknown topic(s): 'gpus' (did you mean 'gpu'?). Topics: ...`` and the form of
+    ``/quiz topics ACTION``, which the generic form of ``/quiz topics`` would blur."""
+    named = ", ".join(_with_close_match(topic, known) for topic in unknown)
+    return Refused(
+        f"Unknown topic(s): {named}. Topics: {_topic_list(known)}.\n"
+        f"Use: /quiz topics {action} TOPIC [TOPIC...]"
+    )
+
+
+def _with_close_match(topic: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(topic, known, n=1)
+    return f"{quoted(topic)} (did you mean {quoted(close[0])}?)" if close else quoted(topic)
+
+
+def _topic_list(known: Sequence[str]) -> str:
+    """``a, b, c``, cut short when it is long."""
     shown = ", ".join(known[:TOPICS_SHOWN])
     if len(known) > TOPICS_SHOWN:
         shown += f" and {len(known) - TOPICS_SHOWN} more (`/quiz topics` lists them)"
-    return BadArgument(f"Unknown topic {quoted(topic)}. Topics: {shown}.")
+    return shown

@@ -6,6 +6,7 @@ Precedence, highest first: values passed in code (CLI flags), environment,
 
 from __future__ import annotations
 
+import difflib
 import json
 import tomllib
 from pathlib import Path
@@ -301,13 +302,47 @@ def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
     """Settings from the environment, ``.env`` and ``config`` (TOML), then ``overrides``."""
     if config is not None and not config.is_file():
         raise SettingsError(f"config file not found: {config}")
+    if config is not None:
+        check_toml_keys(config)
     Settings.toml_path = config
     try:
         return Settings(**{k: v for k, v in overrides.items() if v is not None})
-    except tomllib.TOMLDecodeError as problem:
-        raise SettingsError(f"{config} is not valid TOML: {problem}") from problem
     finally:
         Settings.toml_path = None
+
+
+def check_toml_keys(config: Path) -> None:
+    """Refuse a key of the TOML file that is no setting (a typo would else do nothing),
+    naming it with its table and the setting it most likely meant."""
+    try:
+        with config.open("rb") as file:
+            data = tomllib.load(file)
+    except tomllib.TOMLDecodeError as problem:
+        raise SettingsError(f"{config} is not valid TOML: {problem}") from problem
+    names = list(Settings.model_fields)
+    unknown = [
+        _unknown_key(key, names) for key in _keys(data) if key.lower() not in Settings.model_fields
+    ]
+    if unknown:
+        raise SettingsError(f"{config}: {'; '.join(unknown)}")
+
+
+def _keys(table: dict[str, Any], prefix: str = "") -> list[str]:
+    """The keys of ``table``, a key of a nested table as ``table.key`` (settings have none)."""
+    keys: list[str] = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            keys += _keys(value, f"{prefix}{key}.")
+        else:
+            keys.append(f"{prefix}{key}")
+    return keys
+
+
+def _unknown_key(key: str, names: list[str]) -> str:
+    # "slack.mode" is most likely the setting slack_mode: settings have no tables
+    close = difflib.get_close_matches(key.lower().replace(".", "_"), names, n=1)
+    hint = f" (did you mean {quoted(close[0])}?)" if close else ""
+    return f"unknown key {quoted(key)}{hint}"
 
 
 def invalid_settings(problem: ValidationError) -> list[str]:

@@ -84,3 +84,25 @@ def test_an_unknown_platform_given_as_a_flag_names_the_flag(
     assert main(["run", "--platform", "teams"]) == 2
     err = capsys.readouterr().err
     assert "unknown platform 'teams'" in err and "--platform" in err
+
+
+def test_an_unknown_key_in_the_config_file_is_refused_with_a_close_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "quizbot.toml"
+    config.write_text('shedule = "daily 10:00"\nTimezone = "Europe/Berlin"\n')
+    assert main(["run", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"quizbot: {config}: unknown key 'shedule' (did you mean 'default_schedule'?)\n")
+
+
+def test_an_unknown_key_in_a_table_is_named_with_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "quizbot.toml"
+    config.write_text('[slack]\nmode = "http"\n\n[extras]\ncolour = "blue"\n')
+    assert main(["run", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("quizbot: ") == 1 and "Traceback" not in err
+    assert f"{config}: unknown key 'slack.mode' (did you mean 'slack_mode'?)" in err
+    assert "unknown key 'extras.colour'" in err

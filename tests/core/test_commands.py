@@ -21,7 +21,7 @@ from bot.commands import (
     ShowLeaderboard,
     ShowStats,
 )
-from bot.errors import unknown_topic
+from bot.errors import unknown_topic, unknown_topics
 from bot.events import Reply
 from bot.models import FollowUpPolicy
 from bot.refs import MessageRef, ThreadRef
@@ -180,10 +180,31 @@ async def test_topics_enable_disable_and_listing(quiz: QuizHarness, platform: Fa
     refused = await quiz.command("topics disable memory")
     assert "At least one topic must stay enabled" in refused.card.body
     unknown = await quiz.command("topics enable cooking")
-    assert "Unknown topic(s): cooking" in unknown.card.body
+    assert "Unknown topic(s): 'cooking'" in unknown.card.body
     await quiz.command("topics enable gpu networking")
     [channel] = await quiz.service.store.list_channels()
     assert channel.topics is None  # every topic enabled again
+
+
+async def test_topics_enable_unknown_names_them_suggests_and_shows_the_form(
+    quiz: QuizHarness,
+) -> None:
+    reply = await quiz.command("topics enable netwrking cooking gpu")
+
+    body = reply.card.body
+    assert body.startswith("Unknown topic(s): 'netwrking' (did you mean 'networking'?), 'cooking'.")
+    assert "Use: /quiz topics enable TOPIC [TOPIC...]" in body
+    assert "Topics: gpu, memory, networking." in body
+    disabled = await quiz.command("topics disable gpus")
+    assert "'gpus' (did you mean 'gpu'?)" in disabled.card.body
+    assert "Use: /quiz topics disable TOPIC [TOPIC...]" in disabled.card.body
+
+
+def test_an_unknown_topics_message_keeps_a_long_topic_list_short() -> None:
+    known = [f"topic-{n:02d}" for n in range(40)]
+    message = str(unknown_topics(["topic-1"], known, "enable"))
+    assert "and 32 more (`/quiz topics` lists them)" in message
+    assert message.count("topic-") < 15
 
 
 async def test_now_with_unknown_topic(quiz: QuizHarness, platform: FakePlatform) -> None:

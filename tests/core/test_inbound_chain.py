@@ -33,7 +33,7 @@ async def test_a_refusal_is_told_and_not_logged_as_a_failure(
         response = await quiz.command("topics enable astrology")
 
     assert response.card.kind is CardKind.ERROR
-    assert "Unknown topic(s): astrology" in response.card.body
+    assert "Unknown topic(s): 'astrology'" in response.card.body
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
