@@ -7,7 +7,9 @@ answering before the reveal) and confirmed privately; a later one replaces its t
 reveal or the close, after which answering is refused. At the reveal (or the close, for a
 question closed before its reveal) the outbox posts every blind answer in the thread
 (:mod:`bot.blind_posts`). A reply typed in the thread still counts, and its author
-is told privately that the channel answers blind.
+is told privately that the channel answers blind. A member has one answer per round: after a
+reply in the thread a blind answer is refused, and a reply takes over a blind answer that
+waits.
 """
 
 from __future__ import annotations
@@ -59,6 +61,20 @@ THREAD_HINT = (
     " already read it. To keep an answer private until the reveal, press the question's Answer"
     " button or type `/quiz answer TEXT`."
 )
+
+REPLACED_HINT = (
+    "Blind mode is on in this channel: your reply replaces your private answer (one answer"
+    " per member and question), and everyone can already read it. To change it, edit your"
+    " reply."
+)
+
+
+def replied_refusal(round_: Round) -> str:
+    return (
+        f"You answered question #{round_.number} in its thread already: that reply is your"
+        " answer (one per member and question), and everyone can read it. To change it, edit"
+        " your reply there."
+    )
 
 
 def revealed_refusal(round_: Round) -> str:
@@ -115,7 +131,8 @@ class BlindAnswers:
         """The answer form for the channel's open round (``round_id``: the round a pressed
         button belongs to), pre-filled with the member's answer so far."""
         _, round_ = await self._answerable(channel, round_id)
-        current = await self._current(round_, member)
+        member_id = await self._engine.store.member_id(member)
+        current = await self._blind_answer_so_far(round_, member_id)
         return Response(
             cards.info(
                 f"Answer question #{round_.number}",
@@ -159,6 +176,7 @@ class BlindAnswers:
         engine = self._engine
         now = engine.clock.now()
         member_id = await engine.store.member_id(member)
+        await self._blind_answer_so_far(round_, member_id)  # refused after a reply in the thread
         message_id = placeholder(member_id)
         changed = await engine.store.edit_blind_answer(round_.id, message_id, text, now)
         if not changed:
@@ -194,6 +212,35 @@ class BlindAnswers:
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 
+    async def take_reply(self, reply: Reply, platform: Platform) -> bool:
+        """One answer per member and round: a new reply in the thread of a blind round whose
+        author has a blind answer waiting becomes that answer (its text and message, so votes
+        on the reply count for it; its points and time stay) rather than a second answer
+        beside it, and its author is told so privately. True when it did: the reply is then
+        recorded."""
+        if reply.edited:
+            return False
+        quiz = await self._engine.channel(reply.channel)
+        if quiz is None or quiz.answer_mode is not AnswerMode.BLIND:
+            return False
+        store = self._engine.store
+        round_ = await store.open_round(quiz.id)
+        thread = reply.thread.thread_id
+        if round_ is None or round_.revealed_at is not None or round_.thread != thread:
+            return False
+        mine = placeholder(await store.member_id(reply.member))
+        waiting = [a for a in await store.waiting_blind_answers(round_.id) if a.message_id == mine]
+        now = self._engine.clock.now()
+        # the text first: a crash before the message id is recorded leaves a blind answer
+        # that this reply, delivered again, takes over once more
+        if not waiting or not await store.edit_blind_answer(round_.id, mine, reply.text, now):
+            return False
+        if not await store.answer_posted(waiting[0].id, mine, reply.message.message_id):
+            return False  # the reveal posted it meanwhile: the reply is a later answer
+        log.info("a reply took over a blind answer", extra=about(reply.channel))
+        await _hint(reply, platform, REPLACED_HINT)
+        return True
+
     async def hint_after_reply(self, reply: Reply, platform: Platform) -> None:
         """Tell a member who answered in the thread of a blind round, privately, that the
         channel answers blind (their reply still counts)."""
@@ -204,10 +251,7 @@ class BlindAnswers:
         thread = reply.thread.thread_id
         if round_ is None or round_.revealed_at is not None or round_.thread != thread:
             return
-        try:
-            await platform.tell(reply.member, reply.channel, cards.info("Blind mode", THREAD_HINT))
-        except PlatformError as problem:
-            log.warning("could not send the blind-mode hint: %s", problem, extra=about(quiz.ref))
+        await _hint(reply, platform, THREAD_HINT)
 
     async def _answerable(
         self, channel: ChannelRef, round_id: int | None
@@ -254,13 +298,25 @@ class BlindAnswers:
             return closed_refusal(round_)
         return None
 
-    async def _current(self, round_: Round, member: MemberRef) -> str:
-        member_id = await self._engine.store.member_id(member)
+    async def _blind_answer_so_far(self, round_: Round, member_id: int) -> str:
+        """The member's blind answer to the round so far ("" when none); ``Refused`` when
+        they replied in the thread: one answer per member and round, and that reply is it."""
         mine = placeholder(member_id)
+        text = ""
         for answer in await self._engine.store.round_answers(round_.id):
-            if answer.message_id == mine:
-                return answer.text
-        return ""
+            if answer.member_id == member_id:
+                if answer.message_id != mine:  # a reply, or posted since the round was read
+                    raise Refused(await self._too_late(round_) or replied_refusal(round_))
+                text = answer.text
+        return text
+
+
+async def _hint(reply: Reply, platform: Platform, text: str) -> None:
+    """Tell the reply's author privately about blind mode (best effort)."""
+    try:
+        await platform.tell(reply.member, reply.channel, cards.info("Blind mode", text))
+    except PlatformError as problem:
+        log.warning("could not send the blind-mode hint: %s", problem, extra=about(reply.channel))
 
 
 def _text_problem(text: str) -> str | None:

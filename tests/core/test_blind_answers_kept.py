@@ -1,6 +1,7 @@
-"""Blind answers are never lost, on both store backends: a round closed without a reveal
-posts them, the switch back to the thread posts what is left, and a change that races the
-reveal is refused instead of being stored but never shown."""
+"""Blind answers are never lost and never doubled, on both store backends: a round closed
+without a reveal posts them, the switch back to the thread posts what is left, a change
+that races the reveal is refused instead of being stored but never shown, and a member has
+one answer per round whether it came blind or as a reply in the thread."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, CardKind
 from bot.service import QuizService
 from questions.catalog import Catalog
-from tests.core.test_blind_answers import blind_round, submit
+from tests.core.test_blind_answers import blind_round, press_answer, submit
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness
 from tests.storage.backends import BACKENDS, open_store
@@ -215,3 +216,41 @@ async def test_a_change_checked_before_the_reveal_but_written_after_is_refused(
     [answer] = await stored(quiz, before)
     assert answer.text == "first draft"
     assert posted(quiz.platform, await quiz.thread()) == [("Alice's answer", "first draft")]
+
+
+# 3. one answer per member per round
+
+
+async def test_a_member_who_replied_in_the_thread_is_told_that_reply_is_the_answer(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await quiz.answer("alice", "in the open")
+    round_ = await quiz.round()
+    refused = await quiz.command("answer a private one", by="alice")
+    assert refused.card.kind is CardKind.ERROR
+    assert refused.card.body.startswith(
+        "You answered question #1 in its thread already: that reply is your answer"
+    )
+    assert (await press_answer(quiz, "alice")).card.kind is CardKind.ERROR
+    assert [a.text for a in await stored(quiz, round_)] == ["in the open"]
+    await quiz.command("reveal")
+    assert posted(platform, await quiz.thread()) == []
+
+
+async def test_a_reply_in_the_thread_replaces_the_members_blind_answer(
+    quiz: QuizHarness, platform: FakePlatform
+) -> None:
+    await blind_round(quiz)
+    await submit(quiz, "alice", "the private one")
+    round_ = await quiz.round()
+    message = await quiz.answer("alice", "the public one", event_id="reply")
+    [answer] = await stored(quiz, round_)
+    assert (answer.text, answer.message_id) == ("the public one", message)
+    assert answer.points == 15  # still the first answer, given before the reveal
+    who, told = platform.told[-1]
+    assert who == "alice" and "replaces your private answer" in told.body
+    await quiz.answer("alice", "the public one", event_id="reply", message_id=message)
+    assert [a.id for a in await stored(quiz, round_)] == [answer.id]  # delivered again
+    await quiz.command("reveal")
+    assert posted(platform, await quiz.thread()) == []
