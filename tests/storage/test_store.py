@@ -856,3 +856,40 @@ async def test_a_blind_answer_changes_only_while_its_round_is_open_and_not_revea
     assert not await store.edit_blind_answer(closed.id, placeholder(bob), "too late", at)
     texts = [a.text for r in (revealed, closed) for a in await store.round_answers(r.id)]
     assert texts == ["better", f"answer {placeholder(bob)}"]
+
+
+async def test_on_postgresql_a_blind_change_waits_for_a_reveal_committing_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """Its transactions run concurrently: a change must not check the round in a snapshot
+    taken before a reveal that commits while it runs (the reveal would post the old text)."""
+    from storage.postgres_store import PostgresStore
+    from storage.timestamps import to_db
+
+    async with open_store("postgres", tmp_path) as opened:
+        assert isinstance(opened, PostgresStore)
+        store = opened
+        round_ = await new_round(store, await new_channel(store))  # type: ignore[arg-type]
+        ann = await member(store, "ann")  # type: ignore[arg-type]
+        await blind_answer(store, round_, "ann")  # type: ignore[arg-type]
+        pool = store._pooled()
+        async with pool.acquire() as reveal, pool.acquire() as watch:
+            revealing = reveal.transaction()
+            await revealing.start()
+            await reveal.execute(
+                "UPDATE rounds SET revealed_at = $1 WHERE id = $2", to_db(T0), round_.id
+            )
+            change = asyncio.create_task(
+                store.edit_blind_answer(round_.id, placeholder(ann), "too late", T0)
+            )
+            blocked_by_reveal = (
+                "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))"
+            )
+            while not change.done() and not await watch.fetchval(
+                blocked_by_reveal, reveal.get_server_pid()
+            ):
+                await asyncio.wait({change}, timeout=0.01)
+            await revealing.commit()
+        assert not await change
+        [answer] = await store.round_answers(round_.id)
+        assert answer.text == f"answer {placeholder(ann)}"
