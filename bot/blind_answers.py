@@ -287,7 +287,10 @@ class BlindAnswers:
         kind = ActionKind.BLIND_ANSWERS
         await self._engine.queue([OutboxDraft(r.id, kind, action_key(r.id, kind)) for r in rounds])
         numbers = ", ".join(f"#{r.number}" for r in rounds)
-        return f" The blind answers not posted yet of question {numbers} are posted in its thread."
+        whose = f"question {numbers} are posted in its thread"
+        if len(rounds) > 1:
+            whose = f"questions {numbers} are posted in their threads"
+        return f" The blind answers left unposted of {whose}."
 
     async def _too_late(self, round_: Round) -> str | None:
         """Why the round takes no more answers now (revealed or closed since it was read)."""
