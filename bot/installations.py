@@ -37,8 +37,12 @@ class InstallationStore(Protocol):
 
     async def find_installation(self, workspace: str) -> InstallationRecord | None: ...
 
-    async def delete_installation(self, workspace: str) -> bool:
-        """Forget the workspace's installation; False when there was none."""
+    async def delete_installation(
+        self, workspace: str, *, installed_before: datetime | None = None
+    ) -> bool:
+        """Forget the workspace's installation, only if it was installed before
+        ``installed_before`` when given (a late removal must spare a reinstall); False when
+        nothing was forgotten."""
         ...
 
     async def issue_oauth_state(self, state: str, expires_at: datetime) -> None: ...

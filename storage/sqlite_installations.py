@@ -79,11 +79,17 @@ class SqliteInstallationStore:
             installed_at=from_db(row[9]),
         )
 
-    async def delete_installation(self, workspace: str) -> bool:
+    async def delete_installation(
+        self, workspace: str, *, installed_before: datetime | None = None
+    ) -> bool:
+        sql = "DELETE FROM slack_installations WHERE workspace = ?"
+        params: tuple[str, ...] = (workspace,)
+        if installed_before is not None:
+            # One statement: a reinstall saved meanwhile (by any replica) is never removed.
+            sql += " AND installed_at < ?"
+            params += (to_db(installed_before),)
         async with self._transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM slack_installations WHERE workspace = ?", (workspace,)
-            )
+            cursor = await conn.execute(sql, params)
             return bool(cursor.rowcount)
 
     async def issue_oauth_state(self, state: str, expires_at: datetime) -> None:

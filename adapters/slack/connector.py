@@ -28,7 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import error_code, slack_call
-from adapters.slack.inbound import direct_ref
+from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
@@ -47,9 +47,10 @@ from adapters.slack.workspaces import (
     Workspaces,
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
+from bot.clock import SystemClock
 from bot.errors import PlatformError
 from bot.installations import InstallationStore
-from bot.ports import EventHandler, WorkspaceSwitch
+from bot.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Card, Image
 from bot.settings import (
@@ -175,14 +176,17 @@ class SlackPlatform:
             return self._workspaces.workspace.pacer.rate
         return None
 
-    async def workspace_removed(self, team: str) -> None:
+    async def workspace_removed(self, removal: Removal) -> None:
         """``app_uninstalled`` or the bot token's ``tokens_revoked``: with installs, the
-        installation is forgotten and the workspace's channels disabled (idempotent). One
-        bot token: logged only, the set-up stays as the operator made it."""
+        installation older than the event is forgotten and the workspace's channels
+        disabled (idempotent). One bot token: logged only, the set-up stays as the
+        operator made it."""
         if self._installs is None:
-            log.warning("the Slack app was removed from workspace %s (its token is revoked)", team)
+            log.warning(
+                "the Slack app was removed from workspace %s (its token is revoked)", removal.team
+            )
             return
-        await self._installs.removed(team)
+        await self._installs.removed(removal)
 
     async def workspace(self, team: str) -> SlackWorkspace:
         """The workspace ``team`` as the bot acts in it."""
@@ -455,13 +459,15 @@ def create_slack_platform(
     workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
     progress: SendProgress | None = None,
     installations: InstallationStore | None = None,
+    clock: Clock | None = None,
 ) -> SlackPlatform:
     """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
     (bot token + signing secret) serving ``/slack/events`` on ``host:port``. With
     ``QUIZBOT_SLACK_CLIENT_ID`` it serves every workspace that installs the app
     (``/slack/install``), their installations kept in ``installations``. ``workspace_rate``
     is a workspace's posts per second for the whole app; this process paces at its share
-    of it (``QUIZBOT_SLACK_REPLICAS``)."""
+    of it (``QUIZBOT_SLACK_REPLICAS``). ``clock`` stamps installations (default: the wall
+    clock)."""
     workspace_rate = replica_share(workspace_rate, settings.slack_replicas)
     installs: SlackInstalls | None = None
     if settings.slack_installs:
@@ -477,6 +483,7 @@ def create_slack_platform(
             installations,
             lambda token, pacer: build_web_client(settings, workspace=pacer, token=token),
             workspace_rate=workspace_rate,
+            now=(clock or SystemClock()).now,
         )
     else:
         settings.require(*required_credentials("slack", slack_http=http))

@@ -14,6 +14,8 @@ and are never retried by Slack, so the id is derived from their
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from adapters.slack.emoji import to_unicode
@@ -22,6 +24,7 @@ from adapters.slack.payloads import (
     BLOCK_ACTIONS,
     MESSAGE_ENVELOPE,
     REACTION_ENVELOPE,
+    REMOVAL_ENVELOPE,
     SLASH_COMMAND,
     Authorization,
     MessageFields,
@@ -41,7 +44,15 @@ IM_PREFIX = "D"  # the ids of IMs (channels start with C, private channels and g
 REPLY_SUBTYPES = frozenset({None, "thread_broadcast"})
 
 Payload = Mapping[str, Any]
-__all__ = ["PayloadError", "button_from", "command_from", "reaction_from", "reply_from"]
+__all__ = [
+    "PayloadError",
+    "Removal",
+    "button_from",
+    "command_from",
+    "reaction_from",
+    "removal_from",
+    "reply_from",
+]
 
 
 def unescape(text: str) -> str:
@@ -180,6 +191,35 @@ def is_im(channel_id: str, channel_name: str | None = None) -> bool:
     """Whether a slash command came from a member's IM with the bot: Slack names that
     channel ``directmessage`` and IM ids start with ``D``."""
     return channel_name == IM_NAME or channel_id.startswith(IM_PREFIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """The app was uninstalled from ``team``, or its bot token revoked (``kind``: the event
+    type). ``sent_at`` is Slack's ``event_time``: every delivery of the event has the same,
+    however late it arrives (None when the envelope has none)."""
+
+    team: str
+    kind: str
+    event_id: str
+    sent_at: datetime | None
+
+
+def removal_from(body: Payload) -> Removal | None:
+    """``app_uninstalled``, or ``tokens_revoked`` naming the bot → :class:`Removal`; a
+    revocation of users' tokens only gives ``None`` (the quiz keeps none)."""
+    envelope = checked(REMOVAL_ENVELOPE, body, "removal envelope")
+    event = envelope["event"]
+    if event["type"] == "tokens_revoked" and not event.get("tokens", {}).get("bot"):
+        return None
+    if not envelope["team_id"]:
+        raise PayloadError("Slack removal envelope has an empty 'team_id'")
+    event_time = envelope.get("event_time")
+    try:
+        sent_at = None if event_time is None else datetime.fromtimestamp(event_time, UTC)
+    except (OverflowError, OSError, ValueError):
+        raise PayloadError("Slack removal envelope: event_time is out of range") from None
+    return Removal(envelope["team_id"], event["type"], envelope["event_id"], sent_at)
 
 
 def button_from(body: Payload, action: Payload) -> ButtonPress | None:

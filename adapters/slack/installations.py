@@ -51,6 +51,10 @@ KEY_HINT = (
 )
 
 
+def wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
 class TokenSeal:
     """Encrypts bot tokens for the database and decrypts them for use (Fernet)."""
 
@@ -89,7 +93,7 @@ class DatabaseInstallationStore(AsyncInstallationStore):
         store: InstallationStore,
         seal: TokenSeal,
         *,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] = wall_clock,
     ) -> None:
         self._store = store
         self._seal = seal
@@ -178,6 +182,19 @@ class DatabaseInstallationStore(AsyncInstallationStore):
         if team_id:
             await self._store.delete_installation(team_id)
 
+    async def delete_bot_installed_before(
+        self, team_id: str, moment: datetime | None
+    ) -> datetime | None:
+        """Forget the workspace's installation if it was made before ``moment`` (whenever,
+        when None). Returns when the installation kept instead was made: one newer than
+        ``moment``; None when none is left."""
+        if await self._store.delete_installation(team_id, installed_before=moment):
+            return None
+        if moment is None:
+            return None
+        record = await self._store.find_installation(team_id)
+        return record.installed_at if record is not None else None
+
     async def async_delete_installation(
         self, *, enterprise_id: str | None, team_id: str | None, user_id: str | None = None
     ) -> None:
@@ -198,7 +215,7 @@ class DatabaseStateStore(AsyncOAuthStateStore):
         self,
         store: InstallationStore,
         *,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] = wall_clock,
         lifetime: timedelta = STATE_LIFETIME,
     ) -> None:
         self._store = store
@@ -229,18 +246,20 @@ def oauth_settings(
     seal: TokenSeal,
     authorization_url: str | None = None,
     installation_store: DatabaseInstallationStore | None = None,
+    now: Callable[[], datetime] = wall_clock,
 ) -> AsyncOAuthSettings:
     """Bolt's OAuth flow settings: bot installs, kept in the quiz's database (through
-    ``installation_store`` when given, so its callers share it)."""
+    ``installation_store`` when given, so its callers share it); ``now`` stamps the
+    states' expiry."""
     return AsyncOAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
         scopes=list(BOT_SCOPES),
         user_scopes=[],
         redirect_uri=redirect_uri,
-        installation_store=installation_store or DatabaseInstallationStore(store, seal),
+        installation_store=installation_store or DatabaseInstallationStore(store, seal, now=now),
         installation_store_bot_only=True,
-        state_store=DatabaseStateStore(store),
+        state_store=DatabaseStateStore(store, now=now),
         authorization_url=authorization_url,
         logger=log,
     )

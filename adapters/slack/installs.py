@@ -15,6 +15,8 @@ from __future__ import annotations
 import html
 import logging
 import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from slack_bolt.oauth.async_callback_options import (
     AsyncCallbackOptions,
@@ -26,7 +28,13 @@ from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.installations import DatabaseInstallationStore, TokenSeal, oauth_settings
+from adapters.slack.inbound import Removal
+from adapters.slack.installations import (
+    DatabaseInstallationStore,
+    TokenSeal,
+    oauth_settings,
+    wall_clock,
+)
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
 from bot.installations import InstallationStore
 from bot.ports import WorkspaceSwitch
@@ -38,6 +46,9 @@ oauth_log = logging.getLogger(f"{__name__}.oauth")
 _OAUTH_CODE = re.compile(r"(\bcode(?:': \[?'|: |=))[^\s'&,}]+")
 
 PLATFORM = "slack"
+# Slack's event_time has whole seconds: the removal happened somewhere in that second, so
+# an installation made earlier in it is still the one removed.
+EVENT_TIME_STEP = timedelta(seconds=1)
 START_AGAIN = 'Start again from <a href="{install}">{install}</a>.'
 # What the installer is told for each reason bolt's flow gives (Slack's own error codes,
 # such as access_denied when the installer cancels, arrive the same way).
@@ -97,9 +108,24 @@ class SlackInstalls:
     def watch(self, switch: WorkspaceSwitch) -> None:
         self._switch = switch
 
-    async def removed(self, team: str) -> None:
-        """The app was uninstalled from ``team`` or its bot token revoked."""
-        await self.store.async_delete_bot(enterprise_id=None, team_id=team)
+    async def removed(self, removal: Removal) -> None:
+        """The app was uninstalled from a workspace or its bot token revoked. Only an
+        installation made before the event goes: Slack delivers an event again when the
+        first delivery was not answered in time, and a late one must spare a reinstall."""
+        team = removal.team
+        before = None if removal.sent_at is None else removal.sent_at + EVENT_TIME_STEP
+        kept = await self.store.delete_bot_installed_before(team, before)
+        if kept is not None:
+            log.info(
+                "ignored %s (event %s, sent %s) for Slack workspace %s: the app was "
+                "installed again there at %s",
+                removal.kind,
+                removal.event_id,
+                removal.sent_at.isoformat() if removal.sent_at else "at an unknown time",
+                team,
+                kept.isoformat(),
+            )
+            return
         self.workspaces.forget(team)
         stopped = 0
         if self._switch is not None:
@@ -145,15 +171,16 @@ def create_installs(
     make_client: ClientFactory,
     *,
     workspace_rate: float | None,
+    now: Callable[[], datetime] = wall_clock,
 ) -> SlackInstalls:
     """Installs from ``QUIZBOT_SLACK_CLIENT_ID``, ``…_CLIENT_SECRET``, ``…_REDIRECT_URI``
     and ``…_TOKEN_ENCRYPTION_KEY`` (a wrong key raises ``SettingsError`` saying how to
-    make one)."""
+    make one); ``now`` stamps each installation."""
     assert settings.slack_client_id is not None
     assert settings.slack_client_secret is not None
     assert settings.slack_token_encryption_key is not None
     seal = TokenSeal(settings.slack_token_encryption_key.get_secret_value())
-    store = DatabaseInstallationStore(installations, seal)
+    store = DatabaseInstallationStore(installations, seal, now=now)
     workspaces = InstalledWorkspaces(
         store, make_client, workspace_rate=workspace_rate, admins=settings.slack_admins
     )
@@ -164,5 +191,6 @@ def create_installs(
         store=installations,
         seal=seal,
         installation_store=store,
+        now=now,
     )
     return SlackInstalls(store, workspaces, oauth)

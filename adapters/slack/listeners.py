@@ -25,10 +25,12 @@ from adapters.slack.background import BackgroundWork
 from adapters.slack.forms import form_submit_from, modal_view, view_errors
 from adapters.slack.inbound import (
     PayloadError,
+    Removal,
     button_from,
     command_from,
     direct_from,
     reaction_from,
+    removal_from,
     reply_from,
 )
 from adapters.slack.payloads import QUIZ_COMMAND, describe, route
@@ -62,7 +64,7 @@ class Outbound(Protocol):
 
     async def open_form(self, team: str, trigger_id: str, view: dict[str, Any]) -> None: ...
 
-    async def workspace_removed(self, team: str) -> None: ...
+    async def workspace_removed(self, removal: Removal) -> None: ...
 
 
 class SlackListeners:
@@ -90,8 +92,8 @@ class SlackListeners:
     def register(self, app: AsyncApp) -> None:
         app.event("reaction_added")(self.on_reaction)
         app.event("message")(self.on_message)
-        app.event("app_uninstalled")(self.on_app_uninstalled)
-        app.event("tokens_revoked")(self.on_tokens_revoked)
+        app.event("app_uninstalled")(self.on_removal)
+        app.event("tokens_revoked")(self.on_removal)
         app.command(QUIZ_COMMAND)(self.on_command)
         app.action(re.compile(f"^{re.escape(ACTION_PREFIX)}"))(self.on_action)
         app.view(re.compile(f"^{re.escape(FORM_PREFIX)}"))(self.on_view)
@@ -117,17 +119,12 @@ class SlackListeners:
             event = dataclasses.replace(event, member=await self._named(event.member))
             await self._handle(event, respond=None)
 
-    async def on_app_uninstalled(self, body: dict[str, Any]) -> None:
-        team = _removal_team(body)
-        if team:
-            await self._outbound.workspace_removed(team)
-
-    async def on_tokens_revoked(self, body: dict[str, Any]) -> None:
-        """Only the bot's token matters: the quiz keeps no user's token."""
-        tokens = (body.get("event") or {}).get("tokens") or {}
-        team = _removal_team(body)
-        if team and isinstance(tokens, dict) and tokens.get("bot"):
-            await self._outbound.workspace_removed(team)
+    async def on_removal(self, body: dict[str, Any]) -> None:
+        """``app_uninstalled``, or ``tokens_revoked`` naming the bot (the quiz keeps no
+        user's token)."""
+        removal = _translate(removal_from, body)
+        if removal is not None:
+            await self._outbound.workspace_removed(removal)
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> BoltResponse | None:
         """An event the core could not record is answered 503, so Slack delivers it again."""
@@ -240,11 +237,3 @@ def _translate(translate: Callable[[dict[str, Any]], T], body: dict[str, Any]) -
     except PayloadError as problem:
         log.debug("acknowledged and ignored a Slack payload: %s", problem)
         return None
-
-
-def _removal_team(body: dict[str, Any]) -> str:
-    team = body.get("team_id")
-    if isinstance(team, str) and team:
-        return team
-    log.debug("acknowledged and ignored a removal event without a team id")
-    return ""

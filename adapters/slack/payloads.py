@@ -92,6 +92,29 @@ class MessageEnvelope(TypedDict):
     event: MessageEvent
 
 
+class RevokedTokens(TypedDict):
+    """The tokens a ``tokens_revoked`` event names: user ids under ``oauth``, bots under ``bot``."""
+
+    bot: NotRequired[list[str]]
+
+
+class RemovalEvent(TypedDict):
+    """``app_uninstalled`` or ``tokens_revoked``."""
+
+    type: Literal["app_uninstalled", "tokens_revoked"]
+    tokens: NotRequired[RevokedTokens]
+
+
+class RemovalEnvelope(TypedDict):
+    """The Events API envelope of a removal; ``event_time`` (whole seconds since the epoch)
+    is when Slack sent the event, the same on each delivery of it."""
+
+    event_id: str
+    team_id: str
+    event_time: NotRequired[int]
+    event: RemovalEvent
+
+
 class SlashCommand(TypedDict):
     """The form fields of a slash command request."""
 
@@ -178,6 +201,7 @@ def checked(adapter: TypeAdapter[T], payload: object, what: str) -> T:
 
 REACTION_ENVELOPE = TypeAdapter(ReactionEnvelope)
 MESSAGE_ENVELOPE = TypeAdapter(MessageEnvelope)
+REMOVAL_ENVELOPE = TypeAdapter(RemovalEnvelope)
 SLASH_COMMAND = TypeAdapter(SlashCommand)
 BLOCK_ACTIONS = TypeAdapter(BlockActions)
 ACTION = TypeAdapter(Action)

@@ -31,7 +31,14 @@ def signed_headers(
     }
 
 
-def event_body(event: Mapping[str, Any], *, event_id: str | None = None, team: str = TEAM) -> str:
+def event_body(
+    event: Mapping[str, Any],
+    *,
+    event_id: str | None = None,
+    team: str = TEAM,
+    event_time: int | None = None,
+) -> str:
+    """An Events API envelope; ``event_time`` (Slack's, in whole seconds) defaults to now."""
     return json.dumps(
         {
             "token": "unused",
@@ -39,7 +46,7 @@ def event_body(event: Mapping[str, Any], *, event_id: str | None = None, team: s
             "api_app_id": "A0APP",
             "type": "event_callback",
             "event_id": event_id or f"Ev{next(_ids):08d}",
-            "event_time": int(time.time()),
+            "event_time": int(time.time()) if event_time is None else event_time,
             "event": event,
             "authorizations": [{"team_id": team, "user_id": "U0BOT", "is_bot": True}],
         }

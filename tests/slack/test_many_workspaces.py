@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -50,6 +51,7 @@ class Hosted:
     fake: FakeSlack
     store: SqliteStore
     base: str
+    clock: FakeClock
 
     async def get(self, path: str, *, cookie: str = "") -> tuple[int, str, str]:
         """A browser's GET: the status, the page and the state cookie it sets."""
@@ -84,9 +86,20 @@ class Hosted:
         await self.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
         await self.slack.wait_idle()
 
-    async def event(self, team: str, event: dict[str, Any]) -> BoltResponse:
-        body = event_body(event, team=team)
-        return await self.slack.app.async_dispatch(bolt_request(body, content_type=JSON))
+    async def event(
+        self,
+        team: str,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        sent_at: datetime | None = None,
+        retry_num: int | None = None,
+    ) -> BoltResponse:
+        """Deliver an event Slack sent at ``sent_at`` (default: now on the quiz's clock)."""
+        moment = self.clock.now() if sent_at is None else sent_at
+        body = event_body(event, team=team, event_id=event_id, event_time=int(moment.timestamp()))
+        request = bolt_request(body, content_type=JSON, retry_num=retry_num)
+        return await self.slack.app.async_dispatch(request)
 
     async def channel(self, team: str) -> ChannelSettings:
         found = await self.service.engine.channel(ChannelRef("slack", team, CHANNELS[team]))
@@ -138,6 +151,7 @@ async def hosted_quiz(
                 workspace_rate=None,
                 progress=store,
                 installations=store.installations,
+                clock=clock,
             )
         ]
 
@@ -149,7 +163,7 @@ async def hosted_quiz(
         try:
             assert slack.http_transport is not None
             base = f"http://127.0.0.1:{slack.http_transport.bound_port}"
-            yield Hosted(service, slack, fake, stores[0], base)
+            yield Hosted(service, slack, fake, stores[0], base, clock)
         finally:
             await slack.stop()
 
@@ -176,6 +190,8 @@ async def test_an_install_keeps_the_token_sealed_and_the_workspace_is_served_wit
         conn.close()
     assert [row[0] for row in rows] == [FIRST]
     assert not any(token in str(column) for column in rows[0])
+    installed = await hosted.store.installations.find_installation(FIRST)
+    assert installed is not None and installed.installed_at == hosted.clock.now()
 
     await hosted.command(FIRST, "now")
     await hosted.service.settle()

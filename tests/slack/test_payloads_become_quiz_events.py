@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
 
 from adapters.slack.emoji import to_name, to_unicode
-from adapters.slack.inbound import button_from, command_from, reaction_from, reply_from
+from adapters.slack.inbound import (
+    PayloadError,
+    button_from,
+    command_from,
+    reaction_from,
+    removal_from,
+    reply_from,
+)
 from bot.events import Reply
 from tests.slack.fake_slack import TEAM
 from tests.slack.signed import action_body, command_body, event_body
@@ -157,3 +165,32 @@ def test_reveal_button_becomes_a_button_press() -> None:
     assert press is not None
     assert (press.action, press.value, press.message.message_id) == ("reveal", "7", "1.0")
     assert press.event_id.startswith("action:trigger.")
+
+
+def test_a_removal_carries_slacks_event_time() -> None:
+    body = json.loads(
+        event_body({"type": "app_uninstalled"}, event_id="Ev0GONE", event_time=1764489600)
+    )
+    removal = removal_from(body)
+    assert removal is not None
+    assert (removal.team, removal.kind, removal.event_id) == (TEAM, "app_uninstalled", "Ev0GONE")
+    assert removal.sent_at == datetime(2025, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def test_a_revocation_of_user_tokens_only_is_no_removal() -> None:
+    revoked = {"type": "tokens_revoked", "tokens": {"oauth": ["U0INSTALLER"], "bot": []}}
+    assert removal_from(_event(revoked)) is None
+    without_time = _event({"type": "tokens_revoked", "tokens": {"bot": ["U0BOT"]}})
+    del without_time["event_time"]
+    removal = removal_from(without_time)
+    assert removal is not None and removal.sent_at is None
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [({"team_id": ""}, "empty 'team_id'"), ({"event_time": 10**20}, "event_time is out of range")],
+)
+def test_a_removal_of_no_workspace_or_time_is_refused(change: dict[str, Any], says: str) -> None:
+    body = {**_event({"type": "app_uninstalled"}), **change}
+    with pytest.raises(PayloadError, match=says):
+        removal_from(body)
