@@ -8,6 +8,7 @@ a member's next practice question with the practice policy.
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
@@ -124,32 +125,40 @@ class LearningService:
         chosen by the policy; a question graded in the last day is not offered again.
         None when no question is eligible."""
         cards = await self.store.member_cards(member_id)
+        target = await self.target(member_id, at)
+        pace = await self.pace(member_id, at)
+        # Filtering hundreds of questions and forecasting each is pure CPU (milliseconds to
+        # tens of them): in a worker thread, other channels' events go on meanwhile.
         eligible = eligible_questions(self._question_topics(), topics, topic)
+        return await asyncio.to_thread(self._choose, member_id, eligible, cards, at, target, pace)
+
+    def _choose(
+        self,
+        member_id: int,
+        eligible: list[int],
+        cards: Mapping[int, MemoryCard],
+        at: datetime,
+        target: datetime,
+        pace: float,
+    ) -> int | None:
         candidates = [
             q
             for q in eligible
             if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
         ]
-        request = PracticeRequest(
-            member_id,
-            candidates,
-            cards,
-            at,
-            await self.target(member_id, at),
-            await self.pace(member_id, at),
-        )
+        request = PracticeRequest(member_id, candidates, cards, at, target, pace)
         return self.policy.choose(request)
 
     async def pace(self, member_id: int, at: datetime) -> float:
         """The member's grades a day (practice and channel rounds; a changed grade counts
         once) over the last four weeks, or since their first grade, and at least a week."""
-        log = await self.store.grade_log(member_id)
-        graded = [when for _, _, when, replaced in log if not replaced and when <= at]
-        if not graded:
+        grades = await self.store.recent_grades(member_id, at - PACE_WINDOW, at)
+        if grades.first is None:
             return 0.0
-        since = max(at - PACE_WINDOW, min(graded))
-        recent = sum(1 for when in graded if when >= since)
-        return recent / (max(at - since, PACE_MINIMUM) / ONE_REVIEW_A_DAY)
+        # From a first grade inside the window on, every grade is in the window: the count
+        # of the window's grades is the count since the first.
+        since = max(at - PACE_WINDOW, grades.first)
+        return grades.recent / (max(at - since, PACE_MINIMUM) / ONE_REVIEW_A_DAY)
 
     # reports
 

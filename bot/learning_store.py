@@ -33,6 +33,14 @@ class GradeResult:
     replaced: Grade | None = None  # the member's earlier grade of the same round
 
 
+@dataclass(frozen=True, slots=True)
+class RecentGrades:
+    """What a member's pace is computed from: their first grade and their grades lately."""
+
+    first: datetime | None  # their earliest grade up to the moment asked; None: no grade
+    recent: int  # their grades from the start of the window to that moment
+
+
 class LearningStore(Protocol):
     """Persistence of the learning loop. Every write is committed before the call returns."""
 
@@ -59,6 +67,12 @@ class LearningStore(Protocol):
     async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
         """Every grade the member gave: (question id, grade, when reviewed, replaced), oldest
         first; a changed grade is dated at the review it corrects."""
+        ...
+
+    async def recent_grades(self, member_id: int, since: datetime, at: datetime) -> RecentGrades:
+        """The member's first grade at or before ``at`` and how many grades they gave from
+        ``since`` to ``at`` (both included), a changed grade counted once at the review it
+        corrects, as in :meth:`grade_log`; without reading the whole log."""
         ...
 
     async def goal(self, member_id: int) -> date | None: ...

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.memory_model import PRIOR_RECALL, MemoryCard, recall_gain
-from bot.practice_forecast import DAY, practice_gain
+from bot.practice_forecast import DAY, Forecast, state_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,7 @@ class PlannedRecallGain:
             return None
         days_left = max(0.0, (request.target - request.now) / DAY)
         share = request.reviews_per_day * days_left / len(request.candidates)
+        forecast = Forecast((request.target - request.now) / DAY, share, self.prior)
         never_graded: float | None = None  # the same gain for every such question
         best: tuple[float, int] | None = None
         for question_id in request.candidates:
@@ -63,7 +64,7 @@ class PlannedRecallGain:
             if card is None and never_graded is not None:
                 gain = never_graded
             else:
-                gain = practice_gain(card, request.now, request.target, share, self.prior)
+                gain = forecast.gain(state_of(card, request.now))
                 if card is None:
                     never_graded = gain
             if best is None or gain > best[0]:

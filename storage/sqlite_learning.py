@@ -6,6 +6,7 @@ transaction and read helpers rather than opening a connection of its own.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -15,7 +16,7 @@ from typing import Any
 import aiosqlite
 
 from bot.grades import Grade
-from bot.learning_store import CardBuilder, GradeDraft, GradeResult
+from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades
 from bot.memory_model import LoggedGrade, MemoryCard
 from storage.timestamps import from_db, to_db
 
@@ -89,7 +90,8 @@ class SqliteLearningStore:
         rows = await self._fetch(
             f"SELECT {CARD_COLUMNS} FROM {table} WHERE {owner} = ?", (owner_id,)
         )
-        return {row[0]: _card(row) for row in rows}
+        # hundreds of cards take milliseconds to build: not on the event loop
+        return await asyncio.to_thread(_cards_of, rows)
 
     async def round_grades(self, round_id: int) -> dict[int, Grade]:
         rows = await self._fetch(
@@ -105,6 +107,18 @@ class SqliteLearningStore:
             (member_id,),
         )
         return [(row[0], Grade(row[1]), from_db(row[2]), row[3] is not None) for row in rows]
+
+    async def recent_grades(self, member_id: int, since: datetime, at: datetime) -> RecentGrades:
+        # two index seeks on grades_by_member_time: one row, then the window's rows
+        rows = await self._fetch(
+            "SELECT (SELECT MIN(graded_at) FROM grades WHERE member_id = ?"
+            " AND replaced_at IS NULL AND graded_at <= ?),"
+            " (SELECT COUNT(*) FROM grades WHERE member_id = ?"
+            " AND replaced_at IS NULL AND graded_at >= ? AND graded_at <= ?)",
+            (member_id, to_db(at), member_id, to_db(since), to_db(at)),
+        )
+        first, recent = rows[0]
+        return RecentGrades(None if first is None else from_db(first), int(recent))
 
     async def goal(self, member_id: int) -> date | None:
         rows = await self._fetch(
@@ -158,6 +172,10 @@ async def _save_card(
             card.reviews,
         ),
     )
+
+
+def _cards_of(rows: Sequence[sqlite3.Row]) -> dict[int, MemoryCard]:
+    return {row[0]: _card(row) for row in rows}
 
 
 def _card(row: sqlite3.Row) -> MemoryCard:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -130,3 +131,28 @@ async def test_the_goal_changes_the_choice(quiz: QuizHarness) -> None:
     assert await learning.choose_practice(member_id, start, topic="gpu") == gpu_2
     await learning.set_goal(member_id, (start + timedelta(days=90)).date())
     assert await learning.choose_practice(member_id, start, topic="gpu") == gpu_1
+
+
+class ThreadRecordingPolicy:
+    """The shipped policy, noting which thread ran it."""
+
+    def __init__(self) -> None:
+        self.threads: list[int] = []
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        self.threads.append(threading.get_ident())
+        return POLICY.choose(request)
+
+
+async def test_the_forecast_runs_off_the_event_loop(quiz: QuizHarness) -> None:
+    """A choice forecasts every question (tens of milliseconds with hundreds of them):
+    on the event loop's thread every other channel's events would wait for it."""
+    await quiz.command("now")
+    learning = quiz.service.engine.learning
+    recording = ThreadRecordingPolicy()
+    learning.policy = recording
+    member_id = await quiz.service.store.member_id(quiz.member("alice"))
+    chosen = await learning.choose_practice(member_id, quiz.clock.now())
+    assert chosen is not None
+    assert len(recording.threads) == 1
+    assert recording.threads[0] != threading.get_ident()
