@@ -72,8 +72,8 @@ class Param:
         match self.kind:
             case ParamKind.FLAG:
                 return self.name
-            case ParamKind.CHOICE:
-                return "|".join(self.choices)
+            case ParamKind.CHOICE:  # a metavar stands for choices too many to list
+                return self.metavar or "|".join(self.choices)
             case ParamKind.WORDS:
                 return f"{self.metavar}..."
         return self.metavar

@@ -162,6 +162,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             "value",
             ParamKind.CHOICE,
             "when follow-ups are posted",
+            metavar="POLICY",  # the help's summary lists the policies
             choices=tuple(p.value for p in FollowUpPolicy),
             invalid="Unknown follow-up policy {value}.",
         ),

@@ -15,7 +15,8 @@ WORDS = "|".join(GRADE_WORDS)
 
 HELP_TEXT = (
     "I read messages here only while a practice session waits for your answer. "
-    "Start one with `/quiz practice [TOPIC]` in a quiz channel; `/quiz help` lists the rest."
+    "Start one with `/quiz practice [TOPIC]` right here (or in any channel: it runs here"
+    " all the same); `/quiz help` lists the rest."
 )
 
 
@@ -74,7 +75,7 @@ def graded_card(grade: Grade, due: datetime, timezone: str, session_id: int) -> 
         title=f"Practice graded: {grade.word}",
         body=(
             f"This question comes back for you on {cards.day_text(due, timezone)}. "
-            "Next question: the button, or `/quiz practice` in a quiz channel."
+            "Next question: the button, or `/quiz practice` right here."
         ),
         buttons=(Button("Next question", NEXT_ACTION, str(session_id)),),
         kind=CardKind.INFO,

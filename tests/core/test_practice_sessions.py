@@ -3,15 +3,21 @@ whole interview, the policy's choice, one session per member, expiry, and the re
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from bot import practice_cards
 from bot.events import ButtonPress, Command, DirectMessage
+from bot.grades import Grade
 from bot.practice_cards import NEXT_ACTION, practice_value
 from bot.practice_sessions import ALREADY_OPEN, same_place
 from bot.practice_store import PracticeSession
 from bot.refs import ChannelRef, MessageRef
 from bot.render import Card, Response
 from tests.harness import QuizHarness
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
 
 def dm(quiz: QuizHarness, name: str) -> ChannelRef:
@@ -163,6 +169,18 @@ async def test_other_direct_messages_get_the_help_text(quiz: QuizHarness) -> Non
     assert "nettworking" in refused.card.body
     assert "Topics: gpu, memory, networking.\nUse: /quiz practice" in refused.card.body
     assert await session_of(quiz, "gina") is None
+
+
+async def test_practice_texts_send_the_member_to_the_direct_messages_not_a_channel(
+    quiz: QuizHarness,
+) -> None:
+    await write(quiz, "gina", "hello bot")
+    (help_card,) = dm_cards(quiz, "gina")
+    graded = practice_cards.graded_card(Grade.GOOD, T0, "UTC", session_id=1)
+
+    for card in (help_card, graded):
+        assert "quiz channel" not in card.body
+        assert "`/quiz practice" in card.body and "right here" in card.body
 
 
 async def test_an_answer_whose_follow_up_could_not_be_queued_gets_it_when_written_again(
