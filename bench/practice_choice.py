@@ -10,7 +10,9 @@ whole grade log read for the pace, every forecast on the event loop: the referen
 waking every millisecond beside them. Prints per path the median and worst wall time of
 a choice and the longest the ticker waited beyond its millisecond (the stall every other
 channel's events see), the same for the ticker alone over a 50 ms sleep (what the
-machine's load alone costs it), checks both paths chose the same questions, and the ratios.
+machine's load alone costs it) and beside 50 ms of Python spinning in a worker thread (the
+floor of any work moved to a thread: the loop waits for the GIL to be handed over, every
+5 ms at best), checks both paths chose the same questions, and the ratios.
 Target: a stall under 10 ms.
 
     PYTHONPATH=. python bench/practice_choice.py [--questions 600] [--per-day 10]
@@ -141,6 +143,16 @@ async def idle() -> None:
     await asyncio.sleep(0.05)
 
 
+def spin() -> None:
+    end = time.perf_counter() + 0.05
+    while time.perf_counter() < end:
+        pass
+
+
+async def busy_thread() -> None:
+    await asyncio.to_thread(spin)
+
+
 async def measure(path: Path, questions: int, choices: int) -> None:
     topics = {q: TOPICS[q % len(TOPICS)] for q in range(1, questions + 1)}
     async with SqliteStore.open(path) as store:
@@ -150,6 +162,8 @@ async def measure(path: Path, questions: int, choices: int) -> None:
             "after": lambda at: learning.choose_practice(1, at),
         }
         paths["idle"] = lambda at: idle()  # the ticker alone: the machine's own noise
+        # any Python work in a worker thread: the loop waits for the GIL to be handed over
+        paths["thread"] = lambda at: busy_thread()
         results: dict[str, list[tuple[float, float, int | None]]] = {p: [] for p in paths}
         for n in range(choices + 1):  # the first round warms the caches up
             at = NOW + timedelta(minutes=n)
