@@ -89,8 +89,14 @@ class CommandRunner:
 
     async def _admin_channel(self, event: Command) -> ChannelSettings:
         """The channel's quiz, created by an admin's first command, enabled again if it was
-        disabled (a command arriving from the channel shows the bot can reach it again)."""
-        channel = await self._engine.channel(event.channel)
+        disabled (a command arriving from the channel shows the bot can reach it again).
+
+        Read from the store, not the cache: the command saves all the settings, so what
+        another replica changed since they were cached here would be undone."""
+        cached = self._engine.cached_channel(event.channel)
+        channel = await self._engine.stored_channel(event.channel)
+        if channel is not None and channel != cached:
+            self._schedules.channel_changed(channel)
         if channel is None:
             channel = await self._engine.create_channel(event.channel)
             self._schedules.channel_changed(channel)

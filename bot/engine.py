@@ -128,8 +128,25 @@ class QuizEngine:
 
     async def save_channel(self, settings: ChannelSettings) -> None:
         await self.store.update_channel(settings)
+        self.remember_channel(settings)
+
+    def remember_channel(self, settings: ChannelSettings) -> None:
+        """Keep ``settings`` as the channel's (saved here, or read after another replica
+        changed them)."""
         ref = settings.ref
         self._channels[(ref.platform, ref.workspace, ref.channel_id)] = settings
+
+    def cached_channel(self, ref: ChannelRef) -> ChannelSettings | None:
+        """The channel's settings as kept here, without asking the store."""
+        return self._channels.get((ref.platform, ref.workspace, ref.channel_id))
+
+    async def stored_channel(self, ref: ChannelRef) -> ChannelSettings | None:
+        """The channel's settings as stored now, kept from now on: another replica may
+        have changed them since they were cached."""
+        stored = await self.store.get_channel(ref)
+        if stored is not None:
+            self.remember_channel(stored)
+        return stored
 
     # rounds
 

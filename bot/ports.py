@@ -152,6 +152,39 @@ class ChannelStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None: ...
 
 
+class ChannelListener(Protocol):
+    """Hearing of channel changes, as :meth:`ChannelChanges.listen_channels` started it."""
+
+    async def alive(self) -> bool:
+        """Whether it still hears changes (asks the database); False once the connection
+        is lost, and from then on."""
+        ...
+
+    async def close(self) -> None:
+        """Stop hearing changes and let go of the connection."""
+        ...
+
+
+@runtime_checkable
+class ChannelChanges(Protocol):
+    """A store that several processes share (PostgreSQL behind replicas) tells each of
+    them of the channels another one changed, so their cached settings and schedules
+    follow. A store of one process (SQLite) has no need of it and offers none."""
+
+    async def channel_versions(self) -> dict[int, int]:
+        """Every channel's version: a number that changes whenever its settings do."""
+        ...
+
+    async def listen_channels(
+        self, changed: Callable[[int], None], lost: Callable[[], None]
+    ) -> ChannelListener:
+        """From now until the listener is closed, call ``changed(channel_id)`` for every
+        channel whose change any process commits, and ``lost()`` once if the connection
+        it listens on is lost (changes are then missed). Raises ``QuizError`` when it
+        cannot listen."""
+        ...
+
+
 class RoundStore(Protocol):
     """Rounds, the questions they ask, and the outbox of actions each round sends."""
 

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from bot import cards
 from bot.blind_answers import ANSWER_FORM, BlindAnswers
+from bot.channel_sync import ChannelSync
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
@@ -29,7 +30,7 @@ from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
-from bot.ports import Clock, Platform, Store
+from bot.ports import ChannelChanges, Clock, Platform, Store
 from bot.practice_cards import NEXT_ACTION, session_of_value
 from bot.practice_sessions import PracticeSessions
 from bot.refs import ChannelRef
@@ -132,6 +133,13 @@ class QuizService:
             event_retention=timedelta(days=self.config.event_retention_days),
         )
         self._retention_task: asyncio.Task[None] | None = None
+        # Replicas sharing the store follow each other's channel changes; this only
+        # keeps settings current, so it runs without background work (tests) too.
+        self.channel_sync = (
+            ChannelSync(store, store.get_channel_by_id, self.channel_stored)
+            if isinstance(store, ChannelChanges)
+            else None
+        )
 
     def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
         return self.engine.question_for(channel, question_id)
@@ -146,6 +154,8 @@ class QuizService:
     async def start(self) -> None:
         """Register questions, rebuild the schedule, post missed slots, start the workers."""
         await self.engine.load()
+        if self.channel_sync is not None:
+            await self.channel_sync.begin()  # before the read: no later change is missed
         channels = await self.store.list_channels()
         await self.catch_up(channels)
         await self.recaps.load(channels)
@@ -159,6 +169,8 @@ class QuizService:
             self.recap_scheduler.start()
         if self.reminders.scheduler is not None:
             self.reminders.scheduler.start()
+        if self.channel_sync is not None:
+            self.channel_sync.start()
         if self.background:
             self._outbox_task = asyncio.create_task(self.outbox.run(self._stopping), name="outbox")
             self._retention_task = asyncio.create_task(
@@ -168,6 +180,8 @@ class QuizService:
     async def stop(self, budget_seconds: float = 10.0) -> None:
         """Stop taking work and give in-flight sends up to ``budget_seconds`` to finish."""
         self._stopping.set()
+        if self.channel_sync is not None:
+            await self.channel_sync.stop()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
         if self.recap_scheduler is not None:
@@ -335,6 +349,12 @@ class QuizService:
         else:
             self.scheduler.remove_channel(channel.id)
             self.recap_scheduler.remove_channel(channel.id)
+
+    def channel_stored(self, channel: ChannelSettings) -> None:
+        """Another process (a replica) changed the channel: its settings as stored now
+        replace the cached ones and its schedule follows, as after a change made here."""
+        self.engine.remember_channel(channel)
+        self.channel_changed(channel)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         if not channel.is_scheduled() or channel.schedule is None:

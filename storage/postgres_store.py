@@ -12,6 +12,7 @@ when a ``postgresql://`` URL is opened.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import uuid
@@ -23,11 +24,11 @@ from typing import Any, Self
 from storage.errors import StoreUnavailableError
 from storage.migrations import MigrationReport
 from storage.passwords import hide_password
+from storage.postgres_channels import PostgresChannels
 from storage.postgres_members import PostgresMembers
 from storage.postgres_migrations import migrate_postgres
 from storage.postgres_rounds import PostgresRounds
 from storage.sqlite_bank import SqliteBank
-from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_installations import SqliteInstallationStore
 from storage.sqlite_learning import SqliteLearningStore
 from storage.sqlite_practice import SqlitePracticeStore
@@ -47,7 +48,7 @@ def replica_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-class PostgresStore(PostgresRounds, PostgresMembers, SqliteChannels, SqliteReports):
+class PostgresStore(PostgresRounds, PostgresMembers, PostgresChannels, SqliteReports):
     """``Store`` on PostgreSQL. Open with ``async with PostgresStore.open(url) as store``."""
 
     def __init__(self, pool: Any, url: str, id_tables: frozenset[str], **lease: Any) -> None:
@@ -90,6 +91,10 @@ class PostgresStore(PostgresRounds, PostgresMembers, SqliteChannels, SqliteRepor
                 pool, hide_password(url), tables, replica=replica or replica_name(), lease=lease
             )
             store.migration = migration
+            name = f"quizbot listener {store.replica}"
+            store._listener_connect = functools.partial(
+                asyncpg.connect, url, server_settings={"application_name": name[:63]}
+            )
         except BaseException:
             await pool.close()
             raise

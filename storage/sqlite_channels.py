@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import aiosqlite
+
 from bot.models import (
     ChannelSettings,
 )
@@ -39,7 +41,7 @@ class SqliteChannels(SqliteConnection):
         columns = ", ".join(values)
         placeholders = ", ".join(f":{name}" for name in values)
         async with self._transaction() as conn:
-            await conn.execute(
+            inserted = await conn.execute(
                 f"INSERT INTO channels ({columns}) VALUES ({placeholders})"
                 " ON CONFLICT (platform, workspace, channel) DO NOTHING",
                 values,
@@ -52,16 +54,26 @@ class SqliteChannels(SqliteConnection):
                     values,
                 )
             )
-        return channel_from_row(rows[0])
+            created = channel_from_row(rows[0])
+            if inserted.rowcount:
+                await self._announce_channel(conn, created.id)
+        return created
 
     async def update_channel(self, settings: ChannelSettings) -> None:
         values = channel_values(settings)
         assignments = ", ".join(f"{name} = :{name}" for name in values)
-        changed = await self._change(
-            f"UPDATE channels SET {assignments} WHERE id = :id", {**values, "id": settings.id}
-        )
-        if changed == 0:
-            raise NotFoundError(f"no channel with id {settings.id}")
+        async with self._transaction() as conn:
+            changed = await conn.execute(
+                f"UPDATE channels SET {assignments} WHERE id = :id", {**values, "id": settings.id}
+            )
+            if changed.rowcount == 0:
+                raise NotFoundError(f"no channel with id {settings.id}")
+            await self._announce_channel(conn, settings.id)
+
+    async def _announce_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
+        """Tell other processes sharing the store that the channel changed, in the
+        transaction that changes it. SQLite has one process: nobody to tell."""
+        return None
 
     async def list_channels(self) -> list[ChannelSettings]:
         rows = await self._fetch(f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id")
