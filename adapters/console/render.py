@@ -7,6 +7,7 @@ Lines in a round's thread are marked with the thread's name, lines in direct mes
 from __future__ import annotations
 
 import itertools
+import re
 import shutil
 import tempfile
 import textwrap
@@ -21,10 +22,34 @@ BOT_NAME = "quizbot"
 WRAP_WIDTH = 88
 
 
+# The console shows no buttons: where a core card names one, it names the typed control
+# instead. Each pattern is a core card's own wording (tests/console pins them all).
+TYPED_CONTROLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), typed)
+    for pattern, typed in (
+        (r"React (\S+) or press Reveal", r"React \1 (`:react \1`)"),
+        (r"(\S+) on the question \(or press Reveal\)", r"\1 on the question (`:react \1`)"),
+        (r"press Answer or type (`/quiz answer TEXT`)", r"type \1"),
+        (r"press the question's Answer button or type", "type"),
+        (r"(`/quiz answer TEXT`) or the Answer button of", r"\1 to"),
+        (r"the buttons or (`/quiz grade)", r"\1"),
+        (r"with the buttons above or (`/quiz grade)", r"with \1"),
+        (r"Next question: the button, or", "Next question:"),
+    )
+)
+
+
+def typed_controls(text: str) -> str:
+    """``text`` with each mention of a button replaced by the console's typed control."""
+    for pattern, typed in TYPED_CONTROLS:
+        text = pattern.sub(typed, text)
+    return text
+
+
 def render_card(card: Card) -> list[str]:
     """A card as plain-text lines, long paragraphs wrapped (the console's renderer)."""
     lines: list[str] = []
-    for line in card.plain_text().splitlines():
+    for line in typed_controls(card.plain_text()).splitlines():
         indent = "  " if line.startswith("• ") else ""
         lines.extend(textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent) or [""])
     return lines or [""]

@@ -1,0 +1,33 @@
+"""The console has no buttons: its cards name the typed control instead (``:react 💡``,
+``/quiz grade ...``), where Slack and Discord cards name their buttons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.console.test_console import run_console
+
+# a round in the thread, one answered blind, and a practice session in the direct messages
+SCRIPT = (
+    "/quiz now\n:as alice\nMy answer\n/quiz grade good\n:react 💡\n"
+    ":as you admin\n/quiz config answers blind\n/quiz now\n:as bob\nthread reply\n"
+    "/quiz practice\n:dm\nhello\nmy answer\nmy follow-up answer\nmore\nwhat now\n"
+    "/quiz grade good\n"
+)
+
+
+def test_console_cards_name_typed_controls_not_buttons(tmp_path: Path) -> None:
+    result = run_console(SCRIPT, tmp_path / "q.db")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())  # lines wrapped anywhere read as one
+
+    assert re.findall(r"(?i)[^.]*\b(?:press|button)[^.]*", text) == []
+    assert "React 💡 (`:react 💡`) to see the sample answer outline." in text
+    assert "react 💡 on the question (`:react 💡`) and grade" in text
+    assert "Grade your answer against the key points: `/quiz grade missed|partly" in text
+    assert "privately with `/quiz answer TEXT` to the questions posted from now on" in text
+    assert "Answer blind: type `/quiz answer TEXT` (only you see it" in text
+    assert "To keep an answer private until the reveal, type `/quiz answer TEXT`." in text
+    assert "Grade your answers with `/quiz grade missed|partly|good|nailed`." in text
+    assert "Next question: `/quiz practice` right here." in text
