@@ -90,10 +90,18 @@ def add_history(path: Path, seed: int) -> None:
 
 
 def _pick_rounds(path: Path, count: int, seed: int) -> list[tuple[int, str, str]]:
-    """``count`` random rounds, made unrevealed again: (round id, channel, message)."""
+    """``count`` random rounds, made unrevealed again: (round id, channel, message). Not a
+    channel's latest round: closed and unrevealed, that one was skipped by an admin, and
+    its outline stays unposted."""
     rng = random.Random(seed)
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        ids = [row[0] for row in conn.execute("SELECT id FROM rounds")]
+        ids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT id FROM rounds EXCEPT"
+                " SELECT id FROM (SELECT id, MAX(number) FROM rounds GROUP BY channel_id)"
+            )
+        ]
         chosen = rng.sample(ids, count)
         conn.execute("BEGIN")
         conn.executemany(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 
 from bot.bounded_cache import BoundedCache
@@ -26,8 +26,10 @@ from bot.models import (
     AnswerDraft,
     AnswerOutcome,
     ChannelSettings,
+    Delivery,
     FollowUpPolicy,
     OutboxDraft,
+    Revealed,
     Round,
     RoundState,
     action_key,
@@ -42,6 +44,10 @@ from questions.catalog import Catalog
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
+
+# What a reveal queues. Follow-ups go out by the reveal at the latest, whatever the policy
+# is now (it may have changed since the round started); the unique key drops a repeat.
+REVEAL_KINDS = (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
 
 
 class NoQuestions(Refused):
@@ -61,6 +67,7 @@ class QuizEngine:
         config: QuizConfig,
         rng: random.Random,
         wake_outbox: Callable[[], None],
+        hand_over: Callable[[ChannelSettings, Revealed], None],
         metrics: Metrics | None = None,
     ) -> None:
         self.store = store
@@ -69,6 +76,7 @@ class QuizEngine:
         self.config = config
         self._rng = rng
         self._wake_outbox = wake_outbox
+        self._hand_over = hand_over
         self.metrics: Metrics = metrics or NoMetrics()
         self.questions = WorkspaceCatalog(catalog)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
@@ -110,6 +118,13 @@ class QuizEngine:
             if cached is not None:
                 self._channels[cache_key] = cached
         return cached
+
+    def know_channels(self, channels: Iterable[ChannelSettings]) -> None:
+        """Keep channels read at start-up, so no event's first lookup of its channel
+        waits on the store."""
+        for settings in channels:
+            ref = settings.ref
+            self._channels[(ref.platform, ref.workspace, ref.channel_id)] = settings
 
     async def create_channel(self, ref: ChannelRef) -> ChannelSettings:
         draft = ChannelSettings(
@@ -206,17 +221,18 @@ class QuizEngine:
                 f"Question #{round_.number} was closed with `/quiz skip`, so its outline stays"
                 " unposted."
             )
-        # Follow-ups go out by the reveal at the latest, whatever the policy is now
-        # (it may have changed since the round started); the unique key drops a repeat.
         drafts = [
-            OutboxDraft(round_.id, kind, action_key(round_.id, kind))
-            for kind in (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
+            OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
         ]
-        if not await self.store.reveal_round(round_.id, self.clock.now(), drafts):
+        revealed = await self.store.reveal_round(round_.id, self.clock.now(), drafts)
+        if revealed is None:
             return False
-        self._follow_ups_queued.put(round_.id, True)
-        self._wake_outbox()
+        self._revealed(channel, revealed)
         return True
+
+    def _revealed(self, channel: ChannelSettings, revealed: Revealed) -> None:
+        self._follow_ups_queued.put(revealed.round.id, True)
+        self._hand_over(channel, revealed)
 
     async def was_skipped(self, round_: Round) -> bool:
         """Whether an admin closed this round before its reveal. Only a skip closes the
@@ -284,46 +300,64 @@ class QuizEngine:
             self._wake_outbox()
 
     async def on_reaction(self, event: Reaction) -> bool:
-        """Apply a reveal or vote reaction; False when it changed nothing (any other
-        emoji, a message that is no question or answer, a round already revealed)."""
+        """Apply a reveal or vote reaction, recording its event id with its effect; False
+        when it changed nothing (any other emoji, a message that is no question or answer,
+        a round already revealed). Raises :class:`~bot.errors.DuplicateDelivery` for a
+        redelivery of a reaction that had its effect."""
         channel = await self.channel(event.channel)
         if channel is None:
             return False
-        return await self._apply_reaction(channel, event)
-
-    async def _apply_reaction(self, channel: ChannelSettings, event: Reaction) -> bool:
-        if same_emoji(event.emoji, channel.reveal_emoji):
-            round_ = await self.store.round_by_message(channel.id, event.message.message_id)
-            if round_ is not None and round_.revealed_at is None:
-                if await self.was_skipped(round_):
-                    return False
-                if channel.reveal_min_reactors > 1:
-                    member_id = await self.store.member_id(event.member)
-                    reactors = await self.store.add_reveal_reactor(
-                        round_.id, member_id, at=self.clock.now()
-                    )
-                    if reactors < channel.reveal_min_reactors:
-                        return True
-                await self.reveal(channel, round_)
-                return True
+        delivery = Delivery(event.channel.platform, event.event_id)
+        if same_emoji(event.emoji, channel.reveal_emoji) and await self._reveal_reaction(
+            channel, event, delivery
+        ):
+            return True
         if same_emoji(event.emoji, self.config.vote_emoji):
-            answer = await self.store.answer_by_message_in_channel(
-                channel.id, event.message.message_id
-            )
-            if answer is None:
-                return False
-            voter_id = await self.store.member_id(event.member)
-            if voter_id == answer.member_id:
-                return False  # no votes for one's own answer
-            rules = self.config.scoring
-            return await self.store.record_vote(
-                answer.id,
-                voter_id,
-                self.clock.now(),
-                per_vote=rules.per_vote,
-                max_votes=rules.max_votes,
-            )
+            return await self._vote_reaction(channel, event, delivery)
         return False
+
+    async def _reveal_reaction(
+        self, channel: ChannelSettings, event: Reaction, delivery: Delivery
+    ) -> bool:
+        message = event.message.message_id
+        if channel.reveal_min_reactors <= 1:
+            # The round is found, revealed and its actions queued in one transaction.
+            revealed = await self.store.reveal_round_by_message(
+                channel.id, message, self.clock.now(), REVEAL_KINDS, delivery=delivery
+            )
+            if revealed is None:
+                return False
+            self._revealed(channel, revealed)
+            return True
+        round_ = await self.store.round_by_message(channel.id, message)
+        if round_ is None or round_.revealed_at is not None or await self.was_skipped(round_):
+            return False
+        member_id = await self.store.member_id(event.member)
+        reactors = await self.store.add_reveal_reactor(
+            round_.id, member_id, at=self.clock.now(), delivery=delivery
+        )
+        if reactors >= channel.reveal_min_reactors:
+            await self.reveal(channel, round_)
+        return True
+
+    async def _vote_reaction(
+        self, channel: ChannelSettings, event: Reaction, delivery: Delivery
+    ) -> bool:
+        answer = await self.store.answer_by_message_in_channel(channel.id, event.message.message_id)
+        if answer is None:
+            return False
+        voter_id = await self.store.member_id(event.member)
+        if voter_id == answer.member_id:
+            return False  # no votes for one's own answer
+        rules = self.config.scoring
+        return await self.store.record_vote(
+            answer.id,
+            voter_id,
+            self.clock.now(),
+            per_vote=rules.per_vote,
+            max_votes=rules.max_votes,
+            delivery=delivery,
+        )
 
     async def _round_id_for_thread(self, channel_id: int, thread: str) -> int | None:
         cached = self._round_by_thread.get((channel_id, thread))

@@ -16,6 +16,7 @@ __all__ = [
     "WORKSPACE_REMOVED",
     "BadArgument",
     "ChannelUnavailable",
+    "DuplicateDelivery",
     "NotRecorded",
     "PlatformError",
     "QuizError",
@@ -60,6 +61,11 @@ class NotRecorded(QuizError):
     the event: Slack then answers non-2xx so the event is redelivered; Discord, which
     never redelivers, keeps the event and retries it. A redelivery counts once.
     """
+
+
+class DuplicateDelivery(QuizError):
+    """An inbound event whose id was recorded with its effect before: a platform's
+    redelivery (a Slack retry, a gateway replay). Nothing was changed again."""
 
 
 class Refused(QuizError):

@@ -3,7 +3,8 @@ middleware is the model):
 
 1. the bot's own messages and reactions are ignored;
 2. answers, edits and reactions outside a quiz channel are ignored;
-3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id;
+3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id
+   (a reaction's is checked and recorded in the transaction of its effect);
 4. a command that acts on a channel, run in direct messages with the bot, is refused;
 5. an admin-only command from a member who is not an admin is refused;
 6. the event is handled;
@@ -20,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from bot import cards
 from bot.command_registry import direct_refusal, needs_admin, works_in_direct
 from bot.engine import QuizEngine
-from bot.errors import NotRecorded, Refused
+from bot.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
 from bot.log_context import about
 from bot.metrics import Metrics
@@ -52,15 +53,19 @@ class DeliveryLog:
         """Record the event id; False for a duplicate delivery (a retry or a replay)."""
         if await self._store.mark_event_processed(platform, event_id, self._clock.now()):
             return True
-        self._metrics.duplicate_event(platform)
+        self.duplicate(platform)
         return False
 
     async def seen_before(self, platform: str, event_id: str) -> bool:
         """True for a delivery whose effect was already recorded (a retry or a replay)."""
         if await self._store.event_processed(platform, event_id):
-            self._metrics.duplicate_event(platform)
+            self.duplicate(platform)
             return True
         return False
+
+    def duplicate(self, platform: str) -> None:
+        """A redelivery was dropped (found where its effect recorded its id)."""
+        self._metrics.duplicate_event(platform)
 
     async def done(self, platform: str, event_id: str) -> None:
         await self._store.mark_event_processed(platform, event_id, self._clock.now())
@@ -126,17 +131,19 @@ class InboundChain:
             if response is not None and not response.problems:
                 await self._deliveries.done(platform.name, event.event_id)
             return response
-        if isinstance(event, Reaction) or event.edited:
-            # Their id is recorded only *after* their effect committed: recorded first, the
-            # redelivery of an event whose work then failed would look like a duplicate and
-            # be lost. Their effects are idempotent, so two racing deliveries count once.
+        if isinstance(event, Reaction):
+            # Its id is recorded in the transaction of its effect, and only when that
+            # changed something: a redelivery is refused there, before any change.
+            try:
+                await self._engine.on_reaction(event)
+            except DuplicateDelivery:
+                self._deliveries.duplicate(platform.name)
+            return None
+        if event.edited:
+            # Its id is recorded only *after* its effect committed: recorded first, the
+            # redelivery of an edit whose work then failed would look like a duplicate and
+            # be lost. Its effect is idempotent, so two racing deliveries count once.
             if await self._deliveries.seen_before(platform.name, event.event_id):
-                return None
-            if isinstance(event, Reaction):
-                # Only a reaction that changed something is recorded: members react to
-                # every message of a quiz channel, and those ids would be kept for nothing.
-                if await self._engine.on_reaction(event):
-                    await self._deliveries.done(platform.name, event.event_id)
                 return None
             response = await self._handler(event, platform)
             await self._deliveries.done(platform.name, event.event_id)

@@ -152,6 +152,24 @@ class OutboxAction:
 
 
 @dataclass(frozen=True, slots=True)
+class Delivery:
+    """An inbound event's id, recorded in the same transaction as the effect it had, so
+    a redelivery is known by it (``processed_events``)."""
+
+    platform: str
+    event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """A round just revealed, as stored, and its pending actions oldest first (those the
+    reveal queued and any still waiting): what the outbox needs, without reading it back."""
+
+    round: Round
+    pending: tuple[OutboxAction, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerDraft:
     """A reply to record as an answer, with the points it can earn."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -27,7 +28,7 @@ from bot.config import QuizConfig
 from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
-from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Round
+from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
 from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
@@ -65,6 +66,16 @@ class Sent:
     result: str | None  # the message or thread it made, if any
 
 
+@dataclass(frozen=True, slots=True)
+class PassResult:
+    """Actions one pass completed, handed over and read from the due index, and whether
+    more were due than one pass takes."""
+
+    handed: int
+    from_due_index: int
+    saturated: bool
+
+
 class OutboxWorker:
     """Performs due outbox actions once each through the Platform port, records their
     results, retries failures with backoff and disables channels that are gone."""
@@ -91,9 +102,21 @@ class OutboxWorker:
         self._recap_card = recap_card
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()
+        self._handed: dict[int, tuple[Round, ChannelSettings, list[OutboxAction]]] = {}
 
     def wake(self) -> None:
         self._wake.set()
+
+    def hand_over(self, channel: ChannelSettings, revealed: Revealed) -> None:
+        """Actions a round's reveal just queued, with the round and channel the caller
+        has: the next pass performs them first, without reading them back (a reveal's
+        latency is mostly its round trips to the store). Only while no pass runs: one
+        running now may read them itself, and a handed copy it left failed would then
+        be retried before its backoff ran out."""
+        if revealed.pending and not self._pass_lock.locked():
+            round_ = revealed.round
+            self._handed[round_.id] = (round_, channel, list(revealed.pending))
+        self.wake()
 
     async def run(self, stopping: asyncio.Event, idle_seconds: float = IDLE_SECONDS) -> None:
         """Perform due actions until ``stopping`` is set.
@@ -122,8 +145,10 @@ class OutboxWorker:
     async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
         """One pass; returns the seconds until the next is due (0: at once), at most
         ``idle_seconds``."""
-        completed, saturated = await self._pass()
-        if completed or saturated:
+        # Completing handed-over actions asks for no pass of its own: the same pass read
+        # the due index after them, and a new enqueue wakes the worker anyway.
+        passed = await self._pass()
+        if passed.from_due_index or passed.saturated:
             return 0.0
         now = self._clock.now()
         # Due actions left now are waiting for a prerequisite, which is itself pending
@@ -135,12 +160,17 @@ class OutboxWorker:
 
     async def run_due(self) -> int:
         """One pass over every due action; returns how many were completed."""
-        completed, _ = await self._pass()
-        return completed
+        passed = await self._pass()
+        return passed.handed + passed.from_due_index
 
-    async def _pass(self) -> tuple[int, bool]:
-        """Completed actions, and whether more were due than one pass takes."""
+    async def _pass(self) -> PassResult:
         async with self._pass_lock:
+            limit = asyncio.Semaphore(self._config.send_concurrency)
+            handed, self._handed = self._handed, {}
+            handed_done = await self._run_rounds(
+                [self._run_handed(round_, channel, a) for round_, channel, a in handed.values()],
+                limit,
+            )
             pass_limit = self._pass_limit()
             due = await self._store.due_actions(
                 self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
@@ -149,38 +179,56 @@ class OutboxWorker:
             by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(_group_of(action), []).append(action)
-            limit = asyncio.Semaphore(self._config.send_concurrency)
-
-            async def run_round(actions: list[OutboxAction]) -> int:
-                async with limit:
-                    return await self._run_round(actions)
-
-            # Wait for every round even when one fails: returning early would let the
-            # next pass send actions whose first send is still in flight.
-            results = await asyncio.gather(
-                *(run_round(a) for a in by_round.values()), return_exceptions=True
+            completed = await self._run_rounds(
+                [self._run_round(actions) for actions in by_round.values()], limit
             )
-            completed = 0
-            for result in results:
-                if isinstance(result, int):
-                    completed += result
-                elif isinstance(result, Exception):
-                    log.error("outbox round failed; it is retried", exc_info=result)
-                else:
-                    raise result  # a BaseException such as cancellation: not ours to swallow
-            return completed, len(due) == pass_limit
+            return PassResult(handed_done, completed, saturated=len(due) == pass_limit)
+
+    async def _run_rounds(self, rounds: list[Awaitable[int]], limit: asyncio.Semaphore) -> int:
+        """Run each round's actions within the send slots; how many were completed."""
+
+        async def in_a_slot(run: Awaitable[int]) -> int:
+            async with limit:
+                return await run
+
+        # Wait for every round even when one fails: returning early would let the
+        # next pass send actions whose first send is still in flight.
+        results = await asyncio.gather(*(in_a_slot(r) for r in rounds), return_exceptions=True)
+        completed = 0
+        for result in results:
+            if isinstance(result, int):
+                completed += result
+            elif isinstance(result, Exception):
+                log.error("outbox round failed; it is retried", exc_info=result)
+            else:
+                raise result  # a BaseException such as cancellation: not ours to swallow
+        return completed
+
+    async def _run_handed(
+        self, round_: Round, channel: ChannelSettings, actions: list[OutboxAction]
+    ) -> int:
+        """A round's handed-over actions, oldest first, up to one not due yet (a retry
+        waiting out its backoff holds the round's later actions, as in a regular pass)."""
+        now = self._clock.now()
+        due = list(itertools.takewhile(lambda a: a.next_attempt_at <= now, actions))
+        return await self._run_round(due, (round_, channel)) if due else 0
 
     def _pass_limit(self) -> int:
         if self._config.replicas_share_store:
             return self._config.send_concurrency * SHARED_PASS_PER_SLOT
         return PASS_LIMIT
 
-    async def _run_round(self, actions: list[OutboxAction]) -> int:
+    async def _run_round(
+        self,
+        actions: list[OutboxAction],
+        known: tuple[Round, ChannelSettings] | None = None,
+    ) -> int:
         if actions[0].round_id is None:
             return await self._run_direct(actions)
-        # The round and channel are read once per round, together, not per action: the
-        # round's message and thread are known from the actions this loop completes.
-        found = await self._store.round_in_channel(actions[0].round_id)
+        # The round and channel are read once per round, together, not per action (unless
+        # the caller knows them): the round's message and thread are known from the
+        # actions this loop completes.
+        found = known or await self._store.round_in_channel(actions[0].round_id)
         round_, channel = found if found is not None else (None, None)
         completed = 0
         sent: Sent | None = None

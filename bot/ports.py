@@ -20,11 +20,13 @@ from bot.models import (
     AnswerResult,
     ChannelSettings,
     ChannelStats,
+    Delivery,
     LeaderboardRow,
     MemberHistory,
     OutboxAction,
     OutboxDraft,
     PruneBatch,
+    Revealed,
     Round,
 )
 from bot.practice_store import PracticeStore
@@ -237,13 +239,32 @@ class RoundStore(Protocol):
 
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
-    ) -> bool:
-        """Mark the round revealed and queue ``drafts`` in one transaction; False (and
+    ) -> Revealed | None:
+        """Mark the round revealed and queue ``drafts`` in one transaction; None (and
         nothing queued) when it was revealed before."""
         ...
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
-        """Record a distinct member reacting with the reveal emoji; returns the count."""
+    async def reveal_round_by_message(
+        self,
+        channel_id: int,
+        message: str,
+        at: datetime,
+        kinds: Sequence[ActionKind],
+        *,
+        delivery: Delivery,
+    ) -> Revealed | None:
+        """Reveal the round whose question is the platform message ``message``, queue its
+        actions of ``kinds`` and record ``delivery``, in one transaction. None, recording
+        nothing, when no round has that question or it was revealed before; raises
+        :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded before."""
+        ...
+
+    async def add_reveal_reactor(
+        self, round_id: int, member_id: int, *, at: datetime, delivery: Delivery | None = None
+    ) -> int:
+        """Record a distinct member reacting with the reveal emoji (and ``delivery``, when a
+        member was added); returns the count. Raises
+        :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded before."""
         ...
 
     async def close_round(self, round_id: int, at: datetime) -> bool: ...
@@ -349,10 +370,19 @@ class MemberStore(Protocol):
         ...
 
     async def record_vote(
-        self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
+        self,
+        answer_id: int,
+        voter_id: int,
+        at: datetime,
+        *,
+        per_vote: int,
+        max_votes: int,
+        delivery: Delivery | None = None,
     ) -> bool:
-        """Count a peer vote once per voter; the answer's points become
-        ``base + per_vote * min(votes, max_votes)``. False for a repeated vote."""
+        """Count a peer vote once per voter (recording ``delivery`` with it); the answer's
+        points become ``base + per_vote * min(votes, max_votes)``. False for a repeated
+        vote; raises :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded
+        before."""
         ...
 
     # inbound events

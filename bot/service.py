@@ -92,6 +92,7 @@ class QuizService:
             config=self.config,
             rng=rng or random.Random(),
             wake_outbox=self.outbox.wake,
+            hand_over=self.outbox.hand_over,
             metrics=self.metrics,
         )
         self.recaps = WeeklyRecaps(
@@ -157,6 +158,7 @@ class QuizService:
         if self.channel_sync is not None:
             await self.channel_sync.begin()  # before the read: no later change is missed
         channels = await self.store.list_channels()
+        self.engine.know_channels(channels)
         await self.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)

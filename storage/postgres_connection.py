@@ -73,6 +73,12 @@ class PgSession:
         return Outcome(-1)  # as sqlite3 says for a statement it cannot count
 
 
+def session_as_aiosqlite(session: PgSession) -> aiosqlite.Connection:
+    """The session, typed as the aiosqlite connection whose calls it mimics, for the
+    helpers written once for both backends."""
+    return cast("aiosqlite.Connection", session)
+
+
 class PgConnection(SqliteConnection):
     """Owns the pool; replaces the SQLite statement helpers with pooled PostgreSQL ones."""
 
@@ -110,7 +116,7 @@ class PgConnection(SqliteConnection):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._session() as session:
-            yield cast("aiosqlite.Connection", session)
+            yield session_as_aiosqlite(session)
 
     async def _transact(self, work: Work[T]) -> T:
         raise NotImplementedError("SQLite thread work: the PostgreSQL store overrides its caller")

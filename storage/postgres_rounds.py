@@ -15,9 +15,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.models import ActionKind, OutboxAction, OutboxDraft, Round
+from bot.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
+from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
-from storage.postgres_connection import PgConnection
+from storage.postgres_connection import PgConnection, changed_rows, session_as_aiosqlite
 from storage.records import (
     OUTBOX_COLUMNS,
     ROUND_COLUMNS,
@@ -25,7 +26,14 @@ from storage.records import (
     draft_row,
     round_from_row,
 )
-from storage.sqlite_rounds import SqliteRounds, clip_error
+from storage.sqlite_rounds import (
+    PENDING_OF_ROUND,
+    REVEAL,
+    ROUND_BY_MESSAGE,
+    SqliteRounds,
+    clip_error,
+    round_drafts,
+)
 from storage.timestamps import from_db, to_db
 
 _INSERT_ROUND = f"""
@@ -120,15 +128,21 @@ class PostgresRounds(PgConnection, SqliteRounds):
         self._round_channels.put(created.id, channel_id)
         return created
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
+    async def add_reveal_reactor(
+        self, round_id: int, member_id: int, *, at: datetime, delivery: Delivery | None = None
+    ) -> int:
+        now = to_db(at)
         async with self._session() as session:
-            await session.conn.execute(
+            await refuse_duplicate_in(session_as_aiosqlite(session), delivery)
+            status = await session.conn.execute(
                 "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES ($1, $2, $3)"
                 " ON CONFLICT (round_id, member_id) DO NOTHING",
                 round_id,
                 member_id,
-                to_db(at),
+                now,
             )
+            if changed_rows(status) == 1:
+                await record_delivery_in(session_as_aiosqlite(session), delivery, now)
             count = await session.conn.fetchval(
                 "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = $1", round_id
             )
@@ -136,18 +150,47 @@ class PostgresRounds(PgConnection, SqliteRounds):
 
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
-    ) -> bool:
-        now = to_db(at)
+    ) -> Revealed | None:
+        return await self._reveal("?", (round_id,), to_db(at), lambda _: drafts, delivery=None)
+
+    async def reveal_round_by_message(
+        self,
+        channel_id: int,
+        message: str,
+        at: datetime,
+        kinds: Sequence[ActionKind],
+        *,
+        delivery: Delivery,
+    ) -> Revealed | None:
+        return await self._reveal(
+            ROUND_BY_MESSAGE,
+            (channel_id, message),
+            to_db(at),
+            lambda round_id: round_drafts(round_id, kinds),
+            delivery=delivery,
+        )
+
+    async def _reveal(
+        self,
+        round_id_sql: str,
+        params: Sequence[Any],
+        now: str,
+        drafts_for: Callable[[int], Sequence[OutboxDraft]],
+        *,
+        delivery: Delivery | None,
+    ) -> Revealed | None:
         async with self._session() as session:
-            status = await session.conn.execute(
-                "UPDATE rounds SET revealed_at = $1 WHERE id = $2 AND revealed_at IS NULL",
-                now,
-                round_id,
-            )
-            if status != "UPDATE 1":
-                return False
-            await _insert_drafts(session.conn, drafts, now)
-        return True
+            conn = session_as_aiosqlite(session)
+            await refuse_duplicate_in(conn, delivery)
+            sql = REVEAL.format(round_id=round_id_sql)
+            revealed = next(iter(await conn.execute_fetchall(sql, (now, *params))), None)
+            if revealed is None:
+                return None
+            round_ = round_from_row(revealed)
+            await _insert_drafts(session.conn, drafts_for(round_.id), now)
+            await record_delivery_in(conn, delivery, now)
+            pending = await conn.execute_fetchall(PENDING_OF_ROUND, (round_.id,))
+        return Revealed(round_, tuple(action_from_row(row) for row in pending))
 
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
         async with self._session() as session:

@@ -18,10 +18,12 @@ from bot.models import (
     AnswerDraft,
     AnswerRecord,
     AnswerResult,
+    Delivery,
     PruneBatch,
 )
 from bot.refs import MemberRef
 from storage.answer_batch import write_answers
+from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
 from storage.group_commit import GroupCommitter
 from storage.outbox_queries import OLDEST_EVENTS
@@ -162,9 +164,18 @@ class SqliteMembers(SqliteConnection):
         return changed == 1
 
     async def record_vote(
-        self, answer_id: int, voter_id: int, at: datetime, *, per_vote: int, max_votes: int
+        self,
+        answer_id: int,
+        voter_id: int,
+        at: datetime,
+        *,
+        per_vote: int,
+        max_votes: int,
+        delivery: Delivery | None = None,
     ) -> bool:
+        now = to_db(at)
         async with self._transaction() as conn:
+            await refuse_duplicate_in(conn, delivery)
             found = list(
                 await conn.execute_fetchall(
                     "SELECT (SELECT COUNT(*) FROM answers WHERE id = ?),"
@@ -179,10 +190,11 @@ class SqliteMembers(SqliteConnection):
             cursor = await conn.execute(
                 "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (answer_id, voter_id) DO NOTHING",
-                (answer_id, voter_id, to_db(at)),
+                (answer_id, voter_id, now),
             )
             counted = cursor.rowcount == 1
             if counted:
+                await record_delivery_in(conn, delivery, now)
                 # Votes on a member's later replies are counted but earn nothing:
                 # only the first answer of a round scores.
                 await conn.execute(

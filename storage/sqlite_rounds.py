@@ -13,13 +13,16 @@ import aiosqlite
 from bot.models import (
     ActionKind,
     ChannelSettings,
+    Delivery,
     OutboxAction,
     OutboxDraft,
     PruneBatch,
+    Revealed,
     Round,
     action_key,
 )
 from questions.catalog import QuestionKey
+from storage.deliveries import record_delivery, refuse_duplicate
 from storage.errors import NotFoundError
 from storage.outbox_queries import (
     DONE_ACTIONS_BEFORE,
@@ -49,6 +52,27 @@ ROUND_IN_CHANNEL = (
     + ", ".join(f"c.{c}" for c in CHANNEL_COLUMNS.split(", ") if c != "id")
     + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
 )
+
+# Revealing a round: {round_id} is a parameter or ROUND_BY_MESSAGE.
+REVEAL = (
+    "UPDATE rounds SET revealed_at = ? WHERE id = ({round_id}) AND revealed_at IS NULL"
+    f" RETURNING {ROUND_COLUMNS}"
+)
+# The round whose question is a message, unless an admin skipped it: closed before its
+# reveal while still its channel's latest round (the next round's posting closes any other).
+ROUND_BY_MESSAGE = (
+    "SELECT r.id FROM rounds r WHERE r.channel_id = ? AND r.question_message = ?"
+    " AND (r.state = 'open' OR EXISTS (SELECT 1 FROM rounds later"
+    " WHERE later.channel_id = r.channel_id AND later.number > r.number))"
+    " LIMIT 1"
+)
+PENDING_OF_ROUND = (
+    f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? AND state = 'pending' ORDER BY id"
+)
+
+
+def round_drafts(round_id: int, kinds: Sequence[ActionKind]) -> list[OutboxDraft]:
+    return [OutboxDraft(round_id, kind, action_key(round_id, kind)) for kind in kinds]
 
 
 class SqliteRounds(SqliteConnection):
@@ -168,13 +192,20 @@ class SqliteRounds(SqliteConnection):
     async def round_by_thread(self, channel_id: int, thread: str) -> Round | None:
         return await self._round_where("channel_id = ? AND thread = ?", (channel_id, thread))
 
-    async def add_reveal_reactor(self, round_id: int, member_id: int, *, at: datetime) -> int:
+    async def add_reveal_reactor(
+        self, round_id: int, member_id: int, *, at: datetime, delivery: Delivery | None = None
+    ) -> int:
+        now = to_db(at)
+
         def work(conn: sqlite3.Connection) -> int:
-            conn.execute(
+            refuse_duplicate(conn, delivery)
+            added = conn.execute(
                 "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (round_id, member_id) DO NOTHING",
-                (round_id, member_id, to_db(at)),
-            )
+                (round_id, member_id, now),
+            ).rowcount
+            if added == 1:
+                record_delivery(conn, delivery, now)
             count = conn.execute(
                 "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?", (round_id,)
             ).fetchone()
@@ -184,20 +215,32 @@ class SqliteRounds(SqliteConnection):
 
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
-    ) -> bool:
+    ) -> Revealed | None:
         now = to_db(at)
+        return await self._transact(
+            lambda conn: _reveal(conn, "?", (round_id,), now, lambda _: drafts, None)
+        )
 
-        def work(conn: sqlite3.Connection) -> bool:
-            changed = conn.execute(
-                "UPDATE rounds SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL",
-                (now, round_id),
-            ).rowcount
-            if changed != 1:
-                return False
-            _insert_drafts(conn, drafts, now)
-            return True
-
-        return await self._transact(work)
+    async def reveal_round_by_message(
+        self,
+        channel_id: int,
+        message: str,
+        at: datetime,
+        kinds: Sequence[ActionKind],
+        *,
+        delivery: Delivery,
+    ) -> Revealed | None:
+        now = to_db(at)
+        return await self._transact(
+            lambda conn: _reveal(
+                conn,
+                ROUND_BY_MESSAGE,
+                (channel_id, message),
+                now,
+                lambda round_id: round_drafts(round_id, kinds),
+                delivery,
+            )
+        )
 
     async def close_round(self, round_id: int, at: datetime) -> bool:
         changed = await self._change(
@@ -358,6 +401,25 @@ def _complete(conn: sqlite3.Connection, action_id: int, result_ref: str | None, 
     column = {ActionKind.QUESTION: "question_message", ActionKind.THREAD: "thread"}.get(kind)
     if column is not None and result_ref is not None:
         conn.execute(f"UPDATE rounds SET {column} = ? WHERE id = ?", (result_ref, round_id))
+
+
+def _reveal(
+    conn: sqlite3.Connection,
+    round_id_sql: str,
+    params: Sequence[Any],
+    now: str,
+    drafts_for: Callable[[int], Sequence[OutboxDraft]],
+    delivery: Delivery | None,
+) -> Revealed | None:
+    refuse_duplicate(conn, delivery)
+    row = conn.execute(REVEAL.format(round_id=round_id_sql), (now, *params)).fetchone()
+    if row is None:
+        return None
+    round_ = round_from_row(row)
+    _insert_drafts(conn, drafts_for(round_.id), now)
+    record_delivery(conn, delivery, now)
+    pending = conn.execute(PENDING_OF_ROUND, (round_.id,)).fetchall()
+    return Revealed(round_, tuple(action_from_row(r) for r in pending))
 
 
 def _insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: str) -> int:

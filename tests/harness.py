@@ -128,7 +128,13 @@ class QuizHarness:
         )
 
     async def react(
-        self, by: str, emoji: str, *, message_id: str | None = None, event_id: str | None = None
+        self,
+        by: str,
+        emoji: str,
+        *,
+        message_id: str | None = None,
+        event_id: str | None = None,
+        settle: bool = True,
     ) -> None:
         if message_id is None:
             round_ = await self.round()
@@ -143,7 +149,8 @@ class QuizHarness:
                 emoji,
             )
         )
-        await self.service.settle()
+        if settle:
+            await self.service.settle()
 
     async def press_reveal(self, by: str) -> Response | None:
         round_ = await self.round()

@@ -48,3 +48,13 @@ async def test_an_enqueue_wakes_a_sleeping_worker(quiz: QuizHarness) -> None:
     finally:
         stopping.set()
         await worker
+
+
+async def test_a_reveals_handed_over_actions_need_no_second_pass(quiz: QuizHarness) -> None:
+    await quiz.command("now")
+    await quiz.react("alice", "💡", settle=False)
+
+    # The pass performs the handed-over follow-ups and outline, then reads the due index
+    # once: nothing is left, so the worker sleeps instead of passing again at once.
+    assert await quiz.service.outbox.run_once(idle_seconds=600) == 600
+    assert (await quiz.thread_titles())[-1] == "Sample answer outline"

@@ -15,7 +15,7 @@ import pytest
 
 from bot.errors import NotRecorded
 from bot.events import Command, Reaction, Reply
-from bot.models import OutboxDraft
+from bot.models import ActionKind, Delivery, OutboxDraft, Revealed
 from bot.refs import MessageRef, ThreadRef
 from bot.render import CardKind
 from tests.harness import QuizHarness
@@ -72,16 +72,23 @@ async def test_a_reveal_reaction_that_failed_after_its_id_was_seen_is_redone(
     round_ = await quiz.round()
     assert round_.question_message is not None
     store = quiz.service.store
-    real_reveal = store.reveal_round
-    calls: list[int] = []
+    real_reveal = store.reveal_round_by_message
+    calls: list[str] = []
 
-    async def fail_first(round_id: int, at: datetime, drafts: Sequence[OutboxDraft]) -> bool:
-        calls.append(round_id)
+    async def fail_first(
+        channel_id: int,
+        message: str,
+        at: datetime,
+        kinds: Sequence[ActionKind],
+        *,
+        delivery: Delivery,
+    ) -> Revealed | None:
+        calls.append(message)
         if len(calls) == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        return await real_reveal(round_id, at, drafts)
+        return await real_reveal(channel_id, message, at, kinds, delivery=delivery)
 
-    monkeypatch.setattr(store, "reveal_round", fail_first)
+    monkeypatch.setattr(store, "reveal_round_by_message", fail_first)
     reaction = Reaction(
         "ev-reveal",
         quiz.channel,

@@ -16,6 +16,7 @@ from tests.discord.conftest import (
     message_payload,
     modal_submit_payload,
     reaction_payload,
+    until_modal_is_open,
 )
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
@@ -59,6 +60,7 @@ async def press_answer(quiz: Quiz, user: int, question: dict[str, Any]) -> dict[
 
 async def submit(quiz: Quiz, user: int, custom_id: str, text: str) -> str:  # noqa: F811
     replies = len(quiz.fake.interaction_replies)
+    await until_modal_is_open(quiz.connected(), custom_id)
     await quiz.run(
         "INTERACTION_CREATE", modal_submit_payload(quiz.fake, user, custom_id, {"answer": text})
     )

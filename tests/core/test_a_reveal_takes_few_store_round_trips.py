@@ -1,0 +1,158 @@
+"""A reveal reaction's way to the platform, counted in round trips to SQLite's thread.
+
+Each round trip hands a call to aiosqlite's thread and wakes the event loop with its
+result; on a busy machine every hand-off may wait for a CPU, and that, not the SQL,
+made the reveal's p99 (``bench/reveal.py``). The reaction's effect, its event id and
+the outbox's first steps are one transaction, and the worker performs the actions the
+reveal queued without reading them back, so a reveal costs three round trips: the
+reveal, the follow-ups' attempt, and the outline's attempt with the follow-ups done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.config import QuizConfig
+from bot.events import Reaction
+from bot.metrics import NoMetrics
+from bot.models import FollowUpPolicy
+from bot.refs import MessageRef
+from questions.catalog import Catalog
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import QuizHarness, running_service
+
+REVEAL_ROUND_TRIPS = 3
+
+
+class RoundTrips:
+    """Counts the calls handed to aiosqlite's thread (its one way to run anything there)
+    until the platform is handed the outline."""
+
+    def __init__(self, platform: FakePlatform) -> None:
+        self.calls = 0
+        self.at_outline: int | None = None
+        real_reply = platform.reply
+
+        async def reply(*args: Any, key: str) -> Any:
+            if key.endswith(":outline") and self.at_outline is None:
+                self.at_outline = self.calls
+            return await real_reply(*args, key=key)
+
+        platform.reply = reply  # type: ignore[method-assign, assignment]
+
+    @asynccontextmanager
+    async def counting(self, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+        real: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
+
+        async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return await real(conn, fn, *args, **kwargs)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(aiosqlite.Connection, "_execute", counted)
+            yield
+
+
+def _reveal_reaction(quiz: QuizHarness, message: str, event_id: str) -> Reaction:
+    return Reaction(
+        event_id, quiz.channel, MessageRef(quiz.channel, message), quiz.member("ann"), "💡"
+    )
+
+
+async def _reveal_counted(
+    quiz: QuizHarness, message: str, monkeypatch: pytest.MonkeyPatch
+) -> RoundTrips:
+    trips = RoundTrips(quiz.platform)
+    async with trips.counting(monkeypatch):
+        await quiz.service.handle(_reveal_reaction(quiz, message, "ev-reveal"))
+        await quiz.service.settle()
+    return trips
+
+
+@pytest.fixture
+def config() -> QuizConfig:
+    # The follow-ups wait for the reveal, so the reveal sends two messages.
+    return QuizConfig(default_schedule=None, followup_policy=FollowUpPolicy.WITH_REVEAL)
+
+
+async def test_a_reveal_reaction_reaches_the_platform_in_three_round_trips(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await quiz.command("now")
+    round_ = await quiz.round()
+    assert round_.question_message is not None
+
+    trips = await _reveal_counted(quiz, round_.question_message, monkeypatch)
+
+    assert trips.at_outline is not None, "the outline was never posted"
+    assert trips.at_outline <= REVEAL_ROUND_TRIPS, (
+        f"{trips.at_outline} store round trips from the reaction to the outline"
+    )
+    titles = await quiz.thread_titles()
+    assert titles.index("Follow-up questions") < titles.index("Sample answer outline")
+
+
+async def test_after_a_restart_the_channel_is_known_without_a_round_trip(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    config: QuizConfig,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with running_service(db_path, [platform], clock, catalog, config) as service:
+        await QuizHarness(service, platform, clock).command("now")
+    async with running_service(db_path, [platform], clock, catalog, config) as service:
+        quiz = QuizHarness(service, platform, clock)
+        stored = await service.store.get_channel(quiz.channel)  # not through the engine
+        assert stored is not None
+        round_ = await service.store.latest_round(stored.id)
+        assert round_ is not None and round_.question_message is not None
+
+        trips = await _reveal_counted(quiz, round_.question_message, monkeypatch)
+
+        assert trips.at_outline is not None, "the outline was never posted"
+        assert trips.at_outline <= REVEAL_ROUND_TRIPS, (
+            f"{trips.at_outline} store round trips from the reaction to the outline"
+        )
+
+
+class CountedDuplicates(NoMetrics):
+    def __init__(self) -> None:
+        self.duplicates: list[str] = []
+
+    def duplicate_event(self, platform: str) -> None:
+        self.duplicates.append(platform)
+
+
+async def test_redelivered_reveal_and_vote_reactions_count_as_duplicates_and_change_nothing(
+    db_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog, config: QuizConfig
+) -> None:
+    metrics = CountedDuplicates()
+    async with running_service(
+        db_path, [platform], clock, catalog, config, metrics=lambda _: metrics
+    ) as service:
+        quiz = QuizHarness(service, platform, clock)
+        await quiz.command("now")
+        answer = await quiz.answer("bob", "an answer")
+        round_ = await quiz.round()
+        assert round_.question_message is not None
+        reveal = _reveal_reaction(quiz, round_.question_message, "ev-reveal")
+        vote = Reaction(
+            "ev-vote", quiz.channel, MessageRef(quiz.channel, answer), quiz.member("carol"), "👍"
+        )
+
+        for event in (reveal, vote, reveal, vote):  # the second of each: a redelivery
+            await service.handle(event)
+        await service.settle()
+
+        assert (await quiz.thread_titles()).count("Sample answer outline") == 1
+        [scored] = await service.store.round_answers(round_.id)
+        assert scored.votes == 1
+        assert metrics.duplicates == ["fake", "fake"]
