@@ -38,8 +38,10 @@ log = logging.getLogger(__name__)
 
 # An action waits for these to be done first (the message or thread it acts on).
 NEEDS_QUESTION = frozenset({ActionKind.THREAD, ActionKind.HINT})
-NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BLIND_ANSWERS})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+# Actions that post too, but are not one message to look up by the action's own key.
+PACED_TOO = frozenset({ActionKind.RECAP, ActionKind.BLIND_ANSWERS})
 
 PASS_LIMIT = 1000  # due actions taken per pass
 # Replicas sharing a store: a pass claims only about what its send slots get through well
@@ -279,7 +281,7 @@ class OutboxWorker:
             question = self._questions(channel.ref, round_.question_id)
             if question is None or not question.follow_ups:
                 return 0.0  # nothing is posted
-        elif action.kind not in SENDS_MESSAGE and action.kind is not ActionKind.RECAP:
+        elif action.kind not in SENDS_MESSAGE and action.kind not in PACED_TOO:
             return 0.0
         return platform.send_delay(channel.ref)
 
@@ -463,6 +465,10 @@ class OutboxWorker:
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
+            case ActionKind.BLIND_ANSWERS:  # a round closed before its reveal: no outline
+                thread = ThreadRef(channel.ref, _known(round_.thread))
+                await self._post_blind_answers(platform, action, round_, channel, thread)
+                return None
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _post_blind_answers(
@@ -473,8 +479,9 @@ class OutboxWorker:
         channel: ChannelSettings,
         thread: ThreadRef,
     ) -> None:
-        """Before the outline: the round's blind answers still waiting, oldest first, each
-        posted once (the outline is a card in several parts, its answers first).
+        """Before the outline (or alone, for a round closed before its reveal): the round's
+        blind answers still waiting, oldest first, each posted once (the outline is a card in
+        several parts, its answers first).
 
         Each post is recorded on its answer before the next is sent (see bot.blind_posts),
         so a retry starts at the first answer not recorded; after a crash between sending and

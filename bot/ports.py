@@ -267,7 +267,15 @@ class RoundStore(Protocol):
         :class:`~bot.errors.DuplicateDelivery` when ``delivery`` was recorded before."""
         ...
 
-    async def close_round(self, round_id: int, at: datetime) -> bool: ...
+    async def close_round(self, round_id: int, at: datetime) -> bool:
+        """Close the round if it is open. Closed before its reveal, it queues the post of its
+        waiting blind answers (``ActionKind.BLIND_ANSWERS``) in the same transaction, as
+        ``create_round`` does for the round it closes."""
+        ...
+
+    async def rounds_with_unposted_blind_answers(self, channel_id: int) -> list[Round]:
+        """The channel's rounds holding blind answers not posted yet, oldest first."""
+        ...
 
     # outbox
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
@@ -356,6 +364,13 @@ class MemberStore(Protocol):
 
     async def waiting_blind_answers(self, round_id: int) -> list[AnswerRecord]:
         """The round's blind answers not posted yet (see bot.blind_posts), oldest first."""
+        ...
+
+    async def edit_blind_answer(
+        self, round_id: int, placeholder: str, text: str, at: datetime
+    ) -> bool:
+        """Change the text of a blind answer not posted yet (still ``placeholder``), only
+        while its round is open and not revealed: False when there is none, or too late."""
         ...
 
     async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:

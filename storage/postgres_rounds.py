@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
+from storage.blind_queries import queue_blind_answers_sql
 from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
 from storage.postgres_connection import PgConnection, changed_rows, session_as_aiosqlite
@@ -36,6 +37,7 @@ from storage.sqlite_rounds import (
 )
 from storage.timestamps import from_db, to_db
 
+_QUEUE_BLIND_ANSWERS = queue_blind_answers_sql("r.channel_id = ?")
 _INSERT_ROUND = f"""
 INSERT INTO rounds (channel_id, question_id, number, scheduled_for, scheduled, state, created_at)
 SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 'open', $5 FROM rounds WHERE channel_id = $1
@@ -103,6 +105,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
                     channel_id,
                 )
                 question_id = choose_question({row[0]: row[1] for row in asked})
+                await session.execute(_QUEUE_BLIND_ANSWERS, (now, now, now, channel_id))
                 await conn.execute(
                     "UPDATE rounds SET state = 'closed', closed_at = $1"
                     " WHERE channel_id = $2 AND state = 'open'",

@@ -22,6 +22,7 @@ from bot.models import (
     action_key,
 )
 from questions.catalog import QuestionKey
+from storage.blind_queries import ROUNDS_WITH_UNPOSTED_BLIND_ANSWERS, queue_blind_answers_sql
 from storage.deliveries import record_delivery, refuse_duplicate
 from storage.errors import NotFoundError
 from storage.outbox_queries import (
@@ -43,6 +44,8 @@ from storage.timestamps import from_db, to_db
 
 MAX_ERROR_LENGTH = 2000
 _ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
+_QUEUE_BLIND_ANSWERS_OF_CHANNEL = queue_blind_answers_sql("r.channel_id = ?")
+_QUEUE_BLIND_ANSWERS_OF_ROUND = queue_blind_answers_sql("r.id = ?")
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
 # A round and its channel in one statement (the channel's id is the round's channel_id).
 ROUND_IN_CHANNEL = (
@@ -124,6 +127,7 @@ class SqliteRounds(SqliteConnection):
                 return None
             asked = conn.execute(_ASK_COUNTS, (channel_id,)).fetchall()
             question_id = choose_question({row[0]: row[1] for row in asked})
+            conn.execute(_QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
             conn.execute(
                 "UPDATE rounds SET state = 'closed', closed_at = ?"
                 " WHERE channel_id = ? AND state = 'open'",
@@ -243,11 +247,18 @@ class SqliteRounds(SqliteConnection):
         )
 
     async def close_round(self, round_id: int, at: datetime) -> bool:
-        changed = await self._change(
-            "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'",
-            (to_db(at), round_id),
-        )
-        return changed == 1
+        now = to_db(at)
+        async with self._transaction() as conn:
+            await conn.execute(_QUEUE_BLIND_ANSWERS_OF_ROUND, (now, now, now, round_id))
+            cursor = await conn.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'",
+                (now, round_id),
+            )
+            return cursor.rowcount == 1
+
+    async def rounds_with_unposted_blind_answers(self, channel_id: int) -> list[Round]:
+        rows = await self._fetch(ROUNDS_WITH_UNPOSTED_BLIND_ANSWERS, (channel_id,))
+        return [round_from_row(row) for row in rows]
 
     # outbox
 
