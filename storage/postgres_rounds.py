@@ -30,10 +30,8 @@ from storage.records import (
 from storage.sqlite_rounds import (
     PENDING_OF_ROUND,
     REVEAL,
-    ROUND_BY_MESSAGE,
     SqliteRounds,
     clip_error,
-    round_drafts,
 )
 from storage.timestamps import from_db, to_db
 
@@ -151,35 +149,12 @@ class PostgresRounds(PgConnection, SqliteRounds):
             )
         return int(count)
 
-    async def reveal_round(
-        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
-    ) -> Revealed | None:
-        return await self._reveal("?", (round_id,), to_db(at), lambda _: drafts, delivery=None)
-
-    async def reveal_round_by_message(
-        self,
-        channel_id: int,
-        message: str,
-        at: datetime,
-        kinds: Sequence[ActionKind],
-        *,
-        delivery: Delivery,
-    ) -> Revealed | None:
-        return await self._reveal(
-            ROUND_BY_MESSAGE,
-            (channel_id, message),
-            to_db(at),
-            lambda round_id: round_drafts(round_id, kinds),
-            delivery=delivery,
-        )
-
     async def _reveal(
         self,
         round_id_sql: str,
         params: Sequence[Any],
         now: str,
         drafts_for: Callable[[int], Sequence[OutboxDraft]],
-        *,
         delivery: Delivery | None,
     ) -> Revealed | None:
         async with self._session() as session:

@@ -220,10 +220,7 @@ class SqliteRounds(SqliteConnection):
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
     ) -> Revealed | None:
-        now = to_db(at)
-        return await self._transact(
-            lambda conn: _reveal(conn, "?", (round_id,), now, lambda _: drafts, None)
-        )
+        return await self._reveal("?", (round_id,), to_db(at), lambda _: drafts, None)
 
     async def reveal_round_by_message(
         self,
@@ -234,16 +231,25 @@ class SqliteRounds(SqliteConnection):
         *,
         delivery: Delivery,
     ) -> Revealed | None:
-        now = to_db(at)
+        return await self._reveal(
+            ROUND_BY_MESSAGE,
+            (channel_id, message),
+            to_db(at),
+            lambda round_id: round_drafts(round_id, kinds),
+            delivery,
+        )
+
+    async def _reveal(
+        self,
+        round_id_sql: str,
+        params: Sequence[Any],
+        now: str,
+        drafts_for: Callable[[int], Sequence[OutboxDraft]],
+        delivery: Delivery | None,
+    ) -> Revealed | None:
+        """Reveal the round ``round_id_sql`` (SQL giving its id) selects: one transaction."""
         return await self._transact(
-            lambda conn: _reveal(
-                conn,
-                ROUND_BY_MESSAGE,
-                (channel_id, message),
-                now,
-                lambda round_id: round_drafts(round_id, kinds),
-                delivery,
-            )
+            lambda conn: _reveal(conn, round_id_sql, params, now, drafts_for, delivery)
         )
 
     async def close_round(self, round_id: int, at: datetime) -> bool:
