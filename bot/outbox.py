@@ -208,6 +208,9 @@ class OutboxWorker:
             by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(_group_of(action), []).append(action)
+                if action.round_id is not None:
+                    # A reveal handed over during this pass: this read has its actions.
+                    self._handed.pop(action.round_id, None)
             completed = await self._run_rounds(
                 [self._run_round(actions) for actions in by_round.values()], limit
             )
