@@ -122,10 +122,10 @@ class OutboxWorker:
     def hand_over(self, channel: ChannelSettings, revealed: Revealed) -> None:
         """Actions a round's reveal just queued, with the round and channel the caller
         has: the next pass performs them first, without reading them back (a reveal's
-        latency is mostly its round trips to the store). Only while no pass runs: one
-        running now may read them itself, and a handed copy it left failed would then
-        be retried before its backoff ran out."""
-        if revealed.pending and not self._pass_lock.locked():
+        latency is mostly its round trips to the store). A pass running now may read and
+        perform them too; the handed copy then finds them done, or put off, since the
+        store begins an attempt only on an action still pending and due."""
+        if revealed.pending:
             round_ = revealed.round
             self._handed[round_.id] = (round_, channel, list(revealed.pending))
             self._wake.set()
@@ -208,6 +208,9 @@ class OutboxWorker:
             by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(_group_of(action), []).append(action)
+                if action.round_id is not None:
+                    # A reveal handed over during this pass: this read has its actions.
+                    self._handed.pop(action.round_id, None)
             completed = await self._run_rounds(
                 [self._run_round(actions) for actions in by_round.values()], limit
             )

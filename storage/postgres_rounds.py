@@ -65,6 +65,8 @@ ON CONFLICT (key) DO NOTHING
 # An action this replica may begin to send ($1: now, $2: this replica): still pending, and
 # unclaimed, claimed by this replica, or claimed by one whose lease ended.
 _OURS_TO_SEND = "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
+# ... and due ($1: now): a copy read before a retry put it off must not start it early.
+_DUE = "next_attempt_at <= $1"
 
 
 class SlotTaken(Exception):
@@ -223,7 +225,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         row = await self._pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
-            f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = $4 AND {_OURS_TO_SEND} AND {_DUE} RETURNING {OUTBOX_COLUMNS}",
             to_db(at),
             self.replica,
             self._lease_end(at),
@@ -302,7 +304,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
             row = await session.conn.fetchrow(
                 "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
                 f" claimed_by = $2, lease_until = $3 WHERE id = $4 AND {_OURS_TO_SEND}"
-                f" RETURNING {OUTBOX_COLUMNS}",
+                f" AND {_DUE} RETURNING {OUTBOX_COLUMNS}",
                 now,
                 self.replica,
                 self._lease_end(at),

@@ -56,6 +56,10 @@ ROUND_IN_CHANNEL = (
     + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
 )
 
+# An action an attempt may begin on ("?1": now): pending, and due. A copy read before a
+# retry or a postponement put it off (a reveal's hand-over) must not start it early.
+_DUE_TO_SEND = "state = 'pending' AND next_attempt_at <= ?1"
+
 # Revealing a round: {round_id} is a parameter or ROUND_BY_MESSAGE.
 REVEAL = (
     "UPDATE rounds SET revealed_at = ? WHERE id = ({round_id}) AND revealed_at IS NULL"
@@ -339,8 +343,8 @@ class SqliteRounds(SqliteConnection):
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
         rows = await self._fetch(
-            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-            f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
+            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?1"
+            f" WHERE id = ?2 AND {_DUE_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
             (to_db(at), action_id),
         )
         if not rows:
@@ -358,8 +362,8 @@ class SqliteRounds(SqliteConnection):
             now = to_db(at)
             _complete(conn, done_id, result_ref, now)
             row = conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-                f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?1"
+                f" WHERE id = ?2 AND {_DUE_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
                 (now, next_id),
             ).fetchone()
             if row is not None:

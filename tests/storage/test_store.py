@@ -609,7 +609,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     ]
     retried = await store.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    again = await store.begin_attempt(question.id, T0)
+    again = await store.begin_attempt(question.id, T0 + timedelta(minutes=1))  # due again
     assert again is not None and again.attempts == 2
 
     await store.complete_action(question.id, "msg-1", T0)
