@@ -155,7 +155,9 @@ class Run:
     full_collections: list[float] = field(default_factory=list)
 
 
-async def measure(path: Path, picked: list[tuple[int, str, str]], warm_up: int) -> Run:
+async def measure(
+    path: Path, picked: list[tuple[int, str, str]], warm_up: int, *, freeze: bool
+) -> Run:
     # The first run leaves the database as a stopped bot does (close runs PRAGMA optimize).
     async with SqliteStore.open(path) as store:
         service = _service(store, BenchPlatform("slack"))
@@ -185,6 +187,10 @@ async def measure(path: Path, picked: list[tuple[int, str, str]], warm_up: int) 
     async with SqliteStore.open(path) as store:
         service = _service(store, BenchPlatform("slack", observe))
         await service.start()
+        if freeze:  # as the bot does once it is up
+            from adapters.ops.heap import freeze_start_up_heap
+
+            freeze_start_up_heap()
         gc.callbacks.append(on_gc)
         calls = _count_round_trips()
         try:
@@ -209,6 +215,7 @@ async def measure(path: Path, picked: list[tuple[int, str, str]], warm_up: int) 
             _count_round_trips(stop=True)
             gc.callbacks.remove(on_gc)
             await service.stop()
+            gc.unfreeze()
     return result
 
 
@@ -250,6 +257,11 @@ def main() -> None:
         "--repeats", type=int, default=2, help="restarts, each timing --reveals reveals"
     )
     parser.add_argument("--keep", type=Path, help="build (or reuse) this file instead of a temp")
+    parser.add_argument(
+        "--no-freeze",
+        action="store_true",
+        help="leave the start-up heap to the full collections (as before the bot froze it)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp, "reveal.db")
@@ -272,7 +284,8 @@ def main() -> None:
         cpu: list[float] = []
         trips: list[int] = []
         for n in range(args.repeats):
-            run = asyncio.run(measure(path, picked[n * each : (n + 1) * each], args.warm_up))
+            chosen = picked[n * each : (n + 1) * each]
+            run = asyncio.run(measure(path, chosen, args.warm_up, freeze=not args.no_freeze))
             samples += run.samples
             cpu.append(run.cpu_ms)
             trips += run.round_trips

@@ -6,7 +6,9 @@ is posted. At the reveal of a blind channel's round the outline's outbox action 
 the round's waiting answers in the thread, oldest first; each posted message replaces its
 answer's placeholder before the next is sent, so the placeholders left are exactly the
 answers still to post (the action's stored progress) and a vote on the posted message counts
-for its author.
+for its author. A round closed before its reveal (``/quiz skip``, the next question) posts
+its waiting answers all the same, by an action of its own (``ActionKind.BLIND_ANSWERS``)
+queued in the transaction that closes it, without the outline.
 """
 
 from __future__ import annotations

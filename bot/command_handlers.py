@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bot import cards, practice_cards
+from bot.blind_answers import BlindAnswers
 from bot.commands import (
     GradeRound,
     Help,
@@ -342,23 +343,8 @@ async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
             changed = dataclasses.replace(channel, reveal_min_reactors=count)
             note = f"The outline is revealed once {count} member(s) react."
         case SetAnswerMode(mode=mode):
-            if mode is AnswerMode.THREAD:
-                await _no_blind_answers_waiting(ctx, channel)
-            changed = dataclasses.replace(channel, answer_mode=mode)
             note = ANSWER_MODE_NOTES[mode]
+            if mode is AnswerMode.THREAD:
+                note += await BlindAnswers(ctx.engine).before_thread_mode(channel)
+            changed = dataclasses.replace(channel, answer_mode=mode)
     return await ctx.change(changed, note)
-
-
-async def _no_blind_answers_waiting(ctx: CommandContext, channel: ChannelSettings) -> None:
-    """Blind answers are posted at the reveal of a blind channel only: the channel goes back
-    to answers in the thread once none waits."""
-    open_round = await ctx.engine.store.open_round(channel.id)
-    if open_round is None:
-        return
-    waiting = await ctx.engine.store.waiting_blind_answers(open_round.id)
-    if waiting:
-        raise Refused(
-            f"Question #{open_round.number} has {len(waiting)} blind answer(s) waiting for its"
-            " reveal. Reveal it (`/quiz reveal`) or close it (`/quiz skip`) first, then switch"
-            " to answers in the thread."
-        )

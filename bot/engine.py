@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from bot.bounded_cache import BoundedCache
@@ -209,7 +209,13 @@ class QuizEngine:
             return None
         await self.store.skip_round(round_.id, self.clock.now())
         self._open_round[channel.id] = None
+        self._wake_outbox()  # a round closed before its reveal posts its blind answers
         return round_
+
+    async def queue(self, drafts: Sequence[OutboxDraft]) -> None:
+        """Queue rounds' actions (a key already queued stays as it is) and wake the outbox."""
+        if await self.store.enqueue(drafts, self.clock.now()):
+            self._wake_outbox()
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
         """Queue the outline (and pending follow-ups); True only the first time.

@@ -42,6 +42,8 @@ class ActionKind(StrEnum):
     HINT = "hint"
     FOLLOW_UPS = "follow_ups"
     OUTLINE = "outline"
+    # the waiting blind answers of a round closed before its reveal (see bot.blind_posts)
+    BLIND_ANSWERS = "blind_answers"
     RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recap)
     DIRECT = "direct"  # a stored card posted to a member's DM channel (practice, reminders)
 

@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot import cards
 from bot.blind_posts import blind_answer_card, post_key
@@ -38,8 +38,10 @@ log = logging.getLogger(__name__)
 
 # An action waits for these to be done first (the message or thread it acts on).
 NEEDS_QUESTION = frozenset({ActionKind.THREAD, ActionKind.HINT})
-NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BLIND_ANSWERS})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+# Actions that post too, but are not one message to look up by the action's own key.
+PACED_TOO = frozenset({ActionKind.RECAP, ActionKind.BLIND_ANSWERS})
 
 PASS_LIMIT = 1000  # due actions taken per pass
 # Replicas sharing a store: a pass claims only about what its send slots get through well
@@ -68,12 +70,13 @@ class Sent:
 
 @dataclass(frozen=True, slots=True)
 class PassResult:
-    """Actions one pass completed, handed over and read from the due index, and whether
-    more were due than one pass takes."""
+    """Actions one pass completed, handed over and read from the due index, whether
+    more were due than one pass takes, and whether it looked at the due index."""
 
     handed: int
     from_due_index: int
     saturated: bool
+    looked: bool = True  # False: nothing could be due but what was handed over
 
 
 class OutboxWorker:
@@ -103,20 +106,31 @@ class OutboxWorker:
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()
         self._handed: dict[int, tuple[Round, ChannelSettings, list[OutboxAction]]] = {}
+        # Enqueues so far, and how many there had been when the due index was last read
+        # and found nothing due before ``_next_due`` (None: nothing pending): a pass may
+        # skip reading it only when no enqueue came since and that time has not come.
+        self._enqueues = 0
+        self._read_at_enqueue = 0
+        self._quiet_since_enqueue: int | None = None
+        self._next_due: datetime | None = None
 
     def wake(self) -> None:
+        """Something was queued: the next pass reads the due index."""
+        self._enqueues += 1
         self._wake.set()
 
     def hand_over(self, channel: ChannelSettings, revealed: Revealed) -> None:
         """Actions a round's reveal just queued, with the round and channel the caller
         has: the next pass performs them first, without reading them back (a reveal's
-        latency is mostly its round trips to the store). Only while no pass runs: one
-        running now may read them itself, and a handed copy it left failed would then
-        be retried before its backoff ran out."""
-        if revealed.pending and not self._pass_lock.locked():
+        latency is mostly its round trips to the store). A pass running now may read and
+        perform them too; the handed copy then finds them done, or put off, since the
+        store begins an attempt only on an action still pending and due."""
+        if revealed.pending:
             round_ = revealed.round
             self._handed[round_.id] = (round_, channel, list(revealed.pending))
-        self.wake()
+            self._wake.set()
+        else:
+            self.wake()
 
     async def run(self, stopping: asyncio.Event, idle_seconds: float = IDLE_SECONDS) -> None:
         """Perform due actions until ``stopping`` is set.
@@ -146,17 +160,21 @@ class OutboxWorker:
         """One pass; returns the seconds until the next is due (0: at once), at most
         ``idle_seconds``."""
         # Completing handed-over actions asks for no pass of its own: the same pass read
-        # the due index after them, and a new enqueue wakes the worker anyway.
+        # the due index after them (or knew it had nothing), and an enqueue wakes the
+        # worker anyway.
         passed = await self._pass()
         if passed.from_due_index or passed.saturated:
+            self._quiet_since_enqueue = None
             return 0.0
         now = self._clock.now()
-        # Due actions left now are waiting for a prerequisite, which is itself pending
-        # with a later time (or gave up): the next time after now is when work resumes.
-        upcoming = await self._store.next_due_after(now, platforms=self._platforms.keys())
-        if upcoming is None:
+        if passed.looked:
+            # Due actions left now are waiting for a prerequisite, which is itself pending
+            # with a later time (or gave up): the next time after now is when work resumes.
+            self._next_due = await self._store.next_due_after(now, platforms=self._platforms.keys())
+            self._quiet_since_enqueue = self._read_at_enqueue
+        if self._next_due is None:
             return idle_seconds
-        return min(max((upcoming - now).total_seconds(), 0.0), idle_seconds)
+        return min(max((self._next_due - now).total_seconds(), 0.0), idle_seconds)
 
     async def run_due(self) -> int:
         """One pass over every due action; returns how many were completed."""
@@ -167,10 +185,21 @@ class OutboxWorker:
         async with self._pass_lock:
             limit = asyncio.Semaphore(self._config.send_concurrency)
             handed, self._handed = self._handed, {}
+            now = self._clock.now()
+            # A round's handed-over actions, oldest first, up to one not due yet (a retry
+            # waiting out its backoff holds the round's later actions, as in a regular pass).
+            runs = [
+                (due, (round_, channel))
+                for round_, channel, actions in handed.values()
+                if (due := list(itertools.takewhile(lambda a: a.next_attempt_at <= now, actions)))
+            ]
             handed_done = await self._run_rounds(
-                [self._run_handed(round_, channel, a) for round_, channel, a in handed.values()],
-                limit,
+                [self._run_round(due, known) for due, known in runs], limit
             )
+            if handed and handed_done == sum(len(due) for due, _ in runs) and self._still_quiet():
+                return PassResult(handed_done, 0, saturated=False, looked=False)
+            self._quiet_since_enqueue = None
+            self._read_at_enqueue = self._enqueues
             pass_limit = self._pass_limit()
             due = await self._store.due_actions(
                 self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
@@ -179,6 +208,9 @@ class OutboxWorker:
             by_round: dict[object, list[OutboxAction]] = {}
             for action in due:
                 by_round.setdefault(_group_of(action), []).append(action)
+                if action.round_id is not None:
+                    # A reveal handed over during this pass: this read has its actions.
+                    self._handed.pop(action.round_id, None)
             completed = await self._run_rounds(
                 [self._run_round(actions) for actions in by_round.values()], limit
             )
@@ -204,14 +236,13 @@ class OutboxWorker:
                 raise result  # a BaseException such as cancellation: not ours to swallow
         return completed
 
-    async def _run_handed(
-        self, round_: Round, channel: ChannelSettings, actions: list[OutboxAction]
-    ) -> int:
-        """A round's handed-over actions, oldest first, up to one not due yet (a retry
-        waiting out its backoff holds the round's later actions, as in a regular pass)."""
-        now = self._clock.now()
-        due = list(itertools.takewhile(lambda a: a.next_attempt_at <= now, actions))
-        return await self._run_round(due, (round_, channel)) if due else 0
+    def _still_quiet(self) -> bool:
+        """Whether the due index can hold nothing due now but what this pass performed:
+        nothing was queued since the last look, no time it named has come, and no other
+        replica shares the store (its leases run out on a clock of their own)."""
+        if self._quiet_since_enqueue != self._enqueues or self._config.replicas_share_store:
+            return False
+        return self._next_due is None or self._clock.now() < self._next_due
 
     def _pass_limit(self) -> int:
         if self._config.replicas_share_store:
@@ -279,7 +310,7 @@ class OutboxWorker:
             question = self._questions(channel.ref, round_.question_id)
             if question is None or not question.follow_ups:
                 return 0.0  # nothing is posted
-        elif action.kind not in SENDS_MESSAGE and action.kind is not ActionKind.RECAP:
+        elif action.kind not in SENDS_MESSAGE and action.kind not in PACED_TOO:
             return 0.0
         return platform.send_delay(channel.ref)
 
@@ -463,6 +494,10 @@ class OutboxWorker:
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
+            case ActionKind.BLIND_ANSWERS:  # a round closed before its reveal: no outline
+                thread = ThreadRef(channel.ref, _known(round_.thread))
+                await self._post_blind_answers(platform, action, round_, channel, thread)
+                return None
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _post_blind_answers(
@@ -473,8 +508,9 @@ class OutboxWorker:
         channel: ChannelSettings,
         thread: ThreadRef,
     ) -> None:
-        """Before the outline: the round's blind answers still waiting, oldest first, each
-        posted once (the outline is a card in several parts, its answers first).
+        """Before the outline (or alone, for a round closed before its reveal): the round's
+        blind answers still waiting, oldest first, each posted once (the outline is a card in
+        several parts, its answers first).
 
         Each post is recorded on its answer before the next is sent (see bot.blind_posts),
         so a retry starts at the first answer not recorded; after a crash between sending and

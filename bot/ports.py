@@ -269,8 +269,14 @@ class RoundStore(Protocol):
 
     async def skip_round(self, round_id: int, at: datetime) -> bool:
         """Close the open round ``round_id`` for `/quiz skip`; unrevealed, it is marked
-        skipped (``skipped_at``) in the same statement and never revealed after. False,
+        skipped (``skipped_at``) in the same statement and never revealed after, and the
+        post of its waiting blind answers (``ActionKind.BLIND_ANSWERS``) is queued in the
+        same transaction, as ``create_round`` does for the round it closes. False,
         changing nothing, when the round is not open."""
+        ...
+
+    async def rounds_with_unposted_blind_answers(self, channel_id: int) -> list[Round]:
+        """The channel's rounds holding blind answers not posted yet, oldest first."""
         ...
 
     # outbox
@@ -360,6 +366,13 @@ class MemberStore(Protocol):
 
     async def waiting_blind_answers(self, round_id: int) -> list[AnswerRecord]:
         """The round's blind answers not posted yet (see bot.blind_posts), oldest first."""
+        ...
+
+    async def edit_blind_answer(
+        self, round_id: int, placeholder: str, text: str, at: datetime
+    ) -> bool:
+        """Change the text of a blind answer not posted yet (still ``placeholder``), only
+        while its round is open and not revealed: False when there is none, or too late."""
         ...
 
     async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:

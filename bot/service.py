@@ -222,6 +222,8 @@ class QuizService:
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
             case Reply():
+                if await self.blind.take_reply(event, platform):
+                    return None
                 outcome = await self.engine.on_reply(event)
                 if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
                     await self.blind.hint_after_reply(event, platform)

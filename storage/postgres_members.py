@@ -53,6 +53,10 @@ RETURNING id, scoring, before_reveal
 class PostgresMembers(PgConnection, SqliteMembers, SqliteUnfinishedCards):
     """Group-committed answers written with RETURNING; card parts appended as JSON."""
 
+    # A change of a blind answer waits for a reveal or close of its round committing
+    # meanwhile and then sees it (READ COMMITTED alone checks the statement's snapshot).
+    _ROUND_LOCK = " FOR SHARE"
+
     async def _write_answer_batch(
         self, drafts: Sequence[AnswerDraft]
     ) -> list[AnswerResult | Exception]:

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
+from storage.blind_queries import queue_blind_answers_sql
 from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
 from storage.postgres_connection import PgConnection, changed_rows, session_as_aiosqlite
@@ -29,13 +30,12 @@ from storage.records import (
 from storage.sqlite_rounds import (
     PENDING_OF_ROUND,
     REVEAL,
-    ROUND_BY_MESSAGE,
     SqliteRounds,
     clip_error,
-    round_drafts,
 )
 from storage.timestamps import from_db, to_db
 
+_QUEUE_BLIND_ANSWERS = queue_blind_answers_sql("r.channel_id = ?")
 _INSERT_ROUND = f"""
 INSERT INTO rounds (channel_id, question_id, number, scheduled_for, scheduled, state, created_at)
 SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 'open', $5 FROM rounds WHERE channel_id = $1
@@ -65,6 +65,8 @@ ON CONFLICT (key) DO NOTHING
 # An action this replica may begin to send ($1: now, $2: this replica): still pending, and
 # unclaimed, claimed by this replica, or claimed by one whose lease ended.
 _OURS_TO_SEND = "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR lease_until <= $1)"
+# ... and due ($1: now): a copy read before a retry put it off must not start it early.
+_DUE = "next_attempt_at <= $1"
 
 
 class SlotTaken(Exception):
@@ -103,6 +105,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
                     channel_id,
                 )
                 question_id = choose_question({row[0]: row[1] for row in asked})
+                await session.execute(_QUEUE_BLIND_ANSWERS, (now, now, now, channel_id))
                 await conn.execute(
                     "UPDATE rounds SET state = 'closed', closed_at = $1"
                     " WHERE channel_id = $2 AND state = 'open'",
@@ -148,35 +151,12 @@ class PostgresRounds(PgConnection, SqliteRounds):
             )
         return int(count)
 
-    async def reveal_round(
-        self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
-    ) -> Revealed | None:
-        return await self._reveal("?", (round_id,), to_db(at), lambda _: drafts, delivery=None)
-
-    async def reveal_round_by_message(
-        self,
-        channel_id: int,
-        message: str,
-        at: datetime,
-        kinds: Sequence[ActionKind],
-        *,
-        delivery: Delivery,
-    ) -> Revealed | None:
-        return await self._reveal(
-            ROUND_BY_MESSAGE,
-            (channel_id, message),
-            to_db(at),
-            lambda round_id: round_drafts(round_id, kinds),
-            delivery=delivery,
-        )
-
     async def _reveal(
         self,
         round_id_sql: str,
         params: Sequence[Any],
         now: str,
         drafts_for: Callable[[int], Sequence[OutboxDraft]],
-        *,
         delivery: Delivery | None,
     ) -> Revealed | None:
         async with self._session() as session:
@@ -245,7 +225,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         row = await self._pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
-            f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
+            f" WHERE id = $4 AND {_OURS_TO_SEND} AND {_DUE} RETURNING {OUTBOX_COLUMNS}",
             to_db(at),
             self.replica,
             self._lease_end(at),
@@ -324,7 +304,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
             row = await session.conn.fetchrow(
                 "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
                 f" claimed_by = $2, lease_until = $3 WHERE id = $4 AND {_OURS_TO_SEND}"
-                f" RETURNING {OUTBOX_COLUMNS}",
+                f" AND {_DUE} RETURNING {OUTBOX_COLUMNS}",
                 now,
                 self.replica,
                 self._lease_end(at),

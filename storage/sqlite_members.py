@@ -38,6 +38,10 @@ from storage.timestamps import to_db
 class SqliteMembers(SqliteConnection):
     """Members, their answers (group-committed) and votes, and the inbound event ids seen."""
 
+    # How a change of a blind answer reads its round: a store whose transactions run
+    # concurrently locks the row, so a reveal committing meanwhile is seen (see PostgreSQL's).
+    _ROUND_LOCK = ""
+
     def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
         super().__init__(conn, path)
         self._member_ids: dict[tuple[str, str, str], tuple[int, str]] = {}
@@ -118,6 +122,19 @@ class SqliteMembers(SqliteConnection):
         changed = await self._change(
             "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?",
             (text, to_db(at), round_id, message_id),
+        )
+        return changed == 1
+
+    async def edit_blind_answer(
+        self, round_id: int, placeholder: str, text: str, at: datetime
+    ) -> bool:
+        # Only while its round is open and not revealed: the reveal or the close reads the
+        # waiting answers to post them after it committed, so no change lands after that read.
+        changed = await self._change(
+            "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?"
+            " AND EXISTS (SELECT 1 FROM rounds r WHERE r.id = answers.round_id"
+            f" AND r.state = 'open' AND r.revealed_at IS NULL{self._ROUND_LOCK})",
+            (text, to_db(at), round_id, placeholder),
         )
         return changed == 1
 

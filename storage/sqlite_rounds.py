@@ -22,6 +22,7 @@ from bot.models import (
     action_key,
 )
 from questions.catalog import QuestionKey
+from storage.blind_queries import ROUNDS_WITH_UNPOSTED_BLIND_ANSWERS, queue_blind_answers_sql
 from storage.deliveries import record_delivery, refuse_duplicate
 from storage.errors import NotFoundError
 from storage.outbox_queries import (
@@ -43,6 +44,8 @@ from storage.timestamps import from_db, to_db
 
 MAX_ERROR_LENGTH = 2000
 _ASK_COUNTS = "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = ? GROUP BY question_id"
+_QUEUE_BLIND_ANSWERS_OF_CHANNEL = queue_blind_answers_sql("r.channel_id = ?")
+_QUEUE_BLIND_ANSWERS_OF_ROUND = queue_blind_answers_sql("r.id = ?")
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
 # A round and its channel in one statement (the channel's id is the round's channel_id).
 ROUND_IN_CHANNEL = (
@@ -52,6 +55,10 @@ ROUND_IN_CHANNEL = (
     + ", ".join(f"c.{c}" for c in CHANNEL_COLUMNS.split(", ") if c != "id")
     + " FROM rounds r LEFT JOIN channels c ON c.id = r.channel_id WHERE r.id = ?"
 )
+
+# An action an attempt may begin on ("?1": now): pending, and due. A copy read before a
+# retry or a postponement put it off (a reveal's hand-over) must not start it early.
+_DUE_TO_SEND = "state = 'pending' AND next_attempt_at <= ?1"
 
 # Revealing a round: {round_id} is a parameter or ROUND_BY_MESSAGE. A round an admin
 # skipped is never revealed: its outline stays unposted.
@@ -119,6 +126,7 @@ class SqliteRounds(SqliteConnection):
                 return None
             asked = conn.execute(_ASK_COUNTS, (channel_id,)).fetchall()
             question_id = choose_question({row[0]: row[1] for row in asked})
+            conn.execute(_QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
             conn.execute(
                 "UPDATE rounds SET state = 'closed', closed_at = ?"
                 " WHERE channel_id = ? AND state = 'open'",
@@ -211,10 +219,7 @@ class SqliteRounds(SqliteConnection):
     async def reveal_round(
         self, round_id: int, at: datetime, drafts: Sequence[OutboxDraft]
     ) -> Revealed | None:
-        now = to_db(at)
-        return await self._transact(
-            lambda conn: _reveal(conn, "?", (round_id,), now, lambda _: drafts, None)
-        )
+        return await self._reveal("?", (round_id,), to_db(at), lambda _: drafts, None)
 
     async def reveal_round_by_message(
         self,
@@ -225,28 +230,43 @@ class SqliteRounds(SqliteConnection):
         *,
         delivery: Delivery,
     ) -> Revealed | None:
-        now = to_db(at)
+        return await self._reveal(
+            ROUND_BY_MESSAGE,
+            (channel_id, message),
+            to_db(at),
+            lambda round_id: round_drafts(round_id, kinds),
+            delivery,
+        )
+
+    async def _reveal(
+        self,
+        round_id_sql: str,
+        params: Sequence[Any],
+        now: str,
+        drafts_for: Callable[[int], Sequence[OutboxDraft]],
+        delivery: Delivery | None,
+    ) -> Revealed | None:
+        """Reveal the round ``round_id_sql`` (SQL giving its id) selects: one transaction."""
         return await self._transact(
-            lambda conn: _reveal(
-                conn,
-                ROUND_BY_MESSAGE,
-                (channel_id, message),
-                now,
-                lambda round_id: round_drafts(round_id, kinds),
-                delivery,
-            )
+            lambda conn: _reveal(conn, round_id_sql, params, now, drafts_for, delivery)
         )
 
     async def skip_round(self, round_id: int, at: datetime) -> bool:
-        # One statement: no reveal can come between the close and the mark.
         now = to_db(at)
-        changed = await self._change(
-            "UPDATE rounds SET state = 'closed', closed_at = ?,"
-            " skipped_at = CASE WHEN revealed_at IS NULL THEN ? END"
-            " WHERE id = ? AND state = 'open'",
-            (now, now, round_id),
-        )
-        return changed == 1
+        async with self._transaction() as conn:
+            await conn.execute(_QUEUE_BLIND_ANSWERS_OF_ROUND, (now, now, now, round_id))
+            # One statement: no reveal can come between the close and the mark.
+            cursor = await conn.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ?,"
+                " skipped_at = CASE WHEN revealed_at IS NULL THEN ? END"
+                " WHERE id = ? AND state = 'open'",
+                (now, now, round_id),
+            )
+            return cursor.rowcount == 1
+
+    async def rounds_with_unposted_blind_answers(self, channel_id: int) -> list[Round]:
+        rows = await self._fetch(ROUNDS_WITH_UNPOSTED_BLIND_ANSWERS, (channel_id,))
+        return [round_from_row(row) for row in rows]
 
     # outbox
 
@@ -321,8 +341,8 @@ class SqliteRounds(SqliteConnection):
 
     async def begin_attempt(self, action_id: int, at: datetime) -> OutboxAction | None:
         rows = await self._fetch(
-            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-            f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
+            "UPDATE outbox SET attempts = attempts + 1, updated_at = ?1"
+            f" WHERE id = ?2 AND {_DUE_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
             (to_db(at), action_id),
         )
         if not rows:
@@ -340,8 +360,8 @@ class SqliteRounds(SqliteConnection):
             now = to_db(at)
             _complete(conn, done_id, result_ref, now)
             row = conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?"
-                f" WHERE id = ? AND state = 'pending' RETURNING {OUTBOX_COLUMNS}",
+                "UPDATE outbox SET attempts = attempts + 1, updated_at = ?1"
+                f" WHERE id = ?2 AND {_DUE_TO_SEND} RETURNING {OUTBOX_COLUMNS}",
                 (now, next_id),
             ).fetchone()
             if row is not None:

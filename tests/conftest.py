@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import gc
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +15,16 @@ from questions.pack import Pack
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
+
+
+@pytest.fixture(autouse=True)
+def _heap_unfrozen() -> Iterator[None]:
+    """A test that runs the whole bot freezes the test process's heap as the bot does its
+    own (adapters.ops.heap); the next test starts with it collectable again."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
+
 
 # Monday 2026-11-30 08:00 UTC
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

@@ -17,6 +17,7 @@ from adapters.console.connector import ConsolePlatform
 from adapters.console.terminal import stream_lines
 from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.health import HealthServer, start_health_server
+from adapters.ops.heap import freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
 from bot.clock import SystemClock
 from bot.config import QuizConfig
@@ -179,6 +180,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
                 health = await start_health_server(settings.http_port, store, connectors, metrics)
             for connector in connectors:
                 await connector.start(service.handle)
+            freeze_start_up_heap()
             lost = asyncio.create_task(_first_end(connectors), name="connection-watch")
             stopper = asyncio.create_task(stopping.wait())
             reading: asyncio.Task[None] | None = None

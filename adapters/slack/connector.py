@@ -426,7 +426,7 @@ def build_web_client(
     rate_limit_retries: int = 1,
     workspace: WorkspacePacer | None = None,
     token: str | None = None,
-) -> AsyncWebClient:
+) -> SharedSessionWebClient:
     """A Web API client, its calls sharing one HTTP session (closed by
     :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts.
     The token: ``token`` (an installed workspace's), else the bot token of the settings."""

@@ -15,7 +15,19 @@ from slack_sdk.errors import SlackApiError
 from bot.errors import ChannelUnavailable, PlatformError
 
 CHANNEL_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived"})
+# Slack will not take this token again: it was revoked, or its bot user deactivated.
+TOKEN_REFUSED = frozenset({"invalid_auth", "account_inactive", "token_revoked"})
 DEFAULT_RETRY_AFTER = 1.0
+
+
+class TokenRefused(PlatformError):
+    """Slack refused the workspace's bot token: nothing is tried with it again; installing
+    the app there again brings a new one."""
+
+    def __init__(self, team: str) -> None:
+        super().__init__(
+            f"Slack refused the bot token of workspace {team}: install the app there again"
+        )
 
 
 def error_code(error: SlackApiError) -> str:

@@ -40,6 +40,8 @@ PLATFORM = "slack"
 HELP_COMMAND = "help"
 IM_NAME = "directmessage"  # a slash command's channel_name in an IM
 IM_PREFIX = "D"  # the ids of IMs (channels start with C, private channels and group DMs G)
+# The names of group DMs (mpdm-ann--bob--cy-1): their G ids look like private channels'.
+GROUP_DM_PREFIX = "mpdm-"
 # A member's reply also sent to the channel is still a reply in the thread.
 REPLY_SUBTYPES = frozenset({None, "thread_broadcast"})
 
@@ -183,14 +185,19 @@ def command_from(body: Payload) -> Command:
         member=member_ref(team, command["user_id"], command.get("user_name", "")),
         name=name,
         args=tuple(words[1:]),
-        direct=is_im(command["channel_id"], command.get("channel_name")),
+        direct=is_direct(command["channel_id"], command.get("channel_name")),
     )
 
 
-def is_im(channel_id: str, channel_name: str | None = None) -> bool:
-    """Whether a slash command came from a member's IM with the bot: Slack names that
-    channel ``directmessage`` and IM ids start with ``D``."""
-    return channel_name == IM_NAME or channel_id.startswith(IM_PREFIX)
+def is_direct(channel_id: str, channel_name: str | None = None) -> bool:
+    """Whether a slash command came from direct messages, never a quiz channel: a member's
+    IM with the bot (Slack names it ``directmessage``, IM ids start with ``D``) or a group
+    DM (named ``mpdm-…``)."""
+    return (
+        channel_name == IM_NAME
+        or channel_id.startswith(IM_PREFIX)
+        or (channel_name or "").startswith(GROUP_DM_PREFIX)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,7 +124,7 @@ class SlashCommand(TypedDict):
     trigger_id: str
     text: NotRequired[str]
     user_name: NotRequired[str]
-    channel_name: NotRequired[str]  # "directmessage" in the member's IM with the bot
+    channel_name: NotRequired[str]  # "directmessage" in an IM with the bot, "mpdm-…" in a group DM
 
 
 class ActionUser(TypedDict):

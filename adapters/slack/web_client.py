@@ -9,15 +9,25 @@ falls back to a session per call (a send still draining after stop works).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
+from adapters.slack.errors import TOKEN_REFUSED, error_code
+
 
 class SharedSessionWebClient(AsyncWebClient):
-    """A Slack Web API client that keeps one aiohttp session for all its calls."""
+    """A Slack Web API client that keeps one aiohttp session for all its calls.
+
+    ``on_token_refused`` (set by whoever keeps the client) is told Slack's error code when
+    Slack refuses the client's token, whichever call it was, so the client is not used
+    again."""
+
+    on_token_refused: Callable[[str], None] | None = None
 
     async def api_call(self, *args: Any, **kwargs: Any) -> AsyncSlackResponse:
         if self.session is None:  # opened here: a ClientSession needs the running loop
@@ -25,7 +35,13 @@ class SharedSessionWebClient(AsyncWebClient):
                 timeout=aiohttp.ClientTimeout(total=self.timeout),
                 trust_env=self.trust_env_in_session,
             )
-        return await super().api_call(*args, **kwargs)
+        try:
+            return await super().api_call(*args, **kwargs)
+        except SlackApiError as error:
+            code = error_code(error)
+            if code in TOKEN_REFUSED and self.on_token_refused is not None:
+                self.on_token_refused(code)
+            raise
 
     async def close(self) -> None:
         if self.session is not None:

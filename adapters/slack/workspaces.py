@@ -7,15 +7,20 @@ builds each workspace's client from its installation (the bot token opened from 
 database), with its own post pacer, emoji check, sent-message search and member cache,
 and keeps it while the installation stays the same. An entry is checked against the
 database again after ``ttl_seconds``, so an install or a removal handled by another
-replica is seen here too.
+replica is seen here too. When Slack refuses a workspace's token (``invalid_auth``,
+``account_inactive``, ``token_revoked``) its entry is dropped at once and that token is
+not tried again: the next call reads the installation again and goes out only with a
+new token (a reinstall, on any replica).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from slack_bolt.authorization import AuthorizeResult
@@ -25,7 +30,7 @@ from slack_sdk.oauth.installation_store.models.bot import Bot
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.admins import SlackMembers
-from adapters.slack.errors import slack_call
+from adapters.slack.errors import TokenRefused, slack_call
 from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.sent_messages import SentMessages
 from adapters.slack.web_client import SharedSessionWebClient
@@ -38,7 +43,7 @@ DEFAULT_TTL_SECONDS = 60.0
 
 # Builds a workspace's Web API client for a bot token; a 429 to one of its posts holds
 # that workspace's pacer only.
-ClientFactory = Callable[[str | None, WorkspacePacer], AsyncWebClient]
+ClientFactory = Callable[[str | None, WorkspacePacer], SharedSessionWebClient]
 
 
 @dataclass(eq=False)
@@ -137,6 +142,7 @@ class InstalledWorkspaces:
         self._monotonic = monotonic
         self._cache: dict[str, tuple[float, SlackWorkspace]] = {}
         self._retired: list[SlackWorkspace] = []
+        self._refused: dict[str, str] = {}  # team: the digest of the token Slack refused
 
     async def get(self, team: str) -> SlackWorkspace:
         now = self._monotonic()
@@ -147,22 +153,40 @@ class InstalledWorkspaces:
         if bot is None or not bot.bot_token:
             self.forget(team)
             raise WorkspaceRemoved()
+        if self._refused.get(team) == _digest(bot.bot_token):
+            raise TokenRefused(team)
+        self._refused.pop(team, None)
         cached = self._cache.get(team)  # another task may have looked it up meanwhile
         if cached is not None and cached[1].client.token == bot.bot_token:
             workspace = cached[1]  # the same installation: keep its pacing and session
         else:
             self.forget(team)
             pacer = WorkspacePacer(self._rate)
+            client = self._make_client(bot.bot_token, pacer)
             workspace = SlackWorkspace(
                 team=team,
-                client=self._make_client(bot.bot_token, pacer),
+                client=client,
                 pacer=pacer,
                 admins=self._admins,
                 bot_user_id=bot.bot_user_id or "",
                 bot_id=bot.bot_id or "",
             )
+            client.on_token_refused = partial(self._token_refused, workspace)
         self._cache[team] = (now + self._ttl, workspace)
         return workspace
+
+    def _token_refused(self, workspace: SlackWorkspace, code: str) -> None:
+        team = workspace.team
+        self._refused[team] = _digest(workspace.client.token or "")
+        cached = self._cache.get(team)
+        if cached is not None and cached[1] is workspace:
+            self.forget(team)
+        log.warning(
+            "Slack refused the bot token of workspace %s (%s): it is not used again; "
+            "the app works there again once it is reinstalled",
+            team,
+            code,
+        )
 
     def forget(self, team: str) -> None:
         dropped = self._cache.pop(team, None)
@@ -179,6 +203,11 @@ class InstalledWorkspaces:
         self._retired.clear()
         for workspace in workspaces:
             await workspace.close()
+
+
+def _digest(token: str) -> str:
+    """What is kept of a refused token: enough to know it again, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class InstalledAuthorize(AsyncAuthorize):
@@ -207,6 +236,9 @@ class InstalledAuthorize(AsyncAuthorize):
             workspace = await self._workspaces.get(team_id)
         except WorkspaceRemoved:
             log.info("a request from Slack workspace %s, where the app is not installed", team_id)
+            return None
+        except TokenRefused:
+            log.info("a request from Slack workspace %s, whose bot token Slack refused", team_id)
             return None
         return AuthorizeResult(
             enterprise_id=enterprise_id,

@@ -156,3 +156,29 @@ async def test_redelivered_reveal_and_vote_reactions_count_as_duplicates_and_cha
         [scored] = await service.store.round_answers(round_.id)
         assert scored.votes == 1
         assert metrics.duplicates == ["fake", "fake"]
+
+
+async def test_a_reveal_handed_over_while_a_pass_runs_is_sent_once(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await quiz.command("now")
+    round_ = await quiz.round()
+    assert round_.question_message is not None
+    store = quiz.service.store
+    real_due_actions = store.due_actions
+    reaction = _reveal_reaction(quiz, round_.question_message, "ev-reveal")
+
+    async def reveal_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        # The reveal lands while this pass holds the worker, before it reads the due
+        # index: the pass performs the reveal's actions, and the handed copy finds them done.
+        monkeypatch.setattr(store, "due_actions", real_due_actions)
+        await quiz.service.handle(reaction)
+        return await real_due_actions(*args, **kwargs)
+
+    monkeypatch.setattr(store, "due_actions", reveal_meanwhile)
+    await quiz.service.settle()
+
+    titles = await quiz.thread_titles()
+    assert titles.count("Follow-up questions") == 1
+    assert titles.count("Sample answer outline") == 1
+    assert titles.index("Follow-up questions") < titles.index("Sample answer outline")

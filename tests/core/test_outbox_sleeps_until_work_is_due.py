@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+import aiosqlite
+import pytest
+
+from bot import cards
 from bot.errors import PlatformError
-from bot.refs import MessageRef
+from bot.models import direct_draft
+from bot.refs import ChannelRef, MessageRef
 from tests.harness import QuizHarness
 
 
@@ -58,3 +65,52 @@ async def test_a_reveals_handed_over_actions_need_no_second_pass(quiz: QuizHarne
     # once: nothing is left, so the worker sleeps instead of passing again at once.
     assert await quiz.service.outbox.run_once(idle_seconds=600) == 600
     assert (await quiz.thread_titles())[-1] == "Sample answer outline"
+
+
+async def _round_trips_of(quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch) -> tuple[int, float]:
+    """Store round trips of one outbox pass, and the sleep it asks for."""
+    calls = [0]
+    real: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
+
+    async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return await real(conn, fn, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(aiosqlite.Connection, "_execute", counted)
+        sleep = await quiz.service.outbox.run_once(idle_seconds=600)
+    return calls[0], sleep
+
+
+async def test_after_a_look_found_nothing_a_reveal_is_sent_without_reading_the_due_index(
+    quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await quiz.command("now")
+    await quiz.answer("bob", "an answer")  # the follow-ups are out: the reveal sends the outline
+    assert await quiz.service.outbox.run_once(idle_seconds=600) == 600  # looked: nothing due
+    await quiz.react("alice", "💡", settle=False)
+
+    trips, sleep = await _round_trips_of(quiz, monkeypatch)
+
+    # The outline's attempt and its completion; no read of the due index, no next-due query.
+    assert (trips, sleep) == (2, 600)
+    assert (await quiz.thread_titles())[-1] == "Sample answer outline"
+
+
+async def test_an_enqueue_since_the_last_look_makes_the_reveals_pass_read_the_due_index(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    assert await quiz.service.outbox.run_once(idle_seconds=600) == 600
+    dm = ChannelRef(quiz.channel.platform, quiz.channel.workspace, "D-alice")
+    store = quiz.service.store
+    await store.enqueue(
+        [direct_draft(dm, cards.info("Practice"), "practice:1:q")], quiz.clock.now()
+    )
+    quiz.service.outbox.wake()  # as every enqueue does
+    await quiz.react("alice", "💡", settle=False)
+
+    await quiz.service.outbox.run_once(idle_seconds=600)
+
+    assert (await quiz.thread_titles())[-1] == "Sample answer outline"
+    assert [m.key for m in quiz.platform.messages if m.channel == dm] == ["practice:1:q"]

@@ -77,6 +77,7 @@ class SlackQuiz:
     fake: FakeSlack
     clock: FakeClock
     channel: str = CHANNEL
+    channel_name: str | None = None  # as slash commands name the channel; None: left out
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def settle(self) -> None:
@@ -85,7 +86,11 @@ class SlackQuiz:
 
     async def command(self, text: str, *, by: str = ADMIN) -> BoltResponse:
         body = command_body(
-            text, user=by, channel=self.channel, response_url=f"{self.fake.url}/response/1"
+            text,
+            user=by,
+            channel=self.channel,
+            response_url=f"{self.fake.url}/response/1",
+            channel_name=self.channel_name,
         )
         response = await self.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
         await self.settle()

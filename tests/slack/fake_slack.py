@@ -100,6 +100,10 @@ class FakeSlack:
     oauth_codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code: team, name
     workspace_tokens: dict[str, str] = field(default_factory=dict)  # bot token: team
     calls_by: list[tuple[str, str]] = field(default_factory=list)  # method, token's team
+    # Tokens Slack refuses with an error code of its own (see refuse), and each call it
+    # refused that way: method, token
+    refused_tokens: dict[str, str] = field(default_factory=dict)
+    refusals: list[tuple[str, str]] = field(default_factory=list)
     _caller: str = TEAM  # the workspace of the call being answered
     # knobs: the next N calls of a method answer 429; a channel answers an error code
     rate_limited: dict[str, int] = field(default_factory=dict)
@@ -192,6 +196,9 @@ class FakeSlack:
         params = await _params(request)
         if method == "oauth.v2.access":
             return _ok(self._oauth_v2_access(authorization, params))
+        if token in self.refused_tokens:
+            self.refusals.append((method, token))
+            return _ok({"ok": False, "error": self.refused_tokens[token]})
         expected = APP_TOKEN if method == "apps.connections.open" else BOT_TOKEN
         if token != expected and token not in self.workspace_tokens:
             return _ok({"ok": False, "error": "invalid_auth"})
@@ -245,6 +252,13 @@ class FakeSlack:
         """The workspace's tokens stop working (uninstall, revocation)."""
         for token in [t for t, owner in self.workspace_tokens.items() if owner == team]:
             del self.workspace_tokens[token]
+
+    def refuse(self, team: str, error: str = "invalid_auth") -> None:
+        """The workspace's tokens are answered ``error`` from now on (a deactivated bot
+        user is ``account_inactive``; a revoked token ``token_revoked``)."""
+        for token in [t for t, owner in self.workspace_tokens.items() if owner == team]:
+            del self.workspace_tokens[token]
+            self.refused_tokens[token] = error
 
     def _oauth_v2_access(self, authorization: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """Exchange a code for the workspace's bot token (client credentials as HTTP

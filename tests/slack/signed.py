@@ -53,19 +53,30 @@ def event_body(
     )
 
 
-def command_body(text: str, *, user: str, channel: str, response_url: str, team: str = TEAM) -> str:
-    return urlencode(
-        {
-            "command": "/quiz",
-            "text": text,
-            "team_id": team,
-            "channel_id": channel,
-            "user_id": user,
-            "user_name": user.lower(),
-            "trigger_id": f"trigger.{next(_ids)}",
-            "response_url": response_url,
-        }
-    )
+def command_body(
+    text: str,
+    *,
+    user: str,
+    channel: str,
+    response_url: str,
+    team: str = TEAM,
+    channel_name: str | None = None,
+) -> str:
+    """A slash command; ``channel_name`` as Slack names the conversation (``directmessage``
+    in an IM, ``mpdm-…`` in a group DM), left out when None."""
+    fields = {
+        "command": "/quiz",
+        "text": text,
+        "team_id": team,
+        "channel_id": channel,
+        "user_id": user,
+        "user_name": user.lower(),
+        "trigger_id": f"trigger.{next(_ids)}",
+        "response_url": response_url,
+    }
+    if channel_name is not None:
+        fields["channel_name"] = channel_name
+    return urlencode(fields)
 
 
 def action_body(

@@ -609,7 +609,7 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     ]
     retried = await store.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    again = await store.begin_attempt(question.id, T0)
+    again = await store.begin_attempt(question.id, T0 + timedelta(minutes=1))  # due again
     assert again is not None and again.attempts == 2
 
     await store.complete_action(question.id, "msg-1", T0)
@@ -765,3 +765,131 @@ async def test_a_direct_action_belongs_to_no_round_and_carries_its_card(store: S
     pruned = await store.prune_done_actions(T0 + timedelta(days=1), limit=100)
     assert pruned.deleted == 1
     assert await store.enqueue([draft], T0) == 1  # gone: its key is free again
+
+
+# blind answers left by a round closed before its reveal
+
+
+async def blind_answer(store: SqliteStore, round_: Round, name: str) -> int:
+    who = await member(store, name)
+    event = f"ev-{round_.id}-{name}"
+    result = await store.record_answer(draft(round_, who, placeholder(who), event=event))
+    assert result.answer_id is not None
+    return result.answer_id
+
+
+async def test_closing_an_unrevealed_round_queues_the_post_of_its_waiting_blind_answers(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    skipped = await new_round(store, channel_id, T0)
+    await blind_answer(store, skipped, "ann")
+    assert await store.skip_round(skipped.id, T0 + timedelta(hours=1))
+    replaced = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    await blind_answer(store, replaced, "bob")
+    await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")  # closes it
+
+    blind = ActionKind.BLIND_ANSWERS
+    for closed in (skipped, replaced):
+        actions = await round_actions(store, closed.id)
+        assert [(a.kind, a.key) for a in actions][-1] == (blind, f"round:{closed.id}:{blind.value}")
+
+
+async def test_a_round_closed_without_waiting_blind_answers_or_after_its_reveal_queues_none(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    empty = await new_round(store, channel_id, T0)
+    await store.record_answer(draft(empty, await member(store, "ann"), "m1"))  # a reply
+    assert await store.skip_round(empty.id, T0 + timedelta(hours=1))
+    revealed = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    await blind_answer(store, revealed, "bob")
+    assert await store.reveal_round(revealed.id, T0 + timedelta(days=1, hours=1), [])
+    await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")
+    for closed in (empty, revealed):
+        kinds = [a.kind for a in await round_actions(store, closed.id)]
+        assert ActionKind.BLIND_ANSWERS not in kinds
+
+
+async def test_rounds_with_unposted_blind_answers_are_listed_oldest_first(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    other = await new_round(store, await new_channel(store, "C2"), T0)
+    await blind_answer(store, other, "ann")
+    first = await new_round(store, channel_id, T0)
+    posted = await blind_answer(store, first, "ann")
+    second = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    await blind_answer(store, second, "bob")
+    third = await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")
+    await store.record_answer(draft(third, await member(store, "cid"), "m3"))  # a reply
+    fourth = await new_round(store, channel_id, T0 + timedelta(days=3), question="q4")
+    await blind_answer(store, fourth, "cid")
+    await blind_answer(store, fourth, "dee")
+
+    listed = await store.rounds_with_unposted_blind_answers(channel_id)
+    assert [r.id for r in listed] == [first.id, second.id, fourth.id]
+    assert await store.answer_posted(posted, placeholder(await member(store, "ann")), "p1")
+    listed = await store.rounds_with_unposted_blind_answers(channel_id)
+    assert [(r.id, r.state) for r in listed] == [
+        (second.id, RoundState.CLOSED),
+        (fourth.id, RoundState.OPEN),
+    ]
+
+
+async def test_a_blind_answer_changes_only_while_its_round_is_open_and_not_revealed(
+    store: SqliteStore,
+) -> None:
+    channel_id = await new_channel(store)
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    revealed = await new_round(store, channel_id, T0)
+    await blind_answer(store, revealed, "ann")
+    at = T0 + timedelta(minutes=1)
+    assert await store.edit_blind_answer(revealed.id, placeholder(ann), "better", at)
+    assert not await store.edit_blind_answer(revealed.id, placeholder(bob), "none yet", at)
+    assert await store.reveal_round(revealed.id, at, [])
+    assert not await store.edit_blind_answer(revealed.id, placeholder(ann), "too late", at)
+
+    closed = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
+    await blind_answer(store, closed, "bob")
+    assert await store.skip_round(closed.id, T0 + timedelta(days=1, hours=1))
+    assert not await store.edit_blind_answer(closed.id, placeholder(bob), "too late", at)
+    texts = [a.text for r in (revealed, closed) for a in await store.round_answers(r.id)]
+    assert texts == ["better", f"answer {placeholder(bob)}"]
+
+
+async def test_on_postgresql_a_blind_change_waits_for_a_reveal_committing_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """Its transactions run concurrently: a change must not check the round in a snapshot
+    taken before a reveal that commits while it runs (the reveal would post the old text)."""
+    from storage.postgres_store import PostgresStore
+    from storage.timestamps import to_db
+
+    async with open_store("postgres", tmp_path) as opened:
+        assert isinstance(opened, PostgresStore)
+        store = opened
+        round_ = await new_round(store, await new_channel(store))  # type: ignore[arg-type]
+        ann = await member(store, "ann")  # type: ignore[arg-type]
+        await blind_answer(store, round_, "ann")  # type: ignore[arg-type]
+        pool = store._pooled()
+        async with pool.acquire() as reveal, pool.acquire() as watch:
+            revealing = reveal.transaction()
+            await revealing.start()
+            await reveal.execute(
+                "UPDATE rounds SET revealed_at = $1 WHERE id = $2", to_db(T0), round_.id
+            )
+            change = asyncio.create_task(
+                store.edit_blind_answer(round_.id, placeholder(ann), "too late", T0)
+            )
+            blocked_by_reveal = (
+                "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))"
+            )
+            while not change.done() and not await watch.fetchval(
+                blocked_by_reveal, reveal.get_server_pid()
+            ):
+                await asyncio.wait({change}, timeout=0.01)
+            await revealing.commit()
+        assert not await change
+        [answer] = await store.round_answers(round_.id)
+        assert answer.text == f"answer {placeholder(ann)}"

@@ -1,0 +1,20 @@
+"""The start-up heap, set aside from the cyclic garbage collector once the bot is up.
+
+What start-up builds (the catalog, every channel's settings, the schedule, the
+libraries' modules) lives as long as the process. CPython's full collection scans
+all of it each time, tens of milliseconds here, and whatever event is being handled
+then waits: a reveal's p99 showed them. Frozen, those objects are never scanned
+again; they are still freed by reference counting if ever dropped.
+"""
+
+from __future__ import annotations
+
+import gc
+
+
+def freeze_start_up_heap() -> int:
+    """Collect the young generations, then freeze everything tracked; returns how many
+    objects are frozen."""
+    gc.collect(1)  # garbage of the start itself is not kept forever; a full pass would cost more
+    gc.freeze()
+    return gc.get_freeze_count()

@@ -1,0 +1,38 @@
+"""Once up, the bot sets its start-up heap aside from the full garbage collections."""
+
+from __future__ import annotations
+
+import gc
+import io
+from pathlib import Path
+
+import pytest
+
+from adapters.ops import runtime
+from adapters.ops.heap import freeze_start_up_heap
+from bot.settings import Settings
+
+
+def test_freezing_sets_every_tracked_object_aside() -> None:
+    start_up = [{"settings": [n]} for n in range(20_000)]  # what a start-up builds
+    frozen = freeze_start_up_heap()
+    assert frozen >= 2 * len(start_up)
+    assert gc.get_freeze_count() == frozen
+    # A full collection now looks only at what was made after the start.
+    assert all(gc.is_tracked(item) for item in start_up[:3])
+    assert not any(item is start_up for item in gc.get_objects(generation=2))
+
+
+async def test_the_bot_freezes_its_heap_once_it_is_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def freeze() -> int:
+        calls.append(1)
+        return 0
+
+    monkeypatch.setattr(runtime, "freeze_start_up_heap", freeze)
+    settings = Settings(_env_file=None, db_path=tmp_path / "q.db")  # type: ignore[call-arg]
+    assert await runtime.run_bot(settings, stdin=io.StringIO(""), stdout=io.StringIO()) == 0
+    assert calls == [1]
