@@ -122,8 +122,7 @@ class QuizEngine:
         """Keep channels read at start-up, so no event's first lookup of its channel
         waits on the store."""
         for settings in channels:
-            ref = settings.ref
-            self._channels[(ref.platform, ref.workspace, ref.channel_id)] = settings
+            self.remember_channel(settings)
 
     async def create_channel(self, ref: ChannelRef) -> ChannelSettings:
         draft = ChannelSettings(
