@@ -1,4 +1,4 @@
-"""Migration 012 records skips: of the rounds before it, exactly those still inferable as
+"""Migration 011 records skips: of the rounds before it, exactly those still inferable as
 skipped (closed, unrevealed, their channel's latest round) are marked, on both backends."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from storage.migrations import bundled_migrations, migrate
 from tests.storage.backends import BACKENDS, postgres_schema
 
-BEFORE = 11  # the schema version before skips were recorded
+BEFORE = 10  # the schema version before skips were recorded
 OPENED, CLOSED = "2026-01-05T09:00:00.000000Z", "2026-01-05T09:30:00.000000Z"
 REVEALED = "2026-01-05T09:10:00.000000Z"
 CHANNELS = (1, 2, 3)
-# (id, channel, number, state, revealed_at): the rounds a database had before 012.
+# (id, channel, number, state, revealed_at): the rounds a database had before 011.
 ROUNDS = (
     (1, 1, 1, "closed", None),  # skipped or closed by round 2: cannot be told, stays unmarked
     (2, 1, 2, "closed", REVEALED),
