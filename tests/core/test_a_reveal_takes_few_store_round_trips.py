@@ -10,12 +10,9 @@ reveal, the follow-ups' attempt, and the outline's attempt with the follow-ups d
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.config import QuizConfig
@@ -26,16 +23,16 @@ from bot.refs import MessageRef
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
+from tests.round_trips import RoundTripCounter
 
 REVEAL_ROUND_TRIPS = 3
 
 
-class RoundTrips:
-    """Counts the calls handed to aiosqlite's thread (its one way to run anything there)
-    until the platform is handed the outline."""
+class RoundTrips(RoundTripCounter):
+    """Round trips to SQLite's thread until the platform is handed the outline."""
 
     def __init__(self, platform: FakePlatform) -> None:
-        self.calls = 0
+        super().__init__()
         self.at_outline: int | None = None
         real_reply = platform.reply
 
@@ -45,18 +42,6 @@ class RoundTrips:
             return await real_reply(*args, key=key)
 
         platform.reply = reply  # type: ignore[method-assign, assignment]
-
-    @asynccontextmanager
-    async def counting(self, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
-        real: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
-
-        async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            return await real(conn, fn, *args, **kwargs)
-
-        with monkeypatch.context() as patch:
-            patch.setattr(aiosqlite.Connection, "_execute", counted)
-            yield
 
 
 def _reveal_reaction(quiz: QuizHarness, message: str, event_id: str) -> Reaction:
@@ -69,7 +54,7 @@ async def _reveal_counted(
     quiz: QuizHarness, message: str, monkeypatch: pytest.MonkeyPatch
 ) -> RoundTrips:
     trips = RoundTrips(quiz.platform)
-    async with trips.counting(monkeypatch):
+    with trips.counting(monkeypatch):
         await quiz.service.handle(_reveal_reaction(quiz, message, "ev-reveal"))
         await quiz.service.settle()
     return trips

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot import cards
@@ -14,6 +11,7 @@ from bot.errors import PlatformError
 from bot.models import direct_draft
 from bot.refs import ChannelRef, MessageRef
 from tests.harness import QuizHarness
+from tests.round_trips import RoundTripCounter
 
 
 async def test_after_a_failed_send_it_sleeps_until_the_retry_is_due(quiz: QuizHarness) -> None:
@@ -69,17 +67,10 @@ async def test_a_reveals_handed_over_actions_need_no_second_pass(quiz: QuizHarne
 
 async def _round_trips_of(quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch) -> tuple[int, float]:
     """Store round trips of one outbox pass, and the sleep it asks for."""
-    calls = [0]
-    real: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
-
-    async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return await real(conn, fn, *args, **kwargs)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(aiosqlite.Connection, "_execute", counted)
+    trips = RoundTripCounter()
+    with trips.counting(monkeypatch):
         sleep = await quiz.service.outbox.run_once(idle_seconds=600)
-    return calls[0], sleep
+    return trips.calls, sleep
 
 
 async def test_after_a_look_found_nothing_a_reveal_is_sent_without_reading_the_due_index(
