@@ -22,6 +22,7 @@ from bot.models import (
     PruneBatch,
 )
 from bot.refs import MemberRef
+from storage import deliveries
 from storage.answer_batch import write_answers
 from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
@@ -224,19 +225,11 @@ class SqliteMembers(SqliteConnection):
     # inbound events
 
     async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
-        changed = await self._change(
-            "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (platform, event_id) DO NOTHING",
-            (platform, event_id, to_db(at)),
-        )
+        changed = await self._change(deliveries.RECORD, (platform, event_id, to_db(at)))
         return changed == 1
 
     async def event_processed(self, platform: str, event_id: str) -> bool:
-        row = await self._fetch_one(
-            "SELECT 1 FROM processed_events WHERE platform = ? AND event_id = ?",
-            (platform, event_id),
-        )
-        return row is not None
+        return await self._fetch_one(deliveries.SEEN, (platform, event_id)) is not None
 
     async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
         cutoff = to_db(before)
