@@ -61,7 +61,7 @@ def thread_title(round_: Round, question: Question) -> str:
 def follow_ups_card(question: Question) -> Card:
     return Card(
         title="Follow-up questions",
-        bullets=question.follow_ups,
+        bullets=question.follow_up_asks,
         footer="The interviewer would ask next: answer them in this thread too.",
         kind=CardKind.FOLLOW_UPS,
     )

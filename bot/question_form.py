@@ -55,7 +55,7 @@ def question_values(question: Question) -> dict[str, str]:
         TOPIC: question.topic,
         QUESTION: question.question,
         OUTLINE: question.outline,
-        FOLLOW_UPS: "\n".join(question.follow_ups),
+        FOLLOW_UPS: "\n".join(question.follow_up_asks),
         KEY_POINTS: "\n".join(question.key_points),
     }
 
@@ -63,18 +63,25 @@ def question_values(question: Question) -> dict[str, str]:
 def question_from_values(
     values: Mapping[str, str], *, question_id: str, keep: Question | None = None
 ) -> Question:
-    """The question the form describes (``keep``: the edited question's difficulty and tags);
-    raises QuestionInvalid naming each bad field."""
+    """The question the form describes (``keep``: the edited question, whose difficulty, tags
+    and corrections stay, and whose follow-up notes stay with each follow-up the edit kept
+    word for word: the form has no box for them); raises QuestionInvalid naming each bad
+    field."""
+    follow_ups: list[object] = list(text_list(values.get(FOLLOW_UPS, "")))
     data: dict[str, object] = {
         "id": question_id,
         TOPIC: values.get(TOPIC, "").strip(),
         QUESTION: values.get(QUESTION, ""),
         OUTLINE: values.get(OUTLINE, ""),
-        FOLLOW_UPS: text_list(values.get(FOLLOW_UPS, "")),
+        FOLLOW_UPS: follow_ups,
         KEY_POINTS: text_list(values.get(KEY_POINTS, "")),
     }
     if keep is not None:
-        data.update(difficulty=keep.difficulty, tags=keep.tags)
+        data.update(difficulty=keep.difficulty, tags=keep.tags, corrections=keep.corrections)
+        notes = {f.ask: f.notes for f in keep.follow_ups if f.notes is not None}
+        data[FOLLOW_UPS] = [
+            {"ask": ask, "notes": notes[ask]} if ask in notes else ask for ask in follow_ups
+        ]
     return check_question(data)
 
 

@@ -16,7 +16,7 @@ from bot.models import ActionKind, ChannelSettings
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.loader import load_pack
-from questions.pack import Question
+from questions.pack import FollowUp, Question
 from storage.sqlite_store import SqliteStore
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -49,7 +49,8 @@ def test_import_csv_writes_a_valid_pack(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0 and "pack 'team-sheet', 1 question(s)" in stdout
     pack = load_pack(out)
     question = pack.questions[0]
-    assert question.follow_ups == ("What does GQA change?", "What about MQA?")
+    assert question.follow_up_asks == ("What does GQA change?", "What about MQA?")
+    assert [f.notes for f in question.follow_ups] == [None, None]
     assert question.key_points[1] == "GQA divides it"
     assert question.outline.endswith("About 10 GiB at 32k.")
     assert _run(capsys, "packs", "validate", out)[0] == 0
@@ -88,13 +89,45 @@ def test_import_csv_names_missing_and_unknown_columns(
     assert f"{sheet}:1: key_points: missing column" in stdout
 
 
+NOTES_HEADER = HEADER.replace("\n", ",follow_up_notes\n")
+NOTES_CELL = '"Divides it by the query heads per KV head.\nAttention quality close to MHA. | "\n'
+
+
+def test_import_csv_pairs_each_follow_up_with_its_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "noted.csv"
+    sheet.write_text(NOTES_HEADER + GOOD_ROW.removesuffix("\n") + "," + NOTES_CELL, "utf-8")
+    out = tmp_path / "noted.yaml"
+    assert _run(capsys, "packs", "import-csv", sheet, "--out", out)[0] == 0
+    gqa, mqa = load_pack(out).questions[0].follow_ups
+    assert gqa.note_lines == (
+        "Divides it by the query heads per KV head.",
+        "Attention quality close to MHA.",
+    )
+    assert (mqa.ask, mqa.notes) == ("What about MQA?", None)
+
+
+def test_import_csv_refuses_more_notes_than_follow_ups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "noted.csv"
+    row = GOOD_ROW.removesuffix("\n") + ",one | two | three\n"
+    sheet.write_text(NOTES_HEADER + row, encoding="utf-8")
+    code, stdout, _ = _run(capsys, "packs", "import-csv", sheet, "--out", tmp_path / "o.yaml")
+    assert code == 1
+    assert stdout.splitlines() == [
+        f"{sheet}:2: follow_up_notes: 3 notes for 2 follow-up(s); separate them with ' | '"
+    ]
+
+
 async def _approved_workspace_question(db: Path) -> None:
     question = Question(
         id="kv-size-s1",
         topic="kv-cache",
         question="How large is the KV cache?",
         outline="Per token: 2 x layers x KV heads x head dim x bytes.",
-        follow_ups=("What does GQA change?",),
+        follow_ups=(FollowUp(ask="What does GQA change?", notes="Divides it.\nQuality holds."),),
         key_points=("the formula", "GQA", "linear in context"),
     )
     async with SqliteStore.open(db) as store:
@@ -133,6 +166,7 @@ def test_export_round_trips_through_validate(
     pack = load_pack(out)
     assert [q.id for q in pack.questions] == ["kv-size-s1"]
     assert pack.questions[0].key_points == ("the formula", "GQA", "linear in context")
+    assert pack.questions[0].follow_ups[0].note_lines == ("Divides it.", "Quality holds.")
     # an unknown workspace is named, and nothing is written
     code, _, stderr = _run(
         capsys, "packs", "export", "--workspace", "T9", "--out", tmp_path / "x.yaml", "--db", db

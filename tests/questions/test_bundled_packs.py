@@ -44,7 +44,7 @@ def test_ai_infra_holds_the_seed_questions_verbatim() -> None:
     for bundled, original in zip(pack.questions[:10], seed.questions, strict=True):
         assert bundled.question == original.question
         assert bundled.outline == original.outline
-        assert bundled.follow_ups == original.follow_ups
+        assert bundled.follow_up_asks == original.follow_ups
     assert {q.topic for q in pack.questions[:10]} == SEED_TOPICS
     assert pack.questions[0].id == "attention-complexity"
 
