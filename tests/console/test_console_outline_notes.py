@@ -8,6 +8,7 @@ from pathlib import Path
 
 from adapters.console.connector import ConsolePlatform
 from questions.catalog import Catalog
+from questions.loader import bundled_packs_dir, load_pack
 from tests.console.script import run_script, script
 from tests.core.test_an_edit_keeps_the_follow_up_notes import FACT, PACK, SOURCE
 from tests.fakes import FakeClock
@@ -39,3 +40,20 @@ async def test_the_console_shows_corrections_and_follow_up_notes_under_the_outli
         " – More per block means fewer blocks per SM."
     )
     assert outline < corrections < text.index("Did you cover…") < notes
+
+
+async def test_a_bundled_seed_question_shows_its_correction_and_notes(tmp_path: Path) -> None:
+    bank = load_pack(bundled_packs_dir() / "ai-infra.yaml")
+    [seed] = [q for q in bank.questions if q.id == "a100-memory-hierarchy"]
+    pack = bank.model_copy(update={"questions": (seed,)})
+    out = io.StringIO()
+    platform = ConsolePlatform(out, script(SCRIPT), echo=True)
+    async with running_service(
+        tmp_path / "q.db", [platform], FakeClock(START), Catalog([pack])
+    ) as service:
+        await run_script(service, platform)
+    text = " ".join(line.strip() for line in out.getvalue().splitlines())
+    outline = text.index("quizbot: Sample answer outline")
+    assert text.index("hundreds of GB/s", outline) < text.index("5,120 bytes per clock", outline)
+    assert "Up to 163 KB per thread block" in text[outline:]
+    assert "Up to 163 KB per thread block" not in text[:outline]

@@ -40,6 +40,9 @@ def test_the_bank_spreads_over_topics() -> None:
 def test_every_question_is_complete(question: Question) -> None:
     assert question.outline.strip()
     assert 1 <= len(question.follow_ups) <= 3
+    for follow_up in question.follow_ups:  # what a good answer contains, to grade it by
+        assert follow_up.notes is not None, follow_up.ask
+        assert 2 <= len(follow_up.note_lines) <= 4, follow_up.ask
     assert MIN_KEY_POINTS <= len(question.key_points) <= MAX_KEY_POINTS
     assert question.difficulty is not None
 
