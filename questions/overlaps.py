@@ -45,10 +45,11 @@ STANDARD_DERIVATIONS: dict[str, re.Pattern[str]] = {
     "the Young/Daly optimal checkpoint interval": re.compile(
         r"\bYoung\b|\bDaly\b|√\s*\(?\s*2\s*[·×*]?\s*C\s*[·×*]", _FLAGS
     ),
+    # Tensor parallelism only: sequence parallelism (Ulysses) has a head limit of its own.
     "KV heads against a tensor-parallel degree above their count": re.compile(
-        r"KV heads?\b[^.?]{0,100}?(?:TP\s*=\s*16|replicat)"
-        r"|(?:TP\s*=\s*16|replicat)[^.?]{0,100}?KV heads?\b"
-        r"|heads are replicated",
+        r"KV heads?\b[^.?]{0,100}?(?:TP\s*=\s*16|tensor[- ]parallel[^.?]{0,60}?replicat)"
+        r"|TP\s*=\s*16[^.?]{0,100}?KV heads?\b"
+        r"|(?:\bTP\b|tensor[- ]parallel)[^.?]{0,160}?heads are replicated",
         _FLAGS,
     ),
     "decode's arithmetic intensity (the batch size) against the roofline ridge": re.compile(

@@ -119,7 +119,8 @@ DERIVED_TWICE = [
     (
         "KV heads against a tensor-parallel degree above their count",
         TP16,
-        "GQA-8 at TP=8 gives one head per rank, but beyond 8, or with MQA, heads are replicated.",
+        "Under TP, KV heads are split across ranks: GQA-8 at TP=8 gives one head per rank, but"
+        " beyond 8, or with MQA, heads are replicated and the saving per GPU is lost.",
     ),
     (
         "decode's arithmetic intensity (the batch size) against the roofline ridge",
@@ -175,6 +176,12 @@ def test_the_same_formula_on_another_model_is_not_the_same_computation() -> None
         _asking("b", outline="70B × 2 bytes ≈ 140 GB"),
     ]
     assert repeated_computations(one_step) == []  # a unit conversion, not a computation
+
+
+def test_sequence_parallelism_s_own_head_limit_is_not_the_tensor_parallel_one() -> None:
+    ulysses = "Limits: the degree cannot exceed the number of heads (the KV heads under GQA, unless"
+    ulysses += " they are replicated), and all-to-all across nodes depends on network bisection."
+    assert repeated_derivations([_asking("tp", TP16), _asking("ulysses", outline=ulysses)]) == []
 
 
 @pytest.mark.parametrize(("name", "first", "second"), DERIVED_TWICE, ids=lambda v: str(v)[:24])
