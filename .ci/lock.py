@@ -122,11 +122,12 @@ def main(argv: list[str]) -> int:
     if check:
         done = run([uv, "lock", "--check", "--offline"], capture=True)
         if done.returncode != 0:
-            print(done.stderr, file=sys.stderr, end="")
+            print(f"uv lock --check --offline:\n{done.stderr}", file=sys.stderr)
             fail(
                 "uv.lock does not match pyproject.toml (a dependency, extra, group or the "
-                f"version changed without re-locking): run {UPDATE} and commit uv.lock and "
-                "requirements/"
+                "version changed without re-locking; offline, uv's 'not found in the cache' "
+                f"means the lock lacks a new requirement): run {UPDATE} and commit uv.lock "
+                "and requirements/"
             )
     else:
         if run([uv, "lock", *argv]).returncode != 0:
