@@ -495,8 +495,6 @@ class DiscordPlatform:
                 return
             if message.type not in (discord.MessageType.default, discord.MessageType.reply):
                 return
-            if message.webhook_id is not None:
-                return  # a webhook's post (an integration, a follow-up), not a member's answer
             if not _well_formed_message(message):
                 log.debug("ignored a malformed message %s", message.id)
                 return
