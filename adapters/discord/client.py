@@ -76,10 +76,14 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
         reason = mismatch(group, interaction.data, autocomplete=autocomplete)
         if reason is None:
             return True
+        if autocomplete:
+            log.info("a /quiz autocomplete does not fit the command (%s); no choices", reason)
+            with unless_gone("answering an autocomplete that does not fit"):
+                await interaction.response.autocomplete([])
+            return False
         log.info("a /quiz interaction does not fit the command (%s); told to try again", reason)
-        if not autocomplete:
-            with unless_gone("answering an outdated /quiz"):
-                await tell(interaction, cards.error(COMMAND_CHANGED))
+        with unless_gone("answering an outdated /quiz"):
+            await tell(interaction, cards.error(COMMAND_CHANGED))
         return False
 
     async def on_error(
