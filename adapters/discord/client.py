@@ -19,6 +19,7 @@ from discord.state import ConnectionState
 from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
 from adapters.discord.commands import QuizGroup, TopicSource
+from adapters.discord.forms import is_form_id
 from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
 from bot import cards
@@ -51,6 +52,8 @@ class InboundRouter(Protocol):
     async def command(
         self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None: ...
+
+    async def form_submitted(self, interaction: discord.Interaction) -> None: ...
 
 
 def quiz_intents() -> discord.Intents:
@@ -172,6 +175,14 @@ class QuizClient(discord.Client):
         self, interaction: discord.Interaction, action: str, value: str
     ) -> None:
         await self.router.card_button(interaction, action, value)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A submitted form goes by its custom id, not by a modal kept in memory."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data = interaction.data
+        if data is not None and is_form_id(data.get("custom_id")):
+            await self.router.form_submitted(interaction)
 
 
 class ShardedQuizClient(QuizClient, discord.AutoShardedClient):
