@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.forms import Form
+from bot.forms import Form, typed_back
 from bot.render import Card, CardKind
 
 MODAL_PREFIX = "quizbot-form"
@@ -98,7 +98,7 @@ def submitted_values(components: object, depth: int = 0) -> dict[str, str]:
 
 def expired_form(values: Mapping[str, str]) -> Card:
     """The answer to a submission that cannot be routed: everything typed, as typed."""
-    typed = "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())
+    typed = typed_back(values)
     body = f"{EXPIRED}\n\n{typed}" if typed else EXPIRED
     return Card(title=EXPIRED_TITLE, body=body, kind=CardKind.ERROR)
 

@@ -319,3 +319,19 @@ async def test_a_form_too_big_for_a_custom_id_is_not_opened(
     [reply] = replies_to(fake, payload)
     assert reply["type"] == 4  # told at once, not a form whose submission would be lost
     assert "cannot be opened" in text_of(reply) and reply["data"]["flags"] & EPHEMERAL
+
+
+async def test_an_answer_form_submitted_after_the_reveal_gives_back_what_was_typed(
+    quiz: Quiz,  # noqa: F811
+) -> None:
+    question = await blind_round(quiz)
+    modal = await open_form(quiz, answer_button(quiz, question, ANN))
+    await quiz.command(LEAD, "reveal")
+    await quiz.service.settle()
+    typed = "page the KV cache in 16-token blocks,\n  then   evict by LRU"
+
+    answer = await submit(quiz, ANN, modal["custom_id"], {"answer": typed})
+
+    assert "already revealed, so answers are closed" in answer
+    assert typed in answer  # the refusal repeats it: nothing typed is lost
+    assert await quiz.store.round_answers((await quiz.round()).id) == []
