@@ -178,7 +178,9 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         lost: asyncio.Task[str] | None = None
         try:
             if settings.http_port is not None:
-                health = await start_health_server(settings.http_port, store, connectors, metrics)
+                health = await start_health_server(
+                    settings.http_port, store, connectors, metrics, host=settings.health_host
+                )
             for connector in connectors:
                 await connector.start(service.handle)
             freeze_start_up_heap()
