@@ -16,7 +16,7 @@ from typing import Any
 import aiosqlite
 
 from bot.grades import Grade
-from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades
+from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
 from bot.memory_model import LoggedGrade, MemoryCard
 from storage.timestamps import from_db, to_db
 
@@ -40,6 +40,14 @@ class SqliteLearningStore:
         at = to_db(draft.at)
         reviewed_at = at
         async with self._transaction() as conn:
+            if draft.closes_session is not None:
+                closed = await conn.execute(
+                    "UPDATE practice_sessions SET closed_at = ?, closed_reason = 'graded'"
+                    " WHERE id = ? AND member_id = ? AND closed_at IS NULL",
+                    (at, draft.closes_session, draft.member_id),
+                )
+                if closed.rowcount != 1:
+                    raise SessionOver(f"practice session {draft.closes_session} is closed")
             replaced: Grade | None = None
             if draft.round_id is not None:
                 earlier = await _rows(

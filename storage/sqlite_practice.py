@@ -13,8 +13,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot.models import Delivery
 from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
 from bot.refs import ChannelRef
+from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.timestamps import from_db, to_db
 
 Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
@@ -94,15 +96,26 @@ class SqlitePracticeStore:
         )
 
     async def advance(
-        self, session_id: int, answers: int, state: PracticeState, at: datetime
+        self,
+        session_id: int,
+        answers: int,
+        state: PracticeState,
+        at: datetime,
+        *,
+        delivery: Delivery | None = None,
     ) -> bool:
+        now = to_db(at)
         async with self._transaction() as conn:
+            await refuse_duplicate_in(conn, delivery)
             cursor = await conn.execute(
                 "UPDATE practice_sessions SET answers = ?, state = ?, touched_at = ?"
                 " WHERE id = ? AND answers = ? AND closed_at IS NULL",
-                (answers + 1, state.value, to_db(at), session_id, answers),
+                (answers + 1, state.value, now, session_id, answers),
             )
-            return cursor.rowcount == 1
+            moved = cursor.rowcount == 1
+            if moved:
+                await record_delivery_in(conn, delivery, now)
+            return moved
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
         async with self._transaction() as conn:
