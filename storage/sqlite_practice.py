@@ -66,7 +66,10 @@ class SqlitePracticeStore:
                 " question_id, topic, answers, state, started_at, touched_at)"
                 " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
                 " WHERE NOT EXISTS (SELECT 1 FROM practice_sessions"
-                " WHERE member_id = ? AND closed_at IS NULL)",
+                " WHERE member_id = ? AND closed_at IS NULL)"
+                # a session opened at the same time (a second start, on PostgreSQL) is
+                # waited for by the unique index, then this one is not opened
+                " ON CONFLICT (member_id) WHERE closed_at IS NULL DO NOTHING",
                 (
                     draft.member_id,
                     draft.direct.platform,

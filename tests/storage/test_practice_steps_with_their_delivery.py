@@ -3,6 +3,7 @@ and a practice grade closes its session in the grade's transaction, on both back
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -82,3 +83,42 @@ async def test_a_practice_grade_closes_its_session_or_is_not_recorded(store: Sto
     with pytest.raises(SessionOver):  # a second press: the session is graded already
         await store.learning.record_grade(draft, **builders)
     assert len(await store.learning.grade_log(session.member_id)) == 1
+
+
+async def test_on_postgresql_a_session_opened_meanwhile_is_waited_for_not_opened_twice(
+    tmp_path: Path,
+) -> None:
+    """Two starts at once (a double click, or two replicas): the second's check for an open
+    session ran before the first committed, so its insert meets the one-open-session index;
+    it must end in "already open", not a unique violation."""
+    from storage.postgres_store import PostgresStore
+    from storage.timestamps import to_db
+
+    async with open_store("postgres", tmp_path) as opened:
+        assert isinstance(opened, PostgresStore)
+        store = opened
+        first = await open_session(store)
+        await store.practice.close_session(first.id, "stopped", AT)
+        pool = store._pooled()
+        async with pool.acquire() as other, pool.acquire() as watch:
+            starting = other.transaction()
+            await starting.start()
+            await other.execute(
+                "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
+                " question_id, answers, state, started_at, touched_at)"
+                " VALUES ($1, 'slack', 'T1', 'D1', $2, 0, 'answer', $3, $3)",
+                first.member_id,
+                first.question_id,
+                to_db(AT),
+            )
+            start = asyncio.create_task(
+                store.practice.start_session(
+                    PracticeDraft(first.member_id, DIRECT, first.question_id, None, AT)
+                )
+            )
+            blocked = "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))"
+            while not start.done() and not await watch.fetchval(blocked, other.get_server_pid()):
+                await asyncio.wait({start}, timeout=0.01)
+            await starting.commit()
+        assert await start is None
+        assert await store.practice.open_session(first.member_id) is not None
