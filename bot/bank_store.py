@@ -98,6 +98,10 @@ class Approval:
     bonus_awarded: bool
 
 
+class TooManyWaiting(Exception):
+    """The member has as many suggestions waiting for review as one may have."""
+
+
 class BankStore(Protocol):
     """Every write is committed before the call returns."""
 
@@ -108,7 +112,14 @@ class BankStore(Protocol):
         member_id: int,
         question: Question,
         at: datetime,
-    ) -> int: ...
+        *,
+        waiting_limit: int | None = None,
+    ) -> int:
+        """The new pending suggestion's id. With ``waiting_limit``, raises
+        :class:`TooManyWaiting`, adding nothing, when the member already has that many
+        suggestions waiting in the workspace; checked in the insert's transaction, so
+        suggestions sent at once cannot pass it together."""
+        ...
 
     async def get_suggestion(self, suggestion_id: int) -> Suggestion | None: ...
 

@@ -4,7 +4,8 @@ middleware is the model):
 1. the bot's own messages and reactions are ignored;
 2. answers, edits and reactions outside a quiz channel are ignored;
 3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id
-   (a reaction's is checked and recorded in the transaction of its effect);
+   (a reaction's and a direct message's are checked and recorded in the transaction of
+   their effect);
 4. a command that acts on a channel, run in direct messages with the bot, is refused;
 5. an admin-only command from a member who is not an admin is refused;
 6. the event is handled;
@@ -99,14 +100,17 @@ class InboundChain:
 
     async def __call__(self, event: Event) -> Response | None:
         """Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
-        edit or reaction could not be recorded, so the adapter never acknowledges it and
-        it is delivered again. A command or a button that fails gets an error card."""
+        edit, reaction or direct message could not be recorded, so the adapter never
+        acknowledges it and it is delivered again. A command or a button that fails gets
+        an error card, and so does a direct message that was refused."""
         try:
             return await self._steps(event)
         except NotRecorded:
             raise
         except Exception as error:
-            if isinstance(event, Reply | Reaction):
+            if isinstance(event, Reply | Reaction) or (
+                isinstance(event, DirectMessage) and not isinstance(error, Refused)
+            ):
                 kind = type(event).__name__.lower()
                 raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
             if not isinstance(error, Refused):
@@ -126,7 +130,16 @@ class InboundChain:
             return None
         if isinstance(event, DirectMessage) and event.is_bot:
             return None
-        if isinstance(event, Command | ButtonPress | DirectMessage):
+        if isinstance(event, DirectMessage):
+            # Its id is recorded in the transaction of its effect (a practice answer's step;
+            # a help text's outbox key is the event's): a kill or a failure before that
+            # leaves nothing recorded, and the redelivery is handled, not dropped.
+            try:
+                return await self._handler(event, platform)
+            except DuplicateDelivery:
+                self._deliveries.duplicate(platform.name)
+                return None
+        if isinstance(event, Command | ButtonPress):
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):

@@ -29,7 +29,8 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
-from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
+from bot.ports import Clock, FindsSentSince, PacedSends, Platform, SeparateImages, Store
+from bot.recap import chart_key
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -528,16 +529,41 @@ class OutboxWorker:
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings
     ) -> str | None:
-        if action.attempts > 1:
+        """The recap's card; where the platform sends a picture apart from its text
+        (``SeparateImages``), in two steps: the text, kept as the action's progress, then
+        the chart under a key of its own, so a retry goes on where the last one stopped."""
+        separate = isinstance(platform, SeparateImages)
+        progress = action.result_ref if separate else None  # the text an attempt posted
+        text = progress
+        if text is None and action.attempts > 1:
             already = await platform.find_sent(channel.ref, action.key)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message_id
+                if not separate:
+                    return already.message_id
+                text = already.message_id
         card = await self._recap_card(platform, channel, action.key)
         if card is None:
             log.info("recap %s has nothing to report; not sent", action.key)
-            return None
-        return (await platform.post(channel.ref, card, key=action.key)).message_id
+            return text
+        if not isinstance(platform, SeparateImages) or card.image is None:
+            if text is not None:
+                return text
+            return (await platform.post(channel.ref, card, key=action.key)).message_id
+        if text is None:
+            words = dataclasses.replace(card, image=None)
+            text = (await platform.post(channel.ref, words, key=action.key)).message_id
+        if progress is None:
+            await self._store.recaps.record_recap_text(action.key, text, self._clock.now())
+        chart = chart_key(action.key)
+        # Only an attempt that got past the text may have uploaded the chart (a kill
+        # between the upload and the action's completion): look for it before uploading.
+        if progress is not None and await platform.find_image(channel.ref, card.image, key=chart):
+            log.info("the chart of %s was already uploaded; recording it", action.key)
+            return text
+        if await platform.post_image(channel.ref, card.image, key=chart) is None:
+            log.info("the chart of %s was refused; the recap stands without it", action.key)
+        return text
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()

@@ -33,7 +33,7 @@ from bot.practice_store import PracticeStore
 from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.reminder_store import ReminderStore
-from bot.render import Card, Response
+from bot.render import Card, Image, Response
 from questions.catalog import QuestionKey
 
 
@@ -108,6 +108,24 @@ class PacedSends(Protocol):
 
     def send_delay(self, channel: ChannelRef) -> float:
         """Seconds until a message to ``channel`` would start without waiting (0: now)."""
+        ...
+
+
+@runtime_checkable
+class SeparateImages(Protocol):
+    """A platform that sends a card's picture as a message of its own after the text (Slack
+    uploads it as a file) rather than in it. A recap's outbox action then sends its chart as
+    a step of its own: a kill between text and chart, or an upload that fails for a while,
+    is retried until the chart is out, and each goes out once."""
+
+    async def post_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """Upload ``image`` into ``channel`` alone. Raises ``PlatformError`` when it may work
+        later (the caller retries); None when the platform refuses it for good (e.g. a
+        missing permission: logged, the text stands without it)."""
+        ...
+
+    async def find_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """The upload of ``image`` that an earlier attempt under ``key`` made, if any."""
         ...
 
 

@@ -21,6 +21,7 @@ from bot.bank_store import (
     OwnQuestion,
     Suggestion,
     SuggestionState,
+    TooManyWaiting,
     Workspace,
 )
 from bot.refs import MemberRef
@@ -75,8 +76,24 @@ class SqliteBank:
         member_id: int,
         question: Question,
         at: datetime,
+        *,
+        waiting_limit: int | None = None,
     ) -> int:
         async with self._transaction() as conn:
+            if waiting_limit is not None:
+                # The member's row lock (PostgreSQL; SQLite's write transactions take turns
+                # anyway): a suggestion of theirs sent at the same time waits here until this
+                # one commits, then counts it.
+                await conn.execute(
+                    "UPDATE members SET display_name = display_name WHERE id = ?", (member_id,)
+                )
+                [(waiting,)] = await conn.execute_fetchall(
+                    "SELECT COUNT(*) FROM suggestions WHERE platform = ? AND workspace = ?"
+                    " AND member_id = ? AND state = 'pending'",
+                    (workspace.platform, workspace.workspace_id, member_id),
+                )
+                if int(waiting) >= waiting_limit:
+                    raise TooManyWaiting(f"member {member_id} has {waiting_limit} waiting")
             cursor = await conn.execute(
                 "INSERT INTO suggestions (platform, workspace, channel_id, member_id, body, state,"
                 " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
@@ -121,11 +138,15 @@ class SqliteBank:
         bonus_points: int,
     ) -> Approval | None:
         async with self._transaction() as conn:
+            # Decided first: a second approval at the same time (a double click) waits for
+            # this one's row lock (PostgreSQL), then finds it decided, instead of registering
+            # the same question again against its unique key.
             rows = list(
                 await conn.execute_fetchall(
-                    "SELECT platform, workspace, channel_id, member_id FROM suggestions"
-                    " WHERE id = ? AND state = 'pending'",
-                    (suggestion_id,),
+                    "UPDATE suggestions SET state = 'approved', decided_at = ?, decided_by = ?"
+                    " WHERE id = ? AND state = 'pending'"
+                    " RETURNING platform, workspace, channel_id, member_id",
+                    (to_db(at), decided_by, suggestion_id),
                 )
             )
             if not rows:
@@ -143,9 +164,8 @@ class SqliteBank:
                 (question_id, platform, workspace, _body(question), suggestion_id, to_db(at)),
             )
             await conn.execute(
-                "UPDATE suggestions SET state = 'approved', body = ?, decided_at = ?,"
-                " decided_by = ?, question_id = ? WHERE id = ?",
-                (_body(question), to_db(at), decided_by, question_id, suggestion_id),
+                "UPDATE suggestions SET body = ?, question_id = ? WHERE id = ?",
+                (_body(question), question_id, suggestion_id),
             )
             bonus = bonus_points > 0
             if bonus:
