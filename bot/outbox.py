@@ -89,6 +89,7 @@ class OutboxWorker:
         store: Store,
         platforms: Mapping[str, Platform],
         questions: Callable[[ChannelRef, int], Question | None],
+        known_question: Callable[[ChannelRef, int], Awaitable[Question | None]],
         clock: Clock,
         config: QuizConfig,
         disable_channel: ChannelDisabler,
@@ -98,6 +99,7 @@ class OutboxWorker:
         self._store = store
         self._platforms = platforms
         self._questions = questions
+        self._known_question = known_question
         self._clock = clock
         self._config = config
         self._disable_channel = disable_channel
@@ -330,7 +332,7 @@ class OutboxWorker:
             return None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
-            question = self._questions(channel.ref, round_.question_id)
+            question = await self._known_question(channel.ref, round_.question_id)
             if question is None:
                 await self._record(previous)
                 await self._store.fail_action(
