@@ -29,7 +29,7 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
-from bot.ports import Clock, FindsSentSince, PacedSends, Platform, Store
+from bot.ports import Clock, FindsSentSince, LeasedClaims, PacedSends, Platform, Store
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -115,6 +115,12 @@ class OutboxWorker:
         self._read_at_enqueue = 0
         self._quiet_since_enqueue: int | None = None
         self._next_due: datetime | None = None
+        # Replicas: another one's claim may be taken after this worker last looked, and
+        # nothing here wakes when that replica dies; looking again within a lease finds
+        # the claim and sleeps until it ends, so its actions are taken over then.
+        self._look_within = (
+            store.outbox_lease.total_seconds() if isinstance(store, LeasedClaims) else None
+        )
 
     def wake(self) -> None:
         """Something was queued: the next pass reads the due index."""
@@ -160,7 +166,9 @@ class OutboxWorker:
 
     async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
         """One pass; returns the seconds until the next is due (0: at once), at most
-        ``idle_seconds``."""
+        ``idle_seconds`` (and at most a lease on a store whose claims have one)."""
+        if self._look_within is not None:
+            idle_seconds = min(idle_seconds, self._look_within)
         # Completing handed-over actions asks for no pass of its own: the same pass read
         # the due index after them (or knew it had nothing), and an enqueue wakes the
         # worker anyway.

@@ -7,7 +7,7 @@ them only through these protocols.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -205,6 +205,17 @@ class ChannelChanges(Protocol):
         every change any process commits (a channel by its id, a question by its id, a
         reminder by its member's id), and ``lost()`` once if the connection it listens
         on is lost (changes are then missed). Raises ``QuizError`` when it cannot listen."""
+        ...
+
+
+@runtime_checkable
+class LeasedClaims(Protocol):
+    """A store whose ``due_actions`` claims what it returns for a lease (replicas): an
+    action another replica claimed falls due again when its lease ends."""
+
+    @property
+    def outbox_lease(self) -> timedelta:
+        """How long a claim holds an action off the other replicas."""
         ...
 
 
