@@ -6,17 +6,24 @@ SQLite with two services on one file)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.models import ActionState
+from bot.bank_store import Override, Workspace
+from bot.models import ActionState, ChannelSettings
+from bot.refs import ChannelRef, MemberRef
 from bot.workspace_catalog import workspace_of
+from questions.catalog import QuestionKey
+from questions.pack import Question
 from tests.core.test_suggestions import GOOD, submit, suggest
 from tests.harness import QuizHarness
-from tests.storage.backends import BACKENDS
+from tests.storage.backends import BACKENDS, open_store
 from tests.storage.replica_pair import drop_listener, sync_of, two_replicas, until
 from tests.store_reads import round_actions
+
+T0 = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
 
 
 async def deaf(quiz: QuizHarness) -> None:
@@ -137,3 +144,47 @@ async def test_a_bank_change_missed_while_not_listening_arrives_with_the_check(
         assert knows_the_approved_question(b)
         assert sync_of(b).listening
         assert await sync_of(b).reconcile() == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_question_s_stored_texts_are_its_own_row_and_each_workspace_s_override(
+    backend: str, tmp_path: Path
+) -> None:
+    """What a replica reads again of one question (``stored_question``), and of one
+    workspace (``overrides(workspace)``), on both backends."""
+    async with open_store(backend, tmp_path) as store:
+        ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+        bundled = ids[("p", "q1")]
+        one, two = Workspace("slack", "T1"), Workspace("slack", "T2")
+        member = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        channel = await store.create_channel(
+            ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
+        )
+        fixed = Question(id="q1", topic="gpu", question="Fixed?", outline="Fixed.")
+        for space in (one, two):
+            await store.bank.save_override(Override(bundled, space, fixed), member_id=member, at=T0)
+        suggested = await store.bank.add_suggestion(
+            one, channel.id, member, Question(id="s", topic="kv", question="KV?", outline="."), T0
+        )
+        approval = await store.bank.approve_suggestion(
+            suggested,
+            Question(id="own", topic="kv", question="KV?", outline="."),
+            decided_by=member,
+            at=T0,
+            bonus_points=0,
+        )
+        assert approval is not None
+
+        stored = await store.bank.stored_question(bundled)
+        assert stored.own is None
+        assert [(o.workspace, o.question.outline) for o in stored.overrides] == [
+            (one, "Fixed."),
+            (two, "Fixed."),
+        ]
+        own = await store.bank.stored_question(approval.question_id)
+        assert own.own is not None and own.own.workspace == one and own.overrides == ()
+        assert own.own.question.id == "own"
+        nothing = await store.bank.stored_question(bundled + 1000)
+        assert (nothing.own, nothing.overrides) == (None, ())
+        assert [o.workspace for o in await store.bank.overrides(two)] == [two]
+        assert len(await store.bank.overrides()) == 2
