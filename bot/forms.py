@@ -8,11 +8,12 @@ comes back with one problem per bad field, and the adapter keeps what the member
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from questions.question_check import FieldProblem
 
-__all__ = ["FieldProblem", "Form", "FormField"]
+__all__ = ["FieldProblem", "Form", "FormField", "typed_back"]
 
 FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
 LABEL_LIMIT = 45  # Discord's limit on a text input's label
@@ -51,3 +52,11 @@ class Form:
     def __post_init__(self) -> None:
         if not 0 < len(self.fields) <= FORM_FIELDS_LIMIT:
             raise ValueError(f"a form holds 1 to {FORM_FIELDS_LIMIT} fields")
+
+
+TYPED_BACK = "What you typed (nothing is lost; copy it into the form again):"
+
+
+def typed_back(values: Mapping[str, str]) -> str:
+    """Each filled-in field of a submission, exactly as typed, to repeat to the member."""
+    return "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 from bot import cards
 from bot.command_registry import direct_refusal, needs_admin, works_in_direct
 from bot.engine import QuizEngine
 from bot.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
+from bot.forms import TYPED_BACK, typed_back
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.ports import Clock, Platform, Store
@@ -39,6 +41,14 @@ def reply_for(error: Exception) -> Card:
     if isinstance(error, Refused):
         return cards.error(str(error))
     return cards.error(FAILURE)
+
+
+def _with_typed_back(card: Card, values: Mapping[str, str]) -> Card:
+    """A refusal of a form followed by what the member typed in it."""
+    typed = typed_back(values)
+    if not typed:
+        return card
+    return replace(card, body=f"{card.body}\n\n{TYPED_BACK}\n{typed}")
 
 
 class DeliveryLog:
@@ -106,6 +116,8 @@ class InboundChain:
                     event.event_id,
                     extra=about(event.channel),
                 )
+            if isinstance(event, FormSubmit):  # a refused form repeats what was typed
+                return Response(_with_typed_back(reply_for(error), event.values))
             return Response(reply_for(error))
 
     async def _steps(self, event: Event) -> Response | None:
