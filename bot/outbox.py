@@ -29,7 +29,15 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
-from bot.ports import Clock, FindsSentSince, PacedSends, Platform, SeparateImages, Store
+from bot.ports import (
+    Clock,
+    FindsSentSince,
+    LeasedClaims,
+    PacedSends,
+    Platform,
+    SeparateImages,
+    Store,
+)
 from bot.recap import chart_key
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
@@ -90,6 +98,7 @@ class OutboxWorker:
         store: Store,
         platforms: Mapping[str, Platform],
         questions: Callable[[ChannelRef, int], Question | None],
+        known_question: Callable[[ChannelRef, int], Awaitable[Question | None]],
         clock: Clock,
         config: QuizConfig,
         disable_channel: ChannelDisabler,
@@ -99,6 +108,7 @@ class OutboxWorker:
         self._store = store
         self._platforms = platforms
         self._questions = questions
+        self._known_question = known_question
         self._clock = clock
         self._config = config
         self._disable_channel = disable_channel
@@ -114,6 +124,12 @@ class OutboxWorker:
         self._read_at_enqueue = 0
         self._quiet_since_enqueue: int | None = None
         self._next_due: datetime | None = None
+        # Replicas: another one's claim may be taken after this worker last looked, and
+        # nothing here wakes when that replica dies; looking again within a lease finds
+        # the claim and sleeps until it ends, so its actions are taken over then.
+        self._look_within = (
+            store.outbox_lease.total_seconds() if isinstance(store, LeasedClaims) else None
+        )
 
     def wake(self) -> None:
         """Something was queued: the next pass reads the due index."""
@@ -159,7 +175,9 @@ class OutboxWorker:
 
     async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
         """One pass; returns the seconds until the next is due (0: at once), at most
-        ``idle_seconds``."""
+        ``idle_seconds`` (and at most a lease on a store whose claims have one)."""
+        if self._look_within is not None:
+            idle_seconds = min(idle_seconds, self._look_within)
         # Completing handed-over actions asks for no pass of its own: the same pass read
         # the due index after them (or knew it had nothing), and an enqueue wakes the
         # worker anyway.
@@ -331,7 +349,7 @@ class OutboxWorker:
             return None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
-            question = self._questions(channel.ref, round_.question_id)
+            question = await self._known_question(channel.ref, round_.question_id)
             if question is None:
                 await self._record(previous)
                 await self._store.fail_action(

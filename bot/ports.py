@@ -7,7 +7,8 @@ them only through these protocols.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from bot.bank_store import BankStore
@@ -172,8 +173,17 @@ class ChannelStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None: ...
 
 
+class ChangeKind(StrEnum):
+    """What a change another process made is to (``ChannelChanges``), and what its number
+    names."""
+
+    CHANNEL = "channel"  # a channel's settings, by channel id
+    QUESTION = "question"  # a question's texts in the bank (its own, overrides), by question id
+    REMINDER = "reminder"  # a member's daily reminder, by member id
+
+
 class ChannelListener(Protocol):
-    """Hearing of channel changes, as :meth:`ChannelChanges.listen_channels` started it."""
+    """Hearing of changes, as :meth:`ChannelChanges.listen_changes` started it."""
 
     async def alive(self) -> bool:
         """Whether it still hears changes (asks the database); False once the connection
@@ -188,20 +198,42 @@ class ChannelListener(Protocol):
 @runtime_checkable
 class ChannelChanges(Protocol):
     """A store that several processes share (PostgreSQL behind replicas) tells each of
-    them of the channels another one changed, so their cached settings and schedules
-    follow. A store of one process (SQLite) has no need of it and offers none."""
+    them of the channels, bank questions and reminders another one changed, so their
+    cached settings, questions and schedules follow. A store of one process (SQLite)
+    has no need of it and offers none."""
 
     async def channel_versions(self) -> dict[int, int]:
         """Every channel's version: a number that changes whenever its settings do."""
         ...
 
-    async def listen_channels(
-        self, changed: Callable[[int], None], lost: Callable[[], None]
+    async def question_versions(self) -> dict[int, int]:
+        """The version of every question the bank has texts of (a workspace's own
+        question, a bundled one a workspace overrides): a number that changes whenever
+        any of its texts does."""
+        ...
+
+    async def reminder_versions(self) -> dict[int, int]:
+        """Every member's reminder's version, by member id (absent: none set)."""
+        ...
+
+    async def listen_changes(
+        self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> ChannelListener:
-        """From now until the listener is closed, call ``changed(channel_id)`` for every
-        channel whose change any process commits, and ``lost()`` once if the connection
-        it listens on is lost (changes are then missed). Raises ``QuizError`` when it
-        cannot listen."""
+        """From now until the listener is closed, call ``changed(kind, number)`` for
+        every change any process commits (a channel by its id, a question by its id, a
+        reminder by its member's id), and ``lost()`` once if the connection it listens
+        on is lost (changes are then missed). Raises ``QuizError`` when it cannot listen."""
+        ...
+
+
+@runtime_checkable
+class LeasedClaims(Protocol):
+    """A store whose ``due_actions`` claims what it returns for a lease (replicas): an
+    action another replica claimed falls due again when its lease ends."""
+
+    @property
+    def outbox_lease(self) -> timedelta:
+        """How long a claim holds an action off the other replicas."""
         ...
 
 
