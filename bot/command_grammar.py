@@ -6,8 +6,8 @@ the words grammar Slack and the console use (:func:`parse_words`) and, in the Di
 adapter, the typed slash command.
 
 A free-text parameter (:attr:`ParamKind.TEXT`, always the last) keeps what the member
-typed exactly: given the raw text of the arguments (:func:`split_command`), it is the rest
-of that text after the words parsed before it, never its words joined again.
+typed exactly: given the raw text of the arguments (:func:`bot.events.split_command`),
+it is the rest of that text after the words parsed before it, never its words joined.
 """
 
 from __future__ import annotations
@@ -254,16 +254,6 @@ def _free_text(words: Sequence[str], parsed: int, text: str | None) -> str:
     while text[at].isspace():
         at += 1
     return text[at:]
-
-
-def split_command(text: str) -> tuple[str, tuple[str, ...], str]:
-    """``leaderboard  week`` → ``("leaderboard", ("week",), "  week")``: the subcommand's
-    name, the words of its arguments and their raw text (for a free-text parameter)."""
-    first = text.split(maxsplit=1)
-    if not first:
-        return "", (), ""
-    rest = text.lstrip()[len(first[0]) :]
-    return first[0], tuple(rest.split()), rest
 
 
 def _fits(param: Param, word: str) -> bool:

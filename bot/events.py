@@ -47,7 +47,7 @@ class Command:
     Slack IM, a Discord DM, the console's ``:dm``) rather than in a channel.
 
     ``text`` is the raw text the arguments were split from, when the platform has one
-    (Slack's command text, a console line; see :func:`bot.command_grammar.split_command`):
+    (Slack's command text, a console line; see :func:`split_command`):
     free text at the end (an answer, a reason) is taken from it exactly as typed. Without
     it (Discord's options) each argument is as the platform gave it, free text in one.
     """
@@ -98,3 +98,13 @@ class DirectMessage:
 
 
 Event = Reaction | Reply | Command | ButtonPress | FormSubmit | DirectMessage
+
+
+def split_command(text: str) -> tuple[str, tuple[str, ...], str]:
+    """``leaderboard  week`` → ``("leaderboard", ("week",), "  week")``: the subcommand's
+    name, the words of its arguments and their raw text (for a free-text parameter)."""
+    first = text.split(maxsplit=1)
+    if not first:
+        return "", (), ""
+    rest = text.lstrip()[len(first[0]) :]
+    return first[0], tuple(rest.split()), rest

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
-from bot.command_grammar import split_command
-from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply
+from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply, split_command
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response

@@ -33,8 +33,7 @@ from adapters.slack.payloads import (
 )
 from adapters.slack.render import ACTION_PREFIX, REPEAT_MARK
 from bot.cards import REVEAL_ACTION, round_id_from
-from bot.command_grammar import split_command
-from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply
+from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply, split_command
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "slack"

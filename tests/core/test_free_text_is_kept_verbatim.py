@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.command_grammar import Param, ParamKind, Subcommand, split_command
+from bot.command_grammar import Param, ParamKind, Subcommand
 from bot.command_registry import parse_command
 from bot.commands import AnswerRound, CommandError, FlagRound, ReviewDecision
+from bot.events import split_command
 
 
 def parsed(typed: str) -> object:
