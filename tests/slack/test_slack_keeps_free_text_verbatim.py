@@ -41,3 +41,14 @@ async def test_answers_and_reasons_keep_their_spaces_newlines_and_code(
     assert flag.reason == FLAG
     rejected = await store.bank.get_suggestion(1)
     assert rejected is not None and rejected.reason == REJECTION
+
+
+async def test_a_command_whose_text_says_payload_is_not_dropped(slack_quiz: SlackQuiz) -> None:
+    """bolt reads a form body containing the word ``payload`` as an interactivity payload
+    and found none: such a command went unanswered and its text was lost."""
+    quiz = slack_quiz
+    await quiz.command("now")
+    await quiz.command("flag the payload=8 bytes, not 16", by=MEMBER)
+    [flag] = await quiz.service.store.bank.flags()
+    assert flag.reason == "the payload=8 bytes, not 16"
+    assert "Thanks: flagged" in quiz.told(MEMBER)[-1]
