@@ -14,7 +14,7 @@ recording, that an action was already done.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from adapters.slack.errors import error_code, slack_call
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
-from adapters.slack.render import SlackMessage, render_card
+from adapters.slack.render import SlackMessage, render_card, split_message
 from adapters.slack.sent_messages import message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.slack.web_client import SharedSessionWebClient
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ALT_TEXT_LIMIT = 1000  # files.getUploadURLExternal's limit on alt_txt
+TOO_LONG = "msg_blocks_too_long"  # Slack's answer to a message whose blocks hold too much
 
 DEFAULT_HTTP_PORT = 3000
 
@@ -257,7 +258,8 @@ class SlackPlatform:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,
         # which carries every figure of its picture.
         client = (await self.workspace(channel.workspace)).client
-        for message in render_card(card):
+
+        async def tell_one(message: SlackMessage, continued: bool) -> str:
             async with slack_call("chat.postEphemeral"):
                 await client.chat_postEphemeral(
                     channel=channel.channel_id,
@@ -265,6 +267,10 @@ class SlackPlatform:
                     text=message.text,
                     blocks=message.blocks,
                 )
+            return ""
+
+        for message in render_card(card):
+            await _fitting(message, tell_one, _nothing_to_record)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
@@ -346,12 +352,31 @@ class SlackPlatform:
         posted = (await self._unfinished.unfinished_card(key) or []) if several else []
         if several and not posted:
             await self._unfinished.begin_card(key)
+
+        async def splitting() -> None:
+            """A message Slack refused as too long goes out in pieces: until the last is
+            out, the card is unfinished (find_sent must not take its first for all)."""
+            nonlocal several
+            if not several:
+                await self._unfinished.begin_card(key)
+                several = True
+
         for part, message in enumerate(messages):
             if part < len(posted):
                 continue
-            ts = await self._post_one(
-                workspace, channel, message, key=key, part=part, thread_ts=thread_ts
-            )
+
+            async def post_one(piece: SlackMessage, continued: bool, part: int = part) -> str:
+                return await self._post_one(
+                    workspace,
+                    channel,
+                    piece,
+                    key=key,
+                    part=part,
+                    thread_ts=thread_ts,
+                    continued=continued,
+                )
+
+            ts = await _fitting(message, post_one, splitting)
             if several:
                 await self._unfinished.record_card_part(key, ts)
             posted.append(ts)
@@ -395,6 +420,7 @@ class SlackPlatform:
         key: str,
         part: int,
         thread_ts: str | None,
+        continued: bool = False,
     ) -> str:
         async with self._pacer.slot(channel):
             await workspace.pacer.turn()
@@ -405,7 +431,7 @@ class SlackPlatform:
                         text=message.text,
                         blocks=message.blocks,
                         thread_ts=thread_ts,
-                        metadata=message_metadata(key, part),
+                        metadata=message_metadata(key, part, continued=continued),
                         unfurl_links=False,
                         unfurl_media=False,
                     )
@@ -503,3 +529,38 @@ def create_slack_platform(
         progress=progress,
         installs=installs,
     )
+
+
+SendOne = Callable[[SlackMessage, bool], Awaitable[str]]
+
+
+async def _nothing_to_record() -> None:
+    return None
+
+
+async def _fitting(
+    message: SlackMessage,
+    send: SendOne,
+    splitting: Callable[[], Awaitable[None]],
+    *,
+    continued: bool = False,
+) -> str:
+    """Send ``message``; one Slack refuses as too long (``msg_blocks_too_long``) is split
+    in two (``splitting`` is awaited first) and each half sent the same way, never
+    dropped. The first piece's ts stands for it (``send`` is told which pieces continue
+    it). A message split this way and cut short by a crash is sent whole again: a piece
+    may show twice, none is lost."""
+    try:
+        return await send(message, continued)
+    except PlatformError as problem:
+        cause = problem.__cause__
+        if not isinstance(cause, SlackApiError) or error_code(cause) != TOO_LONG:
+            raise
+        halves = split_message(message)
+        if len(halves) < 2:
+            raise
+        log.info("Slack refused a message as too long; sending it in two")
+    await splitting()
+    first = await _fitting(halves[0], send, splitting, continued=continued)
+    await _fitting(halves[1], send, splitting, continued=True)
+    return first
