@@ -27,7 +27,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
-from adapters.slack.errors import error_code, slack_call
+from adapters.slack.errors import TokenRefused, error_code, slack_call
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
@@ -48,7 +48,7 @@ from adapters.slack.workspaces import (
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.clock import SystemClock
-from bot.errors import PlatformError
+from bot.errors import PlatformError, WorkspaceRemoved
 from bot.installations import InstallationStore
 from bot.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -108,7 +108,9 @@ class SlackPlatform:
         )
         self._unfinished: SendProgress = progress or UnfinishedSends()
         self._work = BackgroundWork()
-        self._listeners = SlackListeners(self, self._work)
+        self._listeners = SlackListeners(
+            self, self._work, serves=self._serves if installs is not None else None
+        )
         options: dict[str, Any] = {}
         if installs is not None:
             options = {"oauth_flow": installs.flow(client), "authorize": installs.authorize}
@@ -117,7 +119,7 @@ class SlackPlatform:
             signing_secret=signing_secret,
             request_verification_enabled=http,
             process_before_response=True,
-            before_authorize=self._listeners.admit,
+            before_authorize=self._listeners.admission,
             name="quizbot",
             **options,
         )
@@ -192,6 +194,15 @@ class SlackPlatform:
     async def workspace(self, team: str) -> SlackWorkspace:
         """The workspace ``team`` as the bot acts in it."""
         return await self._workspaces.get(team)
+
+    async def _serves(self, team: str) -> bool:
+        """Whether the bot acts in workspace ``team``: installed there, its token not
+        refused (what bolt's authorize step finds)."""
+        try:
+            await self._workspaces.get(team)
+        except (WorkspaceRemoved, TokenRefused):
+            return False
+        return True
 
     @property
     def connected(self) -> bool:
