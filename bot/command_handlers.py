@@ -283,7 +283,9 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
     if topic is not None and topic not in ctx.topics():
-        raise unknown_topic(topic, ctx.topics())
+        await engine.read_bank(workspace_of(ctx.event.channel))  # approved a moment ago?
+        if topic not in ctx.topics():
+            raise unknown_topic(topic, ctx.topics())
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic

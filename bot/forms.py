@@ -13,11 +13,12 @@ keeps its text (an edit form stores the question's own).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from questions.question_check import FieldProblem
 
-__all__ = ["FieldProblem", "Form", "FormField"]
+__all__ = ["FieldProblem", "Form", "FormField", "typed_back"]
 
 FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
 LABEL_LIMIT = 45  # Discord's limit on a text input's label
@@ -66,3 +67,11 @@ def kept_note(length: int, limit: int) -> str:
         f" ({limit:,}), so it is not shown: left empty, it stays as it is; what you type"
         " here replaces it."
     )
+
+
+TYPED_BACK = "What you typed (nothing is lost; copy it into the form again):"
+
+
+def typed_back(values: Mapping[str, str]) -> str:
+    """Each filled-in field of a submission, exactly as typed, to repeat to the member."""
+    return "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())

@@ -15,7 +15,8 @@ from bot.ports import Connector, Store
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST = "0.0.0.0"
+# No authentication: only this host reaches them unless QUIZBOT_HEALTH_HOST says otherwise.
+DEFAULT_HOST = "127.0.0.1"
 STORE_PROBE_TIMEOUT = 2.0
 # A key nobody sets: reading it is the cheapest query that proves the database answers.
 _PROBE_KEY = "healthz-probe"

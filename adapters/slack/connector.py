@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_async_handlers import (
@@ -27,7 +28,13 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
-from adapters.slack.errors import TokenRefused, error_code, slack_call
+from adapters.slack.errors import (
+    TokenRefused,
+    error_code,
+    refused_for_good,
+    slack_call,
+    to_platform_error,
+)
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
@@ -48,7 +55,7 @@ from adapters.slack.workspaces import (
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.clock import SystemClock
-from bot.errors import PlatformError, WorkspaceRemoved
+from bot.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
 from bot.installations import InstallationStore
 from bot.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -305,6 +312,42 @@ class SlackPlatform:
             channel.channel_id, key, thread=thread.thread_id if thread else None, since=since
         )
         return MessageRef(channel, ts) if ts is not None else None
+
+    # ---- the core's SeparateImages: a recap's chart, uploaded as a step of its own
+
+    async def post_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """Upload ``image`` into the channel alone (``files_upload_v2``, scope
+        ``files:write``). A failure that may pass (a rate limit, an error of Slack's or of
+        the network) raises, so the outbox retries it; a refusal that will not (such as
+        ``missing_scope``) is logged and gives None. The file's id stands for the message."""
+        workspace = await self.workspace(channel.workspace)
+        method = "files.completeUploadExternal"
+        try:
+            async with self._pacer.slot(channel.channel_id):
+                answer = await workspace.client.files_upload_v2(
+                    channel=channel.channel_id,
+                    file=image.png,
+                    filename=image.filename,
+                    title=image.filename,
+                    alt_txt=image.description[:ALT_TEXT_LIMIT],
+                )
+        except SlackApiError as error:
+            problem = to_platform_error(method, error)
+            if isinstance(problem, ChannelUnavailable) or not refused_for_good(error):
+                raise problem from error
+            log.warning("the chart %s was refused: %s", image.filename, problem)
+            return None
+        except (TimeoutError, aiohttp.ClientError, SlackClientError) as error:
+            raise PlatformError(f"Slack {method}: {type(error).__name__}") from error
+        uploaded = answer.get("file") or {}
+        return MessageRef(channel, str(uploaded.get("id") or image.filename))
+
+    async def find_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """An upload of ``image`` among the channel's recent messages, by its file name (a
+        recap's names its week: one per channel): a file carries no metadata of ours."""
+        sent = (await self.workspace(channel.workspace)).sent
+        file_id = await sent.find_file(channel.channel_id, image.filename)
+        return MessageRef(channel, file_id) if file_id is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await (await self.workspace(member.workspace)).members.is_admin(member.member_id)

@@ -69,6 +69,14 @@ class SentMessages:
                 return str(message["ts"])
         return None
 
+    async def find_file(self, channel: str, filename: str) -> str | None:
+        """The id of a file named ``filename`` shared into the channel lately, if any."""
+        async for message in self._history(channel, None):
+            for shared in message.get("files") or ():
+                if shared.get("name") == filename and shared.get("id"):
+                    return str(shared["id"])
+        return None
+
     def _history(self, channel: str, since: datetime | None) -> AsyncIterator[Mapping[str, Any]]:
         options: dict[str, Any] = {}
         if since is not None:

@@ -88,6 +88,19 @@ class Uploaded:
     title: str | None = None
     channel: str | None = None
     thread_ts: str | None = None
+    ts: str = ""  # the file share message's, once shared
+
+    def as_message(self) -> dict[str, Any]:
+        """The file share message, as the channel's history lists it."""
+        shared = {"id": self.file_id, "name": self.filename, "title": self.title}
+        return {
+            "type": "message",
+            "user": BOT_USER,
+            "bot_id": BOT_ID,
+            "text": "",
+            "ts": self.ts,
+            "files": [shared],
+        }
 
 
 @dataclass
@@ -384,6 +397,8 @@ class FakeSlack:
             upload.title = item.get("title")
             upload.channel = params.get("channel_id")
             upload.thread_ts = params.get("thread_ts")
+            n = next(self._ts)
+            upload.ts = f"{int(self.ts_base) + n}.{n:06d}"
             self.uploads.append(upload)
             completed.append({"id": upload.file_id, "title": upload.title})
         return {"ok": True, "files": completed}
@@ -421,18 +436,26 @@ class FakeSlack:
     def _conversations_history(self, params: Mapping[str, Any]) -> dict[str, Any]:
         channel = str(params["channel"])
         oldest = float(params.get("oldest") or 0)
-        top = [
+        top: list[Posted | Uploaded] = [
             m
             for m in self.messages
             if m.channel == channel and m.thread_ts is None and float(m.ts) > oldest
         ]
-        newest_first = list(reversed(top))
+        top += [  # a file shared into the channel has a message of its own there
+            u
+            for u in self.uploads
+            if u.channel == channel and u.thread_ts is None and float(u.ts) > oldest
+        ]
+        newest_first = sorted(top, key=lambda m: float(m.ts), reverse=True)
         start = int(params.get("cursor") or 0)
         limit = int(params.get("limit") or 100)
         page = newest_first[start : start + limit]
         metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
         messages = []
         for posted in page:
+            if isinstance(posted, Uploaded):
+                messages.append(posted.as_message())
+                continue
             message = posted.as_message(with_metadata=metadata)
             replies = self.posts(channel, thread=posted.ts)
             if replies:
