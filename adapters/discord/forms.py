@@ -10,6 +10,11 @@ the member it was opened for (``quizbot-form:answer:42:<member id>``). So two me
 with the same form open never share an id, and a submission is routed from its custom
 id alone: discord.py keeps no modal in memory, and a form opened before a restart is
 taken after it. A submission that cannot be routed is answered with what was typed.
+
+A field's text longer than a text input holds (4,000 characters) is never shown cut: the
+input is empty and optional, its placeholder says so, and its custom id is marked
+(``outline:kept``), so the submission leaves the field out (its text stays as it is)
+unless the member typed something in it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ FORM_ID = re.compile(
     rf"{MODAL_PREFIX}:(?P<kind>[a-z_]+):(?P<target>[A-Za-z0-9_.-]*)(?::(?P<member>[0-9]{{1,20}}))?"
 )
 NESTING_LIMIT = 3  # a submission holds rows (or labels) of inputs: nothing deeper
+KEPT = ":kept"  # marks the input of a field too long to show: left empty, it stays as it is
 EXPIRED_TITLE = "This form expired"
 EXPIRED = (
     "This form expired, so nothing was saved. Here is what you wrote: open the form again"
@@ -93,6 +99,15 @@ def submitted_values(components: object, depth: int = 0) -> dict[str, str]:
         custom_id, value = component.get("custom_id"), component.get("value")
         if isinstance(custom_id, str) and isinstance(value, str):
             values[custom_id] = value
+    return values if depth else _kept_left_out(values)
+
+
+def _kept_left_out(values: dict[str, str]) -> dict[str, str]:
+    """A field too long to show is left out when nothing was typed in it, else taken."""
+    for marked in [name for name in values if name.endswith(KEPT)]:
+        typed = values.pop(marked)
+        if typed.strip():
+            values.setdefault(marked.removesuffix(KEPT), typed)
     return values
 
 
@@ -113,13 +128,15 @@ class FormModal(discord.ui.Modal):
         )
         self.form = form
         for field in form.fields:
+            too_long = len(field.value) > field.max_length
+            hint = f"Left empty, its {len(field.value):,} characters stay" if too_long else ""
             text_input: discord.ui.TextInput[FormModal] = discord.ui.TextInput(
                 label=field.label[:LABEL_LIMIT],
                 style=discord.TextStyle.paragraph if field.multiline else discord.TextStyle.short,
-                custom_id=field.name,
-                default=field.value[: field.max_length] or None,
-                placeholder=field.hint[:PLACEHOLDER_LIMIT] or None,
-                required=field.required,
+                custom_id=field.name + KEPT if too_long else field.name,
+                default=None if too_long else field.value or None,
+                placeholder=(hint or field.hint)[:PLACEHOLDER_LIMIT] or None,
+                required=field.required and not too_long,
                 max_length=field.max_length,
             )
             self.add_item(text_input)

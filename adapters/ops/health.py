@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from adapters.ops.log_throttle import HttpServerLog
 from adapters.ops.metrics import METRICS_CONTENT_TYPE, PrometheusMetrics
 from bot.ports import Connector, Store
 
@@ -82,7 +83,12 @@ async def start_health_server(
     host: str = DEFAULT_HOST,
 ) -> HealthServer:
     """Serve ``/healthz`` and ``/metrics`` on ``host:port`` until ``close()``."""
-    runner = web.AppRunner(health_app(store, connectors, metrics), access_log=None)
+    runner = web.AppRunner(
+        health_app(store, connectors, metrics),
+        access_log=None,
+        # a malformed request is the client's fault: one throttled line, no traceback
+        logger=HttpServerLog(logging.getLogger("aiohttp.server")),
+    )
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
