@@ -64,17 +64,19 @@ def question_from_values(
     values: Mapping[str, str], *, question_id: str, keep: Question | None = None
 ) -> Question:
     """The question the form describes (``keep``: the edited question, whose difficulty, tags
-    and corrections stay, and whose follow-up notes stay with each follow-up the edit kept
-    word for word: the form has no box for them); raises QuestionInvalid naming each bad
-    field."""
-    follow_ups: list[object] = list(text_list(values.get(FOLLOW_UPS, "")))
+    and corrections it keeps, with the text of each field the submission leaves out: one too
+    long for the platform's form, left as it was; and the notes of each follow-up the edit
+    kept word for word: the form has no box for them); raises QuestionInvalid naming each
+    bad field."""
+    given = {**(question_values(keep) if keep is not None else {}), **values}
+    follow_ups: list[object] = list(text_list(given.get(FOLLOW_UPS, "")))
     data: dict[str, object] = {
         "id": question_id,
-        TOPIC: values.get(TOPIC, "").strip(),
-        QUESTION: values.get(QUESTION, ""),
-        OUTLINE: values.get(OUTLINE, ""),
+        TOPIC: given.get(TOPIC, "").strip(),
+        QUESTION: given.get(QUESTION, ""),
+        OUTLINE: given.get(OUTLINE, ""),
         FOLLOW_UPS: follow_ups,
-        KEY_POINTS: text_list(values.get(KEY_POINTS, "")),
+        KEY_POINTS: text_list(given.get(KEY_POINTS, "")),
     }
     if keep is not None:
         data.update(difficulty=keep.difficulty, tags=keep.tags, corrections=keep.corrections)
