@@ -25,15 +25,40 @@ BUNDLED: list[Pack] = [load_pack(p) for p in sorted(bundled_packs_dir().glob("*.
 ALL_QUESTIONS: list[Question] = [q for pack in BUNDLED for q in pack.questions]
 
 
-def test_the_bank_lasts_a_quarter_of_weekdays() -> None:
-    assert len(AI_INFRA.questions) >= 60
+# Areas a senior interviewer expects beyond the original bank (issue 27): each a topic of
+# at least two questions.
+AREAS = (
+    "accelerators",  # MI300X and ROCm, Blackwell and FP4, NVL72, H200, TPUs, Trainium
+    "gpu-sharing",  # MIG, MPS, time-slicing, the Kubernetes device plugin, Slurm GRES
+    "compilers",  # torch.compile, Inductor, XLA/JAX, TensorRT-LLM
+    "long-context",  # context parallelism: ring attention, Ulysses
+    "mixture-of-experts",  # MoE serving with expert parallelism
+    "network-design",  # fat-tree vs rails, oversubscription, speeds, acceptance tests
+    "training-health",  # loss spikes, NaNs, silent data corruption
+    "post-training",  # RLHF and RL infrastructure
+    "power-cooling",
+)
+
+
+def test_the_bank_lasts_half_a_year_of_weekdays() -> None:
+    assert len(AI_INFRA.questions) >= 120
 
 
 def test_the_bank_spreads_over_topics() -> None:
     per_topic = Counter(q.topic for q in AI_INFRA.questions)
-    assert len(per_topic) >= 12
+    assert len(per_topic) >= 28
     biggest, count = per_topic.most_common(1)[0]
-    assert count <= len(AI_INFRA.questions) / 5, f"{biggest} has {count} questions"
+    assert count <= len(AI_INFRA.questions) / 10, f"{biggest} has {count} questions"
+    assert [t for t, n in per_topic.items() if n < 2] == [], "a topic with a single question"
+
+
+def test_every_area_has_at_least_two_questions() -> None:
+    per_topic = Counter(q.topic for q in AI_INFRA.questions)
+    assert {area: per_topic[area] for area in AREAS if per_topic[area] < 2} == {}
+
+
+def test_the_bank_has_at_least_fifteen_warm_ups() -> None:
+    assert sum(q.difficulty == "easy" for q in AI_INFRA.questions) >= 15
 
 
 @pytest.mark.parametrize("question", ALL_QUESTIONS, ids=lambda q: q.id)
