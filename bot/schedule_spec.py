@@ -442,21 +442,26 @@ def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Ite
 # after ``after`` is ``following``, so it is also the first after any instant in between.
 # Start-up's catch-up works it out from each channel's last round and the scheduler asks
 # again from now: one walk of the calendar for each of 10,000 schedules, not two.
-_FOLLOWING: dict[tuple[ScheduleSpec, ZoneInfo], tuple[datetime, datetime]] = {}
+# Keyed by the schedule's normalized text and the zone's name: the same pair is the same
+# slots (as the scheduler's groups), and a string hashes once, a ScheduleSpec every time.
+_FOLLOWING: dict[tuple[str, str], tuple[datetime, datetime]] = {}
 _FOLLOWING_LIMIT = 65_536
 
 
 def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
     """The first slot strictly after ``after`` (UTC-aware), or None if it never fires."""
     _require_aware(after, "after")
-    known = _FOLLOWING.get((spec, tz))
+    if tz.key is None:  # a zone read from a file has no name to remember it by
+        return next(slots_after(spec, tz, after), None)
+    key = (spec.text, tz.key)
+    known = _FOLLOWING.get(key)
     if known is not None and known[0] <= after < known[1]:
         return known[1]
     following = next(slots_after(spec, tz, after), None)
     if following is not None:
         if len(_FOLLOWING) >= _FOLLOWING_LIMIT:
             _FOLLOWING.clear()
-        _FOLLOWING[spec, tz] = (after, following)
+        _FOLLOWING[key] = (after, following)
     return following
 
 
