@@ -24,7 +24,7 @@ from bot.recap_schedule import RecapSetting, recap_plan
 from bot.recap_store import RecapRecord
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, Image
-from bot.schedule_spec import MissedSlot, ScheduleError, ScheduleSpec, missed_slot
+from bot.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduler import ChannelPlan
 from bot.team_memory import TeamMemory
 
@@ -98,12 +98,12 @@ class WeeklyRecaps:
         missed: list[tuple[ChannelSettings, datetime, str]] = []
         # What is due depends on the recap's schedule, zone and grace only: worked out once
         # for each (a few hundred zones at most), not for each of 10,000 channels.
-        decisions: dict[tuple[ScheduleSpec, ZoneInfo, timedelta], tuple[MissedSlot, str]] = {}
+        decisions: dict[tuple[str, str, timedelta], tuple[MissedSlot, str]] = {}
         for channel in channels:
             plan = self.plan(channel)
             if plan is None:
                 continue
-            group = (plan.spec, plan.tz, plan.grace)
+            group = (*plan.group, plan.grace)  # (schedule text, zone name): quick to hash
             decided = decisions.get(group)
             if decided is None:
                 decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
