@@ -72,6 +72,16 @@ class Override:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredQuestion:
+    """What the bank stores of one question id: the workspace question it is (None: it is
+    none), and each workspace's override of it."""
+
+    question_id: int
+    own: OwnQuestion | None
+    overrides: tuple[Override, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Flag:
     """A member's report of a mistake in a round's question (``/quiz flag``), and its outcome."""
 
@@ -98,8 +108,14 @@ class Approval:
     bonus_awarded: bool
 
 
+class TooManyWaiting(Exception):
+    """The member has as many suggestions waiting for review as one may have."""
+
+
 class BankStore(Protocol):
-    """Every write is committed before the call returns."""
+    """Every write is committed before the call returns. A store that replicas share
+    announces each change of a question's texts (approval, edit, override) in the
+    transaction that makes it (``ChannelChanges``, ``ChangeKind.QUESTION``)."""
 
     async def add_suggestion(
         self,
@@ -108,7 +124,14 @@ class BankStore(Protocol):
         member_id: int,
         question: Question,
         at: datetime,
-    ) -> int: ...
+        *,
+        waiting_limit: int | None = None,
+    ) -> int:
+        """The new pending suggestion's id. With ``waiting_limit``, raises
+        :class:`TooManyWaiting`, adding nothing, when the member already has that many
+        suggestions waiting in the workspace; checked in the insert's transaction, so
+        suggestions sent at once cannot pass it together."""
+        ...
 
     async def get_suggestion(self, suggestion_id: int) -> Suggestion | None: ...
 
@@ -144,7 +167,13 @@ class BankStore(Protocol):
         """Edit a workspace question in place (its database id and rounds stay)."""
         ...
 
-    async def overrides(self) -> list[Override]: ...
+    async def overrides(self, workspace: Workspace | None = None) -> list[Override]:
+        """The workspace's overrides (every workspace's with None), oldest first."""
+        ...
+
+    async def stored_question(self, question_id: int) -> StoredQuestion:
+        """The question's texts as stored now (another replica may have changed them)."""
+        ...
 
     async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None: ...
 

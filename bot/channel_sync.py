@@ -1,18 +1,22 @@
-"""Keeps a process's channel settings in step with a store that other processes change.
+"""Keeps a process's channel settings, and what else it keeps of the store (``Followed``:
+the bank's questions, the members' reminders), in step with a store that other
+processes change.
 
 Replicas sharing PostgreSQL each keep the channels' settings in memory (the engine's
-cache, the scheduler's jobs). A change one replica makes reaches the others two ways:
+cache, the scheduler's jobs), and so the workspaces' questions and overrides (the
+engine's catalog) and the members' reminders (their scheduler's jobs). A change one
+replica makes reaches the others two ways:
 
-- at once: the store announces each changed channel (a NOTIFY sent by the transaction
-  that changes it) and every replica reads that channel again;
-- at the latest after ``RECONCILE_INTERVAL``: every replica compares each channel's
-  version with the one it saw last and reads again those that differ. This catches what
-  the announcements missed (the listening connection was lost; a change made by hand),
-  and is when a lost listener is opened again.
+- at once: the store announces each changed row (a NOTIFY sent by the transaction
+  that changes it) and every replica reads that row again;
+- at the latest after ``RECONCILE_INTERVAL``: every replica compares each row's
+  version with the one it saw last and reads again those that differ or are gone. This
+  catches what the announcements missed (the listening connection was lost; a change
+  made by hand), and is when a lost listener is opened again.
 
-Either way the stored settings go to ``apply``, the path a change made here takes, one
-channel at a time and in the order they were read. Listening is only ever a shortcut:
-when it fails, the reconciliation still brings every change, a minute late.
+Either way what is stored goes to the kind's ``apply``, the path a change made here
+takes, one row at a time and in the order they were read. Listening is only ever a
+shortcut: when it fails, the reconciliation still brings every change, a minute late.
 """
 
 from __future__ import annotations
@@ -20,19 +24,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, Generic, TypeVar
 
 from bot.models import ChannelSettings
-from bot.ports import ChannelChanges, ChannelListener
+from bot.ports import ChangeKind, ChannelChanges, ChannelListener
 
 log = logging.getLogger(__name__)
 
 RECONCILE_INTERVAL = timedelta(seconds=60)
 
+T = TypeVar("T")
+Key = tuple[ChangeKind, int]  # what changed: its kind, and its number (a channel's id...)
+
+
+@dataclass(frozen=True)
+class Followed(Generic[T]):
+    """Rows of one kind that other processes change, followed as the channels are:
+    every row's version by its number, how to read one again (None: it is gone), and
+    what to do with what was read."""
+
+    kind: ChangeKind
+    versions: Callable[[], Awaitable[dict[int, int]]]
+    read: Callable[[int], Awaitable[T | None]]
+    apply: Callable[[int, T | None], None]
+
 
 class ChannelSync:
-    """Reads again, and hands to ``apply``, each channel another process changed."""
+    """Reads again, and hands to ``apply``, each channel another process changed; and so
+    for each row of the ``also`` kinds."""
 
     def __init__(
         self,
@@ -40,19 +62,26 @@ class ChannelSync:
         read: Callable[[int], Awaitable[ChannelSettings | None]],
         apply: Callable[[ChannelSettings], None],
         *,
+        also: Sequence[Followed[Any]] = (),
         interval: timedelta = RECONCILE_INTERVAL,
     ) -> None:
+        def apply_channel(channel_id: int, settings: ChannelSettings | None) -> None:
+            if settings is not None:  # channels are never deleted
+                apply(settings)
+
+        channels = Followed(ChangeKind.CHANNEL, changes.channel_versions, read, apply_channel)
+        self._followed: dict[ChangeKind, Followed[Any]] = {
+            followed.kind: followed for followed in (channels, *also)
+        }
         self._changes = changes
-        self._read = read
-        self._apply = apply
         self._interval = interval
-        self._versions: dict[int, int] = {}  # each channel's version when last read
-        self._heard: dict[int, None] = {}  # channels announced and not read yet, in order
+        self._versions: dict[ChangeKind, dict[int, int]] = {}  # each row's when last read
+        self._heard: dict[Key, None] = {}  # rows announced and not read yet, in order
         self._wake = asyncio.Event()
         self._one_at_a_time = asyncio.Lock()  # a later read is never applied before an earlier
         self._listener: ChannelListener | None = None
         self._listening: bool | None = None  # None: not tried yet
-        self._waiting: dict[int, list[asyncio.Future[ChannelSettings]]] = {}
+        self._waiting: dict[Key, list[asyncio.Future[Any]]] = {}
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -61,9 +90,10 @@ class ChannelSync:
         return bool(self._listening)
 
     async def begin(self) -> None:
-        """Note every channel's version and start listening. Call it before reading the
-        channels to start with: a change after that is then not missed."""
-        self._versions = await self._changes.channel_versions()
+        """Note every row's version and start listening. Call it before reading the
+        channels (and the other kinds) to start with: a change after that is then not
+        missed."""
+        self._versions = {kind: await f.versions() for kind, f in self._followed.items()}
         await self._listen()
 
     def start(self) -> None:
@@ -90,29 +120,40 @@ class ChannelSync:
                 future.cancel()
         self._waiting.clear()
 
-    def next_refresh(self, channel_id: int) -> asyncio.Future[ChannelSettings]:
-        """Resolved with the settings of the channel when they are next applied."""
-        future: asyncio.Future[ChannelSettings] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(channel_id, []).append(future)
+    def next_refresh(
+        self, number: int, kind: ChangeKind = ChangeKind.CHANNEL
+    ) -> asyncio.Future[Any]:
+        """Resolved with what was read of the row (a channel's settings by default) when
+        it is next applied."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault((kind, number), []).append(future)
         return future
 
     async def reconcile(self) -> int:
-        """Listen again if the listener was lost, then read again every channel whose
-        version changed since it was last read; returns how many changed."""
+        """Listen again if the listener was lost, then read again every row whose version
+        changed since it was last read, or that is gone; returns how many changed."""
         if not await self._still_listening():
             await self._listen()
-        versions = await self._changes.channel_versions()
-        changed = [cid for cid, version in versions.items() if self._versions.get(cid) != version]
-        for channel_id in changed:
-            if await self._refresh(channel_id):
-                self._versions[channel_id] = versions[channel_id]
-        return len(changed)
+        count = 0
+        for kind, followed in self._followed.items():
+            versions = await followed.versions()
+            seen = self._versions.setdefault(kind, {})
+            changed = [n for n, version in versions.items() if seen.get(n) != version]
+            changed += [n for n in seen if n not in versions]
+            for number in changed:
+                if await self._refresh(kind, number):
+                    if number in versions:
+                        seen[number] = versions[number]
+                    else:
+                        seen.pop(number, None)
+            count += len(changed)
+        return count
 
     # listening
 
     async def _listen(self) -> None:
         try:
-            self._listener = await self._changes.listen_channels(self._changed, self._lost)
+            self._listener = await self._changes.listen_changes(self._changed, self._lost)
         except Exception as error:  # whatever it is, the reconciliation still works
             self._listener = None
             if self._listening is not False:
@@ -143,8 +184,8 @@ class ChannelSync:
             self._lost()
         return alive
 
-    def _changed(self, channel_id: int) -> None:
-        self._heard[channel_id] = None
+    def _changed(self, kind: ChangeKind, number: int) -> None:
+        self._heard[(kind, number)] = None
         self._wake.set()
 
     def _lost(self) -> None:
@@ -164,9 +205,9 @@ class ChannelSync:
         while True:
             self._wake.clear()
             while self._heard:
-                channel_id = next(iter(self._heard))
-                del self._heard[channel_id]
-                await self._refresh(channel_id)
+                kind, number = next(iter(self._heard))
+                del self._heard[(kind, number)]
+                await self._refresh(kind, number)
             if loop.time() >= deadline:
                 try:
                     await self.reconcile()
@@ -177,22 +218,23 @@ class ChannelSync:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), deadline - loop.time())
 
-    async def _refresh(self, channel_id: int) -> bool:
-        """Read the channel and apply it; False when that failed (tried again later)."""
+    async def _refresh(self, kind: ChangeKind, number: int) -> bool:
+        """Read the row and apply it; False when that failed (tried again later)."""
+        followed = self._followed.get(kind)
+        if followed is None:
+            return True  # a kind this process does not keep
         async with self._one_at_a_time:
             try:
-                settings = await self._read(channel_id)
+                stored = await followed.read(number)
             except Exception as error:
-                log.warning("reading channel %d after a change failed: %s", channel_id, error)
+                log.warning("reading %s %d after a change failed: %s", kind, number, error)
                 return False
-            if settings is None:
-                return True
             try:
-                self._apply(settings)
+                followed.apply(number, stored)
             except Exception:
-                log.exception("applying the changed settings of channel %d failed", channel_id)
+                log.exception("applying the change of %s %d failed", kind, number)
                 return False
-        for future in self._waiting.pop(channel_id, []):
+        for future in self._waiting.pop((kind, number), []):
             if not future.done():
-                future.set_result(settings)
+                future.set_result(stored)
         return True

@@ -4,6 +4,10 @@ A :class:`Subcommand` names its parameters (:class:`Param`) with their kinds and
 values. From that one declaration come the usage line of the help card, the admin rule,
 the words grammar Slack and the console use (:func:`parse_words`) and, in the Discord
 adapter, the typed slash command.
+
+A free-text parameter (:attr:`ParamKind.TEXT`, always the last) keeps what the member
+typed exactly: given the raw text of the arguments (:func:`bot.events.split_command`),
+it is the rest of that text after the words parsed before it, never its words joined.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class ParamKind(StrEnum):
     CHOICE = "choice"  # one of ``choices``
     WORD = "word"  # one free word
     WORDS = "words"  # one or more free words
+    TEXT = "text"  # free text to the end, kept exactly as typed (the last parameter only)
     NUMBER = "number"  # a number from ``minimum`` to ``maximum``
     EMOJI = "emoji"  # one emoji
 
@@ -74,7 +79,7 @@ class Param:
                 return self.name
             case ParamKind.CHOICE:  # a metavar stands for choices too many to list
                 return self.metavar or "|".join(self.choices)
-            case ParamKind.WORDS:
+            case ParamKind.WORDS | ParamKind.TEXT:
                 return f"{self.metavar}..."
         return self.metavar
 
@@ -139,6 +144,10 @@ class Subcommand:
     needs_channel: bool = True  # a member's use needs a quiz in the channel
     in_direct: bool = False  # also works in direct messages with the bot (never an admin's use)
 
+    def __post_init__(self) -> None:
+        if any(p.kind is ParamKind.TEXT for p in self.params[:-1]):
+            raise ValueError(f"/quiz {self.name}: only the last parameter may be free text")
+
     def form(self) -> str:
         """``/quiz leaderboard [week|month|all] [public]``."""
         if self.settings:
@@ -160,8 +169,12 @@ class Subcommand:
     def problem(self, text: str) -> CommandError:
         return CommandError(f"{text}\nUse: {self.form()}\nExample: {self.example}")
 
-    def parse(self, words: Sequence[str]) -> Any:
-        """The typed command for these words; raises CommandError with the form on bad input."""
+    def parse(self, words: Sequence[str], text: str | None = None) -> Any:
+        """The typed command for these words; raises CommandError with the form on bad input.
+
+        ``text`` is the raw text the words were split from (None: each word is one argument
+        as the platform gave it, e.g. a Discord option, kept whole); a free-text parameter
+        is taken from it as typed."""
         try:
             if self.settings:
                 return self._parse_setting(words)
@@ -171,7 +184,7 @@ class Subcommand:
                 return self.build({})
             if all(p.kind in (ParamKind.FLAG, ParamKind.CHOICE) for p in self.params):
                 return self.build(self._parse_options(words))
-            return self.build(self._parse_positional(words))
+            return self.build(self._parse_positional(words, text))
         except ValueError as bad:
             raise self.problem(str(bad)) from None
 
@@ -185,12 +198,16 @@ class Subcommand:
             values[param.name] = True if param.kind is ParamKind.FLAG else word.lower()
         return values
 
-    def _parse_positional(self, words: Sequence[str]) -> dict[str, Value]:
+    def _parse_positional(self, words: Sequence[str], text: str | None) -> dict[str, Value]:
         values: dict[str, Value] = {}
         rest = list(words)
         for index, param in enumerate(self.params):
             later = self.params[index + 1 :]
-            if param.kind is ParamKind.WORDS:
+            if param.kind is ParamKind.TEXT:
+                if rest:
+                    values[param.name] = _free_text(words, len(words) - len(rest), text)
+                rest = []
+            elif param.kind is ParamKind.WORDS:
                 trailing = bool(rest) and any(p.recognize and p.recognize(rest[-1]) for p in later)
                 keep = 1 if trailing else 0
                 taken, rest = rest[: len(rest) - keep], rest[len(rest) - keep :]
@@ -222,6 +239,23 @@ class Subcommand:
         return setting.build(setting.value.convert(words[1]))
 
 
+def _free_text(words: Sequence[str], parsed: int, text: str | None) -> str:
+    """What follows the first ``parsed`` words: the rest of ``text`` exactly as typed (its
+    quotes, backslashes, repeated spaces and newlines), or, without a text the words were
+    split from, the remaining arguments (a platform's one free-text option, as typed)."""
+    if text is None or text.split() != list(words):
+        return " ".join(words[parsed:])
+    at = 0
+    for _ in range(parsed):  # a word follows each of these, so ``at`` stays in the text
+        while text[at].isspace():
+            at += 1
+        while not text[at].isspace():
+            at += 1
+    while text[at].isspace():
+        at += 1
+    return text[at:]
+
+
 def _fits(param: Param, word: str) -> bool:
     if param.kind is ParamKind.FLAG:
         return word.lower() == param.name
@@ -237,9 +271,12 @@ def _given(needs: str, values: Mapping[str, Value]) -> bool:
     return not needs or needs in values
 
 
-def parse_words(commands: Mapping[str, Subcommand], name: str, args: Sequence[str]) -> Any:
-    """``/quiz NAME ARGS...`` as a typed command; an unknown NAME is ``None``."""
+def parse_words(
+    commands: Mapping[str, Subcommand], name: str, args: Sequence[str], text: str | None = None
+) -> Any:
+    """``/quiz NAME ARGS...`` as a typed command; an unknown NAME is ``None``. ``text``: the
+    raw text ARGS were split from, when the platform has one (Slack, the console)."""
     subcommand = commands.get(name.strip().lower())
     if subcommand is None:
         return None
-    return subcommand.parse([w for w in (a.strip() for a in args) if w])
+    return subcommand.parse([w for w in (a.strip() for a in args) if w], text)

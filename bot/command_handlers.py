@@ -30,6 +30,8 @@ from bot.commands import (
     ShowStats,
     ShowTopics,
 )
+from bot.config import QuizConfig
+from bot.emoji import canonical, emoji_count, same_emoji
 from bot.engine import NoQuestions, QuizEngine
 from bot.errors import BadArgument, Refused, unknown_topic, unknown_topics
 from bot.events import Command
@@ -281,7 +283,9 @@ async def schedule(ctx: CommandContext, command: ShowSchedule | SetSchedule) -> 
 async def post_now(ctx: CommandContext, command: PostNow) -> Response:
     engine, topic = ctx.engine, command.topic
     if topic is not None and topic not in ctx.topics():
-        raise unknown_topic(topic, ctx.topics())
+        await engine.read_bank(workspace_of(ctx.event.channel))  # approved a moment ago?
+        if topic not in ctx.topics():
+            raise unknown_topic(topic, ctx.topics())
     try:
         round_ = await engine.start_round(
             ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
@@ -323,6 +327,23 @@ async def set_paused(ctx: CommandContext, command: SetPaused) -> Response:
     return await ctx.change(dataclasses.replace(channel, paused=paused), note)
 
 
+def one_emoji(typed: str) -> str:
+    """The reveal emoji an admin typed, as the core keeps it (``:bulb:`` is 💡, a skin tone
+    left out); refused when it is more than one emoji (none of them would reveal)."""
+    if emoji_count(typed) > 1:
+        raise BadArgument(f"{quoted(typed)} is more than one emoji: pick exactly one.")
+    return canonical(typed)
+
+
+def refuse_the_vote_emoji(emoji: str, config: QuizConfig) -> None:
+    """The vote emoji (in any skin tone or name) cannot reveal: every vote would."""
+    if same_emoji(emoji, config.vote_emoji):
+        raise BadArgument(
+            f"{emoji} is the vote emoji: members react with it to vote for answers, so it"
+            " cannot also reveal the outline. Pick another emoji."
+        )
+
+
 ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode
 
 
@@ -330,7 +351,8 @@ async def configure(ctx: CommandContext, command: ChannelSetting) -> Response:
     channel = ctx.quiz
     match command:
         case SetRevealEmoji(emoji=typed):
-            emoji = await ctx.reaction_emoji(typed)
+            emoji = await ctx.reaction_emoji(one_emoji(typed))
+            refuse_the_vote_emoji(emoji, ctx.engine.config)
             changed = dataclasses.replace(channel, reveal_emoji=emoji)
             note = f"React {emoji} on a question to reveal its outline."
         case SetFollowUps(policy=policy):

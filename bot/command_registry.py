@@ -377,13 +377,13 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         params=(
             Param(
                 "text",
-                ParamKind.WORDS,
+                ParamKind.TEXT,
                 "Your answer; without it a form opens",
                 metavar="TEXT",
                 label="answer",
             ),
         ),
-        build=lambda a: AnswerRound(text=" ".join(a.get("text", ()))),  # type: ignore[arg-type]
+        build=lambda a: AnswerRound(text=str(a.get("text", ""))),
         handler=blind_handlers.answer,
     ),
     Subcommand(
@@ -475,7 +475,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
         params=(
             Param(
                 "reason",
-                ParamKind.WORDS,
+                ParamKind.TEXT,
                 "What is wrong",
                 metavar="REASON",
                 label="reason",
@@ -483,7 +483,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
                 missing="Say what is wrong.",
             ),
         ),
-        build=lambda a: FlagRound(reason=" ".join(a.get("reason", ()))),  # type: ignore[arg-type]
+        build=lambda a: FlagRound(reason=str(a.get("reason", ""))),
         handler=bank_handlers.flag,
     ),
     Subcommand(
@@ -567,7 +567,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
             ),
             Param(
                 "reason",
-                ParamKind.WORDS,
+                ParamKind.TEXT,
                 "Why (shown to the suggester)",
                 metavar="REASON",
                 label="reason",
@@ -578,7 +578,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
             ReviewDecision(
                 action=str(a["action"]),
                 item=str(a["item"]),
-                reason=" ".join(a.get("reason", ())),  # type: ignore[arg-type]
+                reason=str(a.get("reason", "")),
             )
             if "action" in a
             else ShowReview()
@@ -635,14 +635,15 @@ def direct_refusal(name: str) -> str:
     )
 
 
-def parse_command(name: str, args: Sequence[str]) -> QuizCommand:
+def parse_command(name: str, args: Sequence[str], text: str | None = None) -> QuizCommand:
     """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad input.
+    ``text`` is the raw text ARGS were split from, if any: free text is taken from it as typed.
 
     An unknown subcommand gives Help with a note rather than an error.
     """
     if name.strip().lower() in ("", "help"):
         return Help()
-    command: QuizCommand | None = parse_words(COMMANDS_BY_NAME, name, args)
+    command: QuizCommand | None = parse_words(COMMANDS_BY_NAME, name, args, text)
     if command is None:
         return Help(note=f"Unknown command {quoted(name.strip().lower())}.")
     return command

@@ -49,7 +49,7 @@ class CommandRunner:
         refused there); a bad argument raises CommandError."""
         subcommand = find_subcommand(event.name)
         admin = subcommand is not None and subcommand.needs_admin(event.args)
-        command = parse_command(event.name, event.args)
+        command = parse_command(event.name, event.args, event.text)
         if isinstance(command, Help) or subcommand is None:
             subcommand = COMMANDS_BY_NAME["help"]
             channel = None

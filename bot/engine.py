@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
+from bot.bank_store import StoredQuestion, Workspace
 from bot.bounded_cache import BoundedCache
 from bot.config import QuizConfig
 from bot.emoji import same_emoji
@@ -102,6 +103,28 @@ class QuizEngine:
         """The question as the channel's workspace shows it."""
         return self.questions.question(workspace_of(channel), question_id)
 
+    async def known_question(self, channel: ChannelRef, question_id: int) -> Question | None:
+        """:meth:`question_for`, and when this process does not know the question, the
+        same after reading its texts from the store again: another replica may have
+        approved it a moment ago (its round started there)."""
+        question = self.question_for(channel, question_id)
+        if question is None:
+            self.question_stored(question_id, await self.store.bank.stored_question(question_id))
+            question = self.question_for(channel, question_id)
+        return question
+
+    def question_stored(self, question_id: int, stored: StoredQuestion | None) -> None:
+        """The bank's texts of a question as stored now (another replica changed them)."""
+        self.questions.put_stored(stored or StoredQuestion(question_id, None, ()))
+
+    async def read_bank(self, workspace: Workspace) -> None:
+        """Read the workspace's own questions and overrides again (another replica may
+        have approved or corrected one since they were read)."""
+        for own in await self.store.bank.own_questions(workspace):
+            self.questions.put_own(own)
+        for override in await self.store.bank.overrides(workspace):
+            self.questions.put_override(override)
+
     def question_topics(self) -> Mapping[int, str]:
         """The topic of every bundled question, by question id (a workspace's own questions
         are not in private practice)."""
@@ -172,8 +195,13 @@ class QuizEngine:
         topic: str | None = None,
     ) -> Round | None:
         """Record a new round and its actions; None if the slot already has one."""
-        offered = self.questions.eligible(workspace_of(channel.ref))
-        eligible = eligible_questions(offered, channel.topics, topic)
+        workspace = workspace_of(channel.ref)
+        eligible = eligible_questions(self.questions.eligible(workspace), channel.topics, topic)
+        if not eligible:
+            # the channel may ask only questions another replica approved a moment ago
+            await self.read_bank(workspace)
+            offered = self.questions.eligible(workspace)
+            eligible = eligible_questions(offered, channel.topics, topic)
         if not eligible:
             raise NoQuestions(topic or "")
 

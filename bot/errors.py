@@ -55,7 +55,8 @@ class WorkspaceRemoved(ChannelUnavailable):
 
 
 class NotRecorded(QuizError):
-    """An inbound answer, edit or reaction could not be recorded (the store failed).
+    """An inbound answer, edit, reaction or direct message could not be recorded (the
+    store failed).
 
     ``QuizService.handle`` raises it, chained from the cause, instead of acknowledging
     the event: Slack then answers non-2xx so the event is redelivered; Discord, which

@@ -45,6 +45,11 @@ class Command:
 
     ``direct`` is True when it was run in the member's direct messages with the bot (a
     Slack IM, a Discord DM, the console's ``:dm``) rather than in a channel.
+
+    ``text`` is the raw text the arguments were split from, when the platform has one
+    (Slack's command text, a console line; see :func:`split_command`):
+    free text at the end (an answer, a reason) is taken from it exactly as typed. Without
+    it (Discord's options) each argument is as the platform gave it, free text in one.
     """
 
     event_id: str
@@ -53,6 +58,7 @@ class Command:
     name: str
     args: tuple[str, ...] = field(default_factory=tuple)
     direct: bool = False
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +98,13 @@ class DirectMessage:
 
 
 Event = Reaction | Reply | Command | ButtonPress | FormSubmit | DirectMessage
+
+
+def split_command(text: str) -> tuple[str, tuple[str, ...], str]:
+    """``leaderboard  week`` → ``("leaderboard", ("week",), "  week")``: the subcommand's
+    name, the words of its arguments and their raw text (for a free-text parameter)."""
+    first = text.split(maxsplit=1)
+    if not first:
+        return "", (), ""
+    rest = text.lstrip()[len(first[0]) :]
+    return first[0], tuple(rest.split()), rest

@@ -4,15 +4,21 @@ A command or button may answer with a :class:`Form`; the adapter shows it and se
 filled-in values back as a :class:`~bot.events.FormSubmit`. A submission the core refuses
 comes back with one problem per bad field, and the adapter keeps what the member typed
 (Slack: errors on the still-open modal; elsewhere the reply repeats the input).
+
+A field whose text is longer than the platform's input holds (a Slack modal takes 3,000
+characters) is never shown cut: the adapter shows it empty with :func:`kept_note` and
+leaves it out of the submission unless something was typed in it, and a field left out
+keeps its text (an edit form stores the question's own).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from questions.question_check import FieldProblem
 
-__all__ = ["FieldProblem", "Form", "FormField"]
+__all__ = ["FieldProblem", "Form", "FormField", "typed_back"]
 
 FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
 LABEL_LIMIT = 45  # Discord's limit on a text input's label
@@ -51,3 +57,21 @@ class Form:
     def __post_init__(self) -> None:
         if not 0 < len(self.fields) <= FORM_FIELDS_LIMIT:
             raise ValueError(f"a form holds 1 to {FORM_FIELDS_LIMIT} fields")
+
+
+def kept_note(length: int, limit: int) -> str:
+    """What a form says under a field whose ``length`` characters are more than its input
+    holds (``limit``), shown empty instead of cut."""
+    return (
+        f"The current text ({length:,} characters) is longer than this form holds"
+        f" ({limit:,}), so it is not shown: left empty, it stays as it is; what you type"
+        " here replaces it."
+    )
+
+
+TYPED_BACK = "What you typed (nothing is lost; copy it into the form again):"
+
+
+def typed_back(values: Mapping[str, str]) -> str:
+    """Each filled-in field of a submission, exactly as typed, to repeat to the member."""
+    return "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())

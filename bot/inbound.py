@@ -4,7 +4,8 @@ middleware is the model):
 1. the bot's own messages and reactions are ignored;
 2. answers, edits and reactions outside a quiz channel are ignored;
 3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id
-   (a reaction's is checked and recorded in the transaction of its effect);
+   (a reaction's and a direct message's are checked and recorded in the transaction of
+   their effect);
 4. a command that acts on a channel, run in direct messages with the bot, is refused;
 5. an admin-only command from a member who is not an admin is refused;
 6. the event is handled;
@@ -17,12 +18,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 from bot import cards
 from bot.command_registry import direct_refusal, needs_admin, works_in_direct
 from bot.engine import QuizEngine
 from bot.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
+from bot.forms import TYPED_BACK, typed_back
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.ports import Clock, Platform, Store
@@ -39,6 +42,14 @@ def reply_for(error: Exception) -> Card:
     if isinstance(error, Refused):
         return cards.error(str(error))
     return cards.error(FAILURE)
+
+
+def _with_typed_back(card: Card, values: Mapping[str, str]) -> Card:
+    """A refusal of a form followed by what the member typed in it."""
+    typed = typed_back(values)
+    if not typed:
+        return card
+    return replace(card, body=f"{card.body}\n\n{TYPED_BACK}\n{typed}")
 
 
 class DeliveryLog:
@@ -89,14 +100,17 @@ class InboundChain:
 
     async def __call__(self, event: Event) -> Response | None:
         """Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
-        edit or reaction could not be recorded, so the adapter never acknowledges it and
-        it is delivered again. A command or a button that fails gets an error card."""
+        edit, reaction or direct message could not be recorded, so the adapter never
+        acknowledges it and it is delivered again. A command or a button that fails gets
+        an error card, and so does a direct message that was refused."""
         try:
             return await self._steps(event)
         except NotRecorded:
             raise
         except Exception as error:
-            if isinstance(event, Reply | Reaction):
+            if isinstance(event, Reply | Reaction) or (
+                isinstance(event, DirectMessage) and not isinstance(error, Refused)
+            ):
                 kind = type(event).__name__.lower()
                 raise NotRecorded(f"{kind} {event.event_id} was not recorded: {error}") from error
             if not isinstance(error, Refused):
@@ -106,6 +120,8 @@ class InboundChain:
                     event.event_id,
                     extra=about(event.channel),
                 )
+            if isinstance(event, FormSubmit):  # a refused form repeats what was typed
+                return Response(_with_typed_back(reply_for(error), event.values))
             return Response(reply_for(error))
 
     async def _steps(self, event: Event) -> Response | None:
@@ -114,7 +130,16 @@ class InboundChain:
             return None
         if isinstance(event, DirectMessage) and event.is_bot:
             return None
-        if isinstance(event, Command | ButtonPress | DirectMessage):
+        if isinstance(event, DirectMessage):
+            # Its id is recorded in the transaction of its effect (a practice answer's step;
+            # a help text's outbox key is the event's): a kill or a failure before that
+            # leaves nothing recorded, and the redelivery is handled, not dropped.
+            try:
+                return await self._handler(event, platform)
+            except DuplicateDelivery:
+                self._deliveries.duplicate(platform.name)
+                return None
+        if isinstance(event, Command | ButtonPress):
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):

@@ -45,7 +45,13 @@ class InstallationStore(Protocol):
         nothing was forgotten."""
         ...
 
-    async def issue_oauth_state(self, state: str, expires_at: datetime) -> None: ...
+    async def issue_oauth_state(
+        self, state: str, expires_at: datetime, *, now: datetime, keep: int
+    ) -> None:
+        """Store a new state, prune the states expired at ``now``, and keep only the ``keep``
+        newest pending ones (this one among them): the states of installs that are never
+        finished do not pile up."""
+        ...
 
     async def consume_oauth_state(self, state: str, now: datetime) -> bool:
         """True once for a state issued and not yet expired; it is gone afterwards."""

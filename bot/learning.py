@@ -71,10 +71,20 @@ class LearningService:
     # grading
 
     async def grade(
-        self, member_id: int, question_id: int, grade: Grade, at: datetime
+        self,
+        member_id: int,
+        question_id: int,
+        grade: Grade,
+        at: datetime,
+        *,
+        closes_session: int | None = None,
     ) -> GradeResult:
-        """A grade outside a channel round (private practice): the member's card only."""
-        return await self._record(GradeDraft(member_id, question_id, grade, at))
+        """A grade outside a channel round (private practice): the member's card only.
+
+        ``closes_session``: the practice session the grade ends, closed with it (raises
+        :class:`~bot.learning_store.SessionOver`, recording nothing, once it is closed)."""
+        draft = GradeDraft(member_id, question_id, grade, at, closes_session=closes_session)
+        return await self._record(draft)
 
     async def grade_round(
         self, round_: RoundToGrade, member_id: int, grade: Grade, at: datetime

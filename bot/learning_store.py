@@ -23,6 +23,13 @@ class GradeDraft:
     at: datetime
     round_id: int | None = None  # None: a grade outside a channel round (private practice)
     channel_id: int | None = None  # the round's channel, whose card is rebuilt too
+    # the open practice session this grade ends, closed ("graded") in the grade's transaction
+    closes_session: int | None = None
+
+
+class SessionOver(Exception):
+    """The practice session a grade was to close is closed already (graded by a press just
+    before, stopped or expired): nothing was recorded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +58,12 @@ class LearningStore(Protocol):
         kept in the log, marked replaced when ``draft.at``; the new grade takes its time,
         as it corrects the review made back then), then rebuild the member's card of the question
         from its grades with ``member_card`` and, for a round, the channel's card with
-        ``channel_card`` from the grades of the channel's rounds of the question."""
+        ``channel_card`` from the grades of the channel's rounds of the question.
+
+        With ``draft.closes_session``, that practice session is closed in the same
+        transaction; raises :class:`SessionOver`, recording nothing, when it is closed
+        already. Concurrent grades of one round by one member each replace the one before:
+        a single grade of the round stays current."""
         ...
 
     async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:

@@ -29,7 +29,17 @@ from bot.errors import ChannelUnavailable, PlatformError
 from bot.log_context import about
 from bot.metrics import Metrics
 from bot.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
-from bot.ports import Clock, FindsSentSince, PacedSends, Platform, SendSlots, Store
+from bot.ports import (
+    Clock,
+    FindsSentSince,
+    LeasedClaims,
+    PacedSends,
+    Platform,
+    SendSlots,
+    SeparateImages,
+    Store,
+)
+from bot.recap import chart_key
 from bot.refs import ChannelRef, MessageRef, ThreadRef
 from bot.render import Card
 from questions.pack import Question
@@ -89,6 +99,7 @@ class OutboxWorker:
         store: Store,
         platforms: Mapping[str, Platform],
         questions: Callable[[ChannelRef, int], Question | None],
+        known_question: Callable[[ChannelRef, int], Awaitable[Question | None]],
         clock: Clock,
         config: QuizConfig,
         disable_channel: ChannelDisabler,
@@ -98,6 +109,7 @@ class OutboxWorker:
         self._store = store
         self._platforms = platforms
         self._questions = questions
+        self._known_question = known_question
         self._clock = clock
         self._config = config
         self._disable_channel = disable_channel
@@ -113,6 +125,12 @@ class OutboxWorker:
         self._read_at_enqueue = 0
         self._quiet_since_enqueue: int | None = None
         self._next_due: datetime | None = None
+        # Replicas: another one's claim may be taken after this worker last looked, and
+        # nothing here wakes when that replica dies; looking again within a lease finds
+        # the claim and sleeps until it ends, so its actions are taken over then.
+        self._look_within = (
+            store.outbox_lease.total_seconds() if isinstance(store, LeasedClaims) else None
+        )
 
     def wake(self) -> None:
         """Something was queued: the next pass reads the due index."""
@@ -158,7 +176,9 @@ class OutboxWorker:
 
     async def run_once(self, idle_seconds: float = IDLE_SECONDS) -> float:
         """One pass; returns the seconds until the next is due (0: at once), at most
-        ``idle_seconds``."""
+        ``idle_seconds`` (and at most a lease on a store whose claims have one)."""
+        if self._look_within is not None:
+            idle_seconds = min(idle_seconds, self._look_within)
         # Completing handed-over actions asks for no pass of its own: the same pass read
         # the due index after them (or knew it had nothing), and an enqueue wakes the
         # worker anyway.
@@ -337,7 +357,7 @@ class OutboxWorker:
             return None  # that platform is not running in this process; keep the action
         question = None
         if action.kind is not ActionKind.RECAP:  # a recap reports a week, not one question
-            question = self._questions(channel.ref, round_.question_id)
+            question = await self._known_question(channel.ref, round_.question_id)
             if question is None:
                 await self._record(previous)
                 await self._store.fail_action(
@@ -535,16 +555,41 @@ class OutboxWorker:
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings
     ) -> str | None:
-        if action.attempts > 1:
+        """The recap's card; where the platform sends a picture apart from its text
+        (``SeparateImages``), in two steps: the text, kept as the action's progress, then
+        the chart under a key of its own, so a retry goes on where the last one stopped."""
+        separate = isinstance(platform, SeparateImages)
+        progress = action.result_ref if separate else None  # the text an attempt posted
+        text = progress
+        if text is None and action.attempts > 1:
             already = await platform.find_sent(channel.ref, action.key)
             if already is not None:
                 log.info("action %s was already sent; recording it", action.key)
-                return already.message_id
+                if not separate:
+                    return already.message_id
+                text = already.message_id
         card = await self._recap_card(platform, channel, action.key)
         if card is None:
             log.info("recap %s has nothing to report; not sent", action.key)
-            return None
-        return (await platform.post(channel.ref, card, key=action.key)).message_id
+            return text
+        if not isinstance(platform, SeparateImages) or card.image is None:
+            if text is not None:
+                return text
+            return (await platform.post(channel.ref, card, key=action.key)).message_id
+        if text is None:
+            words = dataclasses.replace(card, image=None)
+            text = (await platform.post(channel.ref, words, key=action.key)).message_id
+        if progress is None:
+            await self._store.recaps.record_recap_text(action.key, text, self._clock.now())
+        chart = chart_key(action.key)
+        # Only an attempt that got past the text may have uploaded the chart (a kill
+        # between the upload and the action's completion): look for it before uploading.
+        if progress is not None and await platform.find_image(channel.ref, card.image, key=chart):
+            log.info("the chart of %s was already uploaded; recording it", action.key)
+            return text
+        if await platform.post_image(channel.ref, card.image, key=chart) is None:
+            log.info("the chart of %s was refused; the recap stands without it", action.key)
+        return text
 
     async def _retry_later(self, platform: str, action: OutboxAction, problem: Exception) -> None:
         now = self._clock.now()

@@ -7,7 +7,8 @@ them only through these protocols.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from bot.bank_store import BankStore
@@ -33,7 +34,7 @@ from bot.practice_store import PracticeStore
 from bot.recap_store import RecapStore
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.reminder_store import ReminderStore
-from bot.render import Card, Response
+from bot.render import Card, Image, Response
 from questions.catalog import QuestionKey
 
 
@@ -124,6 +125,24 @@ class SendSlots(Protocol):
 
 
 @runtime_checkable
+class SeparateImages(Protocol):
+    """A platform that sends a card's picture as a message of its own after the text (Slack
+    uploads it as a file) rather than in it. A recap's outbox action then sends its chart as
+    a step of its own: a kill between text and chart, or an upload that fails for a while,
+    is retried until the chart is out, and each goes out once."""
+
+    async def post_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """Upload ``image`` into ``channel`` alone. Raises ``PlatformError`` when it may work
+        later (the caller retries); None when the platform refuses it for good (e.g. a
+        missing permission: logged, the text stands without it)."""
+        ...
+
+    async def find_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """The upload of ``image`` that an earlier attempt under ``key`` made, if any."""
+        ...
+
+
+@runtime_checkable
 class ReactionEmoji(Protocol):
     """A platform that can react with some emoji only, and names them its own way,
     provides this to check a reveal emoji when an admin configures it."""
@@ -166,8 +185,17 @@ class ChannelStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None: ...
 
 
+class ChangeKind(StrEnum):
+    """What a change another process made is to (``ChannelChanges``), and what its number
+    names."""
+
+    CHANNEL = "channel"  # a channel's settings, by channel id
+    QUESTION = "question"  # a question's texts in the bank (its own, overrides), by question id
+    REMINDER = "reminder"  # a member's daily reminder, by member id
+
+
 class ChannelListener(Protocol):
-    """Hearing of channel changes, as :meth:`ChannelChanges.listen_channels` started it."""
+    """Hearing of changes, as :meth:`ChannelChanges.listen_changes` started it."""
 
     async def alive(self) -> bool:
         """Whether it still hears changes (asks the database); False once the connection
@@ -182,20 +210,42 @@ class ChannelListener(Protocol):
 @runtime_checkable
 class ChannelChanges(Protocol):
     """A store that several processes share (PostgreSQL behind replicas) tells each of
-    them of the channels another one changed, so their cached settings and schedules
-    follow. A store of one process (SQLite) has no need of it and offers none."""
+    them of the channels, bank questions and reminders another one changed, so their
+    cached settings, questions and schedules follow. A store of one process (SQLite)
+    has no need of it and offers none."""
 
     async def channel_versions(self) -> dict[int, int]:
         """Every channel's version: a number that changes whenever its settings do."""
         ...
 
-    async def listen_channels(
-        self, changed: Callable[[int], None], lost: Callable[[], None]
+    async def question_versions(self) -> dict[int, int]:
+        """The version of every question the bank has texts of (a workspace's own
+        question, a bundled one a workspace overrides): a number that changes whenever
+        any of its texts does."""
+        ...
+
+    async def reminder_versions(self) -> dict[int, int]:
+        """Every member's reminder's version, by member id (absent: none set)."""
+        ...
+
+    async def listen_changes(
+        self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> ChannelListener:
-        """From now until the listener is closed, call ``changed(channel_id)`` for every
-        channel whose change any process commits, and ``lost()`` once if the connection
-        it listens on is lost (changes are then missed). Raises ``QuizError`` when it
-        cannot listen."""
+        """From now until the listener is closed, call ``changed(kind, number)`` for
+        every change any process commits (a channel by its id, a question by its id, a
+        reminder by its member's id), and ``lost()`` once if the connection it listens
+        on is lost (changes are then missed). Raises ``QuizError`` when it cannot listen."""
+        ...
+
+
+@runtime_checkable
+class LeasedClaims(Protocol):
+    """A store whose ``due_actions`` claims what it returns for a lease (replicas): an
+    action another replica claimed falls due again when its lease ends."""
+
+    @property
+    def outbox_lease(self) -> timedelta:
+        """How long a claim holds an action off the other replicas."""
         ...
 
 

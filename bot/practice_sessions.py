@@ -13,9 +13,11 @@ from datetime import timedelta
 
 from bot import cards, practice_cards
 from bot.engine import QuizEngine
-from bot.errors import Refused, unknown_topic
+from bot.errors import DuplicateDelivery, Refused, unknown_topic
 from bot.events import DirectMessage
 from bot.grades import Grade
+from bot.learning_store import SessionOver
+from bot.models import Delivery
 from bot.ports import DirectMessages, Platform
 from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
 from bot.refs import ChannelRef, MemberRef
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 SESSION_LIFETIME = timedelta(hours=24)
 NO_DIRECT_MESSAGES = "Private practice needs direct messages, which this platform does not offer."
+SESSION_OVER = "That practice session is over. Start another with `/quiz practice`."
 ALREADY_OPEN = (
     "You already have a practice session open in your direct messages with me. "
     "Answer it there, or end it with `/quiz practice stop`."
@@ -115,6 +118,13 @@ class PracticeSessions:
     async def on_direct(self, event: DirectMessage, platform: Platform) -> None:
         """An answer while the session waits for one; any other DM gets the help text."""
         session = await self.in_direct(event.channel)
+        # The answer's event id is kept with the step it brings (see ``advance``); looked
+        # up after the session was read: a redelivery racing its first delivery either read
+        # the session before that step (and queues the same card, whose key sends it once,
+        # and moves nothing) or finds the id here, so it never brings the step after.
+        delivery = Delivery(event.channel.platform, event.event_id)
+        if await self._engine.store.event_processed(delivery.platform, delivery.event_id):
+            raise DuplicateDelivery(f"{delivery.platform} event {delivery.event_id}")
         if session is None:
             await self._engine.send_direct(
                 event.channel, practice_cards.help_card(), f"dm-help:{event.event_id}"
@@ -129,15 +139,16 @@ class PracticeSessions:
         number = session.answers + 1  # the follow-up this answer unlocks
         last = number > len(question.follow_ups)
         state = PracticeState.GRADE if last else PracticeState.ANSWER
-        # Queued before the session moves on: if queuing fails, the answer written again
-        # brings this step; queued twice (a racing answer) its key sends it once.
+        # Queued before the session moves on: if queuing fails, the answer delivered or
+        # written again brings this step; queued twice (a racing answer) its key sends it once.
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
         else:
             card = practice_cards.follow_up_card(question, number)
             await self._send(platform, session, f"follow-up:{number}", card)
-        await self._store.advance(session.id, session.answers, state, self._engine.clock.now())
+        now = self._engine.clock.now()
+        await self._store.advance(session.id, session.answers, state, now, delivery=delivery)
 
     async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
@@ -147,11 +158,13 @@ class PracticeSessions:
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
         now = self._engine.clock.now()
-        if not await self._store.close_session(session.id, "graded", now):
-            raise Refused("That practice session is over. Start another with `/quiz practice`.")
-        result = await self._engine.learning.grade(
-            session.member_id, session.question_id, grade, now
-        )
+        try:
+            # The session closes in the grade's transaction: never closed without its grade.
+            result = await self._engine.learning.grade(
+                session.member_id, session.question_id, grade, now, closes_session=session.id
+            )
+        except SessionOver:
+            raise Refused(SESSION_OVER) from None
         zone = self._engine.config.default_timezone
         card = practice_cards.graded_card(grade, result.card.due, zone, session.id)
         # The confirmation with its "Next question" button stays in the DM, sent once.

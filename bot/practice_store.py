@@ -12,6 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+from bot.models import Delivery
 from bot.refs import ChannelRef
 
 
@@ -69,10 +70,20 @@ class PracticeStore(Protocol):
         ...
 
     async def advance(
-        self, session_id: int, answers: int, state: PracticeState, at: datetime
+        self,
+        session_id: int,
+        answers: int,
+        state: PracticeState,
+        at: datetime,
+        *,
+        delivery: Delivery | None = None,
     ) -> bool:
         """Record one more answer (``answers`` is the count before it) and the new state;
-        False when the session moved on or closed meanwhile (a repeated delivery)."""
+        False when the session moved on or closed meanwhile (a racing answer).
+
+        ``delivery``, the answer's event id, is kept in the same transaction when the
+        session moved on (and only then); raises :class:`~bot.errors.DuplicateDelivery`,
+        changing nothing, when it was kept before."""
         ...
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:

@@ -63,15 +63,17 @@ def question_values(question: Question) -> dict[str, str]:
 def question_from_values(
     values: Mapping[str, str], *, question_id: str, keep: Question | None = None
 ) -> Question:
-    """The question the form describes (``keep``: the edited question's difficulty and tags);
-    raises QuestionInvalid naming each bad field."""
+    """The question the form describes (``keep``: the edited question, whose difficulty and
+    tags it keeps, and the text of each field the submission leaves out: one too long for
+    the platform's form, left as it was); raises QuestionInvalid naming each bad field."""
+    given = {**(question_values(keep) if keep is not None else {}), **values}
     data: dict[str, object] = {
         "id": question_id,
-        TOPIC: values.get(TOPIC, "").strip(),
-        QUESTION: values.get(QUESTION, ""),
-        OUTLINE: values.get(OUTLINE, ""),
-        FOLLOW_UPS: text_list(values.get(FOLLOW_UPS, "")),
-        KEY_POINTS: text_list(values.get(KEY_POINTS, "")),
+        TOPIC: given.get(TOPIC, "").strip(),
+        QUESTION: given.get(QUESTION, ""),
+        OUTLINE: given.get(OUTLINE, ""),
+        FOLLOW_UPS: text_list(given.get(FOLLOW_UPS, "")),
+        KEY_POINTS: text_list(given.get(KEY_POINTS, "")),
     }
     if keep is not None:
         data.update(difficulty=keep.difficulty, tags=keep.tags)

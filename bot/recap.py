@@ -43,6 +43,11 @@ def recap_key(channel_id: int, week: str) -> str:
     return f"recap:{channel_id}:{week}"
 
 
+def chart_key(key: str) -> str:
+    """The key a recap's chart is uploaded under, where it goes apart from the text."""
+    return f"{key}:chart"
+
+
 def week_before(slot: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
     """[start, slot): the seven local days before the slot (the same wall time a week
     earlier, so a week across a DST change is 167 or 169 hours long)."""

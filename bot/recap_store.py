@@ -73,6 +73,12 @@ class RecapStore(Protocol):
         channel already has a recap for that week."""
         ...
 
+    async def record_recap_text(self, key: str, message_id: str, at: datetime) -> None:
+        """The recap's text (``message_id``, its first message) is posted and its chart is
+        still to send: kept on its pending outbox action (``result_ref``) as the progress a
+        retry goes on from, so the text is never posted again."""
+        ...
+
     async def recap_by_key(self, key: str) -> RecapRecord | None: ...
 
     async def recorded_keys(self, keys: Collection[str]) -> set[str]:

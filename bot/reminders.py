@@ -7,7 +7,9 @@ time skipped or repeated by a daylight-saving change fires once). When a slot fi
 the member's FSRS cards have reviews due, the reminder is queued in the outbox under
 ``remind:<member>:<local date>``: however often that day's slot is handled (a restart,
 catch-up after downtime, several replicas), the key is queued once and the outbox sends
-it once.
+it once. Replicas sharing a store each schedule every reminder: one set through another
+replica reaches this one's scheduler through :meth:`DailyReminders.stored`
+(``bot.channel_sync``), so it is sent whichever replica is up at its time.
 """
 
 from __future__ import annotations
@@ -90,6 +92,16 @@ class DailyReminders:
         await self._store.reminders.set_reminder(reminder, self._clock.now())
         self._schedule(reminder)
         return self.next_time(plan)
+
+    def stored(self, member_id: int, reminder: Reminder | None) -> None:
+        """Another replica set (or, None, turned off) the member's reminder: schedule it
+        here too, as stored now."""
+        if self.scheduler is None:
+            return
+        if reminder is None or not self._here(reminder):
+            self.scheduler.remove_channel(member_id)
+        else:
+            self._schedule(reminder)
 
     async def stop(self, member_id: int) -> bool:
         if self.scheduler is not None:

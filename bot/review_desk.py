@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot import blind_answers, cards
-from bot.bank_store import BankStore, Override, OwnQuestion, Suggestion, SuggestionState
+from bot.bank_store import (
+    BankStore,
+    Override,
+    OwnQuestion,
+    Suggestion,
+    SuggestionState,
+    TooManyWaiting,
+)
 from bot.engine import QuizEngine
 from bot.errors import PlatformError
 from bot.events import ButtonPress, Command, FormSubmit
@@ -259,27 +266,22 @@ class ReviewDesk:
         except QuestionInvalid as invalid:
             return _refused("Your suggestion", invalid, submit.values)
         member_id = await engine.store.member_id(submit.member)
-        waiting = [
-            s.id
-            for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
-            if s.member.member_id == submit.member.member_id
-        ]
-        if len(waiting) >= MAX_PENDING_SUGGESTIONS:
-            listed = ", ".join(f"#s{n}" for n in waiting)
-            return Response(
-                refused_form(
-                    "Your suggestion",
-                    f"• You have {len(waiting)} suggestions waiting for review ({listed}), the"
-                    f" most one member may have: suggest again once an admin has decided one.",
-                    echo(submit.values),
-                )
-            )
+        if len(await self._waiting(submit)) >= MAX_PENDING_SUGGESTIONS:
+            return await self._too_many_waiting(submit)
         duplicate = self._near_duplicate(submit, question)
         if duplicate is not None:
             return _refused("Your suggestion", duplicate, submit.values)
-        suggestion_id = await self._bank.add_suggestion(
-            workspace_of(submit.channel), quiz.id, member_id, question, engine.clock.now()
-        )
+        try:
+            suggestion_id = await self._bank.add_suggestion(
+                workspace_of(submit.channel),
+                quiz.id,
+                member_id,
+                question,
+                engine.clock.now(),
+                waiting_limit=MAX_PENDING_SUGGESTIONS,  # the check above, held under concurrency
+            )
+        except TooManyWaiting:
+            return await self._too_many_waiting(submit)
         log.info("question suggested: s%d", suggestion_id, extra=about(submit.channel))
         bonus = engine.config.scoring.approved_suggestion
         return Response(
@@ -287,6 +289,26 @@ class ReviewDesk:
                 "Thanks for the suggestion",
                 f"Suggestion #s{suggestion_id} waits for an admin's review; you will be told"
                 f" privately what happened. An approved question earns you {bonus} points.",
+            )
+        )
+
+    async def _waiting(self, submit: FormSubmit) -> list[int]:
+        """The ids of the submitting member's suggestions waiting for review."""
+        return [
+            s.id
+            for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
+            if s.member.member_id == submit.member.member_id
+        ]
+
+    async def _too_many_waiting(self, submit: FormSubmit) -> Response:
+        waiting = await self._waiting(submit)
+        listed = ", ".join(f"#s{n}" for n in waiting)
+        return Response(
+            refused_form(
+                "Your suggestion",
+                f"• You have {len(waiting)} suggestions waiting for review ({listed}), the"
+                f" most one member may have: suggest again once an admin has decided one.",
+                echo(submit.values),
             )
         )
 

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from bot import cards
 from bot.blind_answers import ANSWER_FORM, BlindAnswers
-from bot.channel_sync import ChannelSync
+from bot.channel_sync import ChannelSync, Followed
 from bot.command_runner import CommandRunner
 from bot.config import QuizConfig
 from bot.engine import NoQuestions, QuizEngine
@@ -30,7 +30,7 @@ from bot.log_context import about
 from bot.metrics import Metrics, NoMetrics
 from bot.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.outbox import OutboxWorker
-from bot.ports import ChannelChanges, Clock, Platform, Store
+from bot.ports import ChangeKind, ChannelChanges, Clock, Platform, Store
 from bot.practice_cards import NEXT_ACTION, session_of_value
 from bot.practice_sessions import PracticeSessions
 from bot.refs import ChannelRef
@@ -80,6 +80,7 @@ class QuizService:
             store=store,
             platforms=self.platforms,
             questions=self._question_for,
+            known_question=self._known_question,
             clock=clock,
             config=self.config,
             disable_channel=self.disable_channel,
@@ -135,16 +136,38 @@ class QuizService:
             event_retention=timedelta(days=self.config.event_retention_days),
         )
         self._retention_task: asyncio.Task[None] | None = None
-        # Replicas sharing the store follow each other's channel changes; this only
-        # keeps settings current, so it runs without background work (tests) too.
+        # Replicas sharing the store follow each other's changes of channels, bank
+        # questions and reminders; this only keeps what is cached current, so it runs
+        # without background work (tests) too.
         self.channel_sync = (
-            ChannelSync(store, store.get_channel_by_id, self.channel_stored)
+            ChannelSync(
+                store,
+                store.get_channel_by_id,
+                self.channel_stored,
+                also=(
+                    Followed(
+                        ChangeKind.QUESTION,
+                        store.question_versions,
+                        store.bank.stored_question,
+                        self.engine.question_stored,
+                    ),
+                    Followed(
+                        ChangeKind.REMINDER,
+                        store.reminder_versions,
+                        store.reminders.reminder,
+                        self.reminders.stored,
+                    ),
+                ),
+            )
             if isinstance(store, ChannelChanges)
             else None
         )
 
     def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
         return self.engine.question_for(channel, question_id)
+
+    async def _known_question(self, channel: ChannelRef, question_id: int) -> Question | None:
+        return await self.engine.known_question(channel, question_id)
 
     async def _recap_card(
         self, platform: Platform, channel: ChannelSettings, key: str
@@ -155,9 +178,9 @@ class QuizService:
 
     async def start(self) -> None:
         """Register questions, rebuild the schedule, post missed slots, start the workers."""
-        await self.engine.load()
         if self.channel_sync is not None:
-            await self.channel_sync.begin()  # before the read: no later change is missed
+            await self.channel_sync.begin()  # before the reads: no later change is missed
+        await self.engine.load()
         channels = await self.store.list_channels()
         self.engine.know_channels(channels)
         await self.catch_up(channels)

@@ -101,6 +101,12 @@ class Settings(BaseSettings):
         le=65535,
         description="Serve /healthz and /metrics on this port (off when unset).",
     )
+    health_host: str = Field(
+        default="127.0.0.1",
+        min_length=1,
+        description="The address /healthz and /metrics listen on: 127.0.0.1 (this host "
+        "only), or e.g. 0.0.0.0 for every interface (in a container).",
+    )
     shutdown_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
     )

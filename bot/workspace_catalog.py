@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.bank_store import Override, OwnQuestion, Workspace
+from bot.bank_store import Override, OwnQuestion, StoredQuestion, Workspace
 from bot.refs import ChannelRef
 from questions.catalog import Catalog
 from questions.pack import Question
@@ -45,6 +45,18 @@ class WorkspaceCatalog:
 
     def put_override(self, override: Override) -> None:
         self._overrides.setdefault(override.workspace, {})[override.question_id] = override.question
+
+    def put_stored(self, stored: StoredQuestion) -> None:
+        """A question's texts as the bank stores them now (another replica changed them),
+        instead of those kept of it."""
+        for own in self._own.values():
+            own.pop(stored.question_id, None)
+        for overrides in self._overrides.values():
+            overrides.pop(stored.question_id, None)
+        if stored.own is not None:
+            self.put_own(stored.own)
+        for override in stored.overrides:
+            self.put_override(override)
 
     def bundled_topics(self) -> Mapping[int, str]:
         return self._bundled_topics

@@ -7,6 +7,8 @@ one) or no URL at all (the SQLite file of ``QUIZBOT_DB_PATH``) opens SQLite, the
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -15,8 +17,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.settings import Settings
-from storage.errors import StorageError
+from storage.errors import StorageError, StoreUnavailableError
+from storage.migrations import bundled_migrations
 from storage.passwords import hide_password
+from storage.postgres_migrations import bundled_postgres_migrations, postgres_schema_version
 from storage.postgres_store import DEFAULT_LEASE, PostgresStore
 from storage.sqlite_store import SqliteStore
 
@@ -58,10 +62,68 @@ def parse_database(url: str | None, default_path: Path | None = None) -> Databas
     )
 
 
+def parse_location(text: str) -> Database:
+    """A database URL, or the plain path of an SQLite file (``quizbot.db``, ``/data/q.db``)."""
+    if text.strip() and "://" not in text:
+        return Database("sqlite", text)
+    return parse_database(text)
+
+
 def configured_database(settings: Settings) -> Database:
     """The database of ``QUIZBOT_DATABASE_URL``, else the SQLite file of ``QUIZBOT_DB_PATH``."""
     url = settings.database_url
     return parse_database(None if url is None else url.get_secret_value(), settings.db_path)
+
+
+@asynccontextmanager
+async def open_existing_database(database: Database) -> AsyncIterator[AnyStore]:
+    """The store of ``database`` as it is: never created, never migrated (a newer CLI must
+    not migrate a running bot's database under it); one older than this quizbot is refused."""
+    version, latest = await _schema_versions(database)
+    if version == 0:
+        raise StorageError(f"{database} has no quizbot tables yet: run `quizbot db migrate` first")
+    if version < latest:
+        raise StorageError(
+            f"{database} is at schema version {version}, older than this quizbot's {latest}: "
+            "run `quizbot db migrate` first"
+        )
+    if database.kind == "sqlite":
+        async with SqliteStore.open(database.location, run_migrations=False) as sqlite:
+            yield sqlite
+        return
+    async with PostgresStore.open(database.location, run_migrations=False) as postgres:
+        yield postgres
+
+
+async def _schema_versions(database: Database) -> tuple[int, int]:
+    """The schema version of ``database`` and the newest this quizbot knows."""
+    if database.kind == "sqlite":
+        return _sqlite_schema_version(Path(database.location)), bundled_migrations()[-1].version
+    try:
+        import asyncpg
+    except ImportError as missing:
+        raise DatabaseUrlError(
+            "a postgresql:// URL needs asyncpg: pip install 'quizbot[postgres]'"
+        ) from missing
+    try:
+        conn = await asyncpg.connect(database.location)
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        raise StoreUnavailableError(f"cannot connect to PostgreSQL at {database}: {e}") from None
+    try:
+        version = await postgres_schema_version(conn)
+    finally:
+        await conn.close()
+    return version, bundled_postgres_migrations()[-1].version
+
+
+def _sqlite_schema_version(path: Path) -> int:
+    """The schema version of the SQLite file, opened read-only (it is never created)."""
+    if not path.is_file():
+        raise StorageError(f"no database at {path}")
+    with contextlib.closing(
+        sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    ) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 @asynccontextmanager

@@ -10,3 +10,12 @@ def hide_password(url: str) -> str:
     if not at or ":" not in credentials:
         return url
     return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
+def url_password(url: str) -> str | None:
+    """The password of ``postgresql://bot:secret@db/quiz``: ``secret``; None without one."""
+    _, _, rest = url.partition("://")
+    credentials, at, _ = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return None
+    return credentials.split(":", 1)[1] or None

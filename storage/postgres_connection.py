@@ -98,6 +98,11 @@ class PgConnection(SqliteConnection):
         self._lease = lease
 
     @property
+    def outbox_lease(self) -> timedelta:
+        """How long an outbox claim holds an action off the other replicas."""
+        return self._lease
+
+    @property
     def id_tables(self) -> frozenset[str]:
         """The tables with an identity ``id`` column."""
         return self._id_tables

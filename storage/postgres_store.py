@@ -56,10 +56,10 @@ class PostgresStore(PostgresRounds, PostgresMembers, PostgresChannels, SqliteRep
         super().__init__(pool, url, id_tables, **lease)
         self.migration: MigrationReport | None = None
         self.learning = SqliteLearningStore(self._transaction, self._fetch)
-        self.bank = SqliteBank(self._fetch, self._transaction)
+        self.bank = SqliteBank(self._fetch, self._transaction, self._announce)
         self.recaps = SqliteRecapStore(self._transaction, self._fetch)
         self.practice = SqlitePracticeStore(self._transaction, self._fetch)
-        self.reminders = SqliteReminderStore(self._transaction, self._fetch)
+        self.reminders = SqliteReminderStore(self._transaction, self._fetch, self._announce)
         self.installations = SqliteInstallationStore(self._transaction, self._fetch)
 
     @classmethod

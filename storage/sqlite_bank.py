@@ -1,7 +1,8 @@
 """``BankStore`` on SQLite: suggestions, workspace questions, overrides, flags, bonuses.
 
 It shares the SQLite store's one connection and lock (through the two callables it is
-built with), so its transactions never interleave with the store's.
+built with), so its transactions never interleave with the store's. On PostgreSQL each
+change of a question's texts is announced to the other replicas in its transaction.
 """
 
 from __future__ import annotations
@@ -19,12 +20,16 @@ from bot.bank_store import (
     Flag,
     Override,
     OwnQuestion,
+    StoredQuestion,
     Suggestion,
     SuggestionState,
+    TooManyWaiting,
     Workspace,
 )
+from bot.ports import ChangeKind
 from bot.refs import MemberRef
 from questions.pack import Question
+from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.timestamps import from_db, to_db
 
 Fetch = Callable[[str, Sequence[Any]], Awaitable[list[sqlite3.Row]]]
@@ -57,9 +62,12 @@ def _question(body: str) -> Question:
 class SqliteBank:
     """``BankStore`` on the SQLite store's connection."""
 
-    def __init__(self, fetch: Fetch, transaction: Transaction) -> None:
+    def __init__(
+        self, fetch: Fetch, transaction: Transaction, announce: Announce = announce_to_nobody
+    ) -> None:
         self._fetch = fetch
         self._transaction = transaction
+        self._announce = announce
 
     async def _write(self, sql: str, params: Sequence[Any]) -> int:
         async with self._transaction() as conn:
@@ -75,8 +83,24 @@ class SqliteBank:
         member_id: int,
         question: Question,
         at: datetime,
+        *,
+        waiting_limit: int | None = None,
     ) -> int:
         async with self._transaction() as conn:
+            if waiting_limit is not None:
+                # The member's row lock (PostgreSQL; SQLite's write transactions take turns
+                # anyway): a suggestion of theirs sent at the same time waits here until this
+                # one commits, then counts it.
+                await conn.execute(
+                    "UPDATE members SET display_name = display_name WHERE id = ?", (member_id,)
+                )
+                [(waiting,)] = await conn.execute_fetchall(
+                    "SELECT COUNT(*) FROM suggestions WHERE platform = ? AND workspace = ?"
+                    " AND member_id = ? AND state = 'pending'",
+                    (workspace.platform, workspace.workspace_id, member_id),
+                )
+                if int(waiting) >= waiting_limit:
+                    raise TooManyWaiting(f"member {member_id} has {waiting_limit} waiting")
             cursor = await conn.execute(
                 "INSERT INTO suggestions (platform, workspace, channel_id, member_id, body, state,"
                 " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
@@ -121,11 +145,15 @@ class SqliteBank:
         bonus_points: int,
     ) -> Approval | None:
         async with self._transaction() as conn:
+            # Decided first: a second approval at the same time (a double click) waits for
+            # this one's row lock (PostgreSQL), then finds it decided, instead of registering
+            # the same question again against its unique key.
             rows = list(
                 await conn.execute_fetchall(
-                    "SELECT platform, workspace, channel_id, member_id FROM suggestions"
-                    " WHERE id = ? AND state = 'pending'",
-                    (suggestion_id,),
+                    "UPDATE suggestions SET state = 'approved', decided_at = ?, decided_by = ?"
+                    " WHERE id = ? AND state = 'pending'"
+                    " RETURNING platform, workspace, channel_id, member_id",
+                    (to_db(at), decided_by, suggestion_id),
                 )
             )
             if not rows:
@@ -143,10 +171,11 @@ class SqliteBank:
                 (question_id, platform, workspace, _body(question), suggestion_id, to_db(at)),
             )
             await conn.execute(
-                "UPDATE suggestions SET state = 'approved', body = ?, decided_at = ?,"
-                " decided_by = ?, question_id = ? WHERE id = ?",
-                (_body(question), to_db(at), decided_by, question_id, suggestion_id),
+                "UPDATE suggestions SET body = ?, question_id = ? WHERE id = ?",
+                (_body(question), question_id, suggestion_id),
             )
+            assert question_id is not None
+            await self._announce(conn, ChangeKind.QUESTION, question_id)
             bonus = bonus_points > 0
             if bonus:
                 await conn.execute(
@@ -154,7 +183,6 @@ class SqliteBank:
                     " suggestion_id) VALUES (?, ?, ?, 'approved suggestion', ?, ?)",
                     (channel_id, member_id, bonus_points, to_db(at), suggestion_id),
                 )
-            assert question_id is not None
             return Approval(question_id, bonus)
 
     async def reject_suggestion(
@@ -188,29 +216,53 @@ class SqliteBank:
                 "UPDATE questions SET topic = ?, content_hash = ? WHERE id = ?",
                 (question.topic, question.content_hash(), question_id),
             )
+            await self._announce(conn, ChangeKind.QUESTION, question_id)
 
-    async def overrides(self) -> list[Override]:
-        rows = await self._fetch(
-            "SELECT question_id, platform, workspace, body FROM question_overrides ORDER BY id", ()
-        )
+    async def overrides(self, workspace: Workspace | None = None) -> list[Override]:
+        sql = "SELECT question_id, platform, workspace, body FROM question_overrides"
+        params: tuple[str, ...] = ()
+        if workspace is not None:
+            sql += " WHERE platform = ? AND workspace = ?"
+            params = (workspace.platform, workspace.workspace_id)
+        rows = await self._fetch(f"{sql} ORDER BY id", params)
         return [Override(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
+
+    async def stored_question(self, question_id: int) -> StoredQuestion:
+        own = await self._fetch(
+            "SELECT question_id, platform, workspace, body FROM workspace_questions"
+            " WHERE question_id = ?",
+            (question_id,),
+        )
+        overrides = await self._fetch(
+            "SELECT question_id, platform, workspace, body FROM question_overrides"
+            " WHERE question_id = ? ORDER BY id",
+            (question_id,),
+        )
+        return StoredQuestion(
+            question_id,
+            next((OwnQuestion(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in own), None),
+            tuple(Override(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in overrides),
+        )
 
     async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None:
         space = override.workspace
-        await self._write(
-            "INSERT INTO question_overrides (platform, workspace, question_id, body, updated_by,"
-            " updated_at) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (platform, workspace, question_id) DO UPDATE SET body = excluded.body,"
-            " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
-            (
-                space.platform,
-                space.workspace_id,
-                override.question_id,
-                _body(override.question),
-                member_id,
-                to_db(at),
-            ),
-        )
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO question_overrides (platform, workspace, question_id, body,"
+                " updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (platform, workspace, question_id) DO UPDATE SET"
+                " body = excluded.body, updated_by = excluded.updated_by,"
+                " updated_at = excluded.updated_at",
+                (
+                    space.platform,
+                    space.workspace_id,
+                    override.question_id,
+                    _body(override.question),
+                    member_id,
+                    to_db(at),
+                ),
+            )
+            await self._announce(conn, ChangeKind.QUESTION, override.question_id)
 
     # flags
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,18 @@ from typing import Any
 import aiosqlite
 
 from bot.bounded_cache import BoundedCache
+from bot.ports import ChangeKind
 from storage.errors import StoreClosedError
 from storage.one_hop import T, Work, transact
+
+# Tells the other processes sharing the store that a row changed, in the transaction that
+# changes it (PostgreSQL: a NOTIFY, see ``postgres_channels``).
+Announce = Callable[[aiosqlite.Connection, ChangeKind, int], Awaitable[None]]
+
+
+async def announce_to_nobody(conn: aiosqlite.Connection, kind: ChangeKind, number: int) -> None:
+    """SQLite has one process: nobody to tell."""
+    return None
 
 
 class SqliteConnection:

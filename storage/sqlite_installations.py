@@ -33,6 +33,15 @@ ON CONFLICT (workspace) DO UPDATE SET
     installer = excluded.installer, installed_at = excluded.installed_at
 """
 
+PRUNE_EXPIRED_STATES = "DELETE FROM slack_oauth_states WHERE expires_at <= ?"
+# All but the new state (the first two parameters) and the newest others (the third).
+KEEP_NEWEST_STATES = """
+DELETE FROM slack_oauth_states WHERE state <> ? AND state NOT IN (
+    SELECT state FROM slack_oauth_states WHERE state <> ?
+    ORDER BY expires_at DESC, state DESC LIMIT ?
+)
+"""
+
 
 class SqliteInstallationStore:
     """``InstallationStore`` on the SQLite store's connection."""
@@ -92,17 +101,19 @@ class SqliteInstallationStore:
             cursor = await conn.execute(sql, params)
             return bool(cursor.rowcount)
 
-    async def issue_oauth_state(self, state: str, expires_at: datetime) -> None:
+    async def issue_oauth_state(
+        self, state: str, expires_at: datetime, *, now: datetime, keep: int
+    ) -> None:
         async with self._transaction() as conn:
+            await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
             await conn.execute(
                 "INSERT INTO slack_oauth_states (state, expires_at) VALUES (?, ?)",
                 (state, to_db(expires_at)),
             )
+            await conn.execute(KEEP_NEWEST_STATES, (state, state, max(keep - 1, 0)))
 
     async def consume_oauth_state(self, state: str, now: datetime) -> bool:
         async with self._transaction() as conn:
-            await conn.execute(
-                "DELETE FROM slack_oauth_states WHERE expires_at <= ?", (to_db(now),)
-            )
+            await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
             cursor = await conn.execute("DELETE FROM slack_oauth_states WHERE state = ?", (state,))
             return bool(cursor.rowcount)

@@ -16,7 +16,7 @@ from typing import Any
 import aiosqlite
 
 from bot.grades import Grade
-from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades
+from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
 from bot.memory_model import LoggedGrade, MemoryCard
 from storage.timestamps import from_db, to_db
 
@@ -38,36 +38,16 @@ class SqliteLearningStore:
         self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> GradeResult:
         at = to_db(draft.at)
-        reviewed_at = at
         async with self._transaction() as conn:
-            replaced: Grade | None = None
-            if draft.round_id is not None:
-                earlier = await _rows(
-                    conn,
-                    "SELECT id, rating, graded_at FROM grades"
-                    " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
-                    (draft.round_id, draft.member_id),
+            if draft.closes_session is not None:
+                closed = await conn.execute(
+                    "UPDATE practice_sessions SET closed_at = ?, closed_reason = 'graded'"
+                    " WHERE id = ? AND member_id = ? AND closed_at IS NULL",
+                    (at, draft.closes_session, draft.member_id),
                 )
-                if earlier:
-                    replaced = Grade(earlier[0][1])
-                    # A changed grade corrects the review the member made back then: it
-                    # keeps that time, so the cards replay it in its place in the log.
-                    reviewed_at = earlier[0][2]
-                    await conn.execute(
-                        "UPDATE grades SET replaced_at = ? WHERE id = ?", (at, earlier[0][0])
-                    )
-            await conn.execute(
-                "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating,"
-                " graded_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    draft.member_id,
-                    draft.question_id,
-                    draft.round_id,
-                    draft.channel_id,
-                    int(draft.grade),
-                    reviewed_at,
-                ),
-            )
+                if closed.rowcount != 1:
+                    raise SessionOver(f"practice session {draft.closes_session} is closed")
+            replaced = await _log_grade(conn, draft, at)
             log = await _log(conn, "member_id", draft.member_id, draft.question_id)
             card = member_card(draft.question_id, log)
             if card is None:
@@ -136,6 +116,57 @@ class SqliteLearningStore:
                     " ON CONFLICT (member_id) DO UPDATE SET target_date = excluded.target_date",
                     (member_id, goal.isoformat()),
                 )
+
+
+# Another grade of the member's of the same round may commit between this transaction's look
+# for the current one and its insert (PostgreSQL runs both presses of a double click at once;
+# SQLite's write transactions never overlap): the insert then waits for it and does nothing,
+# and the look is made again, now finding that grade to replace.
+_INSERT_GRADE = (
+    "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating, graded_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (round_id, member_id) WHERE round_id IS NOT NULL AND replaced_at IS NULL"
+    " DO NOTHING"
+)
+_GRADE_TRIES = 10
+
+
+async def _log_grade(conn: aiosqlite.Connection, draft: GradeDraft, at: str) -> Grade | None:
+    """Log the grade, replacing the member's current grade of the same round (which it
+    returns); the new grade takes the replaced one's time, as it corrects that review."""
+    for _ in range(_GRADE_TRIES):
+        replaced: Grade | None = None
+        reviewed_at = at
+        if draft.round_id is not None:
+            earlier = await _rows(
+                conn,
+                "SELECT id, rating, graded_at FROM grades"
+                " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
+                (draft.round_id, draft.member_id),
+            )
+            if earlier:
+                replaced = Grade(earlier[0][1])
+                # A changed grade corrects the review the member made back then: it
+                # keeps that time, so the cards replay it in its place in the log.
+                reviewed_at = earlier[0][2]
+                await conn.execute(
+                    "UPDATE grades SET replaced_at = ? WHERE id = ? AND replaced_at IS NULL",
+                    (at, earlier[0][0]),
+                )
+        inserted = await conn.execute(
+            _INSERT_GRADE,
+            (
+                draft.member_id,
+                draft.question_id,
+                draft.round_id,
+                draft.channel_id,
+                int(draft.grade),
+                reviewed_at,
+            ),
+        )
+        if inserted.rowcount == 1:
+            return replaced
+    raise RuntimeError(f"round {draft.round_id}: the member's grade kept changing meanwhile")
 
 
 async def _rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:

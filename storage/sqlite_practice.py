@@ -13,8 +13,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot.models import Delivery
 from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
 from bot.refs import ChannelRef
+from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.timestamps import from_db, to_db
 
 Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
@@ -64,7 +66,10 @@ class SqlitePracticeStore:
                 " question_id, topic, answers, state, started_at, touched_at)"
                 " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
                 " WHERE NOT EXISTS (SELECT 1 FROM practice_sessions"
-                " WHERE member_id = ? AND closed_at IS NULL)",
+                " WHERE member_id = ? AND closed_at IS NULL)"
+                # a session opened at the same time (a second start, on PostgreSQL) is
+                # waited for by the unique index, then this one is not opened
+                " ON CONFLICT (member_id) WHERE closed_at IS NULL DO NOTHING",
                 (
                     draft.member_id,
                     draft.direct.platform,
@@ -94,15 +99,26 @@ class SqlitePracticeStore:
         )
 
     async def advance(
-        self, session_id: int, answers: int, state: PracticeState, at: datetime
+        self,
+        session_id: int,
+        answers: int,
+        state: PracticeState,
+        at: datetime,
+        *,
+        delivery: Delivery | None = None,
     ) -> bool:
+        now = to_db(at)
         async with self._transaction() as conn:
+            await refuse_duplicate_in(conn, delivery)
             cursor = await conn.execute(
                 "UPDATE practice_sessions SET answers = ?, state = ?, touched_at = ?"
                 " WHERE id = ? AND answers = ? AND closed_at IS NULL",
-                (answers + 1, state.value, to_db(at), session_id, answers),
+                (answers + 1, state.value, now, session_id, answers),
             )
-            return cursor.rowcount == 1
+            moved = cursor.rowcount == 1
+            if moved:
+                await record_delivery_in(conn, delivery, now)
+            return moved
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
         async with self._transaction() as conn:

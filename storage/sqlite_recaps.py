@@ -94,6 +94,14 @@ class SqliteRecapStore:
             )
         return True
 
+    async def record_recap_text(self, key: str, message_id: str, at: datetime) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET result_ref = ?, updated_at = ?"
+                " WHERE key = ? AND kind = ? AND state = 'pending'",
+                (message_id, to_db(at), key, ActionKind.RECAP.value),
+            )
+
     async def recap_by_key(self, key: str) -> RecapRecord | None:
         rows = await self._fetch(
             "SELECT channel_id, week, slot, outbox_key FROM recaps WHERE outbox_key = ?", (key,)

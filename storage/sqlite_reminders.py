@@ -1,5 +1,6 @@
 """The SQLite implementation of the ``ReminderStore`` port (also run on PostgreSQL: the
-statements are portable). It shares the quiz store's connection, like the practice store.
+statements are portable). It shares the quiz store's connection, like the practice store;
+on PostgreSQL each change is announced to the other replicas in its transaction.
 """
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.ports import ChangeKind
 from bot.refs import ChannelRef
 from bot.reminder_store import Reminder
+from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.sqlite_practice import DIRECT_NAME, Fetch, Transaction
 from storage.timestamps import to_db
 
@@ -19,9 +22,12 @@ _COLUMNS = "member_id, platform, workspace, direct_channel, local_time, timezone
 class SqliteReminderStore:
     """Members' daily review reminders."""
 
-    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
+    def __init__(
+        self, transaction: Transaction, fetch: Fetch, announce: Announce = announce_to_nobody
+    ) -> None:
         self._transaction = transaction
         self._fetch = fetch
+        self._announce = announce
 
     async def reminder(self, member_id: int) -> Reminder | None:
         rows = await self._fetch(
@@ -52,11 +58,15 @@ class SqliteReminderStore:
                     to_db(at),
                 ),
             )
+            await self._announce(conn, ChangeKind.REMINDER, reminder.member_id)
 
     async def clear_reminder(self, member_id: int) -> bool:
         async with self._transaction() as conn:
             cursor = await conn.execute("DELETE FROM reminders WHERE member_id = ?", (member_id,))
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await self._announce(conn, ChangeKind.REMINDER, member_id)
+            return True
 
 
 def _reminder(row: Sequence[Any]) -> Reminder:

@@ -30,3 +30,9 @@ async def question_ask_counts(store: object, channel_id: int) -> dict[int, int]:
         (channel_id,),
     )
     return {row[0]: row[1] for row in rows}
+
+
+async def oauth_state_count(store: object) -> int:
+    """How many OAuth states of installs in progress the store keeps."""
+    rows = await _connection(store)._fetch("SELECT COUNT(*) FROM slack_oauth_states", ())
+    return int(rows[0][0])

@@ -158,4 +158,6 @@ async def test_discord_offers_it_and_passes_it_to_the_core(invocation: Invocatio
         choices = [c.value for c in declared[option].choices]
         assert not choices or value in choices, (option, value, choices)
     await command.callback(cast(Any, None), **invocation.options)  # type: ignore[call-arg]
-    assert dispatched == [(invocation.name, invocation.words)]
+    [(name, words)] = dispatched  # free text is one argument, as typed: the same command
+    assert name == invocation.name
+    assert parse_command(name, words) == parse_command(invocation.name, invocation.words)

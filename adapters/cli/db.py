@@ -14,11 +14,17 @@ from pydantic import ValidationError
 from bot.settings import SettingsError, load_settings
 from storage.backup import backup_database
 from storage.copy import copy_database
-from storage.database import Database, configured_database, open_database, parse_database
+from storage.database import (
+    Database,
+    configured_database,
+    open_database,
+    parse_database,
+    parse_location,
+)
 from storage.errors import StorageError
 
 _DB_HELP = "the SQLite database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
-_URL_FORMS = "sqlite:///quizbot.db or postgresql://user@host:5432/db"
+_URL_FORMS = "quizbot.db, sqlite:///quizbot.db or postgresql://user@host:5432/db"
 _URL_HELP = f"{_URL_FORMS} (default: QUIZBOT_DATABASE_URL)"
 
 
@@ -92,7 +98,7 @@ async def _migrate(args: argparse.Namespace) -> str:
 
 
 async def _copy(args: argparse.Namespace) -> str:
-    source, target = parse_database(args.source), parse_database(args.target)
+    source, target = parse_location(args.source), parse_location(args.target)
     report = await copy_database(source, target)
     figures = ", ".join(f"{table} {n}" for table, n in report.counts.items() if n)
     return f"copied {report.total} rows from {source} to {target}; counts match ({figures})"
@@ -100,7 +106,7 @@ async def _copy(args: argparse.Namespace) -> str:
 
 def _database(args: argparse.Namespace) -> Database:
     if args.url is not None:
-        return parse_database(args.url)
+        return parse_location(args.url)
     if args.db is not None:
         return parse_database(None, Path(args.db))
     return configured_database(load_settings())

@@ -11,7 +11,8 @@ import asyncio
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,13 +21,17 @@ import aiohttp
 import aiosqlite
 from pydantic import ValidationError
 
+from adapters.cli.printable import printable
 from adapters.discord.shards import paced_rate, settings_shard_plan
 from adapters.ops.logs import Redactor, secret_values
 from bot.errors import QuizError
 from bot.settings import Settings, SettingsError, invalid_settings, load_settings
 from questions.loader import PackError, bundled_packs_dir, load_packs
+from storage.database import Database, DatabaseUrlError, configured_database, parse_database
 from storage.errors import MigrationError
 from storage.migrations import bundled_migrations
+from storage.passwords import url_password
+from storage.postgres_migrations import bundled_postgres_migrations, postgres_schema_version
 
 DISCORD_API_URL = "https://discord.com/api/v10"
 SLACK_API_URL = "https://slack.com/api/"
@@ -59,7 +64,12 @@ def register(commands: Any) -> None:
         "exits 1 when anything fails.",
     )
     parser.add_argument("--config", type=Path, help="a TOML settings file")
-    parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help="check this SQLite database file (default: QUIZBOT_DATABASE_URL, else "
+        "QUIZBOT_DB_PATH, else ./quizbot.db)",
+    )
     parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
     parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
     parser.set_defaults(handler=_doctor)
@@ -96,17 +106,33 @@ async def run_checks(config: Path | None = None, **overrides: Any) -> list[Check
     settings, config_check = check_settings(config, overrides)
     checks = [config_check]
     if settings is not None:
-        redact = Redactor([*redact.secrets, *secret_values(settings)])
-        checks.append(await check_database(settings.db_path))
+        redact = Redactor([*redact.secrets, *_secrets_of(settings)])
+        database_check, database = await _database_check(settings, overrides.get("db_path"))
+        checks.append(database_check)
         checks.append(check_packs(settings.packs_dir))
         for name in settings.platforms():
             if name == "slack":
                 checks.append(await check_slack(settings))
+                if settings.slack_installs and config_check.ok and database is not None:
+                    checks.append(await check_slack_tokens(settings, database))
             elif name == "discord":
                 checks.append(await check_discord(settings))
     else:
         checks.append(Check("other checks", False, "skipped", "fix the configuration first"))
     return [Check(c.name, c.ok, redact(c.detail), redact(c.fix)) for c in checks]
+
+
+def _secrets_of(settings: Settings) -> list[str]:
+    """The secret settings' values; of the database URL only its password: the doctor names
+    the database it checked, as ``Database`` shows it (without the password)."""
+    secrets = secret_values(settings)
+    if settings.database_url is not None:
+        url = settings.database_url.get_secret_value()
+        secrets = [value for value in secrets if value != url]
+        password = url_password(url)
+        if password is not None:
+            secrets.append(password)
+    return secrets
 
 
 def _secrets_in_environment() -> list[str]:
@@ -194,7 +220,34 @@ def _blank(value: object) -> bool:
 # database
 
 
-async def check_database(path: Path) -> Check:
+async def _database_check(
+    settings: Settings, db_path: Path | None
+) -> tuple[Check, Database | None]:
+    """The database's check, and the database when it can be read."""
+    try:
+        database = configured_database_of(settings, db_path)
+    except DatabaseUrlError as problem:
+        return Check("database", False, str(problem), "correct QUIZBOT_DATABASE_URL"), None
+    check = await check_database(database)
+    return check, database if check.ok else None
+
+
+def configured_database_of(settings: Settings, db_path: Path | None) -> Database:
+    """``--db`` when given, else the database ``quizbot run`` opens: ``QUIZBOT_DATABASE_URL``,
+    else the SQLite file of ``QUIZBOT_DB_PATH``."""
+    if db_path is not None:
+        return parse_database(None, db_path)
+    return configured_database(settings)
+
+
+async def check_database(database: Database) -> Check:
+    """Reachable, and at a schema version this quizbot knows (an SQLite file also intact)."""
+    if database.kind == "postgres":
+        return await check_postgres(database)
+    return await check_sqlite(Path(database.location))
+
+
+async def check_sqlite(path: Path) -> Check:
     """Readable as SQLite, intact, and at a schema version this quizbot knows."""
     located = _locate_database(path)
     if isinstance(located, Check):
@@ -224,21 +277,81 @@ async def check_database(path: Path) -> Check:
             f"{path} failed the integrity check: {shown}",
             "stop the bot and restore the latest backup (see the README, Operations)",
         )
+    return _schema_check(f"{path} intact", version, newest)
+
+
+async def check_postgres(database: Database) -> Check:
+    """The server answers the URL, and its schema version is one this quizbot knows."""
+    try:
+        newest = bundled_postgres_migrations()[-1].version
+    except (MigrationError, IndexError) as problem:
+        return Check("database", False, f"bundled migrations are broken: {problem}", "reinstall")
+    try:
+        async with _postgres(database) as conn:
+            version = await postgres_schema_version(conn)
+    except DatabaseUnreachable as problem:
+        return Check("database", False, str(problem), problem.fix)
+    if version == 0:
+        tables = "no quizbot tables yet (`quizbot run` makes them)"
+        return Check("database", True, f"{database} answers; {tables}")
+    return _schema_check(f"{database} answers", version, newest)
+
+
+def _schema_check(found: str, version: int, newest: int) -> Check:
     if version > newest:
         return Check(
             "database",
             False,
-            f"{path} has schema version {version}, newer than this quizbot's {newest}",
+            f"{found} but has schema version {version}, newer than this quizbot's {newest}",
             "upgrade quizbot, or restore a backup taken before the newer version ran",
         )
     if version < newest:
         return Check(
             "database",
             True,
-            f"{path} intact; schema {version}, {newest - version} migration(s) pending"
+            f"{found}; schema {version}, {newest - version} migration(s) pending"
             " (`quizbot run` applies them at start; back up first)",
         )
-    return Check("database", True, f"{path} intact; schema version {version} is current")
+    return Check("database", True, f"{found}; schema version {version} is current")
+
+
+class DatabaseUnreachable(QuizError):
+    """The configured database cannot be opened; the message says why, ``fix`` what to do."""
+
+    def __init__(self, detail: str, fix: str) -> None:
+        super().__init__(detail)
+        self.fix = fix
+
+
+@asynccontextmanager
+async def _postgres(database: Database) -> AsyncIterator[Any]:
+    """A read-only connection to the PostgreSQL database, within the network timeout."""
+    try:
+        import asyncpg
+    except ImportError:
+        raise DatabaseUnreachable(
+            "a postgresql:// URL needs asyncpg", "pip install 'quizbot[postgres]'"
+        ) from None
+    try:
+        conn = await asyncpg.connect(
+            database.location,
+            timeout=NETWORK_TIMEOUT,
+            server_settings={"default_transaction_read_only": "on"},
+        )
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        raise DatabaseUnreachable(
+            f"cannot connect to PostgreSQL at {database}: {_one_line(e)}",
+            "start the database, or correct QUIZBOT_DATABASE_URL (host, port, user, database)",
+        ) from None
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or "no answer"
+    return f"{type(error).__name__}: {text}"
 
 
 def _locate_database(path: Path) -> str | Check:
@@ -266,6 +379,64 @@ def _locate_database(path: Path) -> str | Check:
 async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row:
     rows = list(await conn.execute_fetchall(sql))
     return rows[0]
+
+
+# the sealed tokens of installed Slack workspaces
+
+
+async def check_slack_tokens(settings: Settings, database: Database) -> Check:
+    """Every bot token stored by an install opens with the configured encryption key: with
+    another key the bot could not act in those workspaces."""
+    from adapters.slack.installations import TokenSeal
+
+    assert settings.slack_token_encryption_key is not None
+    seal = TokenSeal(settings.slack_token_encryption_key.get_secret_value())
+    try:
+        stored = await stored_sealed_tokens(database)
+    except (DatabaseUnreachable, sqlite3.Error) as problem:
+        return Check("slack tokens", False, f"cannot read the installations: {problem}")
+    closed = [workspace for workspace, sealed in stored if not _opens(seal, sealed)]
+    if closed:
+        shown = ", ".join(printable(w) for w in closed[:MAX_PROBLEMS_SHOWN])
+        more = len(closed) - MAX_PROBLEMS_SHOWN
+        return Check(
+            "slack tokens",
+            False,
+            "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY does not open the stored bot token of "
+            f"{len(closed)} of {len(stored)} installed workspace(s): {shown}"
+            + (f" and {more} more" if more > 0 else ""),
+            "set the key the tokens were sealed with; with a new key, install the app again "
+            "in those workspaces",
+        )
+    opened = f"the key opens the bot tokens of {len(stored)} installed workspace(s)"
+    return Check("slack tokens", True, opened)
+
+
+def _opens(seal: Any, sealed: str) -> bool:
+    try:
+        seal.open(sealed)
+    except SettingsError:
+        return False
+    return True
+
+
+async def stored_sealed_tokens(database: Database) -> list[tuple[str, str]]:
+    """Each installed workspace with its sealed bot token, read without writing."""
+    table = "slack_installations"
+    select = f"SELECT workspace, sealed_token FROM {table} ORDER BY workspace"
+    if database.kind == "postgres":
+        async with _postgres(database) as conn:
+            if not await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", table):
+                return []
+            return [(str(row[0]), str(row[1])) for row in await conn.fetch(select)]
+    located = _locate_database(Path(database.location))
+    if isinstance(located, Check):
+        return []
+    async with aiosqlite.connect(located, uri=True) as sqlite:
+        known = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        if not list(await sqlite.execute_fetchall(known, (table,))):
+            return []
+        return [(str(row[0]), str(row[1])) for row in await sqlite.execute_fetchall(select)]
 
 
 # packs

@@ -9,24 +9,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
 from adapters.cli.pack_files import PackWriteFailed, pack_text, write_new_file
+from adapters.cli.printable import printable
 from bot.bank_store import Flag, Workspace
 from bot.settings import SettingsError, load_settings
 from questions.csv_import import pack_from_csv
 from questions.loader import PackError
 from questions.pack import Pack
 from questions.seed_import import slugify
+from storage.database import (
+    Database,
+    configured_database,
+    open_existing_database,
+    parse_database,
+)
 from storage.errors import StorageError
-from storage.migrations import bundled_migrations
-from storage.sqlite_store import SqliteStore
 
-_DB_HELP = "the database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
+_DB_HELP = (
+    "the SQLite database file (default: QUIZBOT_DATABASE_URL, else QUIZBOT_DB_PATH, "
+    "else quizbot.db)"
+)
 
 
 def register(actions: Any) -> None:
@@ -73,25 +80,12 @@ def register(actions: Any) -> None:
     flags.set_defaults(handler=_flags)
 
 
-def _database(args: argparse.Namespace) -> Path:
-    return Path(args.db) if args.db is not None else load_settings().db_path
-
-
-def _existing_database(args: argparse.Namespace) -> Path:
-    """The database to read, as it is: never created, never migrated by a reading command
-    (a newer CLI must not migrate a running bot's database under it)."""
-    path = _database(args)
-    if not path.is_file():
-        raise StorageError(f"no database at {path}")
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    latest = bundled_migrations()[-1].version
-    if version < latest:
-        raise StorageError(
-            f"{path} is at schema version {version}, older than this quizbot's {latest}: "
-            "run `quizbot db migrate` first"
-        )
-    return path
+def _database(args: argparse.Namespace) -> Database:
+    """``--db`` when given, else the bot's database: ``QUIZBOT_DATABASE_URL``, else the
+    SQLite file of ``QUIZBOT_DB_PATH``."""
+    if args.db is not None:
+        return parse_database(None, Path(args.db))
+    return configured_database(load_settings())
 
 
 def _run(command: str, action: Any) -> int:
@@ -115,7 +109,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 async def _write_export(args: argparse.Namespace) -> str:
-    async with SqliteStore.open(_existing_database(args), run_migrations=False) as store:
+    async with open_existing_database(_database(args)) as store:
         workspace = _choose(args.workspace, await store.bank.workspaces())
         own = await store.bank.own_questions(workspace)
     if not own:
@@ -142,9 +136,9 @@ def _choose(wanted: str, known: list[Workspace]) -> Workspace:
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        choices = ", ".join(f"{w.platform}:{w.workspace_id}" for w in matches)
+        choices = ", ".join(_workspace_name(w) for w in matches)
         raise PackWriteFailed(f"{wanted!r} is on several platforms; give one of {choices}")
-    listed = ", ".join(f"{w.platform}:{w.workspace_id}" for w in known) or "none yet"
+    listed = ", ".join(_workspace_name(w) for w in known) or "none yet"
     raise PackWriteFailed(f"no workspace {wanted!r} in the database (workspaces: {listed})")
 
 
@@ -186,7 +180,7 @@ def _flags(args: argparse.Namespace) -> int:
 
 
 async def _list_flags(args: argparse.Namespace) -> str:
-    async with SqliteStore.open(_existing_database(args), run_migrations=False) as store:
+    async with open_existing_database(_database(args)) as store:
         flags = await store.bank.flags(open_only=not args.all)
     if not flags:
         return "no flags" if args.all else "no open flags"
@@ -194,13 +188,20 @@ async def _list_flags(args: argparse.Namespace) -> str:
 
 
 def describe_flag(flag: Flag) -> str:
+    """One line; what members typed (the reason, their name) and the admin's resolution are
+    printed with control characters escaped."""
     space = flag.workspace
     pack = "(workspace)" if flag.pack.startswith("workspace:") else flag.pack
     line = (
-        f"f{flag.id}  {flag.created_at:%Y-%m-%d}  {space.platform}:{space.workspace_id}"
-        f"  {pack}/{flag.question_key}  round #{flag.round_number}"
-        f"  {flag.member.label()}: {flag.reason}"
+        f"f{flag.id}  {flag.created_at:%Y-%m-%d}  {_workspace_name(space)}"
+        f"  {printable(pack)}/{printable(flag.question_key)}  round #{flag.round_number}"
+        f"  {printable(flag.member.label())}: {printable(flag.reason)}"
     )
     if flag.resolved_at is not None:
-        line += f"  [resolved {flag.resolved_at:%Y-%m-%d}: {flag.resolution}]"
+        resolution = printable(flag.resolution or "")
+        line += f"  [resolved {flag.resolved_at:%Y-%m-%d}: {resolution}]"
     return line
+
+
+def _workspace_name(space: Workspace) -> str:
+    return printable(f"{space.platform}:{space.workspace_id}")

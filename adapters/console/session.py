@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-import shlex
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
-from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply
+from bot.events import Command, DirectMessage, FormSubmit, Reaction, Reply, split_command
 from bot.ports import EventHandler
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.render import Response
@@ -136,18 +135,16 @@ class ConsoleSession:
     async def _command(self, text: str) -> None:
         if self.echo:
             self.transcript.say(None, self.member, [text], self._direct_name())
-        try:
-            words = shlex.split(text)[1:]
-        except ValueError:
-            words = text.split()[1:]
-        name, *args = words or ["help"]
+        # as Slack does: words split at whitespace, free text at the end kept as typed
+        name, args, rest = split_command(split_command(text)[2])
         event = Command(
             self._next_id("cmd"),
             self._channel(),
             self._member_ref(),
-            name,
-            tuple(args),
+            name or "help",
+            args,
             direct=self._direct,
+            text=rest,
         )
         await self._show(await self.handle(event))
 

@@ -19,6 +19,7 @@ from discord.state import ConnectionState
 from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
 from adapters.discord.commands import QuizGroup, TopicSource
+from adapters.discord.forms import is_form_id
 from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
 from bot import cards
@@ -52,6 +53,8 @@ class InboundRouter(Protocol):
         self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None: ...
 
+    async def form_submitted(self, interaction: discord.Interaction) -> None: ...
+
 
 def quiz_intents() -> discord.Intents:
     """The default intents plus message content (a privileged intent: switch it on in the
@@ -76,10 +79,14 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
         reason = mismatch(group, interaction.data, autocomplete=autocomplete)
         if reason is None:
             return True
+        if autocomplete:
+            log.info("a /quiz autocomplete does not fit the command (%s); no choices", reason)
+            with unless_gone("answering an autocomplete that does not fit"):
+                await interaction.response.autocomplete([])
+            return False
         log.info("a /quiz interaction does not fit the command (%s); told to try again", reason)
-        if not autocomplete:
-            with unless_gone("answering an outdated /quiz"):
-                await tell(interaction, cards.error(COMMAND_CHANGED))
+        with unless_gone("answering an outdated /quiz"):
+            await tell(interaction, cards.error(COMMAND_CHANGED))
         return False
 
     async def on_error(
@@ -168,6 +175,14 @@ class QuizClient(discord.Client):
         self, interaction: discord.Interaction, action: str, value: str
     ) -> None:
         await self.router.card_button(interaction, action, value)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A submitted form goes by its custom id, not by a modal kept in memory."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data = interaction.data
+        if data is not None and is_form_id(data.get("custom_id")):
+            await self.router.form_submitted(interaction)
 
 
 class ShardedQuizClient(QuizClient, discord.AutoShardedClient):

@@ -65,8 +65,11 @@ def _options_mismatch(
         wrong_bool = isinstance(value, bool) and parameter.type is not AppCommandOptionType.boolean
         if types is not None and (not isinstance(value, types) or wrong_bool):
             return f"{command.name}: option {parameter.name!r} has a value of another type"
-    if not autocomplete:
-        missing = [p.name for p in command.parameters if p.required and p.name not in seen]
-        if missing:
-            return f"{command.name}: missing option {missing[0]!r}"
+    if autocomplete:
+        if not any(option.get("focused") for option in given):
+            return f"{command.name}: an autocomplete with no focused option"
+        return None
+    missing = [p.name for p in command.parameters if p.required and p.name not in seen]
+    if missing:
+        return f"{command.name}: missing option {missing[0]!r}"
     return None

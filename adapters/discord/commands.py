@@ -56,17 +56,20 @@ def complete_last_word(current: str, candidates: Sequence[str]) -> list[app_comm
 
 
 def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The core grammar's words for a slash command's options."""
+    """The core grammar's words for a slash command's options; a free-text option (an
+    answer, a reason) stays one argument, exactly as typed."""
     if subcommand.settings:
         return words(options.get(SETTING), options.get(VALUE))
-    said: list[str | None] = []
+    said: list[str] = []
     for param in subcommand.params:
         value = options.get(param.name)
         if param.kind is ParamKind.FLAG:
-            said.append(param.name if value else None)
+            said.extend(words(param.name if value else None))
+        elif param.kind is ParamKind.TEXT and value is not None and str(value).strip():
+            said.append(str(value))
         else:
-            said.append(None if value is None else str(value))
-    return words(*said)
+            said.extend(words(None if value is None else str(value)))
+    return tuple(said)
 
 
 class QuizGroup(app_commands.Group):

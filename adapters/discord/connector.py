@@ -13,9 +13,9 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import discord
 
@@ -28,7 +28,7 @@ from adapters.discord.client import (
 )
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
-from adapters.discord.forms import FormModal
+from adapters.discord.forms import FormModal, expired_form, form_route, submitted_values
 from adapters.discord.gateway_end import end_cause
 from adapters.discord.inbound import (
     PLATFORM,
@@ -73,6 +73,7 @@ THREAD_ALREADY_EXISTS = 160004
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
 ADMIN_MEMORY_SECONDS = 300.0
 STALE_BUTTON = "This button is out of date; use `/quiz reveal` or the newest question."
+FORM_TOO_BIG = "This form cannot be opened on Discord; the error was logged."
 INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
 
 
@@ -501,8 +502,6 @@ class DiscordPlatform:
                 return
             if message.type not in (discord.MessageType.default, discord.MessageType.reply):
                 return
-            if message.webhook_id is not None:
-                return  # a webhook's post (an integration, a follow-up), not a member's answer
             if not _well_formed_message(message):
                 log.debug("ignored a malformed message %s", message.id)
                 return
@@ -570,13 +569,24 @@ class DiscordPlatform:
         event = ButtonPress(str(interaction.id), channel, message, member, action, value)
         await self._answer(interaction, event, f"the {action} button")
 
-    async def _on_form(
-        self, interaction: discord.Interaction, form: Form, values: dict[str, str]
-    ) -> None:
+    async def _on_form(self, interaction: discord.Interaction) -> None:
+        """A submitted form, routed by its custom id alone (after a restart too); one that
+        cannot be routed is answered with what the member typed, never dropped."""
+        data: Mapping[str, Any] = cast(Mapping[str, Any], interaction.data or {})
+        values = submitted_values(data.get("components"))
+        route = form_route(data.get("custom_id"))
+        if route is None or route.member not in (None, interaction.user.id):
+            log.info(
+                "a form submission that cannot be routed (%.100r); told the member what they typed",
+                data.get("custom_id"),
+            )
+            with unless_gone("answering a form that cannot be routed"):
+                await tell_interaction(interaction, expired_form(values))
+            return
         channel, member = await self._interaction_refs(interaction)
         self._remember(interaction, member)
-        event = FormSubmit(str(interaction.id), channel, member, form.kind, form.target, values)
-        await self._answer(interaction, event, f"the form {form.title!r}")
+        event = FormSubmit(str(interaction.id), channel, member, route.kind, route.target, values)
+        await self._answer(interaction, event, f"the {route.kind} form")
 
     async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
         # A modal must be an interaction's first response: what may open a form is not
@@ -597,12 +607,21 @@ class DiscordPlatform:
                 )
                 return
             if first and response is not None and response.form is not None:
-                await interaction.response.send_modal(FormModal(response.form, self._on_form))
+                await self._open_form(interaction, response.form)
             elif first and response is not None and not response.public:
                 await tell_interaction(interaction, response.card)
             else:
                 await defer(interaction)  # nothing sent yet when it was answered first
                 await deliver(interaction, response)
+
+    async def _open_form(self, interaction: discord.Interaction, form: Form) -> None:
+        try:
+            modal = FormModal(form, interaction.user.id)
+        except ValueError as problem:
+            log.error("cannot open a form on Discord: %s", problem)
+            await tell_interaction(interaction, cards.error(FORM_TOO_BIG))
+            return
+        await interaction.response.send_modal(modal)
 
 
 class _Router(InboundRouter):
@@ -638,6 +657,9 @@ class _Router(InboundRouter):
         self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
     ) -> None:
         await self._platform._on_command(interaction, name, args)
+
+    async def form_submitted(self, interaction: discord.Interaction) -> None:
+        await self._platform._on_form(interaction)
 
 
 def _well_formed_message(message: discord.Message) -> bool:

@@ -6,6 +6,11 @@ that reads the websocket: one exception there, say a MESSAGE_CREATE whose
 wraps every new websocket's ``received_message`` so that such an error skips
 the frame instead. Exceptions that steer the connection (reconnect, closed,
 network errors) pass through untouched.
+
+An interaction that does not say who sent it (no ``member`` in a guild, no ``user``
+elsewhere) parses without error but leaves ``Interaction.user`` missing, and every
+handler after it (commands, autocomplete, buttons, forms) would fail on it with a
+traceback; the state skips it where all interactions arrive, in one line too.
 """
 
 from __future__ import annotations
@@ -65,6 +70,15 @@ class FrameGuard:
             str(error)[:200],
         )
 
+    def ignore(self, what: str) -> None:
+        """Log a payload that parsed but cannot be handled, throttled as :meth:`skip`."""
+        key = (what, "")
+        now = self._monotonic()
+        repeated = now - self._last_logged.get(key, -REPEAT_SECONDS) < REPEAT_SECONDS
+        if not repeated:
+            self._last_logged[key] = now
+        log.log(logging.DEBUG if repeated else logging.WARNING, "ignored %s", what)
+
     def watch(self, ws: DiscordWebSocket) -> None:
         received = ws.received_message
 
@@ -79,8 +93,30 @@ class FrameGuard:
         ws.received_message = received_message  # type: ignore[method-assign]
 
 
+def names_its_sender(data: Any) -> bool:
+    """Whether an INTERACTION_CREATE payload says who sent it where discord.py looks: the
+    ``member`` (with its ``user``) in a guild, the ``user`` elsewhere."""
+    if not isinstance(data, dict):
+        return True  # discord.py fails on it, and the frame guard logs that
+    if _in_a_guild(data.get("guild_id")):
+        member = data.get("member")
+        return isinstance(member, dict) and isinstance(member.get("user"), dict)
+    return isinstance(data.get("user"), dict)
+
+
+def _in_a_guild(guild_id: object) -> bool:
+    """As discord.py reads ``guild_id``: absent, empty or 0 means no guild."""
+    if not guild_id:
+        return False
+    try:
+        return int(str(guild_id)) != 0
+    except ValueError:
+        return True  # discord.py fails on it, and the frame guard logs that
+
+
 class GuardedState(ConnectionState[Any]):
-    """discord.py's connection state, handing each new websocket to a :class:`FrameGuard`."""
+    """discord.py's connection state, handing each new websocket to a :class:`FrameGuard`
+    and skipping interactions that name no sender."""
 
     def __init__(self, guard: FrameGuard, **options: Any) -> None:
         super().__init__(**options)
@@ -89,6 +125,16 @@ class GuardedState(ConnectionState[Any]):
     def _update_references(self, ws: DiscordWebSocket) -> None:
         super()._update_references(ws)
         self.frame_guard.watch(ws)
+
+    def parse_interaction_create(self, data: Any) -> None:
+        if not names_its_sender(data):
+            kind = data.get("type")
+            self.frame_guard.ignore(
+                f"a Discord interaction without a member or user (type {str(kind)[:10]}):"
+                " nobody to answer"
+            )
+            return
+        super().parse_interaction_create(data)
 
 
 class GuardedShardedState(GuardedState, AutoShardedConnectionState[Any]):

@@ -151,6 +151,14 @@ def direct_ref(channel_id: int | str) -> ChannelRef:
     return ChannelRef(PLATFORM, "0", str(channel_id), "DM")
 
 
+def by_a_bot(message: discord.Message) -> bool:
+    """Whether ``message`` is not a member's: a bot's, or a webhook's post (an integration,
+    an interaction follow-up), whose author carries no ``bot`` flag. Every event built from
+    a message (gateway, gateway replay, REST catch-up) says so here, and the core ignores
+    such messages in one place."""
+    return message.author.bot or message.webhook_id is not None
+
+
 def direct_event(message: discord.Message) -> DirectMessage:
     channel = direct_ref(message.channel.id)
     return DirectMessage(
@@ -159,7 +167,7 @@ def direct_event(message: discord.Message) -> DirectMessage:
         message=MessageRef(channel, str(message.id)),
         member=member_ref(None, message.author.id, message.author.display_name),
         text=message.content,
-        is_bot=message.author.bot,
+        is_bot=by_a_bot(message),
     )
 
 
@@ -178,5 +186,5 @@ def reply_event(message: discord.Message, quiz_channel_id: int, *, edited: bool 
         member=member_ref(guild_id, message.author.id, message.author.display_name),
         text=message.content,
         edited=edited,
-        is_bot=message.author.bot,
+        is_bot=by_a_bot(message),
     )

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from adapters.ops.log_throttle import HttpServerLog
 from adapters.ops.metrics import METRICS_CONTENT_TYPE, PrometheusMetrics
 from bot.ports import Connector, Store
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST = "0.0.0.0"
+# No authentication: only this host reaches them unless QUIZBOT_HEALTH_HOST says otherwise.
+DEFAULT_HOST = "127.0.0.1"
 STORE_PROBE_TIMEOUT = 2.0
 # A key nobody sets: reading it is the cheapest query that proves the database answers.
 _PROBE_KEY = "healthz-probe"
@@ -81,7 +83,12 @@ async def start_health_server(
     host: str = DEFAULT_HOST,
 ) -> HealthServer:
     """Serve ``/healthz`` and ``/metrics`` on ``host:port`` until ``close()``."""
-    runner = web.AppRunner(health_app(store, connectors, metrics), access_log=None)
+    runner = web.AppRunner(
+        health_app(store, connectors, metrics),
+        access_log=None,
+        # a malformed request is the client's fault: one throttled line, no traceback
+        logger=HttpServerLog(logging.getLogger("aiohttp.server")),
+    )
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()

@@ -1,19 +1,23 @@
 """The core's Metrics port on prometheus_client, on a registry of its own.
 
 Counters and the send-latency histogram are updated as the core calls the
-port; the outbox gauges are read from the store when ``/metrics`` is scraped
-(:meth:`PrometheusMetrics.refresh`), so they are right after a restart too.
+port; the outbox gauges are read from the store (:meth:`PrometheusMetrics.refresh`), so
+they are right after a restart too, but at most once every ``REFRESH_EVERY``: a scrape in
+between, however many come, serves the figures last read and costs the database nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from bot.ports import Store
+from bot.clock import SystemClock
+from bot.ports import Clock, Store
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +25,10 @@ NAMESPACE = "quizbot"
 # Platform calls take tens of milliseconds; rate-limit waits take seconds.
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 METRICS_CONTENT_TYPE = CONTENT_TYPE_LATEST
+# How old the outbox gauges may be: the database is asked at most this often for them.
+REFRESH_EVERY = timedelta(seconds=5)
+# A scrape waits at most this long for the database, then serves the last figures.
+REFRESH_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +48,20 @@ async def outbox_counts(store: Store) -> OutboxCounts:
 class PrometheusMetrics:
     """Implements ``bot.metrics.Metrics``; ``registry`` is what ``/metrics`` exposes."""
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        clock: Clock | None = None,
+        refresh_every: timedelta = REFRESH_EVERY,
+        refresh_timeout: float = REFRESH_TIMEOUT,
+    ) -> None:
         self.store = store
+        self._clock = clock or SystemClock()
+        self._refresh_every = refresh_every
+        self._refresh_timeout = refresh_timeout
+        self._read_at: datetime | None = None
+        self._reading = asyncio.Lock()  # concurrent scrapes wait for the one read
         self.registry = CollectorRegistry()
         registry = self.registry
         self.rounds_posted = Counter(
@@ -82,13 +102,13 @@ class PrometheusMetrics:
         )
         self.outbox_pending = Gauge(
             "outbox_pending",
-            "Outbox actions waiting to be sent (read from the database at scrape time).",
+            "Outbox actions waiting to be sent (read from the database at most every 5 s).",
             namespace=NAMESPACE,
             registry=registry,
         )
         self.outbox_failed = Gauge(
             "outbox_failed",
-            "Outbox actions that gave up (read from the database at scrape time).",
+            "Outbox actions that gave up (read from the database at most every 5 s).",
             namespace=NAMESPACE,
             registry=registry,
         )
@@ -113,18 +133,26 @@ class PrometheusMetrics:
     # exposition
 
     async def refresh(self) -> None:
-        """Read the outbox gauges from the store; on failure keep the last values."""
+        """Read the outbox gauges from the store unless they were read (or tried) less than
+        ``refresh_every`` ago; on failure keep the last values until the next try."""
         if self.store is None:
             return
-        try:
-            counts = await outbox_counts(self.store)
-        except Exception:
-            log.warning("could not read outbox counts for /metrics", exc_info=True)
-            return
+        async with self._reading:
+            now = self._clock.now()
+            if self._read_at is not None and self._read_at <= now < self._read_at + (
+                self._refresh_every
+            ):
+                return
+            self._read_at = now
+            try:
+                counts = await asyncio.wait_for(outbox_counts(self.store), self._refresh_timeout)
+            except Exception:
+                log.warning("could not read outbox counts for /metrics", exc_info=True)
+                return
         self.outbox_pending.set(counts.pending)
         self.outbox_failed.set(counts.failed)
 
     async def exposition(self) -> bytes:
-        """The Prometheus text format, with the outbox gauges freshly read."""
+        """The Prometheus text format, with the outbox gauges at most ``refresh_every`` old."""
         await self.refresh()
         return generate_latest(self.registry)

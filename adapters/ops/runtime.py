@@ -148,7 +148,8 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     async with open_database(
         database, lease=lease, synchronous=settings.sqlite_synchronous
     ) as store:
-        metrics = PrometheusMetrics(store)
+        clock = SystemClock()
+        metrics = PrometheusMetrics(store, clock=clock)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, (stdin, stdout)
         )
@@ -156,7 +157,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             store=store,
             platforms=platforms,
             catalog=catalog,
-            clock=SystemClock(),
+            clock=clock,
             config=quiz_config(settings),
             background=not scripted,  # a script's transcript must not depend on timing
             metrics=metrics,
@@ -177,7 +178,9 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         lost: asyncio.Task[str] | None = None
         try:
             if settings.http_port is not None:
-                health = await start_health_server(settings.http_port, store, connectors, metrics)
+                health = await start_health_server(
+                    settings.http_port, store, connectors, metrics, host=settings.health_host
+                )
             for connector in connectors:
                 await connector.start(service.handle)
             freeze_start_up_heap()

@@ -14,10 +14,11 @@ recording, that an action was already done.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.builtin_async_handlers import (
@@ -27,11 +28,17 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
-from adapters.slack.errors import error_code, slack_call
+from adapters.slack.errors import (
+    TokenRefused,
+    error_code,
+    refused_for_good,
+    slack_call,
+    to_platform_error,
+)
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
-from adapters.slack.render import SlackMessage, render_card
+from adapters.slack.render import SlackMessage, render_card, split_message
 from adapters.slack.sent_messages import message_metadata
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.slack.web_client import SharedSessionWebClient
@@ -48,7 +55,7 @@ from adapters.slack.workspaces import (
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.clock import SystemClock
-from bot.errors import PlatformError
+from bot.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
 from bot.installations import InstallationStore
 from bot.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -67,6 +74,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ALT_TEXT_LIMIT = 1000  # files.getUploadURLExternal's limit on alt_txt
+TOO_LONG = "msg_blocks_too_long"  # Slack's answer to a message whose blocks hold too much
 
 DEFAULT_HTTP_PORT = 3000
 
@@ -107,7 +115,9 @@ class SlackPlatform:
         )
         self._unfinished: SendProgress = progress or UnfinishedSends()
         self._work = BackgroundWork()
-        self._listeners = SlackListeners(self, self._work)
+        self._listeners = SlackListeners(
+            self, self._work, serves=self._serves if installs is not None else None
+        )
         options: dict[str, Any] = {}
         if installs is not None:
             options = {"oauth_flow": installs.flow(client), "authorize": installs.authorize}
@@ -116,7 +126,7 @@ class SlackPlatform:
             signing_secret=signing_secret,
             request_verification_enabled=http,
             process_before_response=True,
-            before_authorize=self._listeners.admit,
+            before_authorize=self._listeners.admission,
             name="quizbot",
             **options,
         )
@@ -192,6 +202,15 @@ class SlackPlatform:
         """The workspace ``team`` as the bot acts in it."""
         return await self._workspaces.get(team)
 
+    async def _serves(self, team: str) -> bool:
+        """Whether the bot acts in workspace ``team``: installed there, its token not
+        refused (what bolt's authorize step finds)."""
+        try:
+            await self._workspaces.get(team)
+        except (WorkspaceRemoved, TokenRefused):
+            return False
+        return True
+
     @property
     def connected(self) -> bool:
         return self._transport.connected
@@ -257,7 +276,8 @@ class SlackPlatform:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,
         # which carries every figure of its picture.
         client = (await self.workspace(channel.workspace)).client
-        for message in render_card(card):
+
+        async def tell_one(message: SlackMessage, continued: bool) -> str:
             async with slack_call("chat.postEphemeral"):
                 await client.chat_postEphemeral(
                     channel=channel.channel_id,
@@ -265,6 +285,10 @@ class SlackPlatform:
                     text=message.text,
                     blocks=message.blocks,
                 )
+            return ""
+
+        for message in render_card(card):
+            await _fitting(message, tell_one, _nothing_to_record)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
@@ -288,6 +312,42 @@ class SlackPlatform:
             channel.channel_id, key, thread=thread.thread_id if thread else None, since=since
         )
         return MessageRef(channel, ts) if ts is not None else None
+
+    # ---- the core's SeparateImages: a recap's chart, uploaded as a step of its own
+
+    async def post_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """Upload ``image`` into the channel alone (``files_upload_v2``, scope
+        ``files:write``). A failure that may pass (a rate limit, an error of Slack's or of
+        the network) raises, so the outbox retries it; a refusal that will not (such as
+        ``missing_scope``) is logged and gives None. The file's id stands for the message."""
+        workspace = await self.workspace(channel.workspace)
+        method = "files.completeUploadExternal"
+        try:
+            async with self._pacer.slot(channel.channel_id):
+                answer = await workspace.client.files_upload_v2(
+                    channel=channel.channel_id,
+                    file=image.png,
+                    filename=image.filename,
+                    title=image.filename,
+                    alt_txt=image.description[:ALT_TEXT_LIMIT],
+                )
+        except SlackApiError as error:
+            problem = to_platform_error(method, error)
+            if isinstance(problem, ChannelUnavailable) or not refused_for_good(error):
+                raise problem from error
+            log.warning("the chart %s was refused: %s", image.filename, problem)
+            return None
+        except (TimeoutError, aiohttp.ClientError, SlackClientError) as error:
+            raise PlatformError(f"Slack {method}: {type(error).__name__}") from error
+        uploaded = answer.get("file") or {}
+        return MessageRef(channel, str(uploaded.get("id") or image.filename))
+
+    async def find_image(self, channel: ChannelRef, image: Image, *, key: str) -> MessageRef | None:
+        """An upload of ``image`` among the channel's recent messages, by its file name (a
+        recap's names its week: one per channel): a file carries no metadata of ours."""
+        sent = (await self.workspace(channel.workspace)).sent
+        file_id = await sent.find_file(channel.channel_id, image.filename)
+        return MessageRef(channel, file_id) if file_id is not None else None
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         return await (await self.workspace(member.workspace)).members.is_admin(member.member_id)
@@ -346,12 +406,31 @@ class SlackPlatform:
         posted = (await self._unfinished.unfinished_card(key) or []) if several else []
         if several and not posted:
             await self._unfinished.begin_card(key)
+
+        async def splitting() -> None:
+            """A message Slack refused as too long goes out in pieces: until the last is
+            out, the card is unfinished (find_sent must not take its first for all)."""
+            nonlocal several
+            if not several:
+                await self._unfinished.begin_card(key)
+                several = True
+
         for part, message in enumerate(messages):
             if part < len(posted):
                 continue
-            ts = await self._post_one(
-                workspace, channel, message, key=key, part=part, thread_ts=thread_ts
-            )
+
+            async def post_one(piece: SlackMessage, continued: bool, part: int = part) -> str:
+                return await self._post_one(
+                    workspace,
+                    channel,
+                    piece,
+                    key=key,
+                    part=part,
+                    thread_ts=thread_ts,
+                    continued=continued,
+                )
+
+            ts = await _fitting(message, post_one, splitting)
             if several:
                 await self._unfinished.record_card_part(key, ts)
             posted.append(ts)
@@ -395,6 +474,7 @@ class SlackPlatform:
         key: str,
         part: int,
         thread_ts: str | None,
+        continued: bool = False,
     ) -> str:
         async with self._pacer.slot(channel):
             await workspace.pacer.turn()
@@ -405,7 +485,7 @@ class SlackPlatform:
                         text=message.text,
                         blocks=message.blocks,
                         thread_ts=thread_ts,
-                        metadata=message_metadata(key, part),
+                        metadata=message_metadata(key, part, continued=continued),
                         unfurl_links=False,
                         unfurl_media=False,
                     )
@@ -503,3 +583,38 @@ def create_slack_platform(
         progress=progress,
         installs=installs,
     )
+
+
+SendOne = Callable[[SlackMessage, bool], Awaitable[str]]
+
+
+async def _nothing_to_record() -> None:
+    return None
+
+
+async def _fitting(
+    message: SlackMessage,
+    send: SendOne,
+    splitting: Callable[[], Awaitable[None]],
+    *,
+    continued: bool = False,
+) -> str:
+    """Send ``message``; one Slack refuses as too long (``msg_blocks_too_long``) is split
+    in two (``splitting`` is awaited first) and each half sent the same way, never
+    dropped. The first piece's ts stands for it (``send`` is told which pieces continue
+    it). A message split this way and cut short by a crash is sent whole again: a piece
+    may show twice, none is lost."""
+    try:
+        return await send(message, continued)
+    except PlatformError as problem:
+        cause = problem.__cause__
+        if not isinstance(cause, SlackApiError) or error_code(cause) != TOO_LONG:
+            raise
+        halves = split_message(message)
+        if len(halves) < 2:
+            raise
+        log.info("Slack refused a message as too long; sending it in two")
+    await splitting()
+    first = await _fitting(halves[0], send, splitting, continued=continued)
+    await _fitting(halves[1], send, splitting, continued=True)
+    return first

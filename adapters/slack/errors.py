@@ -45,6 +45,20 @@ def retry_after(error: SlackApiError) -> float:
         return DEFAULT_RETRY_AFTER
 
 
+# Slack's own trouble, which passes: a call answered so is worth trying again later.
+PASSING = frozenset(
+    {"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"}
+)
+
+
+def refused_for_good(error: SlackApiError) -> bool:
+    """Whether Slack refused the call for a reason that trying again will not change (a
+    missing scope, a disabled feature, a bad argument) rather than for its own trouble."""
+    status = getattr(error.response, "status_code", None)
+    passing = error_code(error) in PASSING or status == 429 or (status or 0) >= 500
+    return not passing
+
+
 def to_platform_error(method: str, error: SlackApiError) -> PlatformError:
     code = error_code(error)
     status = getattr(error.response, "status_code", None)

@@ -6,6 +6,10 @@ form's kind and target, its ``private_metadata`` the channel it was opened from 
 ``view_submission`` names no channel). Each field is an input block whose ``block_id`` is
 the field's name, so a refused field's message is shown under that field with
 ``response_action: errors`` while the modal, and everything typed in it, stays open.
+
+A field's text longer than an input holds (3,000 characters) is never shown cut: the
+input is empty and optional with a hint that says so, ``private_metadata`` lists it as
+``kept``, and the submission leaves it out unless the member typed something in it.
 """
 
 from __future__ import annotations
@@ -18,22 +22,27 @@ from typing import Any
 from adapters.slack.inbound import PayloadError, channel_ref, member_ref
 from adapters.slack.render import FORM_PREFIX
 from bot.events import FormSubmit
-from bot.forms import FieldProblem, Form, FormField
+from bot.forms import FieldProblem, Form, FormField, kept_note
 from bot.refs import ChannelRef
 
 VALUE_ACTION = "value"
 TITLE_LIMIT = 24  # Slack's limit on a modal's title and button texts
 INPUT_LIMIT = 3000  # Slack's limit on a plain_text_input's value
+KEPT = "kept"  # private_metadata: the fields too long to show, left as they are if empty
 ERROR_LIMIT = 500
 
 View = dict[str, Any]
 
 
 def modal_view(form: Form, channel: ChannelRef) -> View:
+    metadata: dict[str, Any] = {"channel": channel.channel_id}
+    kept = [field.name for field in form.fields if _too_long(field)]
+    if kept:
+        metadata[KEPT] = kept
     return {
         "type": "modal",
         "callback_id": f"{FORM_PREFIX}{form.kind}:{form.target}",
-        "private_metadata": json.dumps({"channel": channel.channel_id}),
+        "private_metadata": json.dumps(metadata),
         "title": _plain(form.title[:TITLE_LIMIT]),
         "submit": _plain(form.submit[:TITLE_LIMIT]),
         "close": _plain("Cancel"),
@@ -41,24 +50,36 @@ def modal_view(form: Form, channel: ChannelRef) -> View:
     }
 
 
+def _limit(field: FormField) -> int:
+    return min(field.max_length, INPUT_LIMIT)
+
+
+def _too_long(field: FormField) -> bool:
+    return len(field.value) > _limit(field)
+
+
 def _input(field: FormField) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": VALUE_ACTION,
         "multiline": field.multiline,
-        "max_length": min(field.max_length, INPUT_LIMIT),
+        "max_length": _limit(field),
     }
-    if field.value:
-        element["initial_value"] = field.value[: element["max_length"]]
+    too_long = _too_long(field)
+    if field.value and not too_long:
+        element["initial_value"] = field.value
     if field.hint:
         element["placeholder"] = _plain(field.hint)
-    return {
+    block = {
         "type": "input",
         "block_id": field.name,
-        "optional": not field.required,
+        "optional": not field.required or too_long,
         "label": _plain(field.label),
         "element": element,
     }
+    if too_long:
+        block["hint"] = _plain(kept_note(len(field.value), _limit(field)))
+    return block
 
 
 def _plain(text: str) -> dict[str, Any]:
@@ -84,12 +105,17 @@ def form_submit_from(body: Mapping[str, Any]) -> FormSubmit:
     callback = str(view.get("callback_id") or "")
     kind, _, target = callback.removeprefix(FORM_PREFIX).partition(":")
     try:
-        channel = str(json.loads(str(view.get("private_metadata") or "{}"))["channel"])
-    except (ValueError, KeyError, TypeError):
+        metadata = json.loads(str(view.get("private_metadata") or "{}"))
+        channel = str(metadata["channel"])
+        kept = metadata.get(KEPT) or []
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise PayloadError("Slack view_submission has no channel in private_metadata") from None
     if not team or not kind or not channel or not user.get("id"):
         raise PayloadError("Slack view_submission payload lacks a team, form, channel or user")
     values = _values(view.get("state"))
+    for name in kept if isinstance(kept, list) else ():
+        if not values.get(str(name), "").strip():  # left empty: the text stays as it is
+            values.pop(str(name), None)
     digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
     return FormSubmit(
         event_id=f"view:{view.get('id') or callback}:{digest}",

@@ -12,11 +12,8 @@ traceback: a flood of bad requests must not flood the log.
 from __future__ import annotations
 
 import logging
-import sys
-from typing import Any
 
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from adapters.ops.log_throttle import ThrottledLog
@@ -54,20 +51,3 @@ class SlackHttpEdge:
         except SHAPE_ERRORS as error:
             log.debug("acknowledged and ignored a Slack request bolt cannot read (%s)", error)
             return web.Response(status=200)
-
-
-class HttpServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
-    """aiohttp's server logger, except that a request it could not parse (an oversized
-    header, a broken request line) is the client's fault: one throttled line, no
-    traceback. Anything else keeps its traceback."""
-
-    def __init__(self, logger: logging.Logger) -> None:
-        super().__init__(logger, {})
-        self._refused = ThrottledLog(logger, logging.WARNING)
-
-    def exception(self, msg: object, *args: Any, exc_info: Any = True, **kwargs: Any) -> None:
-        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
-        if isinstance(error, HttpProcessingError) and 400 <= error.code < 500:
-            self._refused("refused a malformed HTTP request: %s", error.message)
-            return
-        super().exception(msg, *args, exc_info=exc_info, **kwargs)

@@ -33,7 +33,7 @@ from adapters.slack.payloads import (
 )
 from adapters.slack.render import ACTION_PREFIX, REPEAT_MARK
 from bot.cards import REVEAL_ACTION, round_id_from
-from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply
+from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply, split_command
 from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "slack"
@@ -174,18 +174,19 @@ def direct_ref(team: str, channel: str) -> ChannelRef:
 
 
 def command_from(body: Payload) -> Command:
-    """``/quiz leaderboard week`` → ``Command(name="leaderboard", args=("week",))``."""
+    """``/quiz leaderboard week`` → ``Command(name="leaderboard", args=("week",))``; the
+    text after the name goes along as typed (free text keeps its spaces and newlines)."""
     command = checked(SLASH_COMMAND, body, "slash command")
-    words = unescape(command.get("text", "")).split()
-    name = words[0].lower() if words else HELP_COMMAND
+    name, args, text = split_command(unescape(command.get("text", "")))
     team = command["team_id"]
     return Command(
         event_id=f"command:{command['trigger_id']}",
         channel=channel_ref(team, command["channel_id"]),
         member=member_ref(team, command["user_id"], command.get("user_name", "")),
-        name=name,
-        args=tuple(words[1:]),
+        name=name.lower() or HELP_COMMAND,
+        args=args,
         direct=is_direct(command["channel_id"], command.get("channel_name")),
+        text=text,
     )
 
 

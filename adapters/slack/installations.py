@@ -22,13 +22,20 @@ from slack_sdk.oauth.installation_store.async_installation_store import AsyncIns
 from slack_sdk.oauth.installation_store.models.bot import Bot
 from slack_sdk.oauth.installation_store.models.installation import Installation
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
+from slack_sdk.oauth.state_utils import OAuthStateUtils
 
 from bot.installations import InstallationRecord, InstallationStore
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
-STATE_LIFETIME = timedelta(minutes=10)
+# How long an install's state is good, in seconds: bolt's default, also the lifetime of
+# the state cookie bolt sets with it (``OAuthStateUtils``).
+STATE_EXPIRATION_SECONDS = OAuthStateUtils.default_expiration_seconds
+# /slack/install needs no authentication and stores a state each time: at most this many
+# installs in progress are kept (the newest), so a flood of requests cannot fill the
+# database. Real installs in progress at once are a handful.
+MAX_PENDING_STATES = 500
 # The bot scopes an install asks for: the manifest's (deploy/slack-manifest.yml; a test
 # keeps the two the same).
 BOT_SCOPES = (
@@ -209,18 +216,22 @@ class DatabaseInstallationStore(AsyncInstallationStore):
 
 class DatabaseStateStore(AsyncOAuthStateStore):
     """One-time ``state`` values of installs in progress, in the database (any replica
-    may receive the redirect), each valid for ten minutes."""
+    may receive the redirect), each good for ``expiration_seconds`` as bolt's own state
+    stores are. Each new state prunes the expired ones and keeps only the newest
+    ``max_pending``: nothing has to clean up after installs that were never finished."""
 
     def __init__(
         self,
         store: InstallationStore,
         *,
         now: Callable[[], datetime] = wall_clock,
-        lifetime: timedelta = STATE_LIFETIME,
+        expiration_seconds: int = STATE_EXPIRATION_SECONDS,
+        max_pending: int = MAX_PENDING_STATES,
     ) -> None:
         self._store = store
         self._now = now
-        self._lifetime = lifetime
+        self.expiration_seconds = expiration_seconds
+        self.max_pending = max_pending
 
     @property
     def logger(self) -> logging.Logger:
@@ -228,7 +239,9 @@ class DatabaseStateStore(AsyncOAuthStateStore):
 
     async def async_issue(self, *args: object, **kwargs: object) -> str:
         state = secrets.token_urlsafe(24)
-        await self._store.issue_oauth_state(state, self._now() + self._lifetime)
+        now = self._now()
+        expires_at = now + timedelta(seconds=self.expiration_seconds)
+        await self._store.issue_oauth_state(state, expires_at, now=now, keep=self.max_pending)
         return state
 
     async def async_consume(self, state: str) -> bool:
@@ -250,7 +263,8 @@ def oauth_settings(
 ) -> AsyncOAuthSettings:
     """Bolt's OAuth flow settings: bot installs, kept in the quiz's database (through
     ``installation_store`` when given, so its callers share it); ``now`` stamps the
-    states' expiry."""
+    states' expiry, which is also the state cookie's."""
+    state_store = DatabaseStateStore(store, now=now)
     return AsyncOAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
@@ -259,7 +273,8 @@ def oauth_settings(
         redirect_uri=redirect_uri,
         installation_store=installation_store or DatabaseInstallationStore(store, seal, now=now),
         installation_store_bot_only=True,
-        state_store=DatabaseStateStore(store, now=now),
+        state_store=state_store,
+        state_expiration_seconds=state_store.expiration_seconds,
         authorization_url=authorization_url,
         logger=log,
     )

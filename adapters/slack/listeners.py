@@ -16,8 +16,12 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
+from urllib.parse import parse_qsl
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.request.async_internals import build_async_context
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
 from adapters.ops.log_throttle import ThrottledLog
@@ -44,6 +48,10 @@ from bot.render import Card, Response
 
 log = logging.getLogger(__name__)
 
+NOT_INSTALLED = (
+    "quizbot is not installed in this workspace, or Slack no longer takes its token: an"
+    " admin can reinstall it, and `/quiz` works here again."
+)
 FAILURE_CARD = cards.error(
     "Something went wrong while handling that. Please try again in a minute."
 )
@@ -70,23 +78,46 @@ class Outbound(Protocol):
 class SlackListeners:
     """The bolt listeners: Slack requests in, core events out, responses back."""
 
-    def __init__(self, outbound: Outbound, work: BackgroundWork) -> None:
+    def __init__(
+        self,
+        outbound: Outbound,
+        work: BackgroundWork,
+        *,
+        serves: Callable[[str], Awaitable[bool]] | None = None,
+    ) -> None:
+        """``serves``: whether the app is installed in a workspace (with installs in many
+        workspaces; None: one bot token, every request is its workspace's)."""
         self._outbound = outbound
         self._work = work
+        self._serves = serves
         self._handler: EventHandler | None = None
         # A store that cannot write fails every event: one line per interval says so.
         self._log_not_recorded = ThrottledLog(log, logging.WARNING)
+        self._log_not_installed = ThrottledLog(log, logging.INFO)
+        self.admission = Admission(self.admit)
 
-    async def admit(
-        self, body: dict[str, Any], next_: Callable[[], Awaitable[None]]
-    ) -> BoltResponse | None:
-        """Bolt middleware, run before anything reads the body: a request none of the
-        listeners takes (another event type or command, a shortcut, a view, a body of
-        an unexpected shape) is acknowledged and ignored, so Slack does not retry it."""
-        if route(body) is None:
-            log.debug("acknowledged and ignored a Slack request: %s", describe(body))
+    async def admit(self, req: AsyncBoltRequest) -> BoltResponse | None:
+        """Run before anything else reads the body (:class:`Admission`): a request none of
+        the listeners takes (another event type or command, a shortcut, a view, a body of
+        an unexpected shape) is acknowledged and ignored, so Slack does not retry it; so is
+        one from a workspace where the app is not installed (one throttled line, where
+        bolt's authorization logged an error for each). None: let it through."""
+        fields = misread_form(req)
+        if fields is not None:
+            req.body = fields
+            build_async_context(req.context, fields)
+        kind = route(req.body)
+        if kind is None:
+            log.debug("acknowledged and ignored a Slack request: %s", describe(req.body))
             return BoltResponse(status=200, body="")
-        await next_()
+        team = req.context.team_id or ""
+        if kind != "bolt" and self._serves is not None and not await self._serves(team):
+            self._log_not_installed(
+                "ignored a Slack request from workspace %s: the app is not installed there"
+                " (or Slack refused its token)",
+                team or "(none named)",
+            )
+            return BoltResponse(status=200, body=NOT_INSTALLED if kind == "command" else "")
         return None
 
     def register(self, app: AsyncApp) -> None:
@@ -229,6 +260,39 @@ class SlackListeners:
                 blocks=message.blocks,
                 response_type="in_channel" if response.public else "ephemeral",
             )
+
+
+class Admission(AsyncMiddleware):
+    """:meth:`SlackListeners.admit` as bolt's before-authorize step. A middleware object,
+    not a function: for a function bolt first builds listener arguments from the body,
+    which raises on some shapes (a view without a type), and the request got a 500."""
+
+    def __init__(self, admit: Callable[[AsyncBoltRequest], Awaitable[BoltResponse | None]]):
+        self._admit = admit
+
+    async def async_process(
+        self,
+        *,
+        req: AsyncBoltRequest,
+        resp: BoltResponse,
+        next: Callable[[], Awaitable[BoltResponse]],  # bolt's name for it
+    ) -> BoltResponse | None:
+        answer = await self._admit(req)
+        if answer is not None:
+            return answer
+        await next()
+        return resp
+
+
+def misread_form(req: AsyncBoltRequest) -> dict[str, str] | None:
+    """The fields of a form body bolt misread: it takes any form body containing the word
+    ``payload`` (``/quiz answer the payload is 8 bytes``) for an interactivity payload,
+    finds none and reads nothing, so the command was dropped. None when it read it."""
+    raw = req.raw_body
+    if req.body or req.mode != "http" or not raw or raw.startswith("{") or "payload" not in raw:
+        return None
+    fields = dict(parse_qsl(raw, keep_blank_values=True))
+    return fields if fields and "payload" not in fields else None
 
 
 def _translate(translate: Callable[[dict[str, Any]], T], body: dict[str, Any]) -> T | None:

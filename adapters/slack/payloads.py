@@ -224,7 +224,8 @@ def route(body: Any) -> Route | None:
     if kind == "view_submission":
         view = body.get("view")
         callback = view.get("callback_id") if isinstance(view, Mapping) else None
-        return "view" if isinstance(callback, str) and callback.startswith(FORM_PREFIX) else None
+        ours = isinstance(callback, str) and callback.startswith(FORM_PREFIX)
+        return "view" if ours and view.get("type") == "modal" else None  # type: ignore[union-attr]
     if kind == "block_actions":
         actions = body.get("actions")
         first = actions[0] if isinstance(actions, list) and actions else None

@@ -4,13 +4,15 @@ Every mrkdwn text is escaped (``&``, ``<``, ``>``) so member input can never
 become a mention (``<!channel>``, ``<@U123>``) or a link; headers and button
 labels are ``plain_text``, which Slack never parses for mentions. Texts longer
 than a block allows are split across blocks with :func:`bot.render.split_text`
-and cards longer than a message allows are split across messages: nothing is
-ever truncated.
+and cards longer than a message allows (50 blocks, or 12,000 characters of text in
+its blocks, counted escaped as sent) are split across messages: nothing is ever
+truncated. A message Slack still refuses as too long is split further
+(:func:`split_message`) by the sender.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,9 @@ from bot.render import Button, Card, CardKind, Field, split_text
 
 # Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks).
 MAX_BLOCKS_PER_MESSAGE = 50
+# The most text the blocks of one message may hold together: Slack answers a longer one
+# msg_blocks_too_long. Counted over every text of the blocks, escaped as sent.
+MESSAGE_TEXT_LIMIT = 12_000
 HEADER_TEXT_LIMIT = 150
 SECTION_TEXT_LIMIT = 3000
 SECTION_FIELD_LIMIT = 2000
@@ -32,6 +37,7 @@ FALLBACK_TEXT_LIMIT = 300  # the notification text; the blocks carry the whole c
 ACTION_PREFIX = "quiz:"
 FORM_PREFIX = "quizform:"  # a modal's callback_id (adapters/slack/forms.py)
 REPEAT_MARK = "#"  # a button's action repeated in a card: ``quiz:review_edit#2``
+CONTINUED = " (continued)"  # the fallback text of a card's later messages
 
 Block = dict[str, Any]
 
@@ -70,17 +76,90 @@ def action_id(action: str) -> str:
 
 
 def render_card(card: Card) -> list[SlackMessage]:
-    """The card as one or more messages of at most 50 blocks each, in reading order."""
-    blocks = list(card_blocks(card))
+    """The card as one or more messages, in reading order, each of at most 50 blocks
+    holding at most 12,000 characters of text."""
     fallback = fallback_text(card)
-    groups = [
-        blocks[start : start + MAX_BLOCKS_PER_MESSAGE]
-        for start in range(0, len(blocks), MAX_BLOCKS_PER_MESSAGE)
-    ] or [[]]
+    groups = _grouped(list(card_blocks(card)), MAX_BLOCKS_PER_MESSAGE, block_text_length)
     return [
-        SlackMessage(text=fallback if index == 0 else f"{fallback} (continued)", blocks=group)
-        for index, group in enumerate(groups)
+        SlackMessage(text=fallback if index == 0 else fallback + CONTINUED, blocks=group)
+        for index, group in enumerate(groups or [[]])
     ]
+
+
+def block_text_length(block: Block) -> int:
+    """How much text a block (or any part of one) holds: every ``text`` in it, as sent."""
+    total = 0
+    for key, value in block.items():
+        if key == "text" and isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, dict):
+            total += block_text_length(value)
+        elif isinstance(value, list):
+            total += sum(block_text_length(item) for item in value if isinstance(item, dict))
+    return total
+
+
+def split_message(message: SlackMessage) -> list[SlackMessage]:
+    """The message as two smaller ones, in order (Slack refused it as too long): its
+    blocks in two halves, or a lone block's text, fields or elements; [] when nothing is
+    left to split."""
+    blocks = message.blocks
+    if len(blocks) > 1:
+        halves = [blocks[: len(blocks) // 2], blocks[len(blocks) // 2 :]]
+    elif blocks:
+        halves = [[half] for half in _split_block(blocks[0])]
+    else:
+        halves = []
+    continued = message.text if message.text.endswith(CONTINUED) else message.text + CONTINUED
+    return [
+        SlackMessage(text=message.text if index == 0 else continued, blocks=half)
+        for index, half in enumerate(halves)
+    ]
+
+
+def _split_block(block: Block) -> list[Block]:
+    """A block in two, or [] when it cannot be split."""
+    for key in ("fields", "elements"):
+        items = block.get(key)
+        if isinstance(items, list) and len(items) > 1:
+            middle = len(items) // 2
+            return [{**block, key: items[:middle]}, {**block, key: items[middle:]}]
+    text = block.get("text")
+    if block.get("type") == "section" and isinstance(text, dict):
+        chunks = _halves(str(text.get("text", "")))
+        if len(chunks) == 2:
+            return [{**block, "text": {**text, "text": chunk}} for chunk in chunks]
+    return []
+
+
+def _halves(escaped: str) -> list[str]:
+    """Escaped text in two, at a paragraph, line or space near its middle, never inside an
+    entity such as ``&amp;``."""
+    pieces = split_text(escaped, max(1, (len(escaped) + 1) // 2))
+    if len(pieces) < 2:
+        return pieces
+    first, second = pieces[0], escaped[len(pieces[0]) :].lstrip()
+    entity = first.rfind("&")
+    if entity >= 0 and ";" not in first[entity:]:  # a cut inside an entity: move it back
+        first, second = first[:entity], first[entity:] + second
+    return [first, second] if first and second else [escaped]
+
+
+def _grouped(items: list[Block], most: int, size: Callable[[Block], int]) -> list[list[Block]]:
+    """``items`` in order, in groups of at most ``most`` holding at most 12,000 characters."""
+    groups: list[list[Block]] = []
+    current: list[Block] = []
+    held = 0
+    for item in items:
+        length = size(item)
+        if current and (len(current) == most or held + length > MESSAGE_TEXT_LIMIT):
+            groups.append(current)
+            current, held = [], 0
+        current.append(item)
+        held += length
+    if current:
+        groups.append(current)
+    return groups
 
 
 def fallback_text(card: Card) -> str:
@@ -140,15 +219,9 @@ def _field_sections(fields: list[Field]) -> Iterator[Block]:
     texts: list[str] = []
     for item in fields:
         texts.extend(split_escaped(f"{item.name}\n{item.value}", SECTION_FIELD_LIMIT - 2))
-    formatted = [_bold_first_line(text) for text in texts]
-    for start in range(0, len(formatted), SECTION_MAX_FIELDS):
-        yield {
-            "type": "section",
-            "fields": [
-                {"type": "mrkdwn", "text": text}
-                for text in formatted[start : start + SECTION_MAX_FIELDS]
-            ],
-        }
+    formatted = [{"type": "mrkdwn", "text": _bold_first_line(text)} for text in texts]
+    for group in _grouped(formatted, SECTION_MAX_FIELDS, block_text_length):
+        yield {"type": "section", "fields": group}
 
 
 def _bold_first_line(text: str) -> str:
@@ -157,14 +230,9 @@ def _bold_first_line(text: str) -> str:
 
 
 def _context(texts: list[str]) -> Iterator[Block]:
-    for start in range(0, len(texts), CONTEXT_MAX_ELEMENTS):
-        yield {
-            "type": "context",
-            "elements": [
-                {"type": "mrkdwn", "text": text or " "}
-                for text in texts[start : start + CONTEXT_MAX_ELEMENTS]
-            ],
-        }
+    elements = [{"type": "mrkdwn", "text": text or " "} for text in texts]
+    for group in _grouped(elements, CONTEXT_MAX_ELEMENTS, block_text_length):
+        yield {"type": "context", "elements": group}
 
 
 def _actions(buttons: tuple[Button, ...]) -> Iterator[Block]:

@@ -26,21 +26,28 @@ PAGES_WITHOUT_START = 2
 CLOCK_MARGIN = timedelta(minutes=5)
 
 
-def message_metadata(key: str, part: int = 0) -> dict[str, Any]:
+def message_metadata(key: str, part: int = 0, *, continued: bool = False) -> dict[str, Any]:
+    """``continued``: a later piece of a part Slack refused as too long and that was
+    split further; it never stands for the part."""
     payload: dict[str, Any] = {"key": key}
     if part:
         payload["part"] = part
+    if continued:
+        payload["continued"] = True
     return {"event_type": METADATA_EVENT_TYPE, "event_payload": payload}
 
 
 def metadata_key(message: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The outbox key and part number a message of ours carries, if any."""
+    """The outbox key and part number a message of ours carries, if any (a continued
+    piece of a part carries none of its own)."""
     metadata = message.get("metadata") or {}
     if metadata.get("event_type") != METADATA_EVENT_TYPE:
         return None
     payload = metadata.get("event_payload") or {}
     key = payload.get("key")
-    return (str(key), int(payload.get("part") or 0)) if key else None
+    if not key or payload.get("continued"):
+        return None
+    return str(key), int(payload.get("part") or 0)
 
 
 class SentMessages:
@@ -60,6 +67,14 @@ class SentMessages:
         async for message in pages:
             if message.get("ts") != thread and metadata_key(message) == (key, 0):
                 return str(message["ts"])
+        return None
+
+    async def find_file(self, channel: str, filename: str) -> str | None:
+        """The id of a file named ``filename`` shared into the channel lately, if any."""
+        async for message in self._history(channel, None):
+            for shared in message.get("files") or ():
+                if shared.get("name") == filename and shared.get("id"):
+                    return str(shared["id"])
         return None
 
     def _history(self, channel: str, since: datetime | None) -> AsyncIterator[Mapping[str, Any]]:

@@ -15,8 +15,9 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
 from slack_bolt.request.async_request import AsyncBoltRequest
 
+from adapters.ops.log_throttle import HttpServerLog
 from adapters.slack.errors import slack_call
-from adapters.slack.http_edge import HttpServerLog, SlackHttpEdge
+from adapters.slack.http_edge import SlackHttpEdge
 from adapters.slack.socket_edge import EdgeSocketModeHandler
 
 log = logging.getLogger(__name__)

@@ -17,6 +17,7 @@ LATEST = bundled_migrations()[-1].version
 def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
     monkeypatch.delenv("QUIZBOT_DB_PATH", raising=False)
+    monkeypatch.delenv("QUIZBOT_DATABASE_URL", raising=False)
 
 
 def _version(path: Path) -> int:
@@ -98,3 +99,15 @@ def test_copy_into_a_missing_directory_names_it(
     code = main(["db", "copy", "--from", f"sqlite:///{source}", "--to", f"sqlite:///{target}"])
     assert code == 1
     assert f"the directory {target.parent} does not exist" in capsys.readouterr().err
+
+
+def test_copy_takes_plain_file_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target = tmp_path / "quiz.db", tmp_path / "copy.db"
+    assert main(["db", "migrate", "--db", str(source)]) == 0
+    capsys.readouterr()
+    assert main(["db", "copy", "--from", str(source), "--to", "copy.db"]) == 0
+    assert f"from {source} to copy.db; counts match" in capsys.readouterr().out
+    assert _version(target) == LATEST
+    # a URL of an unknown scheme is still refused, not taken for a file name
+    assert main(["db", "copy", "--from", str(source), "--to", "mysql://db/quiz"]) == 1
+    assert "unsupported database URL scheme 'mysql'" in capsys.readouterr().err

@@ -13,9 +13,11 @@ from adapters.cli.main import main
 from bot.models import ActionKind, AnswerDraft, ChannelSettings
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
+from questions.loader import load_pack
 from storage.postgres_migrations import bundled_postgres_migrations
 from storage.postgres_store import PostgresStore
 from storage.sqlite_store import SqliteStore
+from tests.cli.workspace_data import approved_question_and_flag
 from tests.storage.backends import postgres_schema
 
 LATEST = bundled_postgres_migrations()[-1].version
@@ -90,3 +92,50 @@ async def test_a_database_url_of_another_kind_is_refused_clearly(
 ) -> None:
     assert await quizbot("db", "migrate", "--url", "mysql://db/quiz") == 1
     assert "unsupported database URL scheme 'mysql'" in capsys.readouterr().err
+
+
+async def test_flags_and_export_read_the_postgresql_database_of_the_url(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("QUIZBOT_DB_PATH", raising=False)
+    monkeypatch.setenv("QUIZBOT_DATABASE_URL", url)
+    async with PostgresStore.open(url) as store:
+        await approved_question_and_flag(store, reason="40 GB,\nnot 80")
+    assert await quizbot("packs", "flags") == 0
+    assert capsys.readouterr().out == (
+        "f1  2026-11-30  slack:T1  ai-infra/q1  round #1  Alice: 40 GB,\\nnot 80\n"
+    )
+    out = tmp_path / "team.yaml"
+    assert await quizbot("packs", "export", "--workspace", "T1", "--out", str(out)) == 0
+    assert "pack 'slack-t1', 1 question(s)" in capsys.readouterr().out
+    assert [q.id for q in load_pack(out).questions] == ["kv-size-s1"]
+    assert not (tmp_path / "quizbot.db").exists()
+
+
+async def test_reading_commands_never_migrate_an_older_postgresql_database(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("QUIZBOT_DATABASE_URL", url)
+    assert await quizbot("packs", "flags") == 1
+    assert "run `quizbot db migrate` first" in capsys.readouterr().err
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('schema_version')") is None
+    finally:
+        await conn.close()
+
+
+async def test_copy_takes_a_plain_file_path(
+    tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "quizbot.db"
+    await a_used_installation(source)
+    assert await quizbot("db", "copy", "--from", str(source), "--to", url) == 0
+    assert "counts match" in capsys.readouterr().out
+    back = tmp_path / "back.db"
+    assert await quizbot("db", "copy", "--from", url, "--to", str(back)) == 0
+    assert f"to {back}; counts match" in capsys.readouterr().out

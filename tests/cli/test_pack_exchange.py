@@ -5,21 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from adapters.cli.main import main
-from bot.bank_store import Workspace
-from bot.models import ActionKind, ChannelSettings
-from bot.refs import ChannelRef, MemberRef
-from questions.catalog import QuestionKey
 from questions.loader import load_pack
-from questions.pack import Question
 from storage.sqlite_store import SqliteStore
+from tests.cli.workspace_data import approved_question_and_flag
 
-AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 HEADER = "id,topic,difficulty,question,outline,follow_ups,key_points\n"
 GOOD_ROW = (
     'kv-size,kv-cache,medium,"How large is the KV cache of a 70B model, per token?",'
@@ -33,6 +27,7 @@ GOOD_ROW = (
 def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("QUIZBOT_DB_PATH", raising=False)
+    monkeypatch.delenv("QUIZBOT_DATABASE_URL", raising=False)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -88,37 +83,9 @@ def test_import_csv_names_missing_and_unknown_columns(
     assert f"{sheet}:1: key_points: missing column" in stdout
 
 
-async def _approved_workspace_question(db: Path) -> None:
-    question = Question(
-        id="kv-size-s1",
-        topic="kv-cache",
-        question="How large is the KV cache?",
-        outline="Per token: 2 x layers x KV heads x head dim x bytes.",
-        follow_ups=("What does GQA change?",),
-        key_points=("the formula", "GQA", "linear in context"),
-    )
+async def _approved_workspace_question(db: Path, **text: str) -> None:
     async with SqliteStore.open(db) as store:
-        channel = await store.create_channel(
-            ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
-        )
-        alice = await store.member_id(MemberRef("slack", "T1", "U1", "Alice"))
-        space = Workspace("slack", "T1")
-        suggestion = await store.bank.add_suggestion(space, channel.id, alice, question, AT)
-        approval = await store.bank.approve_suggestion(
-            suggestion, question, decided_by=alice, at=AT, bonus_points=20
-        )
-        assert approval is not None
-        ids = await store.sync_questions([QuestionKey("ai-infra", "q1", "gpu", "h")])
-        round_ = await store.create_round(
-            channel.id,
-            lambda _counts: ids[("ai-infra", "q1")],
-            AT,
-            scheduled=False,
-            created_at=AT,
-            actions=[ActionKind.QUESTION],
-        )
-        assert round_ is not None
-        await store.bank.add_flag(space, channel.id, round_.id, alice, "40 GB, not 80", AT)
+        await approved_question_and_flag(store, **text)
 
 
 def test_export_round_trips_through_validate(
@@ -198,3 +165,37 @@ def test_reading_commands_never_migrate_an_older_database(
     assert code == 1 and "run `quizbot db migrate` first" in stderr
     with contextlib.closing(sqlite3.connect(old)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_flags_and_export_read_the_database_of_the_database_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "elsewhere" / "quiz.db"
+    db.parent.mkdir()
+    asyncio.run(_approved_workspace_question(db))
+    monkeypatch.setenv("QUIZBOT_DATABASE_URL", f"sqlite:///{db}")
+    code, stdout, stderr = _run(capsys, "packs", "flags")
+    assert (code, stderr) == (0, "")
+    assert stdout.startswith("f1  2026-11-30  slack:T1  ai-infra/q1")
+    out = tmp_path / "team.yaml"
+    code, stdout, stderr = _run(capsys, "packs", "export", "--workspace", "T1", "--out", out)
+    assert (code, stderr) == (0, "")
+    assert [q.id for q in load_pack(out).questions] == ["kv-size-s1"]
+    assert not (tmp_path / "quizbot.db").exists()
+
+
+def test_member_text_is_printed_with_control_characters_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    name = "Mallory\x1b[8m"
+    reason = 'wrong\x1b]0;owned\x07 "size"\nf2  2026-11-30  slack:T1  fake  \u202eflag\t\r'
+    asyncio.run(_approved_workspace_question(db, member=name, reason=reason))
+    code, stdout, _ = _run(capsys, "packs", "flags", "--db", db)
+    assert code == 0
+    [line] = stdout.splitlines()
+    assert line.endswith(
+        'Mallory\\x1b[8m: wrong\\x1b]0;owned\\x07 "size"\\nf2  2026-11-30  slack:T1  fake'
+        "  \\u202eflag\\t\\r"
+    )
+    assert not any(ord(char) < 32 or char == "\u202e" for char in stdout.removesuffix("\n"))

@@ -12,9 +12,10 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.channel_sync import ChannelSync
+from bot.channel_sync import ChannelSync, Followed
 from bot.errors import QuizError
 from bot.models import ChannelSettings
+from bot.ports import ChangeKind
 from bot.refs import ChannelRef
 
 
@@ -46,7 +47,7 @@ class SharedStore:
         self.failing_reads: set[int] = set()
         self.reads: list[int] = []
         self.listeners: list[Listener] = []
-        self.changed: Callable[[int], None] | None = None
+        self.changed: Callable[[ChangeKind, int], None] | None = None
         self.lost: Callable[[], None] | None = None
 
     def write(self, channel: ChannelSettings) -> None:
@@ -56,8 +57,14 @@ class SharedStore:
     async def channel_versions(self) -> dict[int, int]:
         return dict(self.versions)
 
-    async def listen_channels(
-        self, changed: Callable[[int], None], lost: Callable[[], None]
+    async def question_versions(self) -> dict[int, int]:
+        return {}  # the bank's and reminders' versions come with each test's Followed
+
+    async def reminder_versions(self) -> dict[int, int]:
+        return {}
+
+    async def listen_changes(
+        self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> Listener:
         if self.refuse_listening:
             raise QuizError("cannot listen at postgresql://quizbot:***@db/quiz: refused")
@@ -125,8 +132,8 @@ async def test_notices_are_applied_in_the_order_they_came(store: SharedStore) ->
     store.write(settings(1, "🔍"))
     arrived = sync.next_refresh(1)
     assert store.changed is not None
-    store.changed(2)
-    store.changed(1)
+    store.changed(ChangeKind.CHANNEL, 2)
+    store.changed(ChangeKind.CHANNEL, 1)
     assert await asyncio.wait_for(arrived, 1) == settings(1, "🔍")
     assert applied == [settings(2, "🔍"), settings(1, "🔍")]
     await sync.stop()
@@ -187,4 +194,39 @@ async def test_a_lost_connection_is_warned_of_once(
         store.lost()
     assert len(caplog.records) == 1
     assert not sync.listening
+    await sync.stop()
+
+
+async def test_a_followed_row_that_is_gone_is_applied_as_gone_and_notices_name_their_kind(
+    store: SharedStore,
+) -> None:
+    reminders = {7: "08:30", 8: "09:00"}
+    versions = {7: 1, 8: 1}
+    applied: list[tuple[int, str | None]] = []
+
+    async def reminder_versions() -> dict[int, int]:
+        return dict(versions)
+
+    async def read(member_id: int) -> str | None:
+        return reminders.get(member_id)
+
+    followed = Followed(
+        ChangeKind.REMINDER, reminder_versions, read, lambda n, r: applied.append((n, r))
+    )
+    channels: list[ChannelSettings] = []
+    sync = ChannelSync(store, store.read, channels.append, also=(followed,))
+    await sync.begin()
+    del reminders[7], versions[7]  # turned off through another replica, its notice lost
+    assert await sync.reconcile() == 1
+    assert applied == [(7, None)]
+    assert await sync.reconcile() == 0
+
+    sync.start()
+    reminders[8] = "10:00"
+    arrived = sync.next_refresh(8, ChangeKind.REMINDER)
+    assert store.changed is not None
+    store.changed(ChangeKind.REMINDER, 8)
+    assert await asyncio.wait_for(arrived, 1) == "10:00"
+    assert applied == [(7, None), (8, "10:00")]
+    assert channels == []  # a reminder's number is no channel's
     await sync.stop()

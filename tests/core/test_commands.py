@@ -304,7 +304,7 @@ async def test_inputs_that_used_to_crash_get_the_form_and_example(
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
-README_TABLE = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+COMMAND_REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -318,10 +318,10 @@ README_TABLE = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf
         ("now", "/quiz now [TOPIC]"),
     ],
 )
-def test_help_and_readme_show_the_same_form(name: str, form: str) -> None:
+def test_help_and_the_command_reference_show_the_same_form(name: str, form: str) -> None:
     subcommand = find_subcommand(name)
     assert subcommand is not None and subcommand.form() == form
-    assert f"| `{form.replace('|', chr(92) + '|')}` |" in README_TABLE
+    assert f"| `{form.replace('|', chr(92) + '|')}` |" in COMMAND_REFERENCE
 
 
 @pytest.mark.parametrize(

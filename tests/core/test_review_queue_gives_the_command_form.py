@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.command_registry import find_subcommand
 from tests.harness import QuizHarness
 
-README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+COMMAND_REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
 
 
 def decision_form() -> str:
@@ -29,5 +29,5 @@ async def test_the_review_queue_footer_gives_the_registry_form(quiz: QuizHarness
     assert f"Text form: {decision_form()} (" in queue.card.footer
 
 
-def test_the_readme_gives_the_same_form() -> None:
-    assert f"| `{decision_form().replace('|', chr(92) + '|')}` |" in README
+def test_the_command_reference_gives_the_same_form() -> None:
+    assert f"| `{decision_form().replace('|', chr(92) + '|')}` |" in COMMAND_REFERENCE

@@ -65,14 +65,6 @@ async def eventually(predicate: Callable[[], bool], within: float = 5.0) -> None
             await asyncio.sleep(0.005)
 
 
-async def until_modal_is_open(platform: DiscordPlatform, custom_id: str) -> None:
-    """discord.py keeps a modal for its submission only once the HTTP call that opened it
-    has returned, a moment after the fake Discord saw that call: a submission fed before
-    then finds no modal and is dropped, and the test would wait for it in vain."""
-    modals = platform.client._connection._view_store._modals
-    await eventually(lambda: custom_id in modals)
-
-
 def feed(platform: DiscordPlatform, event: str, payload: dict[str, Any]) -> None:
     """Hand a gateway dispatch payload to the client's parsers, as the websocket would."""
     platform.client._connection.parsers[event](payload)

@@ -7,7 +7,8 @@ a nonce of the same author in the same channel returns the first message),
 newest-first history with ``before``/``after``/``limit``, 429s with
 ``retry_after`` and the ``Via`` header discord.py expects from Discord's edge,
 interaction callbacks answering an ``InteractionCallback`` body, and a gateway
-websocket (HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME).
+websocket (HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RECONNECT, RESUME with
+the replay of what the session missed).
 
 Rate limits, off unless asked for: ``global_limit`` requests in any rolling
 second across the bot (interaction callbacks and follow-ups exempt, as on
@@ -25,7 +26,7 @@ import json
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -135,6 +136,7 @@ class FakeDiscord:
     identified_shards: list[tuple[int, int]] = field(default_factory=list)  # (id, count)
     _socket_shards: dict[int, int] = field(default_factory=dict)  # id(socket): shard id
     resumed: int = 0
+    _missed: list[tuple[str, Json]] = field(default_factory=list)  # replayed on RESUME
     close_on_identify: int | None = None  # e.g. 4004 (bad token), 4014 (disallowed intents)
     base_url: str = ""
     gateway_url: str = ""
@@ -704,6 +706,9 @@ class FakeDiscord:
                     await self._send_ready(socket, shard_id, shard_count)
                 elif payload["op"] == 6:
                     self.resumed += 1
+                    missed, self._missed = self._missed, []
+                    for event, data in missed:  # Discord replays them before RESUMED
+                        await self._send(socket, event, data)
                     await self.dispatch("RESUMED", {})
         finally:
             self._sockets.remove(socket)
@@ -751,6 +756,14 @@ class FakeDiscord:
         """Close every client's gateway connection with ``code`` (4004: token rejected)."""
         for socket in list(self._sockets):
             await socket.close(code=code)
+
+    async def reconnect(self, missed: Sequence[tuple[str, Json]] = ()) -> None:
+        """Ask every client to reconnect (op 7 RECONNECT), as Discord does when it moves a
+        session. The dispatches in ``missed`` happen meanwhile: the client that resumes
+        gets them replayed before RESUMED."""
+        self._missed.extend(missed)
+        for socket in list(self._sockets):
+            await socket.send_str(json.dumps({"op": 7, "d": None}))
 
     async def invalidate_session(self) -> None:
         """Tell clients their session is gone: they identify again and get a new READY."""

@@ -10,7 +10,6 @@ from tests.discord.conftest import (
     eventually,
     feed,
     modal_submit_payload,
-    until_modal_is_open,
 )
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
@@ -39,7 +38,6 @@ async def _submit(quiz: Quiz, user: int, modal: dict[str, Any], values: dict[str
     """Submit the modal; returns the text of the private answer."""
     replies = len(quiz.fake.interaction_replies)
     payload = modal_submit_payload(quiz.fake, user, modal["custom_id"], values)
-    await until_modal_is_open(quiz.connected(), modal["custom_id"])
     await quiz.run("INTERACTION_CREATE", payload)
     await eventually(lambda: len(quiz.fake.interaction_replies) >= replies + 2)
     answer = quiz.fake.interaction_replies[-1]

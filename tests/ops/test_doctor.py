@@ -8,13 +8,23 @@ import os
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from aiohttp import web
+from cryptography.fernet import Fernet
 
+from adapters.slack.installations import TokenSeal
+from bot.installations import InstallationRecord
+from storage.database import AnyStore
+from storage.migrations import bundled_migrations
+from storage.postgres_migrations import bundled_postgres_migrations
+from storage.postgres_store import PostgresStore
 from storage.sqlite_store import SqliteStore
+from tests.storage.backends import BACKENDS, postgres_schema
 
 GOOD_BOT_TOKEN = "xoxb-SECRET-TEST-good"
 GOOD_APP_TOKEN = "xapp-SECRET-TEST-good"
@@ -23,6 +33,10 @@ BAD_DISCORD_TOKEN = "discord-SECRET-TEST-bad"
 GOOD_CLIENT_SECRET = "client-SECRET-TEST-good"
 FERNET_KEY = "yTPtRRNDafZrqrD8Dd5Jwo8hlvR4WZbD6jIf4ZAhqjE="  # a Fernet key made for this test
 REPO = str(Path(__file__).resolve().parents[2])
+LATEST = {
+    "sqlite": bundled_migrations()[-1].version,
+    "postgres": bundled_postgres_migrations()[-1].version,
+}
 
 
 @dataclass
@@ -256,4 +270,81 @@ async def test_installs_in_many_workspaces_are_checked_without_printing_a_secret
         "FAIL  config: missing QUIZBOT_SLACK_CLIENT_SECRET (for slack)"
     )
     for secret in (GOOD_CLIENT_SECRET, FERNET_KEY, "SECRET-TEST"):
+        assert secret not in output
+
+
+@asynccontextmanager
+async def configured_store(backend: str, tmp_path: Path) -> AsyncIterator[tuple[str, AnyStore]]:
+    """A migrated store of ``backend`` and the QUIZBOT_DATABASE_URL naming it."""
+    if backend == "sqlite":
+        path = tmp_path / "elsewhere" / "quiz.db"
+        path.parent.mkdir()
+        async with SqliteStore.open(path) as store:
+            yield f"sqlite:///{path}", store
+        return
+    async with postgres_schema() as url, PostgresStore.open(url) as pg:
+        yield url, pg
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_database_of_the_database_url_is_checked(backend: str, tmp_path: Path) -> None:
+    async with configured_store(backend, tmp_path) as (url, _):
+        code, output = await doctor(tmp_path, clean_env(QUIZBOT_DATABASE_URL=url))
+    assert code == 0, output
+    found = f"{url.removeprefix('sqlite:///')} intact" if backend == "sqlite" else f"{url} answers"
+    assert output.splitlines()[1] == (
+        f"ok    database: {found}; schema version {LATEST[backend]} is current"
+    )
+    assert not (tmp_path / "quizbot.db").exists()  # not the default file instead
+
+
+async def test_a_database_that_cannot_be_reached_fails_in_one_line(tmp_path: Path) -> None:
+    refused = "postgresql://quizbot:SECRET-TEST-pw@127.0.0.1:1/quiz"
+    code, output = await doctor(tmp_path, clean_env(QUIZBOT_DATABASE_URL=refused))
+    assert code == 1
+    [line] = [line for line in output.splitlines() if line.startswith("FAIL")]
+    assert line.startswith(
+        "FAIL  database: cannot connect to PostgreSQL at postgresql://quizbot:***@127.0.0.1:1/quiz"
+    )
+    assert "fix: start the database, or correct QUIZBOT_DATABASE_URL" in output
+    assert "Traceback" not in output and "SECRET-TEST" not in output
+
+    code, output = await doctor(tmp_path, clean_env(QUIZBOT_DATABASE_URL="mysql://db/quiz"))
+    assert code == 1
+    assert "FAIL  database: unsupported database URL scheme 'mysql'" in output
+
+
+def sealed_installation(workspace: str, key: str) -> InstallationRecord:
+    return InstallationRecord(
+        workspace=workspace,
+        team_name=f"Team {workspace}",
+        bot_user_id="U0BOT",
+        sealed_token=TokenSeal(key).seal(f"xoxb-SECRET-TEST-{workspace}"),
+        installed_at=datetime(2026, 11, 30, 9, 0, tzinfo=UTC),
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_key_that_does_not_open_the_stored_tokens_fails(
+    backend: str, apis: FakeApis, tmp_path: Path
+) -> None:
+    other_key = Fernet.generate_key().decode()
+    async with configured_store(backend, tmp_path) as (url, store):
+        await store.installations.save_installation(sealed_installation("T0GOOD", FERNET_KEY))
+        code, output = await doctor(tmp_path, installs_env(apis, QUIZBOT_DATABASE_URL=url))
+        assert code == 0, output
+        assert "ok    slack tokens: the key opens the bot tokens of 1 installed workspace(s)" in (
+            output
+        )
+
+        await store.installations.save_installation(sealed_installation("T0OLD", other_key))
+        code, output = await doctor(tmp_path, installs_env(apis, QUIZBOT_DATABASE_URL=url))
+    assert code == 1
+    assert (
+        "FAIL  slack tokens: QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY does not open the stored bot "
+        "token of 1 of 2 installed workspace(s): T0OLD"
+    ) in output
+    assert "fix: set the key the tokens were sealed with" in output
+    assert output.splitlines()[-1] == "1 problem(s) found"
+    for secret in (FERNET_KEY, other_key, "SECRET-TEST"):
         assert secret not in output

@@ -92,3 +92,17 @@ async def test_a_port_in_use_is_a_clear_error(store: SqliteStore) -> None:
             await start_health_server(first.port, store, [], metrics, host="127.0.0.1")
     finally:
         await first.close()
+
+
+async def test_the_health_port_listens_on_localhost_unless_told_otherwise(
+    store: SqliteStore,
+) -> None:
+    """/healthz and /metrics have no authentication: only this host reaches them unless
+    QUIZBOT_HEALTH_HOST says otherwise."""
+    server = await start_health_server(0, store, [], PrometheusMetrics(store))
+    try:
+        assert server.host == "127.0.0.1"
+        assert [address[0] for address in server.runner.addresses] == ["127.0.0.1"]
+        assert (await get(server, "/healthz"))[0] == 200
+    finally:
+        await server.close()

@@ -26,7 +26,7 @@ async def measured(
     made: list[PrometheusMetrics] = []
 
     def metrics_for(store: Store) -> PrometheusMetrics:
-        made.append(PrometheusMetrics(store))
+        made.append(PrometheusMetrics(store, clock=clock))
         return made[0]
 
     async with running_service(

@@ -183,7 +183,9 @@ class SlackQuiz:
 
     def question(self) -> Posted:
         questions = [
-            m for m in self.fake.posts(self.channel) if (m.key or "").endswith(":question")
+            m
+            for m in self.fake.posts(self.channel)
+            if (m.key or "").endswith(":question") and m.first
         ]
         assert questions, "no question was posted"
         return questions[-1]

@@ -69,6 +69,12 @@ class Posted:
         key = (self.metadata or {}).get("event_payload", {}).get("key")
         return str(key) if key is not None else None
 
+    @property
+    def first(self) -> bool:
+        """The first message of a card: the one that stands for it (a thread's parent)."""
+        payload = (self.metadata or {}).get("event_payload", {})
+        return not payload.get("part") and not payload.get("continued")
+
 
 @dataclass
 class Uploaded:
@@ -82,6 +88,19 @@ class Uploaded:
     title: str | None = None
     channel: str | None = None
     thread_ts: str | None = None
+    ts: str = ""  # the file share message's, once shared
+
+    def as_message(self) -> dict[str, Any]:
+        """The file share message, as the channel's history lists it."""
+        shared = {"id": self.file_id, "name": self.filename, "title": self.title}
+        return {
+            "type": "message",
+            "user": BOT_USER,
+            "bot_id": BOT_ID,
+            "text": "",
+            "ts": self.ts,
+            "files": [shared],
+        }
 
 
 @dataclass
@@ -117,6 +136,10 @@ class FakeSlack:
     channel_interval: float | None = None
     workspace_limit: int | None = None
     throttled: int = 0  # posts answered 429 by those limits
+    # Slack answers msg_blocks_too_long to a message whose blocks hold more text than this
+    # (every text of every block, as sent); each refusal is kept (method, text length)
+    block_text_limit: int | None = 12_000
+    too_long: list[tuple[str, int]] = field(default_factory=list)
     _recent_posts: deque[float] = field(default_factory=deque)
     _last_post: dict[str, float] = field(default_factory=dict)
     # files_upload_v2: files.getUploadURLExternal, a POST of the bytes to the URL it gave,
@@ -224,7 +247,16 @@ class FakeSlack:
         handler = getattr(self, "_" + method.replace(".", "_"), None)
         if handler is None:
             return _ok({"ok": False, "error": "unknown_method"})
+        if method in ("chat.postMessage", "chat.postEphemeral") and self._too_long(method, params):
+            return _ok({"ok": False, "error": "msg_blocks_too_long"})
         return _ok(handler(params))
+
+    def _too_long(self, method: str, params: Mapping[str, Any]) -> bool:
+        length = text_in_blocks(_json(params.get("blocks")) or [])
+        if self.block_text_limit is None or length <= self.block_text_limit:
+            return False
+        self.too_long.append((method, length))
+        return True
 
     def _over_post_limits(self, channel: str) -> bool:
         now = time.monotonic()
@@ -365,6 +397,8 @@ class FakeSlack:
             upload.title = item.get("title")
             upload.channel = params.get("channel_id")
             upload.thread_ts = params.get("thread_ts")
+            n = next(self._ts)
+            upload.ts = f"{int(self.ts_base) + n}.{n:06d}"
             self.uploads.append(upload)
             completed.append({"id": upload.file_id, "title": upload.title})
         return {"ok": True, "files": completed}
@@ -402,18 +436,26 @@ class FakeSlack:
     def _conversations_history(self, params: Mapping[str, Any]) -> dict[str, Any]:
         channel = str(params["channel"])
         oldest = float(params.get("oldest") or 0)
-        top = [
+        top: list[Posted | Uploaded] = [
             m
             for m in self.messages
             if m.channel == channel and m.thread_ts is None and float(m.ts) > oldest
         ]
-        newest_first = list(reversed(top))
+        top += [  # a file shared into the channel has a message of its own there
+            u
+            for u in self.uploads
+            if u.channel == channel and u.thread_ts is None and float(u.ts) > oldest
+        ]
+        newest_first = sorted(top, key=lambda m: float(m.ts), reverse=True)
         start = int(params.get("cursor") or 0)
         limit = int(params.get("limit") or 100)
         page = newest_first[start : start + limit]
         metadata = str(params.get("include_all_metadata")) in TRUE_VALUES
         messages = []
         for posted in page:
+            if isinstance(posted, Uploaded):
+                messages.append(posted.as_message())
+                continue
             message = posted.as_message(with_metadata=metadata)
             replies = self.posts(channel, thread=posted.ts)
             if replies:
@@ -480,6 +522,18 @@ async def _params(request: web.Request) -> dict[str, Any]:
         else:
             params.update(dict(await request.post()))
     return params
+
+
+def text_in_blocks(value: Any) -> int:
+    """All the text in blocks: every string under a ``text`` key, however deep."""
+    if isinstance(value, list):
+        return sum(text_in_blocks(item) for item in value)
+    if not isinstance(value, dict):
+        return 0
+    return sum(
+        len(item) if key == "text" and isinstance(item, str) else text_in_blocks(item)
+        for key, item in value.items()
+    )
 
 
 def _json(value: Any) -> Any:

@@ -16,7 +16,9 @@ from adapters.slack.installations import DatabaseInstallationStore, TokenSeal
 from bot.config import QuizConfig
 from questions.catalog import Catalog
 from tests.fakes import FakeClock
+from tests.slack.driver import ADMIN
 from tests.slack.fake_slack import BOT_ID, BOT_USER, FakeSlack
+from tests.slack.signed import FORM, bolt_request, command_body
 from tests.slack.test_many_workspaces import CHANNELS, FIRST, KEY, Hosted, hosted_quiz
 
 
@@ -97,11 +99,17 @@ async def test_a_command_from_a_workspace_whose_token_was_refused_asks_for_a_rei
     channel = await hosted.channel(FIRST)
     await hosted.service.post_slot(channel.id, clock.now())
     await hosted.service.settle()
-    answered = len(hosted.fake.responses)
+    body = command_body(
+        "leaderboard",
+        user=ADMIN,
+        channel=CHANNELS[FIRST],
+        response_url=f"{hosted.fake.url}/response/1",
+        team=FIRST,
+    )
 
     with caplog.at_level(logging.DEBUG):
-        await hosted.command(FIRST, "leaderboard")
+        answer = await hosted.slack.app.async_dispatch(bolt_request(body, content_type=FORM))
 
     assert hosted.fake.refusals == [("chat.postMessage", old)]
-    assert "reinstall" in str(hosted.fake.responses[answered:])
+    assert answer.status == 200 and "reinstall" in str(answer.body)  # shown to the member
     assert old not in caplog.text

@@ -61,7 +61,7 @@ async def test_a_custom_workspace_emoji_is_accepted_by_name(slack_quiz: SlackQui
     [
         (":nosuchemoji:", "no emoji named :nosuchemoji:"),
         ("→", "cannot react with"),
-        ("🦄🦄", "cannot react with"),
+        ("🦄🦄", "more than one emoji"),
     ],
 )
 async def test_an_emoji_slack_cannot_react_with_is_refused_in_the_answer(

@@ -12,6 +12,7 @@ import hmac
 import json
 import logging
 import time
+from urllib.parse import urlencode
 
 import aiohttp
 import pytest
@@ -210,3 +211,35 @@ async def test_an_oversized_header_gets_400_without_an_error_traceback(
     with caplog.at_level(logging.DEBUG):
         assert await _post(slack_quiz.slack, body, headers) == 400
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+def _interactive(payload: object) -> bytes:
+    return urlencode({"payload": json.dumps(payload)}).encode()
+
+
+VIEW = {"callback_id": "quizform:suggest:", "id": "V1", "private_metadata": '{"channel": "C"}'}
+SIGNED_ODD_INTERACTIONS = [
+    pytest.param(
+        _interactive({"type": "view_submission", "team": {"id": TEAM}, "view": VIEW}),
+        id="view-submission-without-a-view-type",
+    ),
+    pytest.param(
+        _interactive({"type": "view_submission", "view": {**VIEW, "type": "workflow_step"}}),
+        id="workflow-step-save-without-its-step",
+    ),
+    pytest.param(
+        _interactive({"type": "workflow_step_edit", "callback_id": "x", "team": {"id": TEAM}}),
+        id="workflow-step-edit-without-its-step",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SIGNED_ODD_INTERACTIONS)
+async def test_signed_interactions_of_an_unexpected_shape_get_200_without_a_traceback(
+    slack_quiz: SlackQuiz, body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.DEBUG):
+        assert await _post(slack_quiz.slack, body, _signed(body, FORM)) == 200
+    await slack_quiz.settle()
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+    assert slack_quiz.fake.count("chat.postMessage") == 0

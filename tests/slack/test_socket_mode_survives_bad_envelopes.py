@@ -172,6 +172,11 @@ ENVELOPES: list[Any] = [
         id="view-submission-unknown",
     ),
     pytest.param(
+        _interactive({"type": "view_submission", "view": {"callback_id": "quizform:suggest:"}}),
+        None,
+        id="view-submission-without-a-view-type",
+    ),
+    pytest.param(
         _interactive({"type": "view_closed", "view": {"callback_id": "unknown", "id": "V"}}),
         None,
         id="view-closed",
@@ -229,3 +234,28 @@ async def test_every_envelope_is_acknowledged_and_only_well_formed_ones_reach_th
     assert ack["envelope_id"] == envelope_id
     assert [type(e) for e in received] == ([becomes] if becomes else [])
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+NOT_JSON = ["{not json", '{"envelope_id": "e", "type": "events_api", ', "hello", "[1, 2]", "null"]
+
+
+async def test_frames_that_are_not_json_objects_log_one_line_and_no_traceback(
+    socket_mode: tuple[SlackPlatform, list[Event]],
+    fake_slack: FakeSlack,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    platform, received = socket_mode
+    assert fake_slack.socket is not None
+    with caplog.at_level(logging.INFO):
+        for frame in NOT_JSON * 3:
+            await fake_slack.socket.send_str(frame)
+        # frames are read in order: once this one is acknowledged, all the bad ones were read
+        ack = await fake_slack.push(
+            {"envelope_id": "env-after", **_event(REACTION)}, wait_seconds=ACK_TIMEOUT
+        )
+        await platform.wait_idle()
+    assert ack["envelope_id"] == "env-after"
+    assert [type(e) for e in received] == [Reaction]
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    ignored = [r for r in caplog.records if "not a JSON object" in r.getMessage()]
+    assert len(ignored) == 1

@@ -1,5 +1,5 @@
-"""README's command table shows each ``/quiz`` form as the help does, derived from the
-registry, so the two cannot drift apart."""
+"""The command reference (docs/commands.md) shows each ``/quiz`` form as the help does,
+derived from the registry, so the two cannot drift apart."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 from bot.command_grammar import Subcommand
 from bot.command_registry import QUIZ_COMMANDS, find_subcommand
 
-README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
 TABLE_HEADER = "| command | who | what |"
 
 
-def readme_forms() -> list[str]:
-    """Every `/quiz ...` form of the first column of README's command table."""
-    table = README.split(TABLE_HEADER, 1)[1].split("\n\n", 1)[0]
+def reference_forms() -> list[str]:
+    """Every `/quiz ...` form of the first column of the reference's command table."""
+    table = REFERENCE.split(TABLE_HEADER, 1)[1].split("\n\n", 1)[0]
     forms = []
     for row in table.splitlines()[2:]:
         first_cell = re.split(r"(?<!\\)\|", row)[1]
@@ -48,8 +48,8 @@ def _one_optional_part(text: str) -> bool:
     return False
 
 
-def test_every_form_in_the_readme_table_is_the_help_s() -> None:
-    forms = readme_forms()
+def test_every_form_in_the_command_reference_is_the_help_s() -> None:
+    forms = reference_forms()
     assert len(forms) >= len(QUIZ_COMMANDS)
     mismatched = []
     for form in forms:
@@ -60,5 +60,5 @@ def test_every_form_in_the_readme_table_is_the_help_s() -> None:
 
 
 def test_every_subcommand_has_a_row_in_the_readme_table() -> None:
-    named = {form.split()[1] for form in readme_forms()}
+    named = {form.split()[1] for form in reference_forms()}
     assert [c.name for c in QUIZ_COMMANDS if c.name not in named] == []

@@ -1,0 +1,118 @@
+"""The shape of the code, from its own imports and class definitions.
+
+Prints, for the packages of the repository: modules per folder and the largest module,
+lines per package, the import arrows between modules inside ``bot/`` (and how many layers
+they make), and how many classes of one storage backend inherit from a class of the
+other. Run it before and after a restructuring: ``python bench/structure.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+PACKAGES = ("bot", "adapters", "questions", "storage")
+
+
+def modules(root: Path, package: str) -> Iterator[Path]:
+    yield from sorted((root / package).rglob("*.py"))
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(tree: ast.Module, own: str, is_package: bool) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = own.split(".")
+                anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return found
+
+
+def layers(edges: dict[str, set[str]]) -> int:
+    """The longest chain of imports (strongly connected parts counted as one step each)."""
+    depth: dict[str, int] = {}
+    visiting: set[str] = set()
+
+    def walk(node: str) -> int:
+        if node in depth:
+            return depth[node]
+        if node in visiting:  # an import cycle: do not count around it
+            return 0
+        visiting.add(node)
+        depth[node] = 1 + max((walk(n) for n in edges.get(node, ())), default=0)
+        visiting.discard(node)
+        return depth[node]
+
+    return max((walk(n) for n in edges), default=0)
+
+
+def cross_backend_inheritance(root: Path) -> tuple[int, int]:
+    """(classes in a PostgreSQL module whose bases include a SQLite class, all such classes)."""
+    sqlite_classes: set[str] = set()
+    postgres_classes: list[ast.ClassDef] = []
+    for path in modules(root, "storage"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+        if "sqlite" in str(path.relative_to(root)):
+            sqlite_classes |= {c.name for c in classes}
+        if "postgres" in str(path.relative_to(root)):
+            postgres_classes += classes
+    inheriting = 0
+    for cls in postgres_classes:
+        names = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in cls.bases}
+        inheriting += bool(names & sqlite_classes)
+    return inheriting, len(postgres_classes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).parents[1])
+    root = parser.parse_args().root
+
+    print("modules per folder (excluding __init__.py), lines, largest module")
+    lines_per_package: Counter[str] = Counter()
+    for package in PACKAGES:
+        per_folder: dict[Path, list[tuple[int, Path]]] = defaultdict(list)
+        for path in modules(root, package):
+            count = len(path.read_text(encoding="utf-8").splitlines())
+            lines_per_package[package] += count
+            if path.name != "__init__.py":
+                per_folder[path.parent].append((count, path))
+        for folder, files in sorted(per_folder.items()):
+            biggest, biggest_path = max(files)
+            print(
+                f"  {str(folder.relative_to(root)) + '/':28} {len(files):3} modules "
+                f"{sum(n for n, _ in files):6} lines   largest {biggest_path.name} ({biggest})"
+            )
+    print("lines per package: " + ", ".join(f"{p} {n}" for p, n in lines_per_package.items()))
+
+    names = {module_name(root, p): p for p in modules(root, "bot")}
+    edges: dict[str, set[str]] = {}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        targets = imported_modules(tree, name, path.name == "__init__.py")
+        edges[name] = {t for t in targets if t in names and t != name}
+    arrows = sum(len(t) for t in edges.values())
+    print(f"import arrows between bot/ modules: {arrows} over {layers(edges)} layers")
+    inheriting, total = cross_backend_inheritance(root)
+    print(f"PostgreSQL classes inheriting from a SQLite class: {inheriting} of {total}")
+
+
+if __name__ == "__main__":
+    main()
