@@ -35,6 +35,7 @@ from bot.ports import (
     LeasedClaims,
     PacedSends,
     Platform,
+    SendSlots,
     SeparateImages,
     Store,
 )
@@ -202,7 +203,7 @@ class OutboxWorker:
 
     async def _pass(self) -> PassResult:
         async with self._pass_lock:
-            limit = asyncio.Semaphore(self._config.send_concurrency)
+            limit = asyncio.Semaphore(self._send_slots())
             handed, self._handed = self._handed, {}
             now = self._clock.now()
             # A round's handed-over actions, oldest first, up to one not due yet (a retry
@@ -254,6 +255,13 @@ class OutboxWorker:
             else:
                 raise result  # a BaseException such as cancellation: not ours to swallow
         return completed
+
+    def _send_slots(self) -> int:
+        """Rounds sent at once: the configured number, or more when a platform that paces
+        itself needs more in flight to keep its budget in use (Discord: 45 requests a
+        second of 300 ms each are 14 in flight, where 8 slots gave 25 a second)."""
+        asked = (p.send_slots for p in self._platforms.values() if isinstance(p, SendSlots))
+        return max([self._config.send_concurrency, *asked])
 
     def _still_quiet(self) -> bool:
         """Whether the due index can hold nothing due now but what this pass performed:

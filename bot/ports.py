@@ -113,6 +113,18 @@ class PacedSends(Protocol):
 
 
 @runtime_checkable
+class SendSlots(Protocol):
+    """A platform that paces all its requests itself (Discord: one budget a second for the
+    process) keeps the budget in use only with enough sends in flight to cover each
+    request's round trip: it says how many rounds the outbox may send at once."""
+
+    @property
+    def send_slots(self) -> int:
+        """Rounds to send at once (0: the outbox's own number is enough)."""
+        ...
+
+
+@runtime_checkable
 class SeparateImages(Protocol):
     """A platform that sends a card's picture as a message of its own after the text (Slack
     uploads it as a file) rather than in it. A recap's outbox action then sends its chart as

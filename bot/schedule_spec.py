@@ -59,6 +59,9 @@ _SEARCH_DAYS = 366 * 8 + 2
 # Slots of any later (earlier) local day lie beyond this margin around its midnight:
 # UTC offsets span -12..+14 h and a skipped local day shifts by at most 24 h.
 _DAY_MARGIN = timedelta(days=2)
+_ONE_DAY = timedelta(days=1)
+_TWO_DAYS = timedelta(days=2)
+_MIDNIGHT = time()
 _REFERENCE = datetime(2000, 1, 1, tzinfo=UTC)
 _UTC_ZONE = ZoneInfo("UTC")
 
@@ -382,31 +385,40 @@ def _require_aware(value: datetime, name: str) -> None:
         raise ValueError(f"{name} must be timezone-aware, got {value!r}")
 
 
-def _slots_on(spec: ScheduleSpec, tz: ZoneInfo, day: date) -> list[datetime]:
-    """The UTC instants of the local day's slots, each wall time resolved with fold=0."""
+@lru_cache(maxsize=1024)
+def _wall_times(spec: ScheduleSpec) -> tuple[time, ...]:
+    """The local times of a day's slots, earliest first (sorted once per schedule, not
+    for every day that start-up's slot arithmetic walks, for each of 10,000 schedules)."""
+    return tuple(
+        time(hour, minute) for hour in sorted(spec.hours) for minute in sorted(spec.minutes)
+    )
+
+
+def _slots_on(
+    spec: ScheduleSpec, tz: ZoneInfo, day: date, times: tuple[time, ...]
+) -> list[datetime]:
+    """The UTC instants of the local day's slots (``times``, the spec's wall times), each
+    wall time resolved with fold=0."""
     if not spec.runs_on(day):
         return []
-    return [
-        datetime.combine(day, time(hour, minute), tzinfo=tz).astimezone(UTC)
-        for hour in sorted(spec.hours)
-        for minute in sorted(spec.minutes)
-    ]
+    return [datetime.combine(day, at, tzinfo=tz).astimezone(UTC) for at in times]
 
 
 def _midnight_utc_naive(day: date) -> datetime:
-    return datetime.combine(day, time(), tzinfo=UTC)
+    return datetime.combine(day, _MIDNIGHT, tzinfo=UTC)
 
 
 def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[datetime]:
     """Slots strictly after ``after``, ascending, each once (UTC-aware)."""
     _require_aware(after, "after")
-    day = after.astimezone(tz).date() - timedelta(days=2)
+    times = _wall_times(spec)
+    day = after.astimezone(tz).date() - _TWO_DAYS
     pending: list[datetime] = []
     last: datetime | None = None
     for _ in range(_SEARCH_DAYS):
-        for slot in _slots_on(spec, tz, day):
+        for slot in _slots_on(spec, tz, day, times):
             heapq.heappush(pending, slot)
-        day += timedelta(days=1)
+        day += _ONE_DAY
         horizon = _midnight_utc_naive(day) - _DAY_MARGIN  # no later day reaches below
         while pending and pending[0] < horizon:
             slot = heapq.heappop(pending)
@@ -418,14 +430,15 @@ def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[d
 def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Iterator[datetime]:
     """Slots at or before ``at_or_before``, descending, each once (UTC-aware)."""
     _require_aware(at_or_before, "at_or_before")
-    day = at_or_before.astimezone(tz).date() + timedelta(days=2)
+    times = _wall_times(spec)
+    day = at_or_before.astimezone(tz).date() + _TWO_DAYS
     pending: list[tuple[float, datetime]] = []  # max-heap by negated timestamp
     last: datetime | None = None
     for _ in range(_SEARCH_DAYS):
-        for slot in _slots_on(spec, tz, day):
+        for slot in _slots_on(spec, tz, day, times):
             heapq.heappush(pending, (-slot.timestamp(), slot))
         horizon = _midnight_utc_naive(day) + _DAY_MARGIN  # no earlier day reaches above
-        day -= timedelta(days=1)
+        day -= _ONE_DAY
         while pending and pending[0][1] > horizon:
             _, slot = heapq.heappop(pending)
             if slot <= at_or_before and slot != last:
@@ -433,9 +446,31 @@ def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Ite
                 yield slot
 
 
+# The first slot after an instant as last worked out per (schedule, zone): the first slot
+# after ``after`` is ``following``, so it is also the first after any instant in between.
+# Start-up's catch-up works it out from each channel's last round and the scheduler asks
+# again from now: one walk of the calendar for each of 10,000 schedules, not two.
+# Keyed by the schedule's normalized text and the zone's name: the same pair is the same
+# slots (as the scheduler's groups), and a string hashes once, a ScheduleSpec every time.
+_FOLLOWING: dict[tuple[str, str], tuple[datetime, datetime]] = {}
+_FOLLOWING_LIMIT = 65_536
+
+
 def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
     """The first slot strictly after ``after`` (UTC-aware), or None if it never fires."""
-    return next(slots_after(spec, tz, after), None)
+    _require_aware(after, "after")
+    if tz.key is None:  # a zone read from a file has no name to remember it by
+        return next(slots_after(spec, tz, after), None)
+    key = (spec.text, tz.key)
+    known = _FOLLOWING.get(key)
+    if known is not None and known[0] <= after < known[1]:
+        return known[1]
+    following = next(slots_after(spec, tz, after), None)
+    if following is not None:
+        if len(_FOLLOWING) >= _FOLLOWING_LIMIT:
+            _FOLLOWING.clear()
+        _FOLLOWING[key] = (after, following)
+    return following
 
 
 @lru_cache(maxsize=256)  # start-up asks it for every channel, with the same instant
@@ -461,7 +496,9 @@ def missed_slot(
     """
     _require_aware(now, "now")
     if last_round_at is not None:
-        _require_aware(last_round_at, "last_round_at")
+        following = next_slot(spec, tz, last_round_at)
+        if following is None or following > now:
+            return MissedSlot(post=None)  # no slot since the last round: the usual restart
     latest = previous_slot(spec, tz, now)
     if latest is None or (last_round_at is not None and last_round_at >= latest):
         return MissedSlot(post=None)

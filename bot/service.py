@@ -40,6 +40,7 @@ from bot.retention import Retention
 from bot.review_cards import REVIEW_ACTIONS
 from bot.review_desk import ReviewDesk
 from bot.schedule_spec import (
+    MissedSlot,
     ScheduleError,
     missed_slot,
     next_slot,
@@ -328,6 +329,7 @@ class QuizService:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self.clock.now()
         latest_slots = await self.store.latest_round_times()
+        skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
                 continue
@@ -341,17 +343,28 @@ class QuizService:
                 spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
             )
             if decision.skipped:
-                log.warning(
-                    "%d missed slot(s) older than the %g h grace window skipped (%s to %s)",
+                log.debug(
+                    "%d missed slot(s) skipped (%s to %s)",
                     decision.skipped,
-                    channel.grace_hours,
                     decision.oldest_skipped,
                     decision.newest_skipped,
                     extra=about(channel.ref),
                 )
+                skipped.setdefault(channel.grace_hours, []).append(decision)
             if decision.post is not None:
                 log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
                 await self.post_slot(channel.id, decision.post)
+        for grace_hours, decisions in sorted(skipped.items()):
+            # one line for all channels (10,000 after a long outage), the channels at debug
+            log.warning(
+                "%d missed slot(s) of %d channel(s) older than the %g h grace window skipped"
+                " (%s to %s)",
+                sum(d.skipped for d in decisions),
+                len(decisions),
+                grace_hours,
+                min(d.oldest_skipped for d in decisions if d.oldest_skipped is not None),
+                max(d.newest_skipped for d in decisions if d.newest_skipped is not None),
+            )
 
     def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
         try:

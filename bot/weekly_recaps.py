@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot import chart_png
@@ -24,7 +24,7 @@ from bot.recap_schedule import RecapSetting, recap_plan
 from bot.recap_store import RecapRecord
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, Image
-from bot.schedule_spec import ScheduleError, missed_slot
+from bot.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduler import ChannelPlan
 from bot.team_memory import TeamMemory
 
@@ -96,22 +96,37 @@ class WeeklyRecaps:
         now = self._clock.now()
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime, str]] = []
+        # What is due depends on the recap's schedule, zone and grace only: worked out once
+        # for each (a few hundred zones at most), not for each of 10,000 channels.
+        decisions: dict[tuple[str, str, timedelta], tuple[MissedSlot, str]] = {}
         for channel in channels:
             plan = self.plan(channel)
             if plan is None:
                 continue
-            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+            group = (*plan.group, plan.grace)  # (schedule text, zone name): quick to hash
+            decided = decisions.get(group)
+            if decided is None:
+                decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+                slot = decision.post or decision.newest_skipped
+                decided = decisions[group] = (
+                    decision,
+                    "" if slot is None else recap_week(slot, plan.tz),
+                )
+            decision, week = decided
             if decision.post is not None:
                 due.append((channel, decision.post))
             elif decision.newest_skipped is not None:
-                slot = decision.newest_skipped
-                missed.append((channel, slot, recap_key(channel.id, recap_week(slot, plan.tz))))
+                missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
         recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
         unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
         # one query for both: the due recaps' weeks, and the missed ones' (a week without a
         # round would have had no recap, so skipping it is nothing to warn about)
         slots = due + unrecorded
-        windows = [(c.id, *week_before(slot, ZoneInfo(c.timezone))) for c, slot in slots]
+        weeks: dict[tuple[datetime, str], tuple[datetime, datetime]] = {}
+        for channel, slot in slots:
+            if (slot, channel.timezone) not in weeks:
+                weeks[slot, channel.timezone] = week_before(slot, ZoneInfo(channel.timezone))
+        windows = [(c.id, *weeks[slot, c.timezone]) for c, slot in slots]
         last_rounds = await self._store.recaps.last_rounds_between(windows)
         due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
         self._warn_missed(

@@ -41,6 +41,12 @@ ANSWER_COLUMNS = (
 )
 
 
+# A dict lookup instead of calling the enum (a few microseconds each, for each of 10,000
+# channels read at start-up); an unknown value still raises the enum's ValueError.
+_POLICIES = {policy.value: policy for policy in FollowUpPolicy}
+_ANSWER_MODES = {mode.value: mode for mode in AnswerMode}
+
+
 def channel_from_row(row: sqlite3.Row) -> ChannelSettings:
     topics = row["topics"]
     return ChannelSettings(
@@ -51,11 +57,12 @@ def channel_from_row(row: sqlite3.Row) -> ChannelSettings:
         topics=None if topics is None else tuple(json.loads(topics)),
         reveal_emoji=row["reveal_emoji"],
         reveal_min_reactors=row["reveal_min_reactors"],
-        followup_policy=FollowUpPolicy(row["followup_policy"]),
+        followup_policy=_POLICIES.get(row["followup_policy"])
+        or FollowUpPolicy(row["followup_policy"]),
         grace_hours=row["grace_hours"],
         paused=bool(row["paused"]),
         disabled_reason=row["disabled_reason"],
-        answer_mode=AnswerMode(row["answer_mode"]),
+        answer_mode=_ANSWER_MODES.get(row["answer_mode"]) or AnswerMode(row["answer_mode"]),
     )
 
 

@@ -42,7 +42,12 @@ from adapters.discord.inbound import (
     reply_event,
 )
 from adapters.discord.nonce import marker_for_key, nonce_for_key
-from adapters.discord.pacing import DEFAULT_REQUESTS_PER_SECOND, GlobalPacer, pacing_trace
+from adapters.discord.pacing import (
+    DEFAULT_REQUESTS_PER_SECOND,
+    GlobalPacer,
+    pacing_trace,
+    send_slots,
+)
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import attachments, message_count, render_card
@@ -111,6 +116,7 @@ class DiscordPlatform:
         self._options = options
         self._store = store
         rate = options.requests_per_second
+        self.send_slots = send_slots(rate)  # the outbox's rounds at once (bot.ports.SendSlots)
         client_options: dict[str, Any] = {
             "guild_ready_timeout": options.guild_ready_timeout,
             "http_trace": pacing_trace(GlobalPacer(rate)) if rate is not None else None,

@@ -19,6 +19,7 @@ a process that runs some of the bot's shards paces at its share of the budget.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,17 @@ from discord.http import Route
 DISCORD_GLOBAL_LIMIT = 50.0
 DEFAULT_REQUESTS_PER_SECOND = 45.0
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")
+# How long a request may take, from its turn to its answer, with the pacer's budget still
+# in use: a round sends its question, thread and hint one after the other, so the budget
+# is only used when rate x round trip requests are in flight (45/s x 300 ms: 14).
+ROUND_TRIP_ALLOWANCE = 2.0
+
+
+def send_slots(rate: float | None) -> int:
+    """Rounds for the outbox to send at once at ``rate`` paced requests a second (0 when
+    not paced: the outbox's own number): requests beyond what is in flight wait their
+    turn in the pacer, which never lets more than ``rate`` a second go."""
+    return 0 if rate is None else math.ceil(rate * ROUND_TRIP_ALLOWANCE)
 
 
 class GlobalPacer:

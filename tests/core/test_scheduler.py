@@ -1,9 +1,11 @@
-"""QuizScheduler: jobs per channel, replaced at once, removed when paused, firing with the slot.
+"""QuizScheduler: each channel's slots, replaced at once, removed when paused, firing with the
+slot; one APScheduler job set to the earliest group's slot.
 
 The fake clock sits years ahead of the wall clock, so APScheduler (which decides
 due-ness by the wall clock) never fires a job on its own in these tests; the
-tests run a job's function directly, except one that places a slot just behind
-the wall clock to see APScheduler itself fire it, without waiting.
+tests run a group's fire directly (or the one job's function), except one that
+places a slot just behind the wall clock to see APScheduler itself fire it,
+without waiting.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ import pytest
 
 from bot.models import ChannelSettings
 from bot.refs import ChannelRef
-from bot.schedule_spec import parse_schedule
-from bot.scheduler import FIRE_CONCURRENCY, QuizScheduler, SlotTrigger, job_id
+from bot.scheduler import FIRE_CONCURRENCY, QuizScheduler, job_id
 
 # Wednesday 2031-01-15 06:00 UTC (07:00 in Berlin, winter)
 START = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
@@ -85,25 +86,82 @@ def aps_job(quiz_scheduler: QuizScheduler, channel_id: int) -> object:
     return quiz_scheduler.job_for(channel_id)
 
 
+async def fires_done(quiz_scheduler: QuizScheduler) -> None:
+    """Wait for the group fires the one job started."""
+    while quiz_scheduler._in_flight:
+        await asyncio.wait(set(quiz_scheduler._in_flight))
+
+
+def groups(quiz_scheduler: QuizScheduler, channel_ids: range) -> int:
+    """How many different group fires the channels' slots take."""
+    jobs = (quiz_scheduler.job_for(channel_id) for channel_id in channel_ids)
+    return len({job.args for job in jobs if job is not None})
+
+
 async def run_job(quiz_scheduler: QuizScheduler, channel_id: int) -> None:
     job = quiz_scheduler.job_for(channel_id)
     assert job is not None
     await job.func(*job.args)
 
 
-async def test_set_channel_adds_a_job_with_the_next_slot(scheduler: QuizScheduler) -> None:
+async def test_set_channel_sets_the_one_job_to_the_next_slot(scheduler: QuizScheduler) -> None:
     scheduler.set_channel(channel(1))
     # Wednesday 09:30 Berlin (CET) = 08:30 UTC
     assert scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
-    job = scheduler._scheduler.get_job(job_id(("weekdays 09:30", "Europe/Berlin")))
+    job = scheduler._scheduler.get_job(job_id())
+    assert job.next_run_time == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
     assert job.coalesce is True
     assert job.max_instances == 1
     assert job.misfire_grace_time is None  # never APScheduler's default of 1 s
-    assert isinstance(job.trigger, SlotTrigger)
-    assert str(job.trigger) == "slots[weekdays 09:30 Europe/Berlin]"
-    assert [j.id for j in scheduler._scheduler.get_jobs()] == [
-        "channel:weekdays 09:30|Europe/Berlin"
-    ]
+    assert [j.id for j in scheduler._scheduler.get_jobs()] == ["channel:slots"]
+
+
+async def test_the_job_follows_the_earliest_group(scheduler: QuizScheduler) -> None:
+    job = scheduler._scheduler.get_job(job_id())
+    assert job.next_run_time is None  # no channel yet: the job waits
+    scheduler.set_channel(channel(1))  # 08:30 UTC
+    scheduler.set_channel(channel(2, schedule="daily 07:15", timezone="UTC"))
+    assert scheduler._scheduler.get_job(job_id()).next_run_time == datetime(
+        2031, 1, 15, 7, 15, tzinfo=UTC
+    )
+    scheduler.remove_channel(2)
+    assert scheduler._scheduler.get_job(job_id()).next_run_time == datetime(
+        2031, 1, 15, 8, 30, tzinfo=UTC
+    )
+    scheduler.set_channel(channel(1, paused=True))
+    assert scheduler._scheduler.get_job(job_id()).next_run_time is None
+
+
+async def test_the_job_fires_the_groups_due_and_queues_their_next_slot(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    scheduler.set_channel(channel(1))  # 08:30 UTC on weekdays
+    scheduler.set_channel(channel(2, schedule="daily 08:30", timezone="UTC"))
+    scheduler.set_channel(channel(3, schedule="daily 12:00", timezone="UTC"))
+    job = scheduler._scheduler.get_job(job_id())
+    clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
+    await job.func(*job.args)
+    await fires_done(scheduler)  # the groups' fires are tasks of their own
+    slot = datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
+    assert sorted(recorder.calls) == [(1, slot), (2, slot)]
+    assert scheduler.next_run(1) == datetime(2031, 1, 16, 8, 30, tzinfo=UTC)
+    assert scheduler.next_run(2) == datetime(2031, 1, 16, 8, 30, tzinfo=UTC)
+    assert scheduler.next_run(3) == datetime(2031, 1, 15, 12, 0, tzinfo=UTC)
+    assert scheduler._scheduler.get_job(job_id()).next_run_time == datetime(
+        2031, 1, 15, 12, 0, tzinfo=UTC
+    )
+
+
+async def test_a_group_fired_late_fires_once_and_then_at_its_next_slot(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    scheduler.set_channel(channel(1, schedule="daily 08:30", timezone="UTC"))
+    job = scheduler._scheduler.get_job(job_id())
+    clock.current = datetime(2031, 1, 17, 9, 0, tzinfo=UTC)  # two days and a half later
+    await job.func(*job.args)
+    await fires_done(scheduler)
+    assert recorder.calls == [(1, datetime(2031, 1, 17, 8, 30, tzinfo=UTC))]
+    assert scheduler.next_run(1) == datetime(2031, 1, 18, 8, 30, tzinfo=UTC)
 
 
 async def test_replacing_a_schedule_takes_effect_at_once(scheduler: QuizScheduler) -> None:
@@ -178,9 +236,10 @@ async def test_channels_set_before_start_are_scheduled_at_start(
     assert quiz_scheduler.next_run(2) is None
     quiz_scheduler.start()
     try:
-        assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == [
-            "channel:weekdays 09:30|Europe/Berlin"
-        ]
+        assert [j.id for j in quiz_scheduler._scheduler.get_jobs()] == ["channel:slots"]
+        assert quiz_scheduler._scheduler.get_job(job_id()).next_run_time == datetime(
+            2031, 1, 15, 8, 30, tzinfo=UTC
+        )
         assert quiz_scheduler.next_run(1) == datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
     finally:
         await quiz_scheduler.shutdown()
@@ -304,14 +363,18 @@ async def test_shutdown_stops_apscheduler_and_waits_for_a_slot_in_flight(
     await quiz_scheduler.shutdown()  # a second shutdown is harmless
 
 
-def test_slot_trigger_fires_a_repeated_local_time_once() -> None:
-    trigger = SlotTrigger(parse_schedule("daily 02:30"), BERLIN)
-    first = trigger.get_next_fire_time(None, datetime(2031, 10, 25, 12, 0, tzinfo=UTC))
-    assert first is not None
-    second = trigger.get_next_fire_time(first, first)
+async def test_a_repeated_local_time_fires_once(
+    scheduler: QuizScheduler, clock: StepClock, recorder: SlotRecorder
+) -> None:
+    clock.current = datetime(2031, 10, 25, 12, 0, tzinfo=UTC)
+    scheduler.set_channel(channel(1, schedule="daily 02:30"))
+    first = scheduler.next_run(1)
     # 2031-10-26 is the autumn change in Berlin: 02:30 CEST only, then 02:30 CET next day
     assert first == datetime(2031, 10, 26, 0, 30, tzinfo=UTC)
-    assert second == datetime(2031, 10, 27, 1, 30, tzinfo=UTC)
+    clock.current = first + timedelta(seconds=1)
+    job = scheduler._scheduler.get_job(job_id())
+    await job.func(*job.args)
+    assert scheduler.next_run(1) == datetime(2031, 10, 27, 1, 30, tzinfo=UTC)
 
 
 async def test_channels_on_the_same_schedule_share_one_job(
@@ -320,16 +383,16 @@ async def test_channels_on_the_same_schedule_share_one_job(
     for channel_id in range(1, 101):
         scheduler.set_channel(channel(channel_id))
     scheduler.set_channel(channel(101, timezone="America/New_York"))
-    assert len(scheduler._scheduler.get_jobs()) == 2
+    assert groups(scheduler, range(1, 102)) == 2
     scheduler.set_channel(channel(7, paused=True))
     scheduler.set_channel(channel(8, schedule="daily 10:00"))
-    assert len(scheduler._scheduler.get_jobs()) == 3
+    assert groups(scheduler, range(1, 102)) == 3
     clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
     await run_job(scheduler, 1)
     slot = datetime(2031, 1, 15, 8, 30, tzinfo=UTC)
     assert recorder.calls == [(c, slot) for c in range(1, 101) if c not in (7, 8)]
     scheduler.remove_channel(101)
-    assert len(scheduler._scheduler.get_jobs()) == 2
+    assert groups(scheduler, range(1, 102)) == 2
     assert scheduler.next_run(8) == datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
 
 

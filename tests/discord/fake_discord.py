@@ -15,10 +15,12 @@ second across the bot (interaction callbacks and follow-ups exempt, as on
 Discord) and ``channel_message_limit`` message creates per channel per
 ``bucket_seconds``, answered with the ``X-RateLimit-*`` headers discord.py
 uses to pace a route before it sends; past either limit the answer is 429.
+``latency`` (seconds, 0 by default) delays each REST answer, as Discord's round trip.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import re
@@ -127,6 +129,7 @@ class FakeDiscord:
     channel_message_limit: int | None = None
     bucket_seconds: float = 5.0
     rate_limited: int = 0  # requests answered 429 by the limits above
+    latency: float = 0.0  # seconds before each answer within the limits (counted on arrival)
     _recent: deque[float] = field(default_factory=deque)
     _buckets: dict[int, deque[float]] = field(default_factory=dict)
     identified: int = 0
@@ -392,6 +395,8 @@ class FakeDiscord:
         if limited is not None:
             recorded.status = limited.status
             return limited
+        if self.latency:
+            await asyncio.sleep(self.latency)
         drop_after = False
         for failure in self._failures:
             if failure.method == request.method and failure.pattern.fullmatch(path):

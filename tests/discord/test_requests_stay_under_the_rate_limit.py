@@ -8,6 +8,7 @@ import itertools
 from discord.http import Route
 
 from adapters.discord.pacing import GlobalPacer, is_paced
+from bot.ports import SendSlots
 from bot.refs import ChannelRef
 from bot.render import Card
 from tests.discord.conftest import PlatformFactory
@@ -87,3 +88,31 @@ async def test_a_channels_message_bucket_is_respected_before_sending(
 
     assert fake.rate_limited == 0
     assert len(fake.channel_messages()) == 5
+
+
+async def test_the_platform_asks_for_enough_rounds_in_flight_to_use_its_budget(
+    make_platform: PlatformFactory,
+) -> None:
+    # A round's question, thread and hint go one after the other: at 45 requests a second
+    # with Discord answering in 300 ms, 14 must be in flight; 8 send slots gave 25 a second
+    # (200 channels in 20.7 s, 1.9x the floor). Up to a second's round trip is covered.
+    paced = await make_platform(requests_per_second=45.0, start=False)
+    assert isinstance(paced, SendSlots)
+    assert paced.send_slots >= 45
+    unpaced = await make_platform(requests_per_second=None, start=False)
+    assert unpaced.send_slots == 0  # the outbox's own number
+
+
+async def test_with_requests_always_waiting_the_pacer_uses_its_whole_budget() -> None:
+    clock = FakeMonotonic()
+    pacer = GlobalPacer(45.0, monotonic=clock.monotonic, sleep=clock.sleep)
+    released: list[float] = []
+
+    async def request() -> None:
+        await pacer.wait()
+        released.append(clock.now)
+
+    await asyncio.gather(*(request() for _ in range(135)))
+    start = released[0]
+    per_second = [sum(1 for at in released if s <= at - start < s + 1) for s in range(3)]
+    assert per_second == [45, 45, 45]  # the budget, never more, every second

@@ -1,0 +1,170 @@
+"""Start-up at many channels, each on a schedule and timezone of its own (as teams set them;
+a bench where every channel shares a few schedules hid this): the scheduler keeps one
+APScheduler job, not one per (schedule, timezone), so neither its bookkeeping nor its log
+grows with the channels; the recaps' catch-up works out each timezone's recap slot once,
+not once per channel; and the slots an outage skipped are one warning, not one a channel."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.weekly_recaps
+from bot.config import QuizConfig
+from bot.models import ChannelSettings
+from bot.refs import ChannelRef
+from bot.schedule_spec import missed_slot, parse_schedule, parse_timezone, previous_slot
+from bot.service import QuizService
+from questions.catalog import Catalog
+from storage.sqlite_store import SqliteStore
+from tests.fakes import FakeClock, FakePlatform
+
+# Years ahead of the wall clock: APScheduler (which decides due-ness by the wall clock)
+# fires nothing while these tests run. Saturday noon UTC: every recap slot of the week
+# (Friday 16:00 local) passed more than the 6 h grace window ago, so none is due now.
+SATURDAY = datetime(2031, 1, 18, 12, 0, tzinfo=UTC)
+ZONES = (
+    "UTC",
+    "Europe/Berlin",
+    "Europe/London",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "Asia/Tokyo",
+    "Asia/Kolkata",
+    "Asia/Singapore",
+    "Australia/Sydney",
+    "Africa/Lagos",
+)
+
+
+def own_schedule(number: int) -> tuple[str, str]:
+    """A schedule and timezone no other channel of up to 720 has."""
+    minute = number % 60
+    hour = 7 + (number // 60) % 12
+    return f"daily {hour:02d}:{minute:02d}", ZONES[number % len(ZONES)]
+
+
+async def add_channels(db_path: Path, count: int, catalog: Catalog, *, asked: bool = True) -> None:
+    """``count`` channels, each on its own schedule; ``asked``: each with its latest slot's
+    round, as a bot that was running leaves them (nothing is caught up at start)."""
+    async with SqliteStore.open(db_path) as store:
+        question = next(iter((await store.sync_questions(catalog.keys())).values()))
+        for number in range(count):
+            schedule, zone = own_schedule(number)
+            ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
+            channel = await store.create_channel(
+                ChannelSettings(id=0, ref=ref, timezone=zone, schedule=schedule)
+            )
+            slot = previous_slot(parse_schedule(schedule), parse_timezone(zone), SATURDAY)
+            if asked and slot is not None:
+                await store.create_round(
+                    channel.id,
+                    lambda asked_before: question,
+                    slot,
+                    scheduled=True,
+                    created_at=slot,
+                    actions=(),
+                )
+
+
+@asynccontextmanager
+async def started(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    *,
+    background: bool = True,
+    at: datetime = SATURDAY,
+) -> AsyncIterator[QuizService]:
+    """The service started as the bot runs it (with background work: the schedulers run)."""
+    async with SqliteStore.open(db_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={platform.name: platform},
+            catalog=catalog,
+            clock=FakeClock(at),
+            config=QuizConfig(default_schedule=None),
+            background=background,
+        )
+        await service.start()
+        try:
+            yield service
+        finally:
+            await service.stop()
+
+
+async def test_start_up_logs_the_same_lines_for_10_or_120_schedules(
+    tmp_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    counts = []
+    for channels in (10, 120):
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels, catalog)
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            async with started(db_path, platform, catalog):
+                counts.append(len(caplog.records))
+    assert counts[0] == counts[1], f"log lines at start, 10 vs 120 schedules: {counts}"
+
+
+async def test_the_scheduler_keeps_one_apscheduler_job_for_any_number_of_schedules(
+    db_path: Path, platform: FakePlatform, catalog: Catalog
+) -> None:
+    await add_channels(db_path, 120, catalog)
+    async with started(db_path, platform, catalog) as service:
+        assert service.scheduler is not None and service.recap_scheduler is not None
+        assert len(service.scheduler._scheduler.get_jobs()) == 1
+        assert len(service.recap_scheduler._scheduler.get_jobs()) == 1
+        # each channel still fires at its own slot: 07:00 UTC, 07:01 in Berlin (06:01 UTC)
+        assert service.scheduler.next_run(1) == datetime(2031, 1, 19, 7, 0, tzinfo=UTC)
+        assert service.scheduler.next_run(2) == datetime(2031, 1, 19, 6, 1, tzinfo=UTC)
+
+
+async def test_the_recaps_catch_up_works_out_each_timezones_slot_once(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await add_channels(db_path, 120, catalog)
+    decisions: list[tuple[object, ...]] = []
+
+    def counted_missed_slot(*args: Any) -> Any:
+        decisions.append(args)
+        return missed_slot(*args)
+
+    monkeypatch.setattr(bot.weekly_recaps, "missed_slot", counted_missed_slot)
+    async with started(db_path, platform, catalog, background=False):
+        pass
+    assert len(decisions) == len(ZONES), f"{len(decisions)} recap decisions for 120 channels"
+
+
+async def test_slots_an_outage_skipped_are_one_warning_for_all_channels(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await add_channels(db_path, 30, catalog)
+    # back two days later, at noon: each channel's slot of yesterday and of today's
+    # morning passed beyond the grace window (the channels' slots are 07:00 to 07:29 local)
+    with caplog.at_level(logging.WARNING, logger="bot.service"):
+        async with started(
+            db_path, platform, catalog, background=False, at=SATURDAY + timedelta(days=2)
+        ):
+            pass
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.service"]
+    assert len(warnings) == 1, warnings
+    assert "missed slot(s) of 30 channel(s)" in warnings[0]
+    assert "older than the 6 h grace window skipped" in warnings[0]
