@@ -61,22 +61,34 @@ def thread_title(round_: Round, question: Question) -> str:
 def follow_ups_card(question: Question) -> Card:
     return Card(
         title="Follow-up questions",
-        bullets=question.follow_ups,
+        bullets=question.follow_up_asks,
         footer="The interviewer would ask next: answer them in this thread too.",
         kind=CardKind.FOLLOW_UPS,
     )
 
 
 KEY_POINTS_HEADING = "Did you cover…"
+CORRECTIONS_HEADING = "Corrections to the outline"
+FOLLOW_UP_NOTES_HEADING = "The follow-ups: what a good answer contains"
 
 
 def outline_card(question: Question, round_id: int | None = None) -> Card:
-    """The outline, then the question's key points as a checklist to grade oneself against;
-    for a round, the four grade buttons."""
+    """The outline, its corrections, then the question's key points as a checklist to grade
+    oneself against and the follow-ups' reference notes; for a round, the grade buttons."""
     body = question.outline
+    if question.corrections:
+        facts = "\n".join(f"• {c.fact} (Source: {c.source})" for c in question.corrections)
+        body = f"{body}\n\n{CORRECTIONS_HEADING}\n{facts}"
     if question.key_points:
         checklist = "\n".join(f"☐ {point}" for point in question.key_points)
         body = f"{body}\n\n{KEY_POINTS_HEADING}\n{checklist}"
+    noted = [
+        f"Follow-up {number}: {follow_up.ask}\n" + "\n".join(f"– {n}" for n in follow_up.note_lines)
+        for number, follow_up in enumerate(question.follow_ups, start=1)
+        if follow_up.note_lines
+    ]
+    if noted:
+        body = f"{body}\n\n{FOLLOW_UP_NOTES_HEADING}\n" + "\n".join(noted)
     buttons: tuple[Button, ...] = ()
     footer = ""
     if round_id is not None:

@@ -45,7 +45,7 @@ def question_card(question: Question) -> Card:
 def follow_up_card(question: Question, number: int) -> Card:
     return Card(
         title=f"Follow-up {number} of {len(question.follow_ups)}",
-        body=question.follow_ups[number - 1],
+        body=question.follow_ups[number - 1].ask,
         footer="Answer here.",
         kind=CardKind.FOLLOW_UPS,
     )

@@ -55,7 +55,7 @@ def question_values(question: Question) -> dict[str, str]:
         TOPIC: question.topic,
         QUESTION: question.question,
         OUTLINE: question.outline,
-        FOLLOW_UPS: "\n".join(question.follow_ups),
+        FOLLOW_UPS: "\n".join(question.follow_up_asks),
         KEY_POINTS: "\n".join(question.key_points),
     }
 
@@ -63,20 +63,27 @@ def question_values(question: Question) -> dict[str, str]:
 def question_from_values(
     values: Mapping[str, str], *, question_id: str, keep: Question | None = None
 ) -> Question:
-    """The question the form describes (``keep``: the edited question, whose difficulty and
-    tags it keeps, and the text of each field the submission leaves out: one too long for
-    the platform's form, left as it was); raises QuestionInvalid naming each bad field."""
+    """The question the form describes (``keep``: the edited question, whose difficulty, tags
+    and corrections it keeps, with the text of each field the submission leaves out: one too
+    long for the platform's form, left as it was; and the notes of each follow-up the edit
+    kept word for word: the form has no box for them); raises QuestionInvalid naming each
+    bad field."""
     given = {**(question_values(keep) if keep is not None else {}), **values}
+    follow_ups: list[object] = list(text_list(given.get(FOLLOW_UPS, "")))
     data: dict[str, object] = {
         "id": question_id,
         TOPIC: given.get(TOPIC, "").strip(),
         QUESTION: given.get(QUESTION, ""),
         OUTLINE: given.get(OUTLINE, ""),
-        FOLLOW_UPS: text_list(given.get(FOLLOW_UPS, "")),
+        FOLLOW_UPS: follow_ups,
         KEY_POINTS: text_list(given.get(KEY_POINTS, "")),
     }
     if keep is not None:
-        data.update(difficulty=keep.difficulty, tags=keep.tags)
+        data.update(difficulty=keep.difficulty, tags=keep.tags, corrections=keep.corrections)
+        notes = {f.ask: f.notes for f in keep.follow_ups if f.notes is not None}
+        data[FOLLOW_UPS] = [
+            {"ask": ask, "notes": notes[ask]} if ask in notes else ask for ask in follow_ups
+        ]
     return check_question(data)
 
 

@@ -32,7 +32,7 @@ def describe_question(question: Question, *, preview: bool = True) -> str:
     if preview and len(outline) > OUTLINE_PREVIEW:
         outline = outline[:OUTLINE_PREVIEW].rstrip() + "…"
     lines = [f"Topic: {question.topic}", f"Q: {question.question}", f"Outline: {outline}"]
-    lines += [f"Follow-up: {f}" for f in question.follow_ups]
+    lines += [f"Follow-up: {ask}" for ask in question.follow_up_asks]
     lines += [f"Key point: {p}" for p in question.key_points]
     return "\n".join(lines)
 

@@ -1,8 +1,10 @@
 """Turn a spreadsheet (CSV) of questions into a pack, every cell checked as pack files are.
 
 Columns (a header row, in any order): ``id, topic, difficulty, question, outline,
-follow_ups, key_points``. ``difficulty`` may be empty; list cells (``follow_ups``,
-``key_points``) separate their items with `` | ``. Problems are reported as
+follow_ups, key_points``, and optionally ``follow_up_notes``. ``difficulty`` may be empty;
+list cells (``follow_ups``, ``key_points``) separate their items with `` | ``;
+``follow_up_notes`` holds each follow-up's notes in the same order, also separated by
+`` | `` (an empty item: that follow-up has none). Problems are reported as
 ``file:row: column: message``, where row is the spreadsheet's row number (the header is
 row 1), whatever line breaks the cells hold.
 """
@@ -20,6 +22,8 @@ from questions.pack import Pack, Question
 from questions.question_check import QuestionInvalid, check_question, text_list
 
 COLUMNS = ("id", "topic", "difficulty", "question", "outline", "follow_ups", "key_points")
+NOTES_COLUMN = "follow_up_notes"  # optional: sheets made before notes existed still import
+KNOWN_COLUMNS = (*COLUMNS, NOTES_COLUMN)
 LIST_COLUMNS = ("follow_ups", "key_points")
 LIST_SEPARATOR = " | "
 HEADER_ROW = 1
@@ -44,8 +48,12 @@ def pack_from_csv(text: str, file: Path, *, pack_id: str, title: str) -> Pack:
             problems.append(PackProblem(file, number, WHOLE_FILE, message))
             continue
         row = dict(zip(header, cells, strict=False))
+        data = _question_data(row)
+        if notes_problem := _attach_notes(data, row.get(NOTES_COLUMN, "")):
+            problems.append(PackProblem(file, number, NOTES_COLUMN, notes_problem))
+            continue
         try:
-            question = check_question(_question_data(row))
+            question = check_question(data)
         except QuestionInvalid as invalid:
             problems += [_cell_problem(file, number, p.field, p.message) for p in invalid.problems]
             continue
@@ -71,8 +79,8 @@ def pack_from_csv(text: str, file: Path, *, pack_id: str, title: str) -> Pack:
 def _header_problems(header: list[str], file: Path) -> list[PackProblem]:
     problems = []
     for column in header:
-        if column not in COLUMNS:
-            message = f"unknown column {column!r} (columns: {', '.join(COLUMNS)})"
+        if column not in KNOWN_COLUMNS:
+            message = f"unknown column {column!r} (columns: {', '.join(KNOWN_COLUMNS)})"
             problems.append(PackProblem(file, HEADER_ROW, column or "(empty)", message))
     seen: set[str] = set()
     for column in header:
@@ -100,9 +108,29 @@ def _question_data(row: dict[str, str]) -> dict[str, object]:
     return data
 
 
+def _attach_notes(data: dict[str, object], cell: str) -> str | None:
+    """Pair the follow-ups with their notes; a problem's message when they do not pair."""
+    if not cell.strip():
+        return None
+    notes = [item.strip() for item in cell.split(LIST_SEPARATOR)]
+    asks = data["follow_ups"]
+    assert isinstance(asks, list)
+    if len(notes) > len(asks):
+        return f"{len(notes)} notes for {len(asks)} follow-up(s); separate them with ' | '"
+    data["follow_ups"] = [
+        {"ask": ask, "notes": note} if note else ask
+        for ask, note in zip(asks, [*notes, *[""] * (len(asks) - len(notes))], strict=True)
+    ]
+    return None
+
+
 def _cell_problem(file: Path, row: int, field: str, message: str) -> PackProblem:
-    """``key_points[2]`` is the third item of the key_points cell."""
+    """``key_points[2]`` is the third item of the key_points cell; ``follow_ups[1].notes``
+    the second item of the follow_up_notes cell."""
     column, _, index = field.partition("[")
     if index:
-        message = f"item {int(index.rstrip(']')) + 1}: {message}"
+        number, _, part = index.partition("]")
+        if column == "follow_ups" and part == ".notes":
+            column = NOTES_COLUMN
+        message = f"item {int(number) + 1}: {message}"
     return PackProblem(file, row, column, message)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -13,7 +13,7 @@ from pydantic_core import ErrorDetails
 
 from questions.catalog import Catalog
 from questions.errors import QuizError
-from questions.pack import Pack, Question
+from questions.pack import FollowUp, Pack
 from questions.yaml_positions import (
     Location,
     PositionedDocument,
@@ -215,13 +215,16 @@ def field_path(location: Location) -> str:
     return path or WHOLE_PACK
 
 
-def describe_error(error: ErrorDetails) -> str:
-    """One validation error in the words pack authors see (also used for chat forms, CSV)."""
+def describe_error(error: ErrorDetails, root: type[BaseModel] = Pack) -> str:
+    """One validation error in the words pack authors see (also used for chat forms, CSV).
+
+    ``root`` is the model the error's location starts from: a pack, or one question.
+    """
     kind, value, context = error["type"], error.get("input"), error.get("ctx") or {}
     if kind == "missing":
         return "required field is missing"
     if kind == "extra_forbidden":
-        allowed = ", ".join(_model_at(error["loc"][:-1]).model_fields)
+        allowed = ", ".join(_model_at(error["loc"][:-1], root).model_fields)
         return f"unknown field (allowed: {allowed})"
     if kind == "string_too_short" or (kind == "string_type" and value is None):
         return "must not be empty"
@@ -238,8 +241,10 @@ def describe_error(error: ErrorDetails) -> str:
     if kind in ("tuple_type", "list_type"):
         return f"must be a list, got {_describe(value)}"
     if kind in ("model_type", "dict_type", "model_attributes_type"):
-        fields = ", ".join(_model_at(error["loc"]).model_fields)
-        return f"must be a mapping with the fields {fields}, got {_describe(value)}"
+        model = _model_at(error["loc"], root)
+        fields = ", ".join(model.model_fields)
+        text = "text or " if model is FollowUp else ""  # a follow-up may be plain text
+        return f"must be {text}a mapping with the fields {fields}, got {_describe(value)}"
     if kind.startswith("int_"):
         return f"must be a whole number, got {value!r}"
     if kind == "greater_than_equal":
@@ -249,9 +254,29 @@ def describe_error(error: ErrorDetails) -> str:
     return str(error["msg"])
 
 
-def _model_at(location: Location) -> type[BaseModel]:
-    """The model whose fields sit at ``location``: the pack, or one of its questions."""
-    return Question if len(location) >= 2 and location[0] == "questions" else Pack
+def _model_at(location: Location, root: type[BaseModel]) -> type[BaseModel]:
+    """The model whose fields sit at ``location`` under ``root``: the pack, a question, a
+    follow-up, a correction."""
+    model = root
+    for part in location:
+        if isinstance(part, int):
+            continue  # an item of a list field: the list's model is already chosen
+        field = model.model_fields.get(part)
+        nested = None if field is None else _model_in(field.annotation)
+        if nested is None:
+            break
+        model = nested
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds: itself, or inside ``tuple[...]``, ``Annotated`` or ``| None``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for argument in get_args(annotation):
+        if (model := _model_in(argument)) is not None:
+            return model
+    return None
 
 
 def _describe(value: Any) -> str:

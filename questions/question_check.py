@@ -38,7 +38,8 @@ def check_question(data: Mapping[str, Any]) -> Question:
         return Question.model_validate(dict(data))
     except ValidationError as exc:
         problems = [
-            FieldProblem(field_path(error["loc"]), describe_error(error)) for error in exc.errors()
+            FieldProblem(field_path(error["loc"]), describe_error(error, Question))
+            for error in exc.errors()
         ]
         raise QuestionInvalid(problems) from None
 

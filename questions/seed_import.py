@@ -318,6 +318,13 @@ def _represent_block(dumper: yaml.SafeDumper, text: _BlockText) -> yaml.ScalarNo
 _PackDumper.add_representer(_BlockText, _represent_block)
 
 
+def _follow_up_yaml(follow_up: str | dict[str, str]) -> _BlockText | dict[str, _BlockText]:
+    """A follow-up as written: its text alone, or its ask and notes (each a block)."""
+    if isinstance(follow_up, str):
+        return _BlockText(follow_up)
+    return {key: _BlockText(text) for key, text in follow_up.items()}
+
+
 def pack_to_yaml(pack: Pack, *, header: str = "") -> str:
     """Readable YAML for a pack: texts as block scalars, a blank line between questions."""
     data = pack.model_dump(mode="json", exclude_defaults=True)
@@ -325,10 +332,9 @@ def pack_to_yaml(pack: Pack, *, header: str = "") -> str:
     for question in data["questions"]:
         for field in ("question", "outline"):
             question[field] = _BlockText(question[field])
-        if "follow_ups" in question:
-            question["follow_ups"] = [_BlockText(f) for f in question["follow_ups"]]
-        else:
-            question["follow_ups"] = []
+        question["follow_ups"] = [_follow_up_yaml(f) for f in question.get("follow_ups", [])]
+        for correction in question.get("corrections", []):
+            correction["fact"] = _BlockText(correction["fact"])
     ordered = {
         key: data[key]
         for key in ("id", "title", "description", "version", "questions")

@@ -59,7 +59,8 @@ def register(actions: Any) -> None:
         "import-csv",
         help="turn a spreadsheet (CSV) of questions into a pack file",
         description="Convert a CSV file with the columns id, topic, difficulty, question, "
-        "outline, follow_ups, key_points (list cells separated by ' | ') into a pack file. "
+        "outline, follow_ups, key_points (list cells separated by ' | '), and optionally "
+        "follow_up_notes (each follow-up's notes, in order, separated by ' | '), into a pack file. "
         "Problems are printed as file:row: column: message; nothing is written on error.",
     )
     sheet.add_argument("sheet", type=Path, metavar="FILE.csv", help="the spreadsheet")

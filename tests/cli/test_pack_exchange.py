@@ -44,7 +44,8 @@ def test_import_csv_writes_a_valid_pack(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0 and "pack 'team-sheet', 1 question(s)" in stdout
     pack = load_pack(out)
     question = pack.questions[0]
-    assert question.follow_ups == ("What does GQA change?", "What about MQA?")
+    assert question.follow_up_asks == ("What does GQA change?", "What about MQA?")
+    assert [f.notes for f in question.follow_ups] == [None, None]
     assert question.key_points[1] == "GQA divides it"
     assert question.outline.endswith("About 10 GiB at 32k.")
     assert _run(capsys, "packs", "validate", out)[0] == 0
@@ -83,6 +84,38 @@ def test_import_csv_names_missing_and_unknown_columns(
     assert f"{sheet}:1: key_points: missing column" in stdout
 
 
+NOTES_HEADER = HEADER.replace("\n", ",follow_up_notes\n")
+NOTES_CELL = '"Divides it by the query heads per KV head.\nAttention quality close to MHA. | "\n'
+
+
+def test_import_csv_pairs_each_follow_up_with_its_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "noted.csv"
+    sheet.write_text(NOTES_HEADER + GOOD_ROW.removesuffix("\n") + "," + NOTES_CELL, "utf-8")
+    out = tmp_path / "noted.yaml"
+    assert _run(capsys, "packs", "import-csv", sheet, "--out", out)[0] == 0
+    gqa, mqa = load_pack(out).questions[0].follow_ups
+    assert gqa.note_lines == (
+        "Divides it by the query heads per KV head.",
+        "Attention quality close to MHA.",
+    )
+    assert (mqa.ask, mqa.notes) == ("What about MQA?", None)
+
+
+def test_import_csv_refuses_more_notes_than_follow_ups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "noted.csv"
+    row = GOOD_ROW.removesuffix("\n") + ",one | two | three\n"
+    sheet.write_text(NOTES_HEADER + row, encoding="utf-8")
+    code, stdout, _ = _run(capsys, "packs", "import-csv", sheet, "--out", tmp_path / "o.yaml")
+    assert code == 1
+    assert stdout.splitlines() == [
+        f"{sheet}:2: follow_up_notes: 3 notes for 2 follow-up(s); separate them with ' | '"
+    ]
+
+
 async def _approved_workspace_question(db: Path, **text: str) -> None:
     async with SqliteStore.open(db) as store:
         await approved_question_and_flag(store, **text)
@@ -100,6 +133,7 @@ def test_export_round_trips_through_validate(
     pack = load_pack(out)
     assert [q.id for q in pack.questions] == ["kv-size-s1"]
     assert pack.questions[0].key_points == ("the formula", "GQA", "linear in context")
+    assert pack.questions[0].follow_ups[0].note_lines == ("Divides it.", "Quality holds.")
     # an unknown workspace is named, and nothing is written
     code, _, stderr = _run(
         capsys, "packs", "export", "--workspace", "T9", "--out", tmp_path / "x.yaml", "--db", db

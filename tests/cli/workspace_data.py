@@ -8,7 +8,7 @@ from bot.bank_store import Workspace
 from bot.models import ActionKind, ChannelSettings
 from bot.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
-from questions.pack import Question
+from questions.pack import FollowUp, Question
 from storage.database import AnyStore
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -23,7 +23,7 @@ async def approved_question_and_flag(
         topic="kv-cache",
         question="How large is the KV cache?",
         outline="Per token: 2 x layers x KV heads x head dim x bytes.",
-        follow_ups=("What does GQA change?",),
+        follow_ups=(FollowUp(ask="What does GQA change?", notes="Divides it.\nQuality holds."),),
         key_points=("the formula", "GQA", "linear in context"),
     )
     channel = await store.create_channel(ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC"))

@@ -72,7 +72,7 @@ async def test_a_whole_practice_session_in_the_discord_dm(quiz: Quiz) -> None:  
     assert session is not None
     asked = quiz.service.engine.question_for(session.direct, session.question_id)
     assert asked is not None and question["embeds"][0]["description"] == asked.question
-    follow_ups = asked.follow_ups
+    follow_ups = asked.follow_up_asks
     assert follow_ups, "the test needs a question with follow-ups"
 
     for number, follow_up in enumerate(follow_ups, start=1):  # each after the previous reply

@@ -62,7 +62,8 @@ def test_a_good_pack_loads(tmp_path: Path) -> None:
         ["first", "second"],
     )
     assert pack.questions[0].question == "Why GPUs?\n\nSecond paragraph."
-    assert pack.questions[1].follow_ups == ("And AdamW?",)
+    assert pack.questions[1].follow_up_asks == ("And AdamW?",)
+    assert pack.questions[1].follow_ups[0].notes is None
 
 
 def test_problem_prints_as_file_line_field_message(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_each_problem_names_its_line_and_field(tmp_path: Path) -> None:
             12,
             "questions[1].answer",
             "unknown field (allowed: id, topic, difficulty, tags, question, outline, follow_ups,"
-            " key_points)",
+            " key_points, corrections)",
         ),
         (
             13,
@@ -248,3 +249,87 @@ def test_a_short_key_point_list_names_its_line_and_the_rule(tmp_path: Path) -> N
         """,
     )
     assert _problems(path) == [(8, "questions[0].key_points", "give 3 to 7 key points, not 2")]
+
+
+NOTED = """\
+id: demo
+title: Demo
+questions:
+  - id: one
+    topic: gpu
+    question: q
+    outline: o
+    follow_ups:
+      - Plain text, as packs always wrote them?
+      - ask: With notes?
+        notes: |-
+          First point a good answer makes.
+          Second point.
+    corrections:
+      - fact: The right figure.
+        source: The vendor's datasheet.
+"""
+
+
+def test_follow_ups_with_notes_and_corrections_load(tmp_path: Path) -> None:
+    [question] = load_pack(_write(tmp_path, "noted.yaml", NOTED)).questions
+    assert question.follow_up_asks == ("Plain text, as packs always wrote them?", "With notes?")
+    assert question.follow_ups[1].note_lines == (
+        "First point a good answer makes.",
+        "Second point.",
+    )
+    assert [(c.fact, c.source) for c in question.corrections] == [
+        ("The right figure.", "The vendor's datasheet.")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "        notes: |-\n          First point a good answer makes.\n"
+            "          Second point.\n",
+            "        notes: ''\n",
+            [(11, "questions[0].follow_ups[1].notes", "must not be empty")],
+        ),
+        (
+            "      - ask: With notes?\n",
+            "      - asked: With notes?\n",
+            [
+                (10, "questions[0].follow_ups[1].ask", "required field is missing"),
+                (10, "questions[0].follow_ups[1].asked", "unknown field (allowed: ask, notes)"),
+            ],
+        ),
+        (
+            "      - ask: With notes?\n",
+            "      - ask: ''\n",
+            [(10, "questions[0].follow_ups[1].ask", "must not be empty")],
+        ),
+        (
+            "      - Plain text, as packs always wrote them?\n",
+            "      - [a, list]\n",
+            [
+                (
+                    9,
+                    "questions[0].follow_ups[0]",
+                    "must be text or a mapping with the fields ask, notes, got a list",
+                )
+            ],
+        ),
+        (
+            "        source: The vendor's datasheet.\n",
+            "",
+            [(15, "questions[0].corrections[0].source", "required field is missing")],
+        ),
+        (
+            "        source: The vendor's datasheet.\n",
+            "        source: The vendor's datasheet.\n        page: 3\n",
+            [(17, "questions[0].corrections[0].page", "unknown field (allowed: fact, source)")],
+        ),
+    ],
+)
+def test_a_malformed_follow_up_or_correction_names_its_line_and_field(
+    tmp_path: Path, old: str, new: str, expected: list[tuple[int, str, str]]
+) -> None:
+    assert old in NOTED
+    assert _problems(_write(tmp_path, "p.yaml", NOTED.replace(old, new))) == expected

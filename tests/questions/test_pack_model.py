@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from questions.pack import Difficulty, Pack
+from questions.pack import Correction, Difficulty, FollowUp, Pack, Question
 from questions.schema import SCHEMA_PATH, main, pack_json_schema, render_schema
 
 
@@ -163,7 +163,96 @@ def test_key_points_change_the_content_hash_but_their_absence_does_not() -> None
     plain = Pack.model_validate(_pack()).questions[1]
     pointed = plain.model_copy(update={"key_points": ("a", "b", "c")})
     before_key_points = hashlib.sha256(
-        json.dumps([plain.question, plain.outline, list(plain.follow_ups)]).encode()
+        json.dumps([plain.question, plain.outline, ["Does FlashAttention change it?"]]).encode()
     ).hexdigest()[:16]
     assert plain.content_hash() == before_key_points
     assert pointed.content_hash() != plain.content_hash()
+
+
+NOTES = "O(N^2 d) FLOPs either way.\nOnly HBM traffic drops."
+
+
+def test_a_follow_up_is_plain_text_or_an_ask_with_notes() -> None:
+    follow_ups = ["Plain, as packs always wrote them?", {"ask": "With notes?", "notes": NOTES}]
+    question = Pack.model_validate(_pack([_question(follow_ups=follow_ups)])).questions[1]
+    plain, noted = question.follow_ups
+    assert (plain.ask, plain.notes, plain.note_lines) == (follow_ups[0], None, ())
+    assert (noted.ask, noted.notes) == ("With notes?", NOTES)
+    assert noted.note_lines == ("O(N^2 d) FLOPs either way.", "Only HBM traffic drops.")
+    assert question.follow_up_asks == (follow_ups[0], "With notes?")
+
+
+def test_a_follow_up_without_notes_is_written_back_as_plain_text() -> None:
+    follow_ups = ["Plain?", {"ask": "Noted?", "notes": NOTES}]
+    question = Pack.model_validate(_pack([_question(follow_ups=follow_ups)])).questions[1]
+    dumped = question.model_dump(mode="json", exclude_defaults=True)
+    assert dumped["follow_ups"] == follow_ups  # what stored questions and exports keep
+    assert type(question).model_validate_json(question.model_dump_json()) == question
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "location", "kind"),
+    [
+        ({"ask": "Why?", "notes": "  "}, ("follow_ups", 0, "notes"), "string_too_short"),
+        ({"notes": NOTES}, ("follow_ups", 0, "ask"), "missing"),
+        ({"ask": "Why?", "answer": "x"}, ("follow_ups", 0, "answer"), "extra_forbidden"),
+        (42, ("follow_ups", 0), "model_type"),
+    ],
+)
+def test_a_malformed_follow_up_is_refused_at_its_field(
+    follow_up: object, location: tuple[object, ...], kind: str
+) -> None:
+    error = _single_error(_pack([_question(follow_ups=[follow_up])]))
+    assert (error["type"], error["loc"]) == (kind, ("questions", 1, *location))
+
+
+def test_a_correction_needs_its_fact_and_its_source() -> None:
+    fact = {"fact": "A100 L2 bandwidth is several TB/s.", "source": "NVIDIA A100 whitepaper"}
+    question = Pack.model_validate(_pack([_question(corrections=[fact])])).questions[1]
+    assert [(c.fact, c.source) for c in question.corrections] == [(fact["fact"], fact["source"])]
+    error = _single_error(_pack([_question(corrections=[{"fact": fact["fact"]}])]))
+    assert (error["type"], error["loc"]) == (
+        "missing",
+        ("questions", 1, "corrections", 0, "source"),
+    )
+
+
+def test_notes_and_corrections_leave_the_content_hash_alone_but_an_ask_does_not() -> None:
+    plain = Pack.model_validate(_pack()).questions[1]
+    noted = Pack.model_validate(
+        _pack(
+            [
+                _question(
+                    follow_ups=[{"ask": "Does FlashAttention change it?", "notes": NOTES}],
+                    corrections=[{"fact": "FlashAttention memory is O(N).", "source": "Dao 2022"}],
+                )
+            ]
+        )
+    ).questions[1]
+    assert noted.content_hash() == plain.content_hash()
+    reworded = plain.model_copy(update={"follow_ups": noted.follow_ups[:0]})
+    assert reworded.content_hash() != plain.content_hash()
+
+
+def test_the_schema_takes_a_follow_up_as_text_or_as_ask_and_notes() -> None:
+    schema = pack_json_schema()
+    item = schema["$defs"]["Question"]["properties"]["follow_ups"]["items"]
+    assert item["anyOf"] == [{"minLength": 1, "type": "string"}, {"$ref": "#/$defs/FollowUp"}]
+    follow_up = schema["$defs"]["FollowUp"]
+    assert (follow_up["required"], follow_up["additionalProperties"]) == (["ask"], False)
+    assert set(follow_up["properties"]) == {"ask", "notes"}
+    correction = schema["$defs"]["Correction"]
+    assert (set(correction["required"]), correction["additionalProperties"]) == (
+        {"fact", "source"},
+        False,
+    )
+
+
+@pytest.mark.parametrize("model", [Pack, Question, FollowUp, Correction], ids=lambda m: m.__name__)
+def test_the_schema_and_the_model_name_the_same_fields(model: type[BaseModel]) -> None:
+    schema = pack_json_schema()
+    described = schema if model is Pack else schema["$defs"][model.__name__]
+    assert list(described["properties"]) == list(model.model_fields)
+    required = [name for name, field in model.model_fields.items() if field.is_required()]
+    assert sorted(described.get("required", [])) == sorted(required)
+    assert described["additionalProperties"] is False

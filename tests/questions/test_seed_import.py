@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from questions.loader import parse_pack
+from questions.pack import Correction, FollowUp
 from questions.seed_import import (
     SeedFormatError,
     pack_from_seed,
@@ -225,3 +226,26 @@ def test_a_pack_built_from_a_document_round_trips_through_yaml() -> None:
 def test_the_seed_file_round_trips_through_yaml() -> None:
     pack = pack_from_seed(parse_seed(SEED.read_text(encoding="utf-8")), pack_id="s", topic="t")
     assert parse_pack(pack_to_yaml(pack), Path("seed.yaml")) == pack
+
+
+def test_follow_up_notes_and_corrections_round_trip_through_yaml() -> None:
+    pack = pack_from_seed(parse_seed(SYNTHETIC), pack_id="distributed", topic="consensus")
+    first = pack.questions[0]
+    noted = first.model_copy(
+        update={
+            "follow_ups": (
+                FollowUp(
+                    ask=first.follow_ups[0].ask, notes="Linear in nodes.\nPer entry: a counter."
+                ),
+                *first.follow_ups[1:],
+            ),
+            "corrections": (
+                Correction(fact="Vector clocks order events partially.", source="Fidge 1988"),
+            ),
+        }
+    )
+    pack = pack.model_copy(update={"questions": (noted, *pack.questions[1:])})
+    text = pack_to_yaml(pack)
+    assert "      - ask: |-\n          How do vector clocks grow with the cluster?\n" in text
+    assert "      - |-\n        What replaces them at scale?\n" in text  # no notes: plain text
+    assert parse_pack(text, Path("generated.yaml")) == pack
