@@ -20,8 +20,31 @@ from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock, FakePlatform, Sent
+from tests.storage.backends import open_store
 
 CHANNEL = ChannelRef("fake", "team", "C1", "practice")
+
+
+@asynccontextmanager
+async def harness_on(
+    backend: str, tmp_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog
+) -> AsyncIterator[QuizHarness]:
+    """A started quiz on one store backend (``sqlite`` or ``postgres``), no background work."""
+    async with open_store(backend, tmp_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={platform.name: platform},
+            catalog=catalog,
+            clock=clock,
+            config=QuizConfig(default_schedule=None),
+            rng=random.Random(7),
+            background=False,
+        )
+        await service.start()
+        try:
+            yield QuizHarness(service, platform, clock)
+        finally:
+            await service.stop()
 
 
 @asynccontextmanager

@@ -5,24 +5,21 @@ one answer per round whether it came blind or as a reply in the thread."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.blind_posts import PLACEHOLDER_PREFIX
-from bot.config import QuizConfig
 from bot.errors import Refused
 from bot.models import AnswerRecord, Round
 from bot.refs import MessageRef, ThreadRef
 from bot.render import Card, CardKind
-from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.core.test_blind_answers import blind_round, press_answer, submit
 from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness
-from tests.storage.backends import BACKENDS, open_store
+from tests.harness import QuizHarness, harness_on
+from tests.storage.backends import BACKENDS
 
 
 @pytest.fixture(params=BACKENDS)
@@ -34,21 +31,8 @@ async def quiz(
     catalog: Catalog,
 ) -> AsyncIterator[QuizHarness]:
     """The service over SQLite, then over PostgreSQL."""
-    async with open_store(request.param, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=False,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock)
-        finally:
-            await service.stop()
+    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
+        yield harness
 
 
 def posted(platform: FakePlatform, thread: str) -> list[tuple[str, str]]:

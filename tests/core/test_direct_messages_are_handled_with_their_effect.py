@@ -10,24 +10,21 @@ grade was never kept.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.config import QuizConfig
 from bot.errors import NotRecorded
 from bot.events import DirectMessage
 from bot.practice_cards import practice_value
 from bot.refs import MessageRef
-from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.core.test_practice_sessions import dm, dm_cards, press, session_of
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
-from tests.harness import QuizHarness
-from tests.storage.backends import BACKENDS, open_store
+from tests.harness import QuizHarness, harness_on
+from tests.storage.backends import BACKENDS
 
 
 @pytest.fixture(params=BACKENDS)
@@ -39,21 +36,8 @@ async def quiz(
     catalog: Catalog,
 ) -> AsyncIterator[QuizHarness]:
     """The service over SQLite, then over PostgreSQL."""
-    async with open_store(request.param, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=False,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock)
-        finally:
-            await service.stop()
+    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
+        yield harness
 
 
 def written(quiz: QuizHarness, name: str, text: str, event_id: str) -> DirectMessage:

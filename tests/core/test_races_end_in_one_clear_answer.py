@@ -9,14 +9,12 @@ on connections of its own, at once; SQLite's writes take turns)."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot import cards
-from bot.config import QuizConfig
 from bot.events import ButtonPress, Command, FormSubmit
 from bot.grades import Grade
 from bot.inbound import FAILURE
@@ -25,13 +23,12 @@ from bot.refs import MessageRef
 from bot.render import Response
 from bot.review_cards import APPROVE_ACTION
 from bot.review_desk import MAX_PENDING_SUGGESTIONS
-from bot.service import QuizService
 from bot.workspace_catalog import workspace_of
 from questions.catalog import Catalog
 from tests.core.test_suggestions import GOOD
 from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness
-from tests.storage.backends import BACKENDS, open_store
+from tests.harness import QuizHarness, harness_on
+from tests.storage.backends import BACKENDS
 
 CONCURRENT_SUGGESTIONS = 12
 
@@ -45,21 +42,8 @@ async def quiz(
     catalog: Catalog,
 ) -> AsyncIterator[QuizHarness]:
     """The service over SQLite, then over PostgreSQL."""
-    async with open_store(request.param, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=False,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock)
-        finally:
-            await service.stop()
+    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
+        yield harness
 
 
 async def at_once(quiz: QuizHarness, *events: FormSubmit | ButtonPress | Command) -> list[str]:
