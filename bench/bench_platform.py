@@ -10,8 +10,8 @@ import itertools
 import time
 from collections.abc import Callable
 
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 
 Observer = Callable[[str, str, float], None]  # (method, outbox key, perf_counter)
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import chart_png
-from bot.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
+from bot.recaps import chart_png
+from bot.recaps.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
 
 TARGET_MEDIAN_MS = 150.0
 TARGET_P99_MS = 300.0
@@ -41,7 +41,7 @@ TOPICS = {
     "kv-cache": 0.12,
 }
 FIRST_DAY = date(2026, 9, 7)
-STARTUP_IMPORTS = "import adapters.cli.main, adapters.ops.runtime, bot.service, bot.weekly_recaps"
+STARTUP_IMPORTS = "import adapters.cli.main, adapters.ops.runtime, bot.service, bot.recaps.weekly"
 
 
 def charts() -> dict[str, Callable[[], bytes]]:

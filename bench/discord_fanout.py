@@ -41,13 +41,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from adapters.unfinished_sends import UnfinishedSends
-from bot.clock import SystemClock
-from bot.config import QuizConfig
-from bot.errors import PlatformError
-from bot.events import Event
-from bot.models import ChannelSettings, Round
-from bot.refs import ChannelRef
-from bot.render import Card, Response
+from bot.kernel.clock import SystemClock
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import Event
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card, Response
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore

@@ -31,10 +31,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.config import QuizConfig
-from bot.events import Command, Reply
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Command, Reply
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore

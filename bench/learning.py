@@ -48,12 +48,12 @@ from pathlib import Path
 from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from bot.config import QuizConfig
-from bot.events import Command, Reaction, Reply
-from bot.grades import Grade
-from bot.learning import LearningService
-from bot.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Command, Reaction, Reply
+from bot.kernel.grades import Grade
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.learning.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
+from bot.learning.service import LearningService
 from bot.service import QuizService
 from questions.catalog import Catalog
 from questions.pack import Pack

@@ -44,8 +44,8 @@ from slot_firing import (
 )
 
 from adapters.slack.pacing import ChannelPacer
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 
 
 class PacedPlatform(BenchPlatform):

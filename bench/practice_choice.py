@@ -34,9 +34,9 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot import memory_model
-from bot.grades import Grade
-from bot.learning import LearningService
+from bot.kernel.grades import Grade
+from bot.learning import memory_model
+from bot.learning.service import LearningService
 from storage.sqlite_store import SqliteStore
 from storage.timestamps import to_db
 from tests import practice_reference

@@ -50,7 +50,7 @@ from cryptography.fernet import Fernet
 
 from adapters.slack.installations import TokenSeal
 from adapters.slack.workspace_pacing import DEFAULT_POSTS_PER_SECOND
-from bot.installations import InstallationRecord
+from bot.kernel.installations import InstallationRecord
 from storage.postgres_store import PostgresStore
 from tests.slack.fake_slack import BOT_ID, BOT_TOKEN, BOT_USER, TEAM, FakeSlack
 from tests.slack.signed import SIGNING_SECRET

@@ -42,10 +42,10 @@ import aiosqlite
 from bench_platform import BenchPlatform
 from leaderboard import build as build_answers
 
-from bot.clock import SystemClock
-from bot.config import QuizConfig
-from bot.events import Reaction
-from bot.refs import ChannelRef, MemberRef, MessageRef
+from bot.kernel.clock import SystemClock
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Reaction
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore

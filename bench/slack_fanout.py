@@ -25,9 +25,9 @@ import time
 from pydantic import SecretStr
 
 from adapters.slack.connector import create_slack_platform
-from bot.errors import PlatformError
-from bot.refs import ChannelRef
-from bot.render import Card
+from bot.kernel.errors import PlatformError
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card
 from bot.settings import Settings
 from tests.slack.fake_slack import BOT_TOKEN, TEAM, FakeSlack
 

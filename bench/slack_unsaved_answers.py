@@ -29,7 +29,7 @@ import aiohttp
 from pydantic import SecretStr
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.loader import load_catalog

@@ -18,9 +18,9 @@ from contextlib import asynccontextmanager, closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.config import QuizConfig
-from bot.models import ChannelSettings
-from bot.ports import Platform
+from bot.kernel.config import QuizConfig
+from bot.kernel.models import ChannelSettings
+from bot.kernel.ports import Platform
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore

@@ -61,7 +61,7 @@ TARGET_RSS_MB = 100.0
 
 def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -> None:
     """A database of ``channels`` scheduled Slack channels, migrated by the store itself."""
-    from bot.schedule_spec import parse_schedule, parse_timezone, previous_slot
+    from bot.scheduling.schedule_spec import parse_schedule, parse_timezone, previous_slot
     from storage.sqlite_store import SqliteStore
     from storage.timestamps import to_db
 
@@ -120,8 +120,8 @@ async def serve(db: Path, port: int) -> None:
     from adapters.ops.health import start_health_server
     from adapters.ops.logs import configure_logging
     from adapters.ops.metrics import PrometheusMetrics
-    from bot.clock import SystemClock
-    from bot.config import QuizConfig
+    from bot.kernel.clock import SystemClock
+    from bot.kernel.config import QuizConfig
     from bot.service import QuizService
     from bot.settings import Settings
     from questions.loader import load_catalog

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Generic, TypeVar
 
-from bot.models import ChannelSettings
-from bot.ports import ChangeKind, ChannelChanges, ChannelListener
+from bot.kernel.models import ChannelSettings
+from bot.kernel.ports import ChangeKind, ChannelChanges, ChannelListener
 
 log = logging.getLogger(__name__)
 

@@ -20,16 +20,24 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from bot import cards
-from bot.command_registry import direct_refusal, needs_admin, works_in_direct
-from bot.engine import QuizEngine
-from bot.errors import DuplicateDelivery, NotRecorded, Refused
-from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
-from bot.forms import TYPED_BACK, typed_back
-from bot.log_context import about
-from bot.metrics import Metrics
-from bot.ports import Clock, Platform, Store
-from bot.render import Card, Response
+from bot.commands.registry import direct_refusal, needs_admin, works_in_direct
+from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
+from bot.kernel.events import (
+    ButtonPress,
+    Command,
+    DirectMessage,
+    Event,
+    FormSubmit,
+    Reaction,
+    Reply,
+)
+from bot.kernel.forms import TYPED_BACK, typed_back
+from bot.kernel.log_context import about
+from bot.kernel.metrics import Metrics
+from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.render import Card, Response
+from bot.rounds import cards
+from bot.rounds.engine import QuizEngine
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +107,7 @@ class InboundChain:
         self._handler = handler
 
     async def __call__(self, event: Event) -> Response | None:
-        """Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
+        """Raises :class:`~bot.kernel.errors.NotRecorded` (chained from the cause) when an answer,
         edit, reaction or direct message could not be recorded, so the adapter never
         acknowledges it and it is delivered again. A command or a button that fails gets
         an error card, and so does a direct message that was refused."""

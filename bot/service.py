@@ -15,31 +15,40 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot import cards
-from bot.blind_answers import ANSWER_FORM, BlindAnswers
+from bot.bank.review_cards import REVIEW_ACTIONS
+from bot.bank.review_desk import ReviewDesk
+from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.channel_sync import ChannelSync, Followed
-from bot.command_runner import CommandRunner
-from bot.config import QuizConfig
-from bot.engine import NoQuestions, QuizEngine
-from bot.errors import WORKSPACE_REMOVED, Refused
-from bot.events import ButtonPress, Command, DirectMessage, Event, FormSubmit, Reaction, Reply
-from bot.grades import Grade
-from bot.grading import grade_round
+from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
-from bot.log_context import about
-from bot.metrics import Metrics, NoMetrics
-from bot.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
-from bot.outbox import OutboxWorker
-from bot.ports import ChangeKind, ChannelChanges, Clock, Platform, Store
-from bot.practice_cards import NEXT_ACTION, session_of_value
-from bot.practice_sessions import PracticeSessions
-from bot.refs import ChannelRef
-from bot.reminders import DailyReminders
-from bot.render import Card, Response
-from bot.retention import Retention
-from bot.review_cards import REVIEW_ACTIONS
-from bot.review_desk import ReviewDesk
-from bot.schedule_spec import (
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import WORKSPACE_REMOVED, Refused
+from bot.kernel.events import (
+    ButtonPress,
+    Command,
+    DirectMessage,
+    Event,
+    FormSubmit,
+    Reaction,
+    Reply,
+)
+from bot.kernel.grades import Grade
+from bot.kernel.log_context import about
+from bot.kernel.metrics import Metrics, NoMetrics
+from bot.kernel.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
+from bot.kernel.ports import ChangeKind, ChannelChanges, Clock, Platform, Store
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card, Response
+from bot.outbox.retention import Retention
+from bot.outbox.worker import OutboxWorker
+from bot.practice.cards import NEXT_ACTION, session_of_value
+from bot.practice.sessions import PracticeSessions
+from bot.recaps.weekly import WeeklyRecaps
+from bot.reminders.daily import DailyReminders
+from bot.rounds import cards
+from bot.rounds.engine import NoQuestions, QuizEngine
+from bot.rounds.grading import grade_round
+from bot.scheduling.schedule_spec import (
     MissedSlot,
     ScheduleError,
     missed_slot,
@@ -47,8 +56,7 @@ from bot.schedule_spec import (
     parse_schedule,
     parse_timezone,
 )
-from bot.scheduler import QuizScheduler
-from bot.weekly_recaps import WeeklyRecaps
+from bot.scheduling.scheduler import QuizScheduler
 from questions.catalog import Catalog
 from questions.pack import Question
 
@@ -237,7 +245,7 @@ class QuizService:
     async def handle(self, event: Event) -> Response | None:
         """The one entry point for inbound events: the steps of :mod:`bot.inbound`.
 
-        Raises :class:`~bot.errors.NotRecorded` (chained from the cause) when an answer,
+        Raises :class:`~bot.kernel.errors.NotRecorded` (chained from the cause) when an answer,
         edit or reaction could not be recorded, so the adapter never acknowledges it
         and it is delivered again. A command or a button that fails gets an error card.
         """

@@ -21,10 +21,10 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from bot.errors import QuizError
-from bot.models import FollowUpPolicy
-from bot.quoting import quoted
-from bot.schedule_spec import ScheduleError, parse_timezone
+from bot.kernel.errors import QuizError
+from bot.kernel.models import FollowUpPolicy
+from bot.kernel.quoting import quoted
+from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
 
 PLATFORMS = ("console", "slack", "discord")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.models import AnswerDraft, AnswerOutcome, AnswerResult
+from bot.kernel.models import AnswerDraft, AnswerOutcome, AnswerResult
 from storage.timestamps import to_db
 
 _INSERT_EVENT = """

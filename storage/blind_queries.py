@@ -1,12 +1,12 @@
-"""The SQL that keeps blind answers from being lost (see ``bot.blind_posts``), the same on
+"""The SQL that keeps blind answers from being lost (see ``bot.blind.posts``), the same on
 SQLite and PostgreSQL: a round closed before its reveal queues the post of its waiting
 blind answers in the transaction that closes it, and a channel lists the rounds whose
 blind answers are not posted yet."""
 
 from __future__ import annotations
 
-from bot.blind_posts import PLACEHOLDER_PREFIX
-from bot.models import ActionKind
+from bot.blind.posts import PLACEHOLDER_PREFIX
+from bot.kernel.models import ActionKind
 from storage.records import ROUND_COLUMNS
 
 # substr, not a range or LIKE: the same on SQLite and under any PostgreSQL collation
@@ -20,7 +20,7 @@ _KIND = ActionKind.BLIND_ANSWERS.value
 def queue_blind_answers_sql(which: str) -> str:
     """Queue the post of the waiting blind answers of the open, unrevealed round(s) that
     ``which`` (a condition on ``r`` with one parameter) names, run just before they are
-    closed. The key is ``bot.models.action_key``'s. Parameters: now three times, then
+    closed. The key is ``bot.kernel.models.action_key``'s. Parameters: now three times, then
     ``which``'s."""
     return (
         "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"

@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from bot.errors import DuplicateDelivery
-from bot.models import Delivery
+from bot.kernel.errors import DuplicateDelivery
+from bot.kernel.models import Delivery
 
 if TYPE_CHECKING:
     import aiosqlite

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.errors import QuizError
+from bot.kernel.errors import QuizError
 
 
 class StorageError(QuizError):

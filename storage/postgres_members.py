@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.models import AnswerDraft, AnswerOutcome, AnswerResult
+from bot.kernel.models import AnswerDraft, AnswerOutcome, AnswerResult
 from storage.postgres_connection import PgConnection
 from storage.sqlite_members import SqliteMembers
 from storage.sqlite_unfinished_cards import SqliteUnfinishedCards

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
+from bot.kernel.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
 from storage.blind_queries import queue_blind_answers_sql
 from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError

@@ -1,4 +1,4 @@
-"""Rows of the SQLite schema turned into the domain records of ``bot.models`` and back."""
+"""Rows of the SQLite schema turned into the domain records of ``bot.kernel.models`` and back."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.models import (
+from bot.kernel.models import (
     ActionKind,
     ActionState,
     AnswerMode,
@@ -18,8 +18,8 @@ from bot.models import (
     Round,
     RoundState,
 )
-from bot.refs import ChannelRef
-from bot.stored_cards import card_from_json, card_to_json
+from bot.kernel.refs import ChannelRef
+from bot.kernel.stored_cards import card_from_json, card_to_json
 from storage.timestamps import from_db, optional_from_db
 
 CHANNEL_COLUMNS = (

@@ -15,7 +15,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.bank_store import (
+from bot.bank.store import (
     Approval,
     Flag,
     Override,
@@ -26,8 +26,8 @@ from bot.bank_store import (
     TooManyWaiting,
     Workspace,
 )
-from bot.ports import ChangeKind
-from bot.refs import MemberRef
+from bot.kernel.ports import ChangeKind
+from bot.kernel.refs import MemberRef
 from questions.pack import Question
 from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.timestamps import from_db, to_db

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import aiosqlite
 
-from bot.models import (
+from bot.kernel.models import (
     ChannelSettings,
 )
-from bot.refs import ChannelRef
+from bot.kernel.refs import ChannelRef
 from storage.errors import NotFoundError
 from storage.records import (
     CHANNEL_COLUMNS,

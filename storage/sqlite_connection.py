@@ -17,8 +17,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.bounded_cache import BoundedCache
-from bot.ports import ChangeKind
+from bot.kernel.bounded_cache import BoundedCache
+from bot.kernel.ports import ChangeKind
 from storage.errors import StoreClosedError
 from storage.one_hop import T, Work, transact
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.installations import InstallationRecord
+from bot.kernel.installations import InstallationRecord
 from storage.timestamps import from_db, to_db
 
 Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]

@@ -15,9 +15,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.grades import Grade
-from bot.learning_store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
-from bot.memory_model import LoggedGrade, MemoryCard
+from bot.kernel.grades import Grade
+from bot.learning.memory_model import LoggedGrade, MemoryCard
+from bot.learning.store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
 from storage.timestamps import from_db, to_db
 
 Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]

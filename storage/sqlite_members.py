@@ -13,15 +13,15 @@ from typing import Any
 
 import aiosqlite
 
-from bot.blind_posts import PLACEHOLDER_PREFIX
-from bot.models import (
+from bot.blind.posts import PLACEHOLDER_PREFIX
+from bot.kernel.models import (
     AnswerDraft,
     AnswerRecord,
     AnswerResult,
     Delivery,
     PruneBatch,
 )
-from bot.refs import MemberRef
+from bot.kernel.refs import MemberRef
 from storage import deliveries
 from storage.answer_batch import write_answers
 from storage.deliveries import record_delivery_in, refuse_duplicate_in

@@ -13,9 +13,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.models import Delivery
-from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
-from bot.refs import ChannelRef
+from bot.kernel.models import Delivery
+from bot.kernel.refs import ChannelRef
+from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
 from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.timestamps import from_db, to_db
 

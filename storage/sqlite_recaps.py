@@ -14,8 +14,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.models import ActionKind
-from bot.recap_store import RecapRecord, StreakRounds, WeekAnswer, WeekFigures
+from bot.kernel.models import ActionKind
+from bot.recaps.store import RecapRecord, StreakRounds, WeekAnswer, WeekFigures
 from storage.timestamps import from_db, to_db
 
 Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]

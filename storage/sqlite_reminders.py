@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.ports import ChangeKind
-from bot.refs import ChannelRef
-from bot.reminder_store import Reminder
+from bot.kernel.ports import ChangeKind
+from bot.kernel.refs import ChannelRef
+from bot.reminders.store import Reminder
 from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.sqlite_practice import DIRECT_NAME, Fetch, Transaction
 from storage.timestamps import to_db

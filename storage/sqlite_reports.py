@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.models import (
+from bot.kernel.models import (
     ChannelStats,
     LeaderboardRow,
     MemberHistory,

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.models import (
+from bot.kernel.models import (
     ActionKind,
     ChannelSettings,
     Delivery,

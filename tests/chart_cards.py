@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.render import Card, Image
+from bot.kernel.render import Card, Image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"chart" * 200
 RECAP_CARD = Card(

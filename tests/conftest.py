@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog
 from questions.pack import Pack
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS

@@ -7,9 +7,9 @@ import itertools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import PlatformError
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.errors import PlatformError
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 
 
 class FakeClock:

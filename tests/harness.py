@@ -9,13 +9,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.config import QuizConfig
-from bot.events import ButtonPress, Command, Reaction, Reply
-from bot.metrics import Metrics
-from bot.models import Round
-from bot.ports import Clock, Platform, Store
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Response
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import ButtonPress, Command, Reaction, Reply
+from bot.kernel.metrics import Metrics
+from bot.kernel.models import Round
+from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.render import Response
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore

@@ -4,7 +4,7 @@ declare them; they run on both backends through the store's own connection."""
 
 from __future__ import annotations
 
-from bot.models import OutboxAction
+from bot.kernel.models import OutboxAction
 from storage.records import OUTBOX_COLUMNS, action_from_row
 from storage.sqlite_connection import SqliteConnection
 

@@ -67,11 +67,11 @@ def test_the_console_reads_nothing_but_the_core() -> None:
 # ports it implements; never the service, the engine or the store behind them
 CONSOLE_MAY_IMPORT = (
     "adapters.console",
-    "bot.events",
-    "bot.forms",
-    "bot.ports",
-    "bot.refs",
-    "bot.render",
+    "bot.kernel.events",
+    "bot.kernel.forms",
+    "bot.kernel.ports",
+    "bot.kernel.refs",
+    "bot.kernel.render",
 )
 
 
@@ -94,7 +94,7 @@ def test_the_console_imports_only_events_refs_cards_and_ports() -> None:
         ("import discord\n", "discord"),
         ("from slack_sdk.errors import SlackApiError\n", "slack_sdk"),
         ("def f():\n    import aiosqlite\n", "aiosqlite"),
-        ("from bot.models import Round\n", "bot"),
+        ("from bot.kernel.models import Round\n", "bot"),
     ],
 )
 def test_the_import_walk_sees_what_the_rule_forbids(source: str, forbidden: str) -> None:

@@ -17,10 +17,10 @@ from discord import app_commands
 from adapters.console.connector import ConsolePlatform
 from adapters.discord.commands import QuizGroup
 from adapters.slack.inbound import command_from
-from bot.command_grammar import Param, ParamKind, Subcommand, Suggest
-from bot.command_registry import QUIZ_COMMANDS, parse_command
-from bot.commands import Help
-from bot.events import Command, Event
+from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
+from bot.commands.registry import QUIZ_COMMANDS, parse_command
+from bot.commands.typed import Help
+from bot.kernel.events import Command, Event
 
 SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
 SAMPLES_BY_NAME = {

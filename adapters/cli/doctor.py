@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from adapters.cli.printable import printable
 from adapters.discord.shards import paced_rate, settings_shard_plan
 from adapters.ops.logs import Redactor, secret_values
-from bot.errors import QuizError
+from bot.kernel.errors import QuizError
 from bot.settings import Settings, SettingsError, invalid_settings, load_settings
 from questions.loader import PackError, bundled_packs_dir, load_packs
 from storage.database import Database, DatabaseUrlError, configured_database, parse_database

@@ -16,7 +16,7 @@ from typing import Any
 
 from adapters.cli.pack_files import PackWriteFailed, pack_text, write_new_file
 from adapters.cli.printable import printable
-from bot.bank_store import Flag, Workspace
+from bot.bank.store import Flag, Workspace
 from bot.settings import SettingsError, load_settings
 from questions.csv_import import pack_from_csv
 from questions.loader import PackError

@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from bot.errors import QuizError
+from bot.kernel.errors import QuizError
 from questions.loader import PackError, parse_pack
 from questions.pack import Pack
 from questions.seed_import import pack_to_yaml

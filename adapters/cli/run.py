@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from adapters.discord.shards import settings_shard_plan
 from adapters.ops.logs import configure_logging
 from adapters.ops.runtime import run_bot
-from bot.errors import PlatformError
+from bot.kernel.errors import PlatformError
 from bot.settings import SettingsError, invalid_settings, load_settings
 from questions.loader import PackError
 from storage.database import configured_database

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.forms import Form
+from bot.kernel.forms import Form
 
 SUBMIT = "."
 CANCEL = ":cancel"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from adapters.console.view import CONSOLE_CHANNEL
-from bot.render import Card, Image
+from bot.kernel.render import Card, Image
 
 BOT_NAME = "quizbot"
 WRAP_WIDTH = 88

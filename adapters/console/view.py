@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.refs import ChannelRef
+from bot.kernel.refs import ChannelRef
 
 CONSOLE_CHANNEL = ChannelRef("console", "local", "practice", "#practice")
 DIRECT_PREFIX = "dm-"

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.render import Button
+from bot.kernel.render import Button
 
 CUSTOM_ID_PREFIX = "quizbot"
 CUSTOM_ID_LIMIT = 100

@@ -1,5 +1,5 @@
-"""Discord as a quiz platform: the :class:`~bot.ports.Platform` and
-:class:`~bot.ports.Connector` of the core, on discord.py.
+"""Discord as a quiz platform: the :class:`~bot.kernel.ports.Platform` and
+:class:`~bot.kernel.ports.Connector` of the core, on discord.py.
 
 Outbound calls use partial channel and message objects, so nothing depends on
 the gateway cache (which is empty after a restart). Every send carries a nonce
@@ -56,14 +56,14 @@ from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
-from bot import cards
-from bot.errors import PlatformError
-from bot.events import ButtonPress, Command, Event, FormSubmit
-from bot.forms import Form
-from bot.ports import EventHandler
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.render import Card
-from bot.review_desk import may_open_form
+from bot.bank.review_desk import may_open_form
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import ButtonPress, Command, Event, FormSubmit
+from bot.kernel.forms import Form
+from bot.kernel.ports import EventHandler
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
+from bot.rounds import cards
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,8 @@ class DiscordPlatform:
         self._options = options
         self._store = store
         rate = options.requests_per_second
-        self.send_slots = send_slots(rate)  # the outbox's rounds at once (bot.ports.SendSlots)
+        # the outbox's rounds at once (bot.kernel.ports.SendSlots)
+        self.send_slots = send_slots(rate)
         client_options: dict[str, Any] = {
             "guild_ready_timeout": options.guild_ready_timeout,
             "http_trace": pacing_trace(GlobalPacer(rate)) if rate is not None else None,

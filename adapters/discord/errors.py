@@ -1,4 +1,4 @@
-"""Translate discord.py failures into the core's :class:`~bot.errors.PlatformError`."""
+"""Translate discord.py failures into the core's :class:`~bot.kernel.errors.PlatformError`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import aiohttp
 import discord
 
-from bot.errors import ChannelUnavailable, PlatformError
+from bot.kernel.errors import ChannelUnavailable, PlatformError
 
 # Discord JSON error codes that mean the channel itself is gone or closed to the bot.
 UNKNOWN_CHANNEL = 10003

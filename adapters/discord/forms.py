@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.forms import Form, typed_back
-from bot.render import Card, CardKind
+from bot.kernel.forms import Form, typed_back
+from bot.kernel.render import Card, CardKind
 
 MODAL_PREFIX = "quizbot-form"
 TITLE_LIMIT = 45

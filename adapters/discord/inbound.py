@@ -18,8 +18,8 @@ import aiohttp
 import discord
 
 from adapters.discord.errors import translate
-from bot.events import DirectMessage, Reaction, Reply
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.events import DirectMessage, Reaction, Reply
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 
 PLATFORM = "discord"
 LOOKUP_ATTEMPTS = 5

@@ -1,7 +1,7 @@
 """Inbound Discord events the store could not record, kept in memory and retried.
 
 Slack redelivers an event that was not acknowledged; Discord never does. So
-when the core raises :class:`~bot.errors.NotRecorded` for an answer, edit or
+when the core raises :class:`~bot.kernel.errors.NotRecorded` for an answer, edit or
 reaction, the event is kept here and retried in arrival order, with
 exponential backoff, until the store accepts it. While events are kept, new
 ones queue behind them, so an edit never overtakes its answer.
@@ -25,9 +25,9 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from bot.errors import NotRecorded
-from bot.events import Event
-from bot.ports import EventHandler
+from bot.kernel.errors import NotRecorded
+from bot.kernel.events import Event
+from bot.kernel.ports import EventHandler
 
 log = logging.getLogger(__name__)
 

@@ -23,12 +23,12 @@ from adapters.discord.inbound import (
     reaction_id,
     reply_event,
 )
-from bot.emoji import same_emoji
-from bot.errors import PlatformError
-from bot.events import Reaction
-from bot.models import ChannelSettings, Round
-from bot.ports import EventHandler
-from bot.refs import ChannelRef, MessageRef
+from bot.kernel.emoji import same_emoji
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import Reaction
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.ports import EventHandler
+from bot.kernel.refs import ChannelRef, MessageRef
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
-"""Render a platform-neutral :class:`~bot.render.Card` as Discord embeds.
+"""Render a platform-neutral :class:`~bot.kernel.render.Card` as Discord embeds.
 
-Nothing is truncated: long texts are split with :func:`bot.render.split_text`
+Nothing is truncated: long texts are split with :func:`bot.kernel.render.split_text`
 at Discord's documented limits (title 256, description 4096, field name 256,
 field value 1024, footer 2048, 25 fields per embed) and the embeds are packed
 into messages of at most 10 embeds and 6000 characters. Each message of a card
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.render import Card, CardKind, split_text
+from bot.kernel.render import Card, CardKind, split_text
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096

@@ -1,4 +1,4 @@
-"""Answer a slash command or button press with the core's :class:`~bot.render.Response`.
+"""Answer a slash command or button press with the core's :class:`~bot.kernel.render.Response`.
 
 The interaction is deferred (ephemeral, "thinking") before the core runs, so a
 slow database never breaks Discord's 3-second deadline. A private response
@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import discord
 
 from adapters.discord.render import attachments, render_card
-from bot.render import Card, Response
+from bot.kernel.render import Card, Response
 
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord error codes of an interaction that can no longer be answered.

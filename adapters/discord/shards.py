@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.schedule_spec import ranges_text
+from bot.scheduling.schedule_spec import ranges_text
 from bot.settings import Settings, SettingsError
 
 ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from adapters.ops.log_throttle import HttpServerLog
 from adapters.ops.metrics import METRICS_CONTENT_TYPE, PrometheusMetrics
-from bot.ports import Connector, Store
+from bot.kernel.ports import Connector, Store
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from bot.clock import SystemClock
-from bot.ports import Clock, Store
+from bot.kernel.clock import SystemClock
+from bot.kernel.ports import Clock, Store
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ async def outbox_counts(store: Store) -> OutboxCounts:
 
 
 class PrometheusMetrics:
-    """Implements ``bot.metrics.Metrics``; ``registry`` is what ``/metrics`` exposes."""
+    """Implements ``bot.kernel.metrics.Metrics``; ``registry`` is what ``/metrics`` exposes."""
 
     def __init__(
         self,

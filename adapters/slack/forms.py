@@ -21,9 +21,9 @@ from typing import Any
 
 from adapters.slack.inbound import PayloadError, channel_ref, member_ref
 from adapters.slack.render import FORM_PREFIX
-from bot.events import FormSubmit
-from bot.forms import FieldProblem, Form, FormField, kept_note
-from bot.refs import ChannelRef
+from bot.kernel.events import FormSubmit
+from bot.kernel.forms import FieldProblem, Form, FormField, kept_note
+from bot.kernel.refs import ChannelRef
 
 VALUE_ACTION = "value"
 TITLE_LIMIT = 24  # Slack's limit on a modal's title and button texts

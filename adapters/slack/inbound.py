@@ -32,9 +32,9 @@ from adapters.slack.payloads import (
     checked,
 )
 from adapters.slack.render import ACTION_PREFIX, REPEAT_MARK
-from bot.cards import REVEAL_ACTION, round_id_from
-from bot.events import ButtonPress, Command, DirectMessage, Reaction, Reply, split_command
-from bot.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.kernel.events import ButtonPress, Command, DirectMessage, Reaction, Reply, split_command
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
+from bot.rounds.cards import REVEAL_ACTION, round_id_from
 
 PLATFORM = "slack"
 HELP_COMMAND = "help"

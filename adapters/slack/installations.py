@@ -24,7 +24,7 @@ from slack_sdk.oauth.installation_store.models.installation import Installation
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 from slack_sdk.oauth.state_utils import OAuthStateUtils
 
-from bot.installations import InstallationRecord, InstallationStore
+from bot.kernel.installations import InstallationRecord, InstallationStore
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX
-from bot.errors import QuizError
+from bot.kernel.errors import QuizError
 
 QUIZ_COMMAND = "/quiz"
 # The app was removed from a workspace, or its tokens revoked (no authorization needed).

@@ -1,9 +1,9 @@
-"""Render a platform-neutral :class:`~bot.render.Card` as Slack Block Kit messages.
+"""Render a platform-neutral :class:`~bot.kernel.render.Card` as Slack Block Kit messages.
 
 Every mrkdwn text is escaped (``&``, ``<``, ``>``) so member input can never
 become a mention (``<!channel>``, ``<@U123>``) or a link; headers and button
 labels are ``plain_text``, which Slack never parses for mentions. Texts longer
-than a block allows are split across blocks with :func:`bot.render.split_text`
+than a block allows are split across blocks with :func:`bot.kernel.render.split_text`
 and cards longer than a message allows (50 blocks, or 12,000 characters of text in
 its blocks, counted escaped as sent) are split across messages: nothing is ever
 truncated. A message Slack still refuses as too long is split further
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render import Button, Card, CardKind, Field, split_text
+from bot.kernel.render import Button, Card, CardKind, Field, split_text
 
 # Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks).
 MAX_BLOCKS_PER_MESSAGE = 50

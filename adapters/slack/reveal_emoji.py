@@ -13,8 +13,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.emoji import NAME_TO_UNICODE, name_in, standard_name
 from adapters.slack.errors import slack_call
-from bot.errors import PlatformError, Refused
-from bot.quoting import quoted
+from bot.kernel.errors import PlatformError, Refused
+from bot.kernel.quoting import quoted
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from adapters.slack.reveal_emoji import WorkspaceEmoji
 from adapters.slack.sent_messages import SentMessages
 from adapters.slack.web_client import SharedSessionWebClient
 from adapters.slack.workspace_pacing import WorkspacePacer
-from bot.errors import PlatformError, WorkspaceRemoved
+from bot.kernel.errors import PlatformError, WorkspaceRemoved
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,8 @@ class Workspaces(Protocol):
     """The workspace a team id stands for."""
 
     async def get(self, team: str) -> SlackWorkspace:
-        """Raises :class:`~bot.errors.WorkspaceRemoved` when the app is not installed there."""
+        """Raises :class:`~bot.kernel.errors.WorkspaceRemoved` when the app is not installed
+        there."""
         ...
 
     def forget(self, team: str) -> None:

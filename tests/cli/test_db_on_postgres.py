@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from adapters.cli.main import main
-from bot.models import ActionKind, AnswerDraft, ChannelSettings
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.models import ActionKind, AnswerDraft, ChannelSettings
+from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.loader import load_pack
 from storage.postgres_migrations import bundled_postgres_migrations

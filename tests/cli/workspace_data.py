@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.bank_store import Workspace
-from bot.models import ActionKind, ChannelSettings
-from bot.refs import ChannelRef, MemberRef
+from bot.bank.store import Workspace
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.pack import FollowUp, Question
 from storage.database import AnyStore

@@ -11,8 +11,8 @@ from PIL import Image as PilImage
 
 from adapters.console.connector import ConsolePlatform
 from adapters.console.view import CONSOLE_CHANNEL
-from bot.events import Event
-from bot.render import Card, Image, Response
+from bot.kernel.events import Event
+from bot.kernel.render import Card, Image, Response
 from tests.console.test_console import run_console
 
 SCRIPT = "/quiz now\n:as alice\nMy answer\n/quiz me\n"

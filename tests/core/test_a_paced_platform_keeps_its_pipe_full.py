@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.config import QuizConfig
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import CHANNEL, QuizHarness, running_service

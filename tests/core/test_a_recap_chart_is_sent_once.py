@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.errors import PlatformError
-from bot.models import ActionKind, ActionState, OutboxAction
-from bot.ports import Store
-from bot.recap import recap_key
-from bot.refs import ChannelRef, MessageRef
-from bot.render import Card, Image
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import PlatformError
+from bot.kernel.models import ActionKind, ActionState, OutboxAction
+from bot.kernel.ports import Store
+from bot.kernel.refs import ChannelRef, MessageRef
+from bot.kernel.render import Card, Image
+from bot.recaps.recap import recap_key
 from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.core.test_recap import FRIDAY_RECAP, channel_settings, seed_week

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.events import Reaction
-from bot.metrics import NoMetrics
-from bot.models import FollowUpPolicy
-from bot.refs import MessageRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Reaction
+from bot.kernel.metrics import NoMetrics
+from bot.kernel.models import FollowUpPolicy
+from bot.kernel.refs import MessageRef
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service

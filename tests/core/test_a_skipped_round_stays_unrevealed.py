@@ -3,10 +3,10 @@ round is out: a 💡 on its question or its Reveal button changes nothing."""
 
 from __future__ import annotations
 
-from bot.events import ButtonPress
-from bot.models import Round
-from bot.refs import MessageRef
-from bot.render import CardKind
+from bot.kernel.events import ButtonPress
+from bot.kernel.models import Round
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import CardKind
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

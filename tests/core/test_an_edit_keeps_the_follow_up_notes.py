@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.review_cards import EDIT_ACTION
-from bot.workspace_catalog import workspace_of
+from bot.bank.catalog import workspace_of
+from bot.bank.review_cards import EDIT_ACTION
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.core.test_suggestions import press, submit

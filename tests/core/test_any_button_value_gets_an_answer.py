@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
-from bot.events import ButtonPress
-from bot.refs import MessageRef
-from bot.render import CardKind
+from bot.kernel.events import ButtonPress
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import CardKind
 from tests.harness import QuizHarness
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.blind_answers import (
+from bot.blind.answers import (
     ANSWER_FIELD,
     ANSWER_FORM,
     NO_OPEN_QUESTION,
@@ -16,11 +16,11 @@ from bot.blind_answers import (
     STALE_QUESTION,
     THREAD_HINT,
 )
-from bot.errors import PlatformError
-from bot.events import ButtonPress, FormSubmit
-from bot.models import AnswerDraft, AnswerMode, AnswerRecord, AnswerResult, Round
-from bot.refs import MessageRef, ThreadRef
-from bot.render import Card, CardKind, Response
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import ButtonPress, FormSubmit
+from bot.kernel.models import AnswerDraft, AnswerMode, AnswerRecord, AnswerResult, Round
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card, CardKind, Response
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.blind_posts import PLACEHOLDER_PREFIX
-from bot.errors import Refused
-from bot.models import AnswerRecord, Round
-from bot.refs import MessageRef, ThreadRef
-from bot.render import Card, CardKind
+from bot.blind.posts import PLACEHOLDER_PREFIX
+from bot.kernel.errors import Refused
+from bot.kernel.models import AnswerRecord, Round
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card, CardKind
 from questions.catalog import Catalog
 from tests.core.test_blind_answers import blind_round, press_answer, submit
 from tests.fakes import FakeClock, FakePlatform

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bounded_cache import BoundedCache
-from bot.config import QuizConfig
+from bot.kernel.bounded_cache import BoundedCache
+from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service

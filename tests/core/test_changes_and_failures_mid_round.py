@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.events import Command, Reply
-from bot.models import ActionKind, ChannelSettings
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.events import Command, Reply
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 from tests.store_reads import question_ask_counts

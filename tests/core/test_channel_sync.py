@@ -13,10 +13,10 @@ from collections.abc import Callable
 import pytest
 
 from bot.channel_sync import ChannelSync, Followed
-from bot.errors import QuizError
-from bot.models import ChannelSettings
-from bot.ports import ChangeKind
-from bot.refs import ChannelRef
+from bot.kernel.errors import QuizError
+from bot.kernel.models import ChannelSettings
+from bot.kernel.ports import ChangeKind
+from bot.kernel.refs import ChannelRef
 
 
 def settings(channel_id: int, emoji: str = "💡") -> ChannelSettings:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.command_grammar import Subcommand
-from bot.command_registry import QUIZ_COMMANDS, find_subcommand
+from bot.commands.grammar import Subcommand
+from bot.commands.registry import QUIZ_COMMANDS, find_subcommand
 
 REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
 TABLE_HEADER = "| command | who | what |"

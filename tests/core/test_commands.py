@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.command_registry import find_subcommand, parse_command
-from bot.commands import (
+from bot.commands.registry import find_subcommand, parse_command
+from bot.commands.typed import (
     CommandError,
     Help,
     PostNow,
@@ -21,11 +21,11 @@ from bot.commands import (
     ShowLeaderboard,
     ShowStats,
 )
-from bot.errors import unknown_topic, unknown_topics
-from bot.events import Reply
-from bot.models import FollowUpPolicy
-from bot.refs import MessageRef, ThreadRef
-from bot.scoring import Period
+from bot.kernel.errors import unknown_topic, unknown_topics
+from bot.kernel.events import Reply
+from bot.kernel.models import FollowUpPolicy
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.scoring import Period
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

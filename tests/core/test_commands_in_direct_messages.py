@@ -3,7 +3,7 @@ registry: the member's own ones; never one that acts on a channel or an admin's 
 
 from __future__ import annotations
 
-from bot.command_registry import QUIZ_COMMANDS, direct_refusal, works_in_direct
+from bot.commands.registry import QUIZ_COMMANDS, direct_refusal, works_in_direct
 
 MEMBERS_OWN = {"help", "me", "grade", "goal", "practice", "remind", "topics", "packs"}
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.events import Command
-from bot.refs import ChannelRef
+from bot.kernel.events import Command
+from bot.kernel.refs import ChannelRef
 from tests.harness import QuizHarness
 from tests.store_reads import question_ask_counts
 
@@ -47,7 +47,7 @@ async def test_first_admin_commands_racing_in_a_new_channel_create_it_once(
     quiz: QuizHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     channel = ChannelRef(quiz.platform.name, "team", "C-new", "new")
-    with caplog.at_level(logging.INFO, logger="bot.engine"):
+    with caplog.at_level(logging.INFO, logger="bot.rounds.engine"):
         await asyncio.gather(
             command(quiz, channel, "pause", "first"),
             command(quiz, channel, "schedule daily 10:00", "second"),

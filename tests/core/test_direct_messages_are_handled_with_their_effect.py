@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bot.errors import NotRecorded
-from bot.events import DirectMessage
-from bot.practice_cards import practice_value
-from bot.refs import MessageRef
+from bot.kernel.errors import NotRecorded
+from bot.kernel.events import DirectMessage
+from bot.kernel.refs import MessageRef
+from bot.practice.cards import practice_value
 from questions.catalog import Catalog
 from tests.core.test_practice_sessions import dm, dm_cards, press, session_of
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.emoji import canonical, emoji_count, same_emoji
+from bot.kernel.emoji import canonical, emoji_count, same_emoji
 
 
 @pytest.mark.parametrize("seen", ["👍", "👍🏽", "👍🏿", ":+1:", ":thumbsup:", ":+1::skin-tone-3:"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import CORRECTIONS_HEADING, FOLLOW_UP_NOTES_HEADING, KEY_POINTS_HEADING
+from bot.rounds.cards import CORRECTIONS_HEADING, FOLLOW_UP_NOTES_HEADING, KEY_POINTS_HEADING
 from questions.catalog import Catalog
 from tests.core.test_an_edit_keeps_the_follow_up_notes import (
     ASK_1,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.command_grammar import Param, ParamKind, Subcommand
-from bot.command_registry import parse_command
-from bot.commands import AnswerRound, CommandError, FlagRound, ReviewDecision
-from bot.events import split_command
+from bot.commands.grammar import Param, ParamKind, Subcommand
+from bot.commands.registry import parse_command
+from bot.commands.typed import AnswerRound, CommandError, FlagRound, ReviewDecision
+from bot.kernel.events import split_command
 
 
 def parsed(typed: str) -> object:

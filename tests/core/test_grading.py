@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler
 
-from bot import cards
-from bot.events import ButtonPress
-from bot.grades import Grade
-from bot.refs import MessageRef
-from bot.render import Response
+from bot.kernel.events import ButtonPress
+from bot.kernel.grades import Grade
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import Response
+from bot.rounds import cards
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

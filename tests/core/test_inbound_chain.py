@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
-from bot.events import Command, Reply
-from bot.refs import MessageRef, ThreadRef
-from bot.render import CardKind
+from bot.kernel.events import Command, Reply
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import CardKind
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

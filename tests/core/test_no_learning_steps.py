@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fsrs import Scheduler, State
 
-from bot import memory_model
-from bot.grades import Grade
+from bot.kernel.grades import Grade
+from bot.learning import memory_model
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.errors import ChannelUnavailable, PlatformError
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import ChannelUnavailable, PlatformError
 from questions.catalog import Catalog
 from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash

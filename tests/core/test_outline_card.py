@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import cards
+from bot.rounds import cards
 from questions.pack import Question
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog
 from tests.fakes import ChannelPacedPlatform, FakeClock, VirtualTime
 from tests.harness import CHANNEL, QuizHarness, running_service

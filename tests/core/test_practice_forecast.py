@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fsrs import Rating
 
-from bot import memory_model
-from bot.grades import Grade
-from bot.practice_forecast import (
+from bot.kernel.grades import Grade
+from bot.learning import memory_model
+from bot.learning.practice_forecast import (
     DAY,
     Forecast,
     State,

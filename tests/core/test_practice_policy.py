@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.grades import Grade
-from bot.memory_model import MemoryCard, recall, recall_gain, review
-from bot.practice_forecast import practice_gain
-from bot.practice_policy import ExpectedRecallGain, PlannedRecallGain, PracticeRequest
+from bot.kernel.grades import Grade
+from bot.learning.memory_model import MemoryCard, recall, recall_gain, review
+from bot.learning.practice_forecast import practice_gain
+from bot.learning.practice_policy import ExpectedRecallGain, PlannedRecallGain, PracticeRequest
 from tests.harness import QuizHarness
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import practice_cards
-from bot.errors import NotRecorded
-from bot.events import ButtonPress, Command, DirectMessage
-from bot.grades import Grade
-from bot.practice_cards import NEXT_ACTION, practice_value
-from bot.practice_sessions import ALREADY_OPEN, same_place
-from bot.practice_store import PracticeSession
-from bot.refs import ChannelRef, MessageRef
-from bot.render import Card, Response
+from bot.kernel.errors import NotRecorded
+from bot.kernel.events import ButtonPress, Command, DirectMessage
+from bot.kernel.grades import Grade
+from bot.kernel.refs import ChannelRef, MessageRef
+from bot.kernel.render import Card, Response
+from bot.practice import cards as practice_cards
+from bot.practice.cards import NEXT_ACTION, practice_value
+from bot.practice.sessions import ALREADY_OPEN, same_place
+from bot.practice.store import PracticeSession
 from tests.harness import QuizHarness
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)

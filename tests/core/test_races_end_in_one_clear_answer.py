@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from bot import cards
-from bot.events import ButtonPress, Command, FormSubmit
-from bot.grades import Grade
+from bot.bank.catalog import workspace_of
+from bot.bank.review_cards import APPROVE_ACTION
+from bot.bank.review_desk import MAX_PENDING_SUGGESTIONS
 from bot.inbound import FAILURE
-from bot.practice_sessions import ALREADY_OPEN
-from bot.refs import MessageRef
-from bot.render import Response
-from bot.review_cards import APPROVE_ACTION
-from bot.review_desk import MAX_PENDING_SUGGESTIONS
-from bot.workspace_catalog import workspace_of
+from bot.kernel.events import ButtonPress, Command, FormSubmit
+from bot.kernel.grades import Grade
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import Response
+from bot.practice.sessions import ALREADY_OPEN
+from bot.rounds import cards
 from questions.catalog import Catalog
 from tests.core.test_suggestions import GOOD
 from tests.fakes import FakeClock, FakePlatform

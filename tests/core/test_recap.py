@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.chart_data import mastery_rows
-from bot.models import ActionKind, ChannelSettings
-from bot.recap import recap_key, recap_week, strongest_and_weakest, week_before
-from bot.recap_schedule import RecapSetting, recap_plan
-from bot.render import Card
-from bot.schedule_spec import next_slot, previous_slot
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.render import Card
+from bot.recaps.chart_data import mastery_rows
+from bot.recaps.recap import recap_key, recap_week, strongest_and_weakest, week_before
+from bot.recaps.schedule import RecapSetting, recap_plan
+from bot.scheduling.schedule_spec import next_slot, previous_slot
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, Sent, SimulatedCrash
 from tests.harness import QuizHarness, running_service
@@ -251,7 +251,7 @@ async def test_members_may_not_change_the_recap(quiz: QuizHarness) -> None:
 
 
 def berlin_channel() -> ChannelSettings:
-    from bot.refs import ChannelRef
+    from bot.kernel.refs import ChannelRef
 
     return ChannelSettings(id=1, ref=ChannelRef("fake", "w", "C"), timezone="Europe/Berlin")
 

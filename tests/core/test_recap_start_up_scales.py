@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import ChannelSettings
-from bot.refs import ChannelRef
+from bot.kernel.models import ChannelSettings
+from bot.kernel.refs import ChannelRef
 from questions.catalog import Catalog
 from storage.sqlite_store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
@@ -82,7 +82,7 @@ async def test_missed_recaps_are_one_warning_not_one_per_channel(
 ) -> None:
     await add_channels(db_path, 30, catalog=catalog)  # rounds: each recap had something to say
     clock.set(FRIDAY_RECAP + timedelta(hours=7))  # beyond the 6 h grace window
-    with caplog.at_level(logging.INFO, logger="bot.weekly_recaps"):
+    with caplog.at_level(logging.INFO, logger="bot.recaps.weekly"):
         async with running_service(db_path, [platform], clock, catalog):
             pass
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]

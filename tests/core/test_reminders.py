@@ -10,11 +10,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.grades import Grade
-from bot.refs import ChannelRef
-from bot.reminder_store import Reminder
-from bot.reminders import reminder_key, reminder_plan
-from bot.schedule_spec import next_slot, slots_after
+from bot.kernel.grades import Grade
+from bot.kernel.refs import ChannelRef
+from bot.reminders.daily import reminder_key, reminder_plan
+from bot.reminders.store import Reminder
+from bot.scheduling.schedule_spec import next_slot, slots_after
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service

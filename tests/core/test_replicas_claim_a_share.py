@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.outbox import SHARED_PASS_PER_SLOT
-from bot.refs import ChannelRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.refs import ChannelRef
+from bot.outbox.worker import SHARED_PASS_PER_SLOT
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import running_service

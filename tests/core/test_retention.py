@@ -6,9 +6,9 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot.events import Reply
-from bot.models import AnswerOutcome
-from bot.refs import MessageRef, ThreadRef
+from bot.kernel.events import Reply
+from bot.kernel.models import AnswerOutcome
+from bot.kernel.refs import MessageRef, ThreadRef
 from tests.harness import QuizHarness
 
 

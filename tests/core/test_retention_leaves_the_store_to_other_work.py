@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.models import PruneBatch
-from bot.retention import Retention
+from bot.kernel.models import PruneBatch
+from bot.outbox.retention import Retention
 from tests.fakes import FakeClock
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 
-from bot.refs import ChannelRef
-from bot.review_cards import EDIT_ACTION
-from bot.review_desk import MAX_PENDING_SUGGESTIONS
-from bot.workspace_catalog import workspace_of
+from bot.bank.catalog import workspace_of
+from bot.bank.review_cards import EDIT_ACTION
+from bot.bank.review_desk import MAX_PENDING_SUGGESTIONS
+from bot.kernel.refs import ChannelRef
 from tests.core.test_suggestions import GOOD, press, submit, suggest
 from tests.harness import QuizHarness
 

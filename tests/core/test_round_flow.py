@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.events import Reaction
-from bot.models import FollowUpPolicy
-from bot.refs import MessageRef
-from bot.render import CardKind
+from bot.kernel.events import Reaction
+from bot.kernel.models import FollowUpPolicy
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import CardKind
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 
@@ -181,8 +181,8 @@ async def test_replies_outside_a_round_thread_or_by_bots_are_not_answers(
     await quiz.command("now")
     # a late reply in the previous (closed) round's thread
     assert first_round.thread is not None
-    from bot.events import Reply
-    from bot.refs import ThreadRef
+    from bot.kernel.events import Reply
+    from bot.kernel.refs import ThreadRef
 
     late = Reply(
         "late",

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from apscheduler.triggers.cron import CronTrigger
 
-from bot.schedule_spec import (
+from bot.scheduling.schedule_spec import (
     SKIPPED_COUNT_LIMIT,
     USAGE,
     MissedSlot,

@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.models import ChannelSettings
-from bot.refs import ChannelRef
-from bot.scheduler import FIRE_CONCURRENCY, QuizScheduler, job_id
+from bot.kernel.models import ChannelSettings
+from bot.kernel.refs import ChannelRef
+from bot.scheduling.scheduler import FIRE_CONCURRENCY, QuizScheduler, job_id
 
 # Wednesday 2031-01-15 06:00 UTC (07:00 in Berlin, winter)
 START = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
@@ -220,7 +220,7 @@ async def test_an_invalid_stored_schedule_removes_the_job_and_logs(
     problem: str,
 ) -> None:
     scheduler.set_channel(channel(7))
-    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+    with caplog.at_level(logging.ERROR, logger="bot.scheduling.scheduler"):
         scheduler.set_channel(channel(7, schedule=schedule, timezone=timezone))
     assert aps_job(scheduler, 7) is None
     assert "channel 7: not scheduled" in caplog.text and problem in caplog.text
@@ -274,7 +274,7 @@ async def test_the_same_slot_is_handed_over_once(
     scheduler.set_channel(channel(1))
     clock.current = datetime(2031, 1, 15, 8, 30, 1, tzinfo=UTC)
     await run_job(scheduler, 1)
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.scheduling.scheduler"):
         await run_job(scheduler, 1)
     assert len(recorder.calls) == 1
     assert "already fired" in caplog.text
@@ -288,7 +288,7 @@ async def test_a_run_later_than_the_grace_window_is_skipped_and_logged(
 ) -> None:
     scheduler.set_channel(channel(4, grace_hours=1.0))
     clock.current = datetime(2031, 1, 15, 9, 31, tzinfo=UTC)  # 61 minutes after the slot
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.scheduling.scheduler"):
         await run_job(scheduler, 4)
     assert recorder.calls == []
     assert "channel 4: slot 2031-01-15T08:30:00+00:00 fired 1:01:00 late" in caplog.text
@@ -303,10 +303,10 @@ async def test_errors_of_on_slot_are_logged_with_the_channel(
     recorder.fail_with = RuntimeError("database is locked")
     scheduler.set_channel(channel(5))
     clock.current = datetime(2031, 1, 15, 8, 30, 2, tzinfo=UTC)
-    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+    with caplog.at_level(logging.ERROR, logger="bot.scheduling.scheduler"):
         await run_job(scheduler, 5)  # does not raise
     assert recorder.calls == [(5, datetime(2031, 1, 15, 8, 30, tzinfo=UTC))]
-    record = next(r for r in caplog.records if r.name == "bot.scheduler")
+    record = next(r for r in caplog.records if r.name == "bot.scheduling.scheduler")
     assert "channel 5: handling the slot" in record.getMessage()
     assert record.exc_info is not None and "database is locked" in str(record.exc_info[1])
     # the job stays scheduled for the next slot

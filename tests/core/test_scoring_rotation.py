@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from bot.rotation import eligible_questions, pick_question
-from bot.scoring import Period, Streak, period_start, streak
+from bot.bank.rotation import eligible_questions, pick_question
+from bot.kernel.scoring import Period, Streak, period_start, streak
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

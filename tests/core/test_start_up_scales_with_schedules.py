@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-import bot.weekly_recaps
-from bot.config import QuizConfig
-from bot.models import ChannelSettings
-from bot.refs import ChannelRef
-from bot.schedule_spec import missed_slot, parse_schedule, parse_timezone, previous_slot
+import bot.recaps.weekly
+from bot.kernel.config import QuizConfig
+from bot.kernel.models import ChannelSettings
+from bot.kernel.refs import ChannelRef
+from bot.scheduling.schedule_spec import missed_slot, parse_schedule, parse_timezone, previous_slot
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite_store import SqliteStore
@@ -144,7 +144,7 @@ async def test_the_recaps_catch_up_works_out_each_timezones_slot_once(
         decisions.append(args)
         return missed_slot(*args)
 
-    monkeypatch.setattr(bot.weekly_recaps, "missed_slot", counted_missed_slot)
+    monkeypatch.setattr(bot.recaps.weekly, "missed_slot", counted_missed_slot)
     async with started(db_path, platform, catalog, background=False):
         pass
     assert len(decisions) == len(ZONES), f"{len(decisions)} recap decisions for 120 channels"

@@ -6,13 +6,13 @@ import itertools
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.bank_store import Workspace
-from bot.config import QuizConfig
-from bot.events import ButtonPress, FormSubmit
-from bot.refs import ChannelRef, MessageRef
-from bot.render import Response
-from bot.review_cards import APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION
-from bot.workspace_catalog import workspace_of
+from bot.bank.catalog import workspace_of
+from bot.bank.review_cards import APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION
+from bot.bank.store import Workspace
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import ButtonPress, FormSubmit
+from bot.kernel.refs import ChannelRef, MessageRef
+from bot.kernel.render import Response
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service

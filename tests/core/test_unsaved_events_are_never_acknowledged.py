@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import NotRecorded
-from bot.events import Command, Reaction, Reply
-from bot.models import ActionKind, Delivery, OutboxDraft, Revealed
-from bot.refs import MessageRef, ThreadRef
-from bot.render import CardKind
+from bot.kernel.errors import NotRecorded
+from bot.kernel.events import Command, Reaction, Reply
+from bot.kernel.models import ActionKind, Delivery, OutboxDraft, Revealed
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import CardKind
 from tests.harness import QuizHarness
 from tests.storage.write_lock import SHORT_BUSY_TIMEOUT_MS, held_write_lock
 

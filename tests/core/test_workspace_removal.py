@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.errors import WORKSPACE_REMOVED
-from bot.refs import ChannelRef
+from bot.kernel.errors import WORKSPACE_REMOVED
+from bot.kernel.refs import ChannelRef
 from tests.harness import QuizHarness
 
 

@@ -12,9 +12,9 @@ import pytest
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
 from adapters.unfinished_sends import UnfinishedSends
-from bot.events import Event
-from bot.models import ChannelSettings, Round
-from bot.render import Response
+from bot.kernel.events import Event
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.render import Response
 from tests.discord.fake_discord import FakeDiscord
 
 TOKEN = "fake-token-not-a-secret"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.discord.inbound import member_ref
-from bot.workspace_catalog import workspace_of
+from bot.bank.catalog import workspace_of
 from questions.pack import Question
 from tests.discord.conftest import eventually
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture

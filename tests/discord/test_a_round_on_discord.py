@@ -15,12 +15,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
-from bot.config import QuizConfig
-from bot.events import Event
-from bot.grades import Grade
-from bot.models import Round
-from bot.refs import MemberRef
-from bot.render import Response
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Event
+from bot.kernel.grades import Grade
+from bot.kernel.models import Round
+from bot.kernel.refs import MemberRef
+from bot.kernel.render import Response
 from bot.service import QuizService
 from questions.catalog import Catalog
 from questions.loader import load_catalog

@@ -15,7 +15,7 @@ from adapters.discord.render import (
     message_count,
     render_card,
 )
-from bot.render import Card, Field
+from bot.kernel.render import Card, Field
 
 
 def test_a_huge_card_respects_every_limit_and_keeps_all_text() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.refs import MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.discord.conftest import (
     button_payload,
     eventually,

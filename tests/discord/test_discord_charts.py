@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adapters.discord.inbound import channel_ref
-from bot.render import Card, Image, Response
+from bot.kernel.render import Card, Image, Response
 from tests.chart_cards import PNG, RECAP_CARD
 from tests.discord.conftest import PlatformFactory, Recorder, command_payload, eventually, feed
 from tests.discord.fake_discord import FakeDiscord

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot.bank_store import Workspace
-from bot.events import FormSubmit
-from bot.forms import Form, FormField
-from bot.render import Card, Response
+from bot.bank.store import Workspace
+from bot.kernel.events import FormSubmit
+from bot.kernel.forms import Form, FormField
+from bot.kernel.render import Card, Response
 from tests.discord.conftest import (
     PlatformFactory,
     Recorder,

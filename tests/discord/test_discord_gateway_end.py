@@ -13,8 +13,8 @@ from pydantic import SecretStr
 
 from adapters.ops import runtime
 from adapters.ops.health import health_problems
-from bot.errors import PlatformError
-from bot.ports import Store
+from bot.kernel.errors import PlatformError
+from bot.kernel.ports import Store
 from bot.settings import Settings
 from tests.discord.conftest import TOKEN, MemoryStore, PlatformFactory, eventually
 from tests.discord.fake_discord import FakeDiscord

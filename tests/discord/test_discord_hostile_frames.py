@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from adapters.discord.inbound import channel_ref
-from bot.events import Event
-from bot.refs import MessageRef
+from bot.kernel.events import Event
+from bot.kernel.refs import MessageRef
 from tests.discord.conftest import (
     PlatformFactory,
     Recorder,

@@ -7,9 +7,9 @@ import logging
 import pytest
 
 from adapters.discord.inbound import channel_ref, member_ref
-from bot.events import Reaction, Reply
-from bot.refs import MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.events import Reaction, Reply
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.discord.conftest import (
     PlatformFactory,
     Recorder,

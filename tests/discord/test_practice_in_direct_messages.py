@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.refs import MemberRef
+from bot.kernel.refs import MemberRef
 from tests.discord.conftest import button_payload, eventually
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,

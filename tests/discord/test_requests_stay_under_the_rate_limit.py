@@ -8,9 +8,9 @@ import itertools
 from discord.http import Route
 
 from adapters.discord.pacing import GlobalPacer, is_paced
-from bot.ports import SendSlots
-from bot.refs import ChannelRef
-from bot.render import Card
+from bot.kernel.ports import SendSlots
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card
 from tests.discord.conftest import PlatformFactory
 from tests.discord.fake_discord import CHANNEL_ID, FakeDiscord
 from tests.fakes import FakeMonotonic

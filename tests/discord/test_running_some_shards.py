@@ -8,7 +8,7 @@ import pytest
 from adapters.discord.connector import create_discord_platform
 from adapters.discord.inbound import channel_ref
 from adapters.discord.shards import ShardPlan
-from bot.events import Reaction
+from bot.kernel.events import Reaction
 from bot.settings import load_settings
 from tests.discord.conftest import (
     TOKEN,

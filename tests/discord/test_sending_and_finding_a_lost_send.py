@@ -6,9 +6,9 @@ import pytest
 
 from adapters.discord.inbound import channel_ref
 from adapters.discord.nonce import marker_for_key, nonce_for_key
-from bot.errors import ChannelUnavailable, PlatformError
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Button, Card, CardKind
+from bot.kernel.errors import ChannelUnavailable, PlatformError
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Button, Card, CardKind
 from tests.discord.conftest import MemoryStore, PlatformFactory
 from tests.discord.fake_discord import FakeDiscord
 from tests.fakes import SimulatedCrash

@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.slack.connector import create_slack_platform
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.loader import load_catalog

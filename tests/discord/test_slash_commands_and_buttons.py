@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from adapters.discord.inbound import channel_ref, member_ref
-from bot.events import ButtonPress, Command
-from bot.refs import MessageRef
-from bot.render import Card, Response
+from bot.kernel.events import ButtonPress, Command
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import Card, Response
 from tests.discord.conftest import (
     PlatformFactory,
     Recorder,

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from adapters.discord.pending import PendingEvents
-from bot.errors import NotRecorded
-from bot.events import Event, Reaction
-from bot.refs import ChannelRef, MemberRef, MessageRef
-from bot.render import Response
+from bot.kernel.errors import NotRecorded
+from bot.kernel.events import Event, Reaction
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
+from bot.kernel.render import Response
 from tests.discord.conftest import (
     PlatformFactory,
     eventually,

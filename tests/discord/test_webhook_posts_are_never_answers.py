@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.events import Reply
+from bot.kernel.events import Reply
 from tests.discord.conftest import eventually, message_payload
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture

@@ -18,7 +18,7 @@ from aiohttp import web
 from cryptography.fernet import Fernet
 
 from adapters.slack.installations import TokenSeal
-from bot.installations import InstallationRecord
+from bot.kernel.installations import InstallationRecord
 from storage.database import AnyStore
 from storage.migrations import bundled_migrations
 from storage.postgres_migrations import bundled_postgres_migrations

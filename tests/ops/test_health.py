@@ -11,7 +11,7 @@ import pytest
 
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.metrics import PrometheusMetrics
-from bot.ports import EventHandler
+from bot.kernel.ports import EventHandler
 from storage.sqlite_store import SqliteStore
 
 

@@ -11,9 +11,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.ops.health import start_health_server
 from adapters.ops.metrics import PrometheusMetrics
-from bot.config import QuizConfig
-from bot.errors import PlatformError
-from bot.ports import Store
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import PlatformError
+from bot.kernel.ports import Store
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service

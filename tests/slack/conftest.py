@@ -10,7 +10,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from bot.settings import Settings
 from questions.catalog import Catalog
 from tests.fakes import FakeClock

@@ -12,9 +12,9 @@ from typing import Any
 from slack_bolt.response import BoltResponse
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
-from bot.config import QuizConfig
-from bot.ports import Platform
-from bot.refs import ChannelRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.ports import Platform
+from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.config import QuizConfig
-from bot.errors import WORKSPACE_REMOVED
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import WORKSPACE_REMOVED
 from questions.catalog import Catalog
 from tests.fakes import FakeClock
 from tests.slack.fake_slack import FakeSlack

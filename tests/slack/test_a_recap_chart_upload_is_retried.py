@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.refs import ChannelRef
+from bot.kernel.refs import ChannelRef
 from tests.fakes import SimulatedCrash
 from tests.slack.conftest import StartSlackQuiz
 from tests.slack.driver import CHANNEL, SlackQuiz

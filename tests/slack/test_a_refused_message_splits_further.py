@@ -4,7 +4,7 @@ block's fields, elements or text, never inside an escaped entity."""
 from __future__ import annotations
 
 from adapters.slack.render import SlackMessage, render_card, split_message
-from bot.render import Card
+from bot.kernel.render import Card
 
 
 def test_a_message_splits_further_down_to_one_block_and_never_inside_an_entity() -> None:

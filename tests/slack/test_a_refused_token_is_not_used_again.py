@@ -13,7 +13,7 @@ import pytest
 from slack_sdk.oauth.installation_store.models.bot import Bot
 
 from adapters.slack.installations import DatabaseInstallationStore, TokenSeal
-from bot.config import QuizConfig
+from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog
 from tests.fakes import FakeClock
 from tests.slack.driver import ADMIN

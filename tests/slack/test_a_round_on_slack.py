@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.refs import ChannelRef
+from bot.kernel.refs import ChannelRef
 from tests.slack.driver import ADMIN, SlackQuiz
 from tests.slack.fake_slack import TEAM
 

@@ -11,7 +11,7 @@ from adapters.slack.render import (
     render_card,
     split_escaped,
 )
-from bot.render import Button, Card, CardKind, Field
+from bot.kernel.render import Button, Card, CardKind, Field
 
 
 def _texts(blocks: list[dict[str, object]]) -> list[str]:

@@ -10,8 +10,8 @@ import pytest
 from slack_sdk.http_retry import builtin_async_handlers
 
 from adapters.slack.connector import SlackPlatform
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.fakes import SimulatedCrash
 from tests.slack.driver import LISTED_ADMIN, SlackQuiz
 from tests.slack.fake_slack import TEAM

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.refs import ChannelRef, ThreadRef
+from bot.kernel.refs import ChannelRef, ThreadRef
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.slack.conftest import StartSlackQuiz

@@ -22,11 +22,11 @@ from pydantic import SecretStr
 from slack_bolt.response import BoltResponse
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
-from bot.config import QuizConfig
-from bot.errors import WORKSPACE_REMOVED
-from bot.models import ChannelSettings
-from bot.ports import Platform
-from bot.refs import ChannelRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.errors import WORKSPACE_REMOVED
+from bot.kernel.models import ChannelSettings
+from bot.kernel.ports import Platform
+from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog

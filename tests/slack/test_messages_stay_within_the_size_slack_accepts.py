@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack.render import SlackMessage, render_card
-from bot.refs import ChannelRef, ThreadRef
-from bot.render import Card, Field
+from bot.kernel.refs import ChannelRef, ThreadRef
+from bot.kernel.render import Card, Field
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.slack.driver import ADMIN, SlackQuiz

@@ -16,9 +16,9 @@ from adapters.slack.admins import SlackMembers
 from adapters.slack.connector import SlackPlatform
 from adapters.slack.errors import to_platform_error
 from adapters.slack.pacing import ChannelPacer
-from bot.errors import ChannelUnavailable, PlatformError
-from bot.ports import PacedSends
-from bot.refs import ChannelRef
+from bot.kernel.errors import ChannelUnavailable, PlatformError
+from bot.kernel.ports import PacedSends
+from bot.kernel.refs import ChannelRef
 from tests.fakes import FakeMonotonic
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack-manifest.yml"

@@ -18,7 +18,7 @@ from adapters.slack.inbound import (
     removal_from,
     reply_from,
 )
-from bot.events import Reply
+from bot.kernel.events import Reply
 from tests.slack.fake_slack import TEAM
 from tests.slack.signed import action_body, command_body, event_body
 

@@ -15,8 +15,8 @@ from slack_sdk.http_retry import builtin_async_handlers
 
 from adapters.slack.connector import create_slack_platform
 from adapters.slack.workspace_pacing import SLOWDOWN, WorkspacePacer, replica_share
-from bot.refs import ChannelRef
-from bot.render import Card
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card
 from bot.settings import Settings
 from tests.slack.fake_slack import TEAM, FakeSlack
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.grades import Grade
-from bot.models import ActionKind
+from bot.kernel.grades import Grade
+from bot.kernel.models import ActionKind
 from tests.slack.driver import SlackQuiz
 
 MEMBER = "U0ALICE"

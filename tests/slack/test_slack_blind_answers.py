@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bot.refs import MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.fakes import SimulatedCrash
 from tests.slack.driver import SlackQuiz
 

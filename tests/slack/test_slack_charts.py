@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from adapters.slack.connector import SlackPlatform
-from bot.refs import ChannelRef, MessageRef, ThreadRef
-from bot.render import Card
+from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
+from bot.kernel.render import Card
 from tests.chart_cards import PNG, RECAP_CARD
 from tests.slack.driver import CHANNEL as CHANNEL_ID
 from tests.slack.driver import SlackQuiz
@@ -69,7 +69,7 @@ async def test_a_refused_upload_leaves_the_text_sent(
 async def test_a_private_card_goes_out_as_text_without_an_upload(
     fake_slack: FakeSlack, slack: SlackPlatform
 ) -> None:
-    from bot.refs import MemberRef
+    from bot.kernel.refs import MemberRef
 
     await slack.tell(MemberRef("slack", "T1", "U1", "ann"), CHANNEL, RECAP_CARD)
     assert len(fake_slack.ephemerals) == 1

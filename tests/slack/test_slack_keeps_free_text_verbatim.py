@@ -4,7 +4,7 @@ backslashes; what Slack escapes (``&``, ``<``, ``>``) comes back as typed too.""
 
 from __future__ import annotations
 
-from bot.refs import ChannelRef
+from bot.kernel.refs import ChannelRef
 from tests.slack.driver import ADMIN, SlackQuiz
 from tests.slack.fake_slack import TEAM
 from tests.slack.test_slack_forms import GOOD, MEMBER

@@ -9,9 +9,9 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.slack.connector import create_slack_platform
-from bot.errors import PlatformError
-from bot.events import Event, Reaction
-from bot.render import Response
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import Event, Reaction
+from bot.kernel.render import Response
 from bot.settings import Settings
 from tests.slack.fake_slack import APP_TOKEN, BOT_TOKEN, FakeSlack
 from tests.slack.signed import event_body

@@ -18,8 +18,8 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
-from bot.events import ButtonPress, Command, Event, Reaction, Reply
-from bot.render import Response
+from bot.kernel.events import ButtonPress, Command, Event, Reaction, Reply
+from bot.kernel.render import Response
 from bot.settings import Settings
 from tests.slack.fake_slack import APP_TOKEN, BOT_TOKEN, TEAM, FakeSlack
 from tests.slack.signed import event_body

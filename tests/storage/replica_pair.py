@@ -19,8 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.channel_sync import ChannelSync
-from bot.config import QuizConfig
-from bot.ports import Store
+from bot.kernel.config import QuizConfig
+from bot.kernel.ports import Store
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.postgres_store import DEFAULT_LEASE, PostgresStore

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from fsrs import Card, Rating
 
-from bot import memory_model
-from bot.grades import Grade
-from bot.learning_store import GradeDraft
-from bot.models import ActionKind, ChannelSettings
-from bot.ports import Store
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.grades import Grade
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.ports import Store
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.learning import memory_model
+from bot.learning.store import GradeDraft
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
 

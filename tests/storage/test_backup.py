@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import ActionKind, AnswerDraft, ChannelSettings
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.models import ActionKind, AnswerDraft, ChannelSettings
+from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from storage.backup import backup_database
 from storage.errors import StorageError

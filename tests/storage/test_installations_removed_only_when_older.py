@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.installations import InstallationRecord
+from bot.kernel.installations import InstallationRecord
 from storage.sqlite_store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 

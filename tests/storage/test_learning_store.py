@@ -9,10 +9,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import memory_model
-from bot.grades import Grade
-from bot.learning_store import GradeDraft
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.grades import Grade
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.learning import memory_model
+from bot.learning.store import GradeDraft
 from questions.catalog import QuestionKey
 from storage.migrations import bundled_migrations, migrate
 from storage.sqlite_store import SqliteStore

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot.grades import Grade
-from bot.learning import LearningService, RoundToGrade
-from bot.learning_store import LearningStore
-from bot.models import ActionKind, ChannelSettings
-from bot.ports import Store
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.grades import Grade
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.ports import Store
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.learning.service import LearningService, RoundToGrade
+from bot.learning.store import LearningStore
 from questions.catalog import QuestionKey
 from tests import practice_reference
 from tests.storage.backends import BACKENDS, open_store

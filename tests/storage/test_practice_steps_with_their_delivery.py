@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import memory_model
-from bot.errors import DuplicateDelivery
-from bot.grades import Grade
-from bot.learning_store import GradeDraft, SessionOver
-from bot.models import Delivery
-from bot.ports import Store
-from bot.practice_store import PracticeDraft, PracticeSession, PracticeState
-from bot.refs import ChannelRef, MemberRef
+from bot.kernel.errors import DuplicateDelivery
+from bot.kernel.grades import Grade
+from bot.kernel.models import Delivery
+from bot.kernel.ports import Store
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.learning import memory_model
+from bot.learning.store import GradeDraft, SessionOver
+from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
 

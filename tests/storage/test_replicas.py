@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.models import ActionKind, ActionState, ChannelSettings, Round, RoundState
-from bot.refs import ChannelRef
+from bot.kernel.models import ActionKind, ActionState, ChannelSettings, Round, RoundState
+from bot.kernel.refs import ChannelRef
 from questions.catalog import QuestionKey
 from storage.postgres_store import PostgresStore
 from tests.storage.backends import postgres_schema

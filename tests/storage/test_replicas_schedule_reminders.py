@@ -8,7 +8,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.grades import Grade
+from bot.kernel.grades import Grade
 from tests.harness import QuizHarness
 from tests.storage.replica_pair import drop_listener, sync_of, two_replicas, until
 

@@ -24,10 +24,10 @@ import asyncpg
 import pytest
 
 from bot.channel_sync import ChannelSync
-from bot.config import QuizConfig
-from bot.events import Command, Reaction
-from bot.models import ChannelSettings, Round
-from bot.refs import ChannelRef, MemberRef, MessageRef
+from bot.kernel.config import QuizConfig
+from bot.kernel.events import Command, Reaction
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.postgres_store import PostgresStore

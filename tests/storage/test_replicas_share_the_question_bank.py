@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.bank_store import Override, Workspace
-from bot.models import ActionState, ChannelSettings
-from bot.refs import ChannelRef, MemberRef
-from bot.workspace_catalog import workspace_of
+from bot.bank.catalog import workspace_of
+from bot.bank.store import Override, Workspace
+from bot.kernel.models import ActionState, ChannelSettings
+from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.pack import Question
 from tests.core.test_suggestions import GOOD, submit, suggest

@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import DuplicateDelivery
-from bot.models import ActionKind, ActionState, AnswerDraft, Delivery, OutboxDraft, action_key
+from bot.kernel.errors import DuplicateDelivery
+from bot.kernel.models import (
+    ActionKind,
+    ActionState,
+    AnswerDraft,
+    Delivery,
+    OutboxDraft,
+    action_key,
+)
 from storage.sqlite_store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.test_store import T0, member, new_channel, new_round

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.blind_posts import placeholder
-from bot.models import (
+from bot.blind.posts import placeholder
+from bot.kernel.models import (
     ActionKind,
     ActionState,
     AnswerDraft,
@@ -27,10 +27,10 @@ from bot.models import (
     RoundState,
     direct_draft,
 )
-from bot.ports import Store
-from bot.practice_store import PracticeDraft, PracticeState
-from bot.refs import ChannelRef, MemberRef
-from bot.render import Button, Card, CardKind, Field
+from bot.kernel.ports import Store
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.render import Button, Card, CardKind, Field
+from bot.practice.store import PracticeDraft, PracticeState
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore

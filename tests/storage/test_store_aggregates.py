@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from bot.ports import ChannelStore, MemberStore, ReportStore, RoundStore, Store
-from bot.recap_store import RecapStore
+from bot.kernel.ports import ChannelStore, MemberStore, ReportStore, RoundStore, Store
+from bot.recaps.store import RecapStore
 from storage.postgres_store import PostgresStore
 from storage.sqlite_channels import SqliteChannels
 from storage.sqlite_members import SqliteMembers

@@ -1,0 +1,510 @@
+"""Suggestions, their review, and errata: what ``/quiz suggest``, ``/quiz review`` and
+``/quiz flag``, their buttons and their forms do.
+
+An approved suggestion joins the workspace's own pack (stored in the database) and the
+engine's :class:`~bot.bank.catalog.WorkspaceCatalog` at once, so the next round of any
+channel of that workspace may ask it. Editing a bundled question stores an override for the
+workspace; pack files are never written.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.bank.catalog import workspace_of
+from bot.bank.question_form import (
+    echo,
+    form_problems,
+    question_form,
+    question_from_values,
+    question_values,
+)
+from bot.bank.review_cards import (
+    APPROVE_ACTION,
+    EDIT_ACTION,
+    REJECT_ACTION,
+    refused_form,
+    review_card,
+    suggestion_card,
+)
+from bot.bank.store import (
+    BankStore,
+    Override,
+    OwnQuestion,
+    Suggestion,
+    SuggestionState,
+    TooManyWaiting,
+)
+from bot.blind import answers as blind_answers
+from bot.kernel.errors import PlatformError
+from bot.kernel.events import ButtonPress, Command, FormSubmit
+from bot.kernel.forms import Form, FormField
+from bot.kernel.log_context import about
+from bot.kernel.ports import Platform
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.render import Card, Response
+from bot.rounds import cards
+from bot.rounds.engine import QuizEngine
+from questions.pack import Question
+from questions.question_check import FieldProblem, QuestionInvalid
+from questions.seed_import import slugify
+from questions.similarity import NEAR_DUPLICATE_THRESHOLD
+
+log = logging.getLogger(__name__)
+
+SUGGEST_FORM = "suggest"
+EDIT_SUGGESTION_FORM = "edit_suggestion"
+EDIT_QUESTION_FORM = "edit_question"
+REJECT_FORM = "reject"
+ADMIN_FORMS = (EDIT_SUGGESTION_FORM, EDIT_QUESTION_FORM, REJECT_FORM)
+REASON = "reason"
+PLACEHOLDER_ID = "suggested"
+ITEM = re.compile(r"#?(?P<kind>[sf]?)(?P<number>[0-9]{1,9})")
+QUESTION_ID_WORDS = 48
+MAX_PENDING_SUGGESTIONS = 5  # per member and workspace: the queue stays reviewable
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """An entry of the review queue: ``s12`` a suggestion, ``f3`` a flag."""
+
+    kind: str  # "s" a suggestion, "f" a flag
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.number}"
+
+
+def parse_item(text: str) -> Item | None:
+    match = ITEM.fullmatch(text.strip().lower())
+    if match is None:
+        return None
+    return Item(match["kind"] or "s", int(match["number"]))
+
+
+def may_open_form(event: Command | ButtonPress) -> bool:
+    """Whether the answer may be a form (Discord must then not defer the interaction)."""
+    if blind_answers.opens_form(event):
+        return True
+    if isinstance(event, ButtonPress):
+        return event.action in (EDIT_ACTION, REJECT_ACTION)
+    name = event.name.strip().lower()
+    edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
+    return name == "suggest" or edits
+
+
+def no_quiz_to_suggest_to() -> Response:
+    """The answer to a suggestion from a channel with no quiz. A suggestion is the
+    workspace's, but it is filed from a quiz channel: that channel's admins review it, its
+    leaderboard pays the bonus and its members are told the outcome."""
+    return Response(
+        cards.info(
+            "Suggest from a quiz channel",
+            "This channel has no quiz, and a suggestion is filed from one: its admins review"
+            " it and its leaderboard pays the points of an approved question. To suggest,"
+            " run `/quiz suggest` in a channel of this workspace that has a quiz, or have an"
+            " admin start one here first with `/quiz now` or `/quiz schedule weekdays 09:30`.",
+        )
+    )
+
+
+def suggest_form() -> Form:
+    return question_form(SUGGEST_FORM, "", "Suggest a question", None)
+
+
+def approved_question_id(suggestion: Suggestion) -> str:
+    """A readable, stable id for the workspace pack: the question's words and its number."""
+    words = slugify(suggestion.question.question, max_length=QUESTION_ID_WORDS)
+    return f"{words}-s{suggestion.id}" if words else f"suggestion-{suggestion.id}"
+
+
+class ReviewDesk:
+    """Suggestions, flags and their review, for members and admins."""
+
+    def __init__(self, engine: QuizEngine) -> None:
+        self._engine = engine
+
+    @property
+    def _bank(self) -> BankStore:
+        return self._engine.store.bank
+
+    # member side
+
+    async def flag(self, channel: ChannelRef, member: MemberRef, reason: str) -> Response:
+        reason = reason.strip()
+        if not reason:
+            return Response(
+                cards.error(
+                    "Say what is wrong, e.g. `/quiz flag the H100 has 80 GB of HBM3, not 40`."
+                )
+            )
+        engine = self._engine
+        quiz = await engine.channel(channel)
+        round_ = await engine.store.latest_round(quiz.id) if quiz else None
+        if quiz is None or round_ is None:
+            return Response(cards.error("There is no round in this channel to flag yet."))
+        member_id = await engine.store.member_id(member)
+        earlier = await self._bank.open_flag_by(round_.id, member_id)
+        if earlier is not None:
+            return Response(
+                cards.info(
+                    "Already flagged",
+                    f"You already flagged round #{round_.number} as #f{earlier.id}"
+                    f" ({earlier.reason[:120]}): one open flag per member and round. An admin"
+                    " will see it in `/quiz review`.",
+                )
+            )
+        flag_id = await self._bank.add_flag(
+            workspace_of(channel), quiz.id, round_.id, member_id, reason, engine.clock.now()
+        )
+        log.info("round #%d flagged: f%d", round_.number, flag_id, extra=about(channel))
+        return Response(
+            cards.info(
+                "Thanks: flagged",
+                f"Flag #f{flag_id} on round #{round_.number}: an admin will see it in "
+                "`/quiz review` and can correct the question.",
+            )
+        )
+
+    # admin side
+
+    async def queue(self, channel: ChannelRef) -> Response:
+        space = workspace_of(channel)
+        suggestions = await self._bank.pending_suggestions(space)
+        flags = await self._bank.flags(space)
+        return Response(review_card(suggestions, flags))
+
+    async def decide(
+        self,
+        action: str,
+        item_text: str,
+        reason: str,
+        *,
+        by: MemberRef,
+        channel: ChannelRef,
+        platform: Platform,
+    ) -> Response:
+        item = parse_item(item_text)
+        if item is None:
+            return Response(
+                cards.error(
+                    f"{item_text!r} is not a review item: use s<N> for a suggestion or f<N> for"
+                    " a flag (see `/quiz review`)."
+                )
+            )
+        if action == "approve":
+            return await self._approve(item, by=by, channel=channel, platform=platform)
+        if action == "reject":
+            return await self._reject(item, reason, by=by, channel=channel, platform=platform)
+        return await self._edit_form(item, channel)
+
+    async def on_button(self, press: ButtonPress, platform: Platform) -> Response:
+        if not await platform.is_admin(press.member, press.channel):
+            return Response(cards.error("Reviewing needs a quiz admin of this channel."))
+        if press.action == APPROVE_ACTION:
+            return await self.decide(
+                "approve",
+                press.value,
+                "",
+                by=press.member,
+                channel=press.channel,
+                platform=platform,
+            )
+        if press.action == EDIT_ACTION:
+            return await self.decide(
+                "edit", press.value, "", by=press.member, channel=press.channel, platform=platform
+            )
+        if press.action == REJECT_ACTION:
+            item = parse_item(press.value)
+            if item is None:
+                return Response(cards.error("That button is no longer valid."))
+            title = "Dismiss the flag" if item.kind == "f" else "Reject the suggestion"
+            form = Form(
+                REJECT_FORM,
+                str(item),
+                title,
+                (FormField(REASON, "Reason (optional)", True, required=False),),
+                submit="Reject" if item.kind != "f" else "Dismiss",
+            )
+            return Response(cards.info(title, f"Say why (optional): `{item}`."), form=form)
+        return Response(cards.error("That button is no longer supported."))
+
+    async def on_form(self, submit: FormSubmit, platform: Platform) -> Response:
+        if submit.kind in ADMIN_FORMS and not await platform.is_admin(
+            submit.member, submit.channel
+        ):
+            return Response(cards.error("Reviewing needs a quiz admin of this channel."))
+        match submit.kind:
+            case "suggest":
+                return await self._suggested(submit)
+            case "edit_suggestion":
+                return await self._suggestion_edited(submit)
+            case "edit_question":
+                return await self._question_edited(submit)
+            case "reject":
+                return await self.decide(
+                    "reject",
+                    submit.target,
+                    submit.values.get(REASON, ""),
+                    by=submit.member,
+                    channel=submit.channel,
+                    platform=platform,
+                )
+        return Response(cards.error("That form is no longer supported."))
+
+    # suggestions
+
+    async def _suggested(self, submit: FormSubmit) -> Response:
+        engine = self._engine
+        quiz = await engine.channel(submit.channel)
+        if quiz is None:
+            return no_quiz_to_suggest_to()
+        try:
+            question = question_from_values(submit.values, question_id=PLACEHOLDER_ID)
+        except QuestionInvalid as invalid:
+            return _refused("Your suggestion", invalid, submit.values)
+        member_id = await engine.store.member_id(submit.member)
+        if len(await self._waiting(submit)) >= MAX_PENDING_SUGGESTIONS:
+            return await self._too_many_waiting(submit)
+        duplicate = self._near_duplicate(submit, question)
+        if duplicate is not None:
+            return _refused("Your suggestion", duplicate, submit.values)
+        try:
+            suggestion_id = await self._bank.add_suggestion(
+                workspace_of(submit.channel),
+                quiz.id,
+                member_id,
+                question,
+                engine.clock.now(),
+                waiting_limit=MAX_PENDING_SUGGESTIONS,  # the check above, held under concurrency
+            )
+        except TooManyWaiting:
+            return await self._too_many_waiting(submit)
+        log.info("question suggested: s%d", suggestion_id, extra=about(submit.channel))
+        bonus = engine.config.scoring.approved_suggestion
+        return Response(
+            cards.info(
+                "Thanks for the suggestion",
+                f"Suggestion #s{suggestion_id} waits for an admin's review; you will be told"
+                f" privately what happened. An approved question earns you {bonus} points.",
+            )
+        )
+
+    async def _waiting(self, submit: FormSubmit) -> list[int]:
+        """The ids of the submitting member's suggestions waiting for review."""
+        return [
+            s.id
+            for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
+            if s.member.member_id == submit.member.member_id
+        ]
+
+    async def _too_many_waiting(self, submit: FormSubmit) -> Response:
+        waiting = await self._waiting(submit)
+        listed = ", ".join(f"#s{n}" for n in waiting)
+        return Response(
+            refused_form(
+                "Your suggestion",
+                f"• You have {len(waiting)} suggestions waiting for review ({listed}), the"
+                f" most one member may have: suggest again once an admin has decided one.",
+                echo(submit.values),
+            )
+        )
+
+    def _near_duplicate(self, submit: FormSubmit, question: Question) -> QuestionInvalid | None:
+        """A suggestion asking nearly what a question of the workspace already asks is
+        refused on its question field (the threshold of the bank's own check)."""
+        nearest = self._engine.questions.nearest(workspace_of(submit.channel), question.question)
+        if nearest is None or nearest[1] < NEAR_DUPLICATE_THRESHOLD:
+            return None
+        existing, score = nearest
+        message = (
+            f"nearly the same as the existing question {existing.id!r} ({existing.topic};"
+            f" similarity {score:.2f}, the limit is {NEAR_DUPLICATE_THRESHOLD}): ask something"
+            " else, or `/quiz flag` that question if it needs a correction"
+        )
+        return QuestionInvalid([FieldProblem("question", message)])
+
+    async def _pending(self, item: Item, channel: ChannelRef) -> Suggestion | Response:
+        """The pending suggestion ``item`` of the channel's workspace, or the refusal: every
+        decision and edit goes through here, so no admin reaches another workspace's queue."""
+        if item.kind != "s":
+            return Response(cards.error(f"Only suggestions (s<N>) can be approved, not {item}."))
+        suggestion = await self._bank.get_suggestion(item.number)
+        if suggestion is None:
+            return Response(cards.error(f"There is no suggestion #{item}."))
+        if suggestion.workspace != workspace_of(channel):
+            return Response(cards.error(f"Suggestion #{item} belongs to another workspace."))
+        if suggestion.state is not SuggestionState.PENDING:
+            return Response(cards.info(f"Suggestion #{item} was already {suggestion.state}."))
+        return suggestion
+
+    async def _approve(
+        self, item: Item, *, by: MemberRef, channel: ChannelRef, platform: Platform
+    ) -> Response:
+        found = await self._pending(item, channel)
+        if isinstance(found, Response):
+            return found
+        engine = self._engine
+        question = found.question.model_copy(update={"id": approved_question_id(found)})
+        # approving one's own suggestion is allowed (a lone admin grows the bank too) but
+        # pays nothing, or an admin could mint points by suggesting and approving
+        own = found.member.member_id == by.member_id
+        bonus = 0 if own else engine.config.scoring.approved_suggestion
+        approval = await self._bank.approve_suggestion(
+            found.id,
+            question,
+            decided_by=await engine.store.member_id(by),
+            at=engine.clock.now(),
+            bonus_points=bonus,
+        )
+        if approval is None:
+            return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
+        engine.questions.put_own(OwnQuestion(approval.question_id, found.workspace, question))
+        await self._tell(
+            platform,
+            found,
+            cards.info(
+                "Your question was approved",
+                f"Suggestion #{item} ({question.topic}) is now in this workspace's questions"
+                f" and may be asked in any of its quiz channels.{_points(bonus)}",
+            ),
+        )
+        log.info("suggestion %s approved", item, extra=about(channel))
+        return Response(
+            cards.info(
+                f"Approved #{item}",
+                f"{question.id!r} joins this workspace's questions ({question.topic});"
+                + (
+                    " no bonus for approving your own suggestion."
+                    if own
+                    else f" {found.member.label()} gets {bonus} points."
+                ),
+            )
+        )
+
+    async def _reject(
+        self, item: Item, reason: str, *, by: MemberRef, channel: ChannelRef, platform: Platform
+    ) -> Response:
+        reason = reason.strip()
+        engine = self._engine
+        if item.kind == "f":
+            flag = await self._bank.get_flag(item.number)
+            if flag is None or flag.workspace != workspace_of(channel):
+                return Response(cards.error(f"There is no flag #{item} in this workspace."))
+            note = f"dismissed: {reason}" if reason else "dismissed"
+            if not await self._bank.resolve_flag(flag.id, note, engine.clock.now()):
+                return Response(cards.info(f"Flag #{item} was already resolved."))
+            return Response(cards.info(f"Flag #{item} dismissed", reason))
+        found = await self._pending(item, channel)
+        if isinstance(found, Response):
+            return found
+        rejected = await self._bank.reject_suggestion(
+            found.id,
+            decided_by=await engine.store.member_id(by),
+            reason=reason or None,
+            at=engine.clock.now(),
+        )
+        if not rejected:
+            return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
+        because = f" Reason: {reason}" if reason else " No reason was given."
+        await self._tell(
+            platform,
+            found,
+            cards.info(
+                "Your suggestion was not accepted",
+                f"Suggestion #{item} ({found.question.question[:120]}) was rejected.{because}",
+            ),
+        )
+        return Response(cards.info(f"Rejected #{item}", because.strip()))
+
+    async def _tell(self, platform: Platform, suggestion: Suggestion, card: Card) -> None:
+        channel = await self._engine.store.get_channel_by_id(suggestion.channel_id)
+        if channel is None:
+            return
+        try:
+            await platform.tell(suggestion.member, channel.ref, card)
+        except PlatformError as problem:
+            log.warning("could not tell the suggester: %s", problem, extra=about(channel.ref))
+
+    # edits
+
+    async def _edit_form(self, item: Item, channel: ChannelRef) -> Response:
+        if item.kind == "s":
+            found = await self._pending(item, channel)
+            if isinstance(found, Response):
+                return found
+            values = question_values(found.question)
+            form = question_form(EDIT_SUGGESTION_FORM, str(item), f"Edit suggestion {item}", values)
+            return Response(cards.info(f"Edit suggestion #{item}"), form=form)
+        flag = await self._bank.get_flag(item.number)
+        if flag is None or flag.workspace != workspace_of(channel):
+            return Response(cards.error(f"There is no flag #{item} in this workspace."))
+        question_id = flag.question_id
+        question = self._engine.questions.question(workspace_of(channel), question_id)
+        if question is None:
+            return Response(cards.error("That question is no longer in any pack."))
+        form = question_form(
+            EDIT_QUESTION_FORM, str(question_id), "Correct the question", question_values(question)
+        )
+        return Response(cards.info(f"Correct {question.id!r}"), form=form)
+
+    async def _suggestion_edited(self, submit: FormSubmit) -> Response:
+        item = parse_item(submit.target)
+        found = (
+            await self._pending(item, submit.channel)
+            if item
+            else Response(cards.error("Unknown item."))
+        )
+        if isinstance(found, Response):
+            return found
+        try:
+            question = question_from_values(
+                submit.values, question_id=PLACEHOLDER_ID, keep=found.question
+            )
+        except QuestionInvalid as invalid:
+            return _refused("The edit", invalid, submit.values)
+        if not await self._bank.update_suggestion(found.id, question):
+            return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
+        edited = await self._bank.get_suggestion(found.id)
+        assert edited is not None
+        return Response(suggestion_card(edited, "Saved. Approve or reject it:"))
+
+    async def _question_edited(self, submit: FormSubmit) -> Response:
+        engine = self._engine
+        space = workspace_of(submit.channel)
+        question_id = int(submit.target) if submit.target.isdigit() else -1
+        current = engine.questions.question(space, question_id)
+        if current is None:
+            return Response(cards.error("That question is no longer in any pack."))
+        try:
+            question = question_from_values(submit.values, question_id=current.id, keep=current)
+        except QuestionInvalid as invalid:
+            return _refused("The correction", invalid, submit.values)
+        now = engine.clock.now()
+        if engine.questions.is_own(space, question_id):
+            await self._bank.save_own_question(question_id, question, now)
+            engine.questions.put_own(OwnQuestion(question_id, space, question))
+            where = "edited in this workspace's questions"
+        else:
+            override = Override(question_id, space, question)
+            member_id = await engine.store.member_id(submit.member)
+            await self._bank.save_override(override, member_id=member_id, at=now)
+            engine.questions.put_override(override)
+            where = "corrected for this workspace (the bundled pack file is unchanged)"
+        resolved = await self._bank.resolve_flags(space, [question_id], "question edited", now)
+        note = f" {resolved} flag(s) resolved." if resolved else ""
+        log.info("question %s %s", question.id, where, extra=about(submit.channel))
+        return Response(cards.info("Saved", f"{question.id!r} {where}.{note}"))
+
+
+def _points(bonus: int) -> str:
+    return f" +{bonus} points on the leaderboard." if bonus else ""
+
+
+def _refused(what: str, invalid: QuestionInvalid, values: Mapping[str, str]) -> Response:
+    problems = form_problems(invalid)
+    listed = "\n".join(f"• {p.message}" for p in problems)
+    return Response(refused_form(what, listed, echo(values)), problems=problems)

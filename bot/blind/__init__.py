@@ -1,0 +1,1 @@
+"""Blind answers: members answer privately until the reveal."""

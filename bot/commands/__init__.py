@@ -1,0 +1,1 @@
+"""The ``/quiz`` command: typed commands, the grammar, the registry and the runner."""

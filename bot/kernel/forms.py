@@ -1,0 +1,77 @@
+"""Forms: what the core asks a member to fill in (a Slack or Discord modal, console lines).
+
+A command or button may answer with a :class:`Form`; the adapter shows it and sends the
+filled-in values back as a :class:`~bot.kernel.events.FormSubmit`. A submission the core refuses
+comes back with one problem per bad field, and the adapter keeps what the member typed
+(Slack: errors on the still-open modal; elsewhere the reply repeats the input).
+
+A field whose text is longer than the platform's input holds (a Slack modal takes 3,000
+characters) is never shown cut: the adapter shows it empty with :func:`kept_note` and
+leaves it out of the submission unless something was typed in it, and a field left out
+keeps its text (an edit form stores the question's own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from questions.question_check import FieldProblem
+
+__all__ = ["FieldProblem", "Form", "FormField", "typed_back"]
+
+FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
+LABEL_LIMIT = 45  # Discord's limit on a text input's label
+VALUE_LIMIT = 4000  # Discord's limit on a text input's value (Slack's adapter caps it lower)
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One field of a form: its name, label, and how it is filled in."""
+
+    name: str
+    label: str
+    multiline: bool = False
+    required: bool = True
+    value: str = ""  # shown pre-filled
+    hint: str = ""  # placeholder text
+    max_length: int = VALUE_LIMIT  # the most the input lets a member type
+
+    def __post_init__(self) -> None:
+        if len(self.label) > LABEL_LIMIT:
+            raise ValueError(f"form label {self.label!r} is longer than {LABEL_LIMIT}")
+        if not 0 < self.max_length <= VALUE_LIMIT:
+            raise ValueError(f"form field {self.name!r}: max_length must be 1 to {VALUE_LIMIT}")
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """``kind`` says what the form is for and ``target`` which item (a suggestion id...)."""
+
+    kind: str
+    target: str
+    title: str
+    fields: tuple[FormField, ...]
+    submit: str = "Submit"
+
+    def __post_init__(self) -> None:
+        if not 0 < len(self.fields) <= FORM_FIELDS_LIMIT:
+            raise ValueError(f"a form holds 1 to {FORM_FIELDS_LIMIT} fields")
+
+
+def kept_note(length: int, limit: int) -> str:
+    """What a form says under a field whose ``length`` characters are more than its input
+    holds (``limit``), shown empty instead of cut."""
+    return (
+        f"The current text ({length:,} characters) is longer than this form holds"
+        f" ({limit:,}), so it is not shown: left empty, it stays as it is; what you type"
+        " here replaces it."
+    )
+
+
+TYPED_BACK = "What you typed (nothing is lost; copy it into the form again):"
+
+
+def typed_back(values: Mapping[str, str]) -> str:
+    """Each filled-in field of a submission, exactly as typed, to repeat to the member."""
+    return "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())

@@ -1,0 +1,231 @@
+"""LearningService: grades, the memory model per member and per channel, and practice.
+
+The core API of the learning loop: a channel's round grades go through
+:meth:`LearningService.grade_round`, private practice (or anything outside a round)
+through :meth:`LearningService.grade`, and :meth:`LearningService.choose_practice` picks
+a member's next practice question with the practice policy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from bot.bank.rotation import eligible_questions
+from bot.bank.store import Workspace
+from bot.kernel.grades import Grade
+from bot.learning import memory_model
+from bot.learning.memory_model import MemoryCard
+from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
+from bot.learning.store import GradeDraft, GradeResult, LearningStore
+
+DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
+ONE_REVIEW_A_DAY = timedelta(days=1)  # a question graded this recently is not practised again
+PACE_WINDOW = timedelta(days=28)  # a member's pace: their grades of the last four weeks...
+PACE_MINIMUM = timedelta(days=7)  # ...counted over a week at least, so one busy day is no pace
+
+
+class NotRevealed(Exception):
+    """A round's outline is not revealed yet: there is nothing to grade against."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mastery:
+    """What ``/quiz me`` shows of a member's memory."""
+
+    per_topic: dict[str, float]  # mean expected recall (0-1) on ``target``, per topic
+    target: datetime  # the member's goal date, or 30 days ahead
+    due: int  # graded questions due for review
+    next_review: datetime | None  # the earliest due date still ahead
+
+
+@dataclass(frozen=True, slots=True)
+class RoundToGrade:
+    """The round a grade is for: the grade needs its question, channel and reveal."""
+
+    round_id: int
+    channel_id: int
+    question_id: int
+    revealed: bool
+
+
+class LearningService:
+    """The learning loop: records grades, rebuilds memory cards, picks practice questions."""
+
+    def __init__(
+        self,
+        store: LearningStore,
+        question_topics: Callable[[], Mapping[int, str]],
+        policy: PracticePolicy | None = None,
+        graded_topics: Callable[[Workspace | None], Mapping[int, str]] | None = None,
+    ) -> None:
+        self.store = store
+        self._question_topics = question_topics  # what private practice offers
+        # the topic a graded question counts under, as a workspace shows it
+        self._graded_topics = graded_topics or (lambda _: question_topics())
+        self.policy: PracticePolicy = policy or PlannedRecallGain()
+
+    # grading
+
+    async def grade(
+        self,
+        member_id: int,
+        question_id: int,
+        grade: Grade,
+        at: datetime,
+        *,
+        closes_session: int | None = None,
+    ) -> GradeResult:
+        """A grade outside a channel round (private practice): the member's card only.
+
+        ``closes_session``: the practice session the grade ends, closed with it (raises
+        :class:`~bot.learning.store.SessionOver`, recording nothing, once it is closed)."""
+        draft = GradeDraft(member_id, question_id, grade, at, closes_session=closes_session)
+        return await self._record(draft)
+
+    async def grade_round(
+        self, round_: RoundToGrade, member_id: int, grade: Grade, at: datetime
+    ) -> GradeResult:
+        """A member's grade of a revealed round; a second grade replaces the first.
+
+        Raises :class:`NotRevealed` before the reveal. Points are not touched: grades
+        belong to the memory model, never to the leaderboard.
+        """
+        if not round_.revealed:
+            raise NotRevealed(round_.round_id)
+        draft = GradeDraft(
+            member_id, round_.question_id, grade, at, round_.round_id, round_.channel_id
+        )
+        return await self._record(draft)
+
+    async def _record(self, draft: GradeDraft) -> GradeResult:
+        return await self.store.record_grade(
+            draft,
+            member_card=memory_model.member_card,
+            channel_card=memory_model.channel_card,
+        )
+
+    # goals and practice
+
+    async def set_goal(self, member_id: int, goal: date | None) -> None:
+        await self.store.set_goal(member_id, goal)
+
+    async def target(self, member_id: int, at: datetime) -> datetime:
+        """The moment recall is planned for: the member's goal date, or 30 days ahead
+        (also once the goal has passed)."""
+        goal = await self.store.goal(member_id)
+        if goal is not None:
+            moment = datetime.combine(goal, time(), UTC)
+            if moment > at:
+                return moment
+        return at + DEFAULT_HORIZON
+
+    async def choose_practice(
+        self,
+        member_id: int,
+        at: datetime,
+        *,
+        topic: str | None = None,
+        topics: Collection[str] | None = None,
+    ) -> int | None:
+        """The member's next practice question of ``topic`` (or of ``topics``; None: all),
+        chosen by the policy; a question graded in the last day is not offered again.
+        None when no question is eligible."""
+        cards = await self.store.member_cards(member_id)
+        target = await self.target(member_id, at)
+        pace = await self.pace(member_id, at)
+        # Filtering hundreds of questions and forecasting each is pure CPU (milliseconds to
+        # tens of them): in a worker thread, other channels' events go on meanwhile.
+        eligible = eligible_questions(self._question_topics(), topics, topic)
+        return await asyncio.to_thread(self._choose, member_id, eligible, cards, at, target, pace)
+
+    def _choose(
+        self,
+        member_id: int,
+        eligible: list[int],
+        cards: Mapping[int, MemoryCard],
+        at: datetime,
+        target: datetime,
+        pace: float,
+    ) -> int | None:
+        candidates = [
+            q
+            for q in eligible
+            if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
+        ]
+        request = PracticeRequest(member_id, candidates, cards, at, target, pace)
+        return self.policy.choose(request)
+
+    async def pace(self, member_id: int, at: datetime) -> float:
+        """The member's grades a day (practice and channel rounds; a changed grade counts
+        once) over the last four weeks, or since their first grade, and at least a week."""
+        grades = await self.store.recent_grades(member_id, at - PACE_WINDOW, at)
+        if grades.first is None:
+            return 0.0
+        # From a first grade inside the window on, every grade is in the window: the count
+        # of the window's grades is the count since the first.
+        since = max(at - PACE_WINDOW, grades.first)
+        return grades.recent / (max(at - since, PACE_MINIMUM) / ONE_REVIEW_A_DAY)
+
+    # reports
+
+    async def mastery(
+        self, member_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> Mastery:
+        cards = await self.store.member_cards(member_id)
+        upcoming = [c.due for c in cards.values() if c.due > at]
+        target = await self.target(member_id, at)
+        return Mastery(
+            per_topic=self._per_topic(cards, target, workspace),
+            target=target,
+            due=sum(1 for c in cards.values() if c.due <= at),
+            next_review=min(upcoming, default=None),
+        )
+
+    async def weakest_topics(
+        self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None
+    ) -> list[tuple[str, float]]:
+        """The channel's topics of lowest expected recall 30 days ahead, weakest first."""
+        per_topic = await self.channel_mastery(channel_id, at, workspace)
+        return sorted(per_topic.items(), key=lambda item: (item[1], item[0]))[:count]
+
+    async def channel_mastery(
+        self, channel_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
+        """The channel's mean expected recall per topic 30 days after ``at``, by its own
+        cards (right after a grade, recall "now" is 100% whatever the grade)."""
+        cards = await self.store.channel_cards(channel_id)
+        return self._per_topic(cards, at + DEFAULT_HORIZON, workspace)
+
+    async def channel_due(
+        self, channel_id: int, start: datetime, end: datetime, workspace: Workspace | None = None
+    ) -> dict[str, int]:
+        """How many of the channel's questions come due in [start, end), per topic."""
+        topics = self._graded_topics(workspace)
+        due: dict[str, int] = defaultdict(int)
+        for question_id, card in (await self.store.channel_cards(channel_id)).items():
+            topic = topics.get(question_id)
+            if topic is not None and start <= card.due < end:
+                due[topic] += 1
+        return dict(sorted(due.items()))
+
+    async def member_mastery(
+        self, member_id: int, at: datetime, workspace: Workspace | None = None
+    ) -> dict[str, float]:
+        """The member's mean expected recall per topic on their target date."""
+        target = await self.target(member_id, at)
+        return self._per_topic(await self.store.member_cards(member_id), target, workspace)
+
+    def _per_topic(
+        self, cards: Mapping[int, MemoryCard], target: datetime, workspace: Workspace | None
+    ) -> dict[str, float]:
+        topics = self._graded_topics(workspace)
+        recalls: dict[str, list[float]] = defaultdict(list)
+        for question_id, card in cards.items():
+            topic = topics.get(question_id)
+            if topic is not None:
+                recalls[topic].append(memory_model.recall(card, target))
+        return {t: sum(r) / len(r) for t, r in sorted(recalls.items())}

@@ -1,0 +1,92 @@
+"""The learning aggregate's seam: grades (the review log), FSRS cards and members' goals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Protocol
+
+from bot.kernel.grades import Grade
+from bot.learning.memory_model import LoggedGrade, MemoryCard
+
+CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
+
+
+@dataclass(frozen=True, slots=True)
+class GradeDraft:
+    """A grade to record: who graded which question how, when, and in which round."""
+
+    member_id: int
+    question_id: int
+    grade: Grade
+    at: datetime
+    round_id: int | None = None  # None: a grade outside a channel round (private practice)
+    channel_id: int | None = None  # the round's channel, whose card is rebuilt too
+    # the open practice session this grade ends, closed ("graded") in the grade's transaction
+    closes_session: int | None = None
+
+
+class SessionOver(Exception):
+    """The practice session a grade was to close is closed already (graded by a press just
+    before, stopped or expired): nothing was recorded."""
+
+
+@dataclass(frozen=True, slots=True)
+class GradeResult:
+    """A recorded grade: the member's card after it and the grade it replaced."""
+
+    card: MemoryCard  # the member's card after this grade
+    replaced: Grade | None = None  # the member's earlier grade of the same round
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGrades:
+    """What a member's pace is computed from: their first grade and their grades lately."""
+
+    first: datetime | None  # their earliest grade up to the moment asked; None: no grade
+    recent: int  # their grades from the start of the window to that moment
+
+
+class LearningStore(Protocol):
+    """Persistence of the learning loop. Every write is committed before the call returns."""
+
+    async def record_grade(
+        self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
+    ) -> GradeResult:
+        """In one transaction: log the grade (a member's earlier grade of the same round is
+        kept in the log, marked replaced when ``draft.at``; the new grade takes its time,
+        as it corrects the review made back then), then rebuild the member's card of the question
+        from its grades with ``member_card`` and, for a round, the channel's card with
+        ``channel_card`` from the grades of the channel's rounds of the question.
+
+        With ``draft.closes_session``, that practice session is closed in the same
+        transaction; raises :class:`SessionOver`, recording nothing, when it is closed
+        already. Concurrent grades of one round by one member each replace the one before:
+        a single grade of the round stays current."""
+        ...
+
+    async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
+        """The member's cards by question id."""
+        ...
+
+    async def channel_cards(self, channel_id: int) -> dict[int, MemoryCard]: ...
+
+    async def round_grades(self, round_id: int) -> dict[int, Grade]:
+        """The current grade of each member (by member id) who graded the round."""
+        ...
+
+    async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
+        """Every grade the member gave: (question id, grade, when reviewed, replaced), oldest
+        first; a changed grade is dated at the review it corrects."""
+        ...
+
+    async def recent_grades(self, member_id: int, since: datetime, at: datetime) -> RecentGrades:
+        """The member's first grade at or before ``at`` and how many grades they gave from
+        ``since`` to ``at`` (both included), a changed grade counted once at the review it
+        corrects, as in :meth:`grade_log`; without reading the whole log."""
+        ...
+
+    async def goal(self, member_id: int) -> date | None: ...
+
+    async def set_goal(self, member_id: int, goal: date | None) -> None: ...

@@ -1,0 +1,1 @@
+"""Private practice in direct messages, interview style."""

@@ -1,0 +1,92 @@
+"""The cards of a private practice session, sent in the member's direct messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.kernel.grades import GRADE_WORDS, Grade
+from bot.kernel.render import Button, Card, CardKind, Field
+from bot.rounds import cards
+from questions.pack import Question
+
+PRACTICE_VALUE_PREFIX = "p"  # a grade button's value in a session's outline: "p12"
+NEXT_ACTION = "practice_next"
+WORDS = "|".join(GRADE_WORDS)
+
+HELP_TEXT = (
+    "I read messages here only while a practice session waits for your answer. "
+    "Start one with `/quiz practice [TOPIC]` right here (or in any channel: it runs here"
+    " all the same); `/quiz help` lists the rest."
+)
+
+
+def practice_value(session_id: int) -> str:
+    return f"{PRACTICE_VALUE_PREFIX}{session_id}"
+
+
+def session_of_value(value: str) -> int | None:
+    """The session id a practice grade button carries; None for anything else."""
+    number = value.removeprefix(PRACTICE_VALUE_PREFIX)
+    if value.startswith(PRACTICE_VALUE_PREFIX) and number.isascii() and number.isdigit():
+        return int(number[:12])
+    return None
+
+
+def question_card(question: Question) -> Card:
+    return Card(
+        title="Practice question",
+        body=question.question,
+        fields=(Field("Topic", question.topic, inline=True),),
+        footer="Answer here, as you would in an interview. `/quiz practice stop` ends it.",
+        kind=CardKind.QUESTION,
+    )
+
+
+def follow_up_card(question: Question, number: int) -> Card:
+    return Card(
+        title=f"Follow-up {number} of {len(question.follow_ups)}",
+        body=question.follow_ups[number - 1].ask,
+        footer="Answer here.",
+        kind=CardKind.FOLLOW_UPS,
+    )
+
+
+def outline_card(question: Question, session_id: int) -> Card:
+    """The outline with the key points and the four grade buttons of this session."""
+    outline = cards.outline_card(question)
+    buttons = tuple(
+        Button(grade.word.title(), cards.grade_action(grade), practice_value(session_id))
+        for grade in Grade
+    )
+    return Card(
+        title=outline.title,
+        body=outline.body,
+        footer=(
+            f"Grade your answers against the key points: the buttons or `/quiz grade {WORDS}`. "
+            "It decides when this question comes back for you."
+        ),
+        buttons=buttons,
+        kind=CardKind.OUTLINE,
+    )
+
+
+def graded_card(grade: Grade, due: datetime, timezone: str, session_id: int) -> Card:
+    return Card(
+        title=f"Practice graded: {grade.word}",
+        body=(
+            f"This question comes back for you on {cards.day_text(due, timezone)}. "
+            "Next question: the button, or `/quiz practice` right here."
+        ),
+        buttons=(Button("Next question", NEXT_ACTION, str(session_id)),),
+        kind=CardKind.INFO,
+    )
+
+
+def waiting_for_grade() -> Card:
+    return cards.info(
+        "Grade first", f"Grade your answers with the buttons above or `/quiz grade {WORDS}`."
+    )
+
+
+def help_card() -> Card:
+    return cards.info("Practice", HELP_TEXT)

@@ -1,0 +1,202 @@
+"""Private practice in a member's direct messages, walked like an interview.
+
+``/quiz practice [TOPIC]`` asks one question chosen by the practice policy; each answer
+in the DM brings the next follow-up, then the outline with the grade buttons; the grade
+updates the member's own card (never the channel's leaderboard). One open session per
+member; a session untouched for a day expires quietly.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
+from bot.kernel.events import DirectMessage
+from bot.kernel.grades import Grade
+from bot.kernel.models import Delivery
+from bot.kernel.ports import DirectMessages, Platform
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.render import Card, Response
+from bot.learning.store import SessionOver
+from bot.practice import cards as practice_cards
+from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
+from bot.rounds import cards
+from bot.rounds.engine import QuizEngine
+from questions.pack import Question
+
+log = logging.getLogger(__name__)
+
+SESSION_LIFETIME = timedelta(hours=24)
+NO_DIRECT_MESSAGES = "Private practice needs direct messages, which this platform does not offer."
+SESSION_OVER = "That practice session is over. Start another with `/quiz practice`."
+ALREADY_OPEN = (
+    "You already have a practice session open in your direct messages with me. "
+    "Answer it there, or end it with `/quiz practice stop`."
+)
+
+
+def same_place(a: ChannelRef, b: ChannelRef) -> bool:
+    return (a.platform, a.channel_id) == (b.platform, b.channel_id)
+
+
+class PracticeSessions:
+    """Starts, advances, grades and ends members' private practice sessions."""
+
+    def __init__(self, engine: QuizEngine) -> None:
+        self._engine = engine
+        self._store = engine.store.practice
+
+    async def current(self, member_id: int) -> PracticeSession | None:
+        """The member's open session; one untouched for a day is closed quietly first."""
+        return await self._alive(await self._store.open_session(member_id))
+
+    async def in_direct(self, channel: ChannelRef) -> PracticeSession | None:
+        """The open session of this DM channel (the member's, whatever workspace the
+        platform says a DM is in)."""
+        return await self._alive(await self._store.open_session_in(channel))
+
+    async def _alive(self, session: PracticeSession | None) -> PracticeSession | None:
+        now = self._engine.clock.now()
+        if session is not None and now - session.touched_at >= SESSION_LIFETIME:
+            await self._store.close_session(session.id, "expired", now)
+            log.info("practice session %d expired", session.id)
+            return None
+        return session
+
+    async def start(
+        self,
+        platform: Platform,
+        member: MemberRef,
+        topic: str | None,
+        member_id: int | None = None,
+    ) -> Response:
+        """A new session for ``member`` (``member_id``: who they are in the store, when
+        known; a Discord DM carries no guild to find it by)."""
+        if not isinstance(platform, DirectMessages):
+            raise Refused(NO_DIRECT_MESSAGES)
+        known = sorted(set(self._engine.question_topics().values()))
+        if topic is not None and topic not in known:
+            raise unknown_topic(topic, known)
+        if member_id is None:
+            member_id = await self._engine.store.member_id(member)
+        current = await self.current(member_id)
+        if current is not None:
+            if current.state is PracticeState.ANSWER and current.answers == 0:
+                # Its question may never have been queued (a failure just after the session
+                # began): queued again under its key, it is sent once whatever happened.
+                card = practice_cards.question_card(self._question(current))
+                await self._send(platform, current, "question", card)
+            raise Refused(ALREADY_OPEN)
+        now = self._engine.clock.now()
+        question_id = await self._engine.learning.choose_practice(member_id, now, topic=topic)
+        if question_id is None:
+            which = f" of {topic}" if topic else ""
+            raise Refused(
+                f"Nothing to practise right now: every question{which} was graded in the "
+                "last day. Come back tomorrow."
+            )
+        direct = await platform.open_direct(member)
+        session = await self._store.start_session(
+            PracticeDraft(member_id, direct, question_id, topic, now)
+        )
+        if session is None:
+            raise Refused(ALREADY_OPEN)
+        question = self._question(session)
+        await self._send(platform, session, "question", practice_cards.question_card(question))
+        return Response(
+            cards.info("Practice started", "I sent you a question in your direct messages.")
+        )
+
+    async def stop(self, member: MemberRef) -> Response:
+        member_id = await self._engine.store.member_id(member)
+        session = await self.current(member_id)
+        if session is None:
+            return Response(cards.info("No practice session is open."))
+        await self._store.close_session(session.id, "stopped", self._engine.clock.now())
+        return Response(cards.info("Practice session ended."))
+
+    async def on_direct(self, event: DirectMessage, platform: Platform) -> None:
+        """An answer while the session waits for one; any other DM gets the help text."""
+        session = await self.in_direct(event.channel)
+        # The answer's event id is kept with the step it brings (see ``advance``); looked
+        # up after the session was read: a redelivery racing its first delivery either read
+        # the session before that step (and queues the same card, whose key sends it once,
+        # and moves nothing) or finds the id here, so it never brings the step after.
+        delivery = Delivery(event.channel.platform, event.event_id)
+        if await self._engine.store.event_processed(delivery.platform, delivery.event_id):
+            raise DuplicateDelivery(f"{delivery.platform} event {delivery.event_id}")
+        if session is None:
+            await self._engine.send_direct(
+                event.channel, practice_cards.help_card(), f"dm-help:{event.event_id}"
+            )
+            return
+        if session.state is PracticeState.GRADE:
+            await self._engine.send_direct(
+                event.channel, practice_cards.waiting_for_grade(), f"dm-help:{event.event_id}"
+            )
+            return
+        question = self._question(session)
+        number = session.answers + 1  # the follow-up this answer unlocks
+        last = number > len(question.follow_ups)
+        state = PracticeState.GRADE if last else PracticeState.ANSWER
+        # Queued before the session moves on: if queuing fails, the answer delivered or
+        # written again brings this step; queued twice (a racing answer) its key sends it once.
+        if last:
+            card = practice_cards.outline_card(question, session.id)
+            await self._send(platform, session, "outline", card)
+        else:
+            card = practice_cards.follow_up_card(question, number)
+            await self._send(platform, session, f"follow-up:{number}", card)
+        now = self._engine.clock.now()
+        await self._store.advance(session.id, session.answers, state, now, delivery=delivery)
+
+    async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
+        """The session whose DM ``channel`` is (a grade given there is for it)."""
+        return await self.in_direct(channel)
+
+    async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
+        if session.state is not PracticeState.GRADE:
+            raise Refused("Answer the question and its follow-ups first, then grade.")
+        now = self._engine.clock.now()
+        try:
+            # The session closes in the grade's transaction: never closed without its grade.
+            result = await self._engine.learning.grade(
+                session.member_id, session.question_id, grade, now, closes_session=session.id
+            )
+        except SessionOver:
+            raise Refused(SESSION_OVER) from None
+        zone = self._engine.config.default_timezone
+        card = practice_cards.graded_card(grade, result.card.due, zone, session.id)
+        # The confirmation with its "Next question" button stays in the DM, sent once.
+        await self._send(platform, session, "graded", card)
+        return Response(cards.info(card.title))
+
+    async def next_question(
+        self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int
+    ) -> Response:
+        """ "Next question": a new session of the same topic as the one just graded."""
+        previous = await self._store.session(after_session)
+        if previous is None or not await self._owns(previous, member, channel):
+            raise Refused("That button belongs to someone else's practice.")
+        return await self.start(platform, member, previous.topic, previous.member_id)
+
+    async def _owns(self, session: PracticeSession, member: MemberRef, channel: ChannelRef) -> bool:
+        """Whether ``member``, pressing in ``channel``, is the member of ``session``. A press
+        in the session's own DM is its member's (only they share it with the bot): a Discord
+        DM carries no guild, so the member found by the guild-less ref would be a stranger."""
+        if same_place(session.direct, channel):
+            return True
+        return await self._engine.store.member_id(member) == session.member_id
+
+    def _question(self, session: PracticeSession) -> Question:
+        question = self._engine.question_for(session.direct, session.question_id)
+        if question is None:
+            raise Refused("That practice question is no longer in any pack.")
+        return question
+
+    async def _send(
+        self, platform: Platform, session: PracticeSession, step: str, card: Card
+    ) -> None:
+        """Queue a step's card for the session's DM channel: the outbox sends it once."""
+        await self._engine.send_direct(session.direct, card, f"practice:{session.id}:{step}")

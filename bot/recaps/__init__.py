@@ -1,0 +1,1 @@
+"""Weekly recaps and the charts they and ``/quiz me`` show."""

@@ -1,0 +1,257 @@
+"""The weekly recap: which week a slot reports, the figures of that week, and its card.
+
+A recap fired at ``slot`` reports the seven days before it, in the channel's timezone
+(by default Friday 16:00 to Friday 16:00), so every round is in exactly one recap. It
+is recorded with the outbox key ``recap:<channel>:<ISO week>`` and built here from the
+stored rounds, answers and grades when the outbox sends it: nothing rendered is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.bank.catalog import workspace_of
+from bot.kernel.models import ChannelSettings
+from bot.kernel.render import Card, CardKind, Field
+from bot.kernel.scoring import streak
+from bot.learning.team_memory import TeamMemory
+from bot.recaps.chart_data import WEEKDAY_LABELS, RecapChart, TopicMastery, mastery_rows
+from bot.recaps.store import RecapStore, WeekAnswer
+
+WEEK = timedelta(days=7)
+TOP_ANSWERS = 3
+STREAK_LEADERS = 3
+TOPICS_SHOWN = 3  # strongest and weakest each
+EXCERPT_LENGTH = 140
+NO_GRADES = "No grades yet."
+NONE_BEHIND = "No topic is behind the others yet."
+
+# The link to an answer: (message id, thread id) -> a URL, or None where the platform has none.
+AnswerLink = Callable[[str, str | None], Awaitable[str | None]]
+
+
+def recap_week(slot: datetime, zone: ZoneInfo) -> str:
+    """The ISO week of the slot's local date, e.g. "2026-W48"."""
+    year, week, _ = slot.astimezone(zone).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def recap_key(channel_id: int, week: str) -> str:
+    return f"recap:{channel_id}:{week}"
+
+
+def chart_key(key: str) -> str:
+    """The key a recap's chart is uploaded under, where it goes apart from the text."""
+    return f"{key}:chart"
+
+
+def week_before(slot: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    """[start, slot): the seven local days before the slot (the same wall time a week
+    earlier, so a week across a DST change is 167 or 169 hours long)."""
+    local = slot.astimezone(zone)
+    start = (local.replace(tzinfo=None) - WEEK).replace(tzinfo=zone)
+    return start.astimezone(UTC), slot
+
+
+@dataclass(frozen=True, slots=True)
+class TopAnswer:
+    """A most-voted answer of the week, as a recap shows it."""
+
+    member_name: str
+    excerpt: str
+    votes: int
+    link: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """Everything a recap says; its card and its chart are both built from it."""
+
+    title: str
+    rounds: int
+    members: int
+    rounds_before: int
+    members_before: int
+    top_answers: tuple[TopAnswer, ...]
+    streak_leaders: tuple[tuple[str, int], ...]  # (member name, current streak)
+    strongest: tuple[TopicMastery, ...]
+    weakest: tuple[TopicMastery, ...]
+    due_next_week: tuple[tuple[str, int], ...]  # (topic, questions due), most first
+    members_per_day: tuple[int, ...]  # Monday first
+
+    @property
+    def charted_topics(self) -> tuple[TopicMastery, ...]:
+        """The topics the chart shows: the strongest, then the weakest not among them."""
+        shown = list(self.strongest)
+        shown += [row for row in self.weakest if row not in shown]
+        return tuple(sorted(shown, key=lambda row: (-row.percent, row.topic)))
+
+
+async def build_recap(
+    store: RecapStore,
+    memory: TeamMemory,
+    channel: ChannelSettings,
+    slot: datetime,
+    link: AnswerLink,
+) -> Recap | None:
+    """The recap of the week before ``slot``; None when the week had no round."""
+    zone = ZoneInfo(channel.timezone)
+    start, end = week_before(slot, zone)
+    week = await store.week_figures(channel.id, start, end)
+    if not week.rounds:
+        return None
+    before = await store.week_figures(channel.id, *week_before(start, zone))
+    workspace = workspace_of(channel.ref)
+    strongest, weakest = strongest_and_weakest(
+        mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
+    )
+    due = await memory.channel_due(channel.id, slot, slot + WEEK, workspace)
+    top = await _top_answers(week.answers, link)
+    first_day = start.astimezone(zone).date()
+    last_day = (end - timedelta(microseconds=1)).astimezone(zone).date()
+    return Recap(
+        title=f"Weekly recap · {first_day:%d %b} – {last_day:%d %b %Y}",
+        rounds=week.rounds,
+        members=_members(week.answers),
+        rounds_before=before.rounds,
+        members_before=_members(before.answers),
+        top_answers=top,
+        streak_leaders=await _streak_leaders(store, channel.id, slot),
+        strongest=strongest,
+        weakest=weakest,
+        due_next_week=tuple(sorted(due.items(), key=lambda item: (-item[1], item[0]))),
+        members_per_day=_members_per_day(week.answers, zone),
+    )
+
+
+def strongest_and_weakest(
+    mastery: Sequence[TopicMastery],
+) -> tuple[tuple[TopicMastery, ...], tuple[TopicMastery, ...]]:
+    """The strongest topics (strongest first) and the weakest (weakest first) of topics
+    ranked strongest first: up to TOPICS_SHOWN each, never more than half the topics each,
+    so no topic is on both lists; a topic level with the strongest shown is not weak (one
+    graded topic, or all level, have no weakest)."""
+    shown = max(1, min(TOPICS_SHOWN, len(mastery) // 2)) if mastery else 0
+    strongest = tuple(mastery[:shown])
+    weakest = tuple(
+        row
+        for row in reversed(mastery[len(mastery) - shown :])
+        if row.percent < strongest[-1].percent
+    )
+    return strongest, weakest
+
+
+def recap_card(recap: Recap) -> Card:
+    fields = [
+        Field("Rounds", _compared(recap.rounds, recap.rounds_before), inline=True),
+        Field("Members who answered", _compared(recap.members, recap.members_before), inline=True),
+        Field("Most-voted answers", _top_answers_text(recap.top_answers)),
+        Field("Streak leaders", _streaks_text(recap.streak_leaders)),
+        Field("Strongest topics", _topics_text(recap.strongest)),
+        Field(
+            "Weakest topics",
+            _topics_text(recap.weakest, NONE_BEHIND if recap.strongest else NO_GRADES),
+        ),
+        Field("Due to review next week", _due_text(recap.due_next_week)),
+        Field("Members per day", _days_text(recap.members_per_day)),
+    ]
+    return Card(title=recap.title, fields=tuple(fields), kind=CardKind.INFO)
+
+
+def recap_chart(recap: Recap) -> RecapChart:
+    return RecapChart(
+        title=recap.title,
+        mastery=recap.charted_topics,
+        members_per_day=recap.members_per_day,
+    )
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _members(answers: Sequence[WeekAnswer]) -> int:
+    return len({a.member_id for a in answers})
+
+
+def _members_per_day(answers: Sequence[WeekAnswer], zone: ZoneInfo) -> tuple[int, ...]:
+    members: list[set[int]] = [set() for _ in WEEKDAY_LABELS]
+    for answer in answers:
+        members[answer.answered_at.astimezone(zone).weekday()].add(answer.member_id)
+    return tuple(len(day) for day in members)
+
+
+async def _top_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tuple[TopAnswer, ...]:
+    voted = sorted(
+        (a for a in answers if a.votes > 0), key=lambda a: (-a.votes, a.answered_at, a.member_id)
+    )[:TOP_ANSWERS]
+    return tuple(
+        [
+            TopAnswer(a.member_name, excerpt(a.text), a.votes, await link(a.message_id, a.thread))
+            for a in voted
+        ]
+    )
+
+
+async def _streak_leaders(
+    store: RecapStore, channel_id: int, until: datetime
+) -> tuple[tuple[str, int], ...]:
+    rounds = await store.streak_rounds(channel_id, until)
+    current = [
+        (rounds.names[member], streak(rounds.scheduled_round_ids, answered, None).current)
+        for member, answered in rounds.answered.items()
+    ]
+    leaders = sorted((c for c in current if c[1] > 0), key=lambda c: (-c[1], c[0]))
+    return tuple(leaders[:STREAK_LEADERS])
+
+
+def excerpt(text: str) -> str:
+    """One line of at most EXCERPT_LENGTH characters."""
+    line = " ".join(text.split())
+    if len(line) <= EXCERPT_LENGTH:
+        return line
+    return line[: EXCERPT_LENGTH - 1].rstrip() + "…"
+
+
+# ---------------------------------------------------------------- text
+
+
+def _compared(now: int, before: int) -> str:
+    change = now - before
+    trend = "same as" if change == 0 else f"{change:+d} on"
+    return f"{now} ({trend} the week before: {before})"
+
+
+def _top_answers_text(answers: Sequence[TopAnswer]) -> str:
+    if not answers:
+        return "No votes this week."
+    lines = []
+    for number, answer in enumerate(answers, start=1):
+        votes = f"{answer.votes} vote" + ("" if answer.votes == 1 else "s")
+        where = f" — {answer.link}" if answer.link else ""
+        lines.append(f"{number}. {answer.member_name} ({votes}): “{answer.excerpt}”{where}")
+    return "\n".join(lines)
+
+
+def _streaks_text(leaders: Sequence[tuple[str, int]]) -> str:
+    if not leaders:
+        return "No streaks running."
+    return ", ".join(f"{name} {count} in a row" for name, count in leaders)
+
+
+def _topics_text(rows: Sequence[TopicMastery], empty: str = NO_GRADES) -> str:
+    if not rows:
+        return empty
+    return ", ".join(f"{row.topic} {row.percent}%" for row in rows)
+
+
+def _due_text(due: Sequence[tuple[str, int]]) -> str:
+    if not due:
+        return "Nothing due."
+    return ", ".join(f"{topic} ({count})" for topic, count in due)
+
+
+def _days_text(per_day: Sequence[int]) -> str:
+    return ", ".join(f"{day} {count}" for day, count in zip(WEEKDAY_LABELS, per_day, strict=True))

@@ -1,0 +1,186 @@
+"""WeeklyRecaps: when each channel's recap is due, recording it once, and building it to send.
+
+A recap slot records the recap and its outbox action in one transaction, keyed
+``recap:<channel>:<ISO week>``: a slot handled twice (a restart, catch-up after
+downtime and the scheduler both) records it once, and the outbox sends it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.kernel.log_context import about
+from bot.kernel.models import ChannelSettings
+from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.refs import MessageRef, ThreadRef
+from bot.kernel.render import Card, Image
+from bot.learning.team_memory import TeamMemory
+from bot.recaps import chart_png
+from bot.recaps.chart_data import RecapChart
+from bot.recaps.recap import (
+    build_recap,
+    recap_card,
+    recap_chart,
+    recap_key,
+    recap_week,
+    week_before,
+)
+from bot.recaps.schedule import RecapSetting, recap_plan
+from bot.recaps.store import RecapRecord
+from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
+from bot.scheduling.scheduler import ChannelPlan
+
+log = logging.getLogger(__name__)
+
+
+class WeeklyRecaps:
+    """Each channel's weekly recap: when it is due, recording it once, its card."""
+
+    def __init__(
+        self, *, store: Store, memory: TeamMemory, clock: Clock, wake_outbox: Callable[[], None]
+    ) -> None:
+        self._store = store
+        self.memory = memory
+        self._clock = clock
+        self._wake_outbox = wake_outbox
+        self._settings: dict[int, RecapSetting] = {}
+
+    # settings
+
+    async def load(self, channels: Iterable[ChannelSettings]) -> None:
+        stored = await self._store.recaps.recap_schedules()
+        for channel in channels:
+            enabled, schedule = stored.get(channel.id, (True, None))
+            self._settings[channel.id] = RecapSetting(enabled, schedule)
+
+    def setting(self, channel_id: int) -> RecapSetting:
+        return self._settings.get(channel_id, RecapSetting())
+
+    async def change(self, channel_id: int, setting: RecapSetting) -> None:
+        await self._store.recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
+        self._settings[channel_id] = setting
+
+    def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
+        try:
+            return recap_plan(channel, self.setting(channel.id))
+        except ScheduleError as problem:
+            log.error("no recap: %s", problem, extra=about(channel.ref))
+            return None
+
+    # slots
+
+    async def on_slot(self, channel_id: int, slot: datetime) -> None:
+        """A recap slot fired: record the recap of the week before it, if it had rounds."""
+        channel = await self._store.get_channel_by_id(channel_id)
+        if channel is None or self.plan(channel) is None:
+            return
+        start, end = week_before(slot, ZoneInfo(channel.timezone))
+        last_round = await self._store.recaps.last_round_between(channel.id, start, end)
+        await self._record(channel, slot, last_round)
+
+    async def _record(
+        self, channel: ChannelSettings, slot: datetime, last_round: int | None
+    ) -> None:
+        if last_round is None:
+            log.info("no round this week: no recap", extra=about(channel.ref))
+            return
+        week = recap_week(slot, ZoneInfo(channel.timezone))
+        record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
+        if await self._store.recaps.record_recap(record, last_round, self._clock.now()):
+            log.info("recap of %s recorded", week, extra=about(channel.ref))
+            self._wake_outbox()
+
+    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
+        """After downtime: each channel's last recap slot within its grace window, once.
+
+        A fixed number of queries for any number of channels (start-up at 10k channels),
+        and one warning for all the recaps missed beyond their grace window."""
+        now = self._clock.now()
+        due: list[tuple[ChannelSettings, datetime]] = []
+        missed: list[tuple[ChannelSettings, datetime, str]] = []
+        # What is due depends on the recap's schedule, zone and grace only: worked out once
+        # for each (a few hundred zones at most), not for each of 10,000 channels.
+        decisions: dict[tuple[str, str, timedelta], tuple[MissedSlot, str]] = {}
+        for channel in channels:
+            plan = self.plan(channel)
+            if plan is None:
+                continue
+            group = (*plan.group, plan.grace)  # (schedule text, zone name): quick to hash
+            decided = decisions.get(group)
+            if decided is None:
+                decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+                slot = decision.post or decision.newest_skipped
+                decided = decisions[group] = (
+                    decision,
+                    "" if slot is None else recap_week(slot, plan.tz),
+                )
+            decision, week = decided
+            if decision.post is not None:
+                due.append((channel, decision.post))
+            elif decision.newest_skipped is not None:
+                missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
+        recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
+        unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
+        # one query for both: the due recaps' weeks, and the missed ones' (a week without a
+        # round would have had no recap, so skipping it is nothing to warn about)
+        slots = due + unrecorded
+        weeks: dict[tuple[datetime, str], tuple[datetime, datetime]] = {}
+        for channel, slot in slots:
+            if (slot, channel.timezone) not in weeks:
+                weeks[slot, channel.timezone] = week_before(slot, ZoneInfo(channel.timezone))
+        windows = [(c.id, *weeks[slot, c.timezone]) for c, slot in slots]
+        last_rounds = await self._store.recaps.last_rounds_between(windows)
+        due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
+        self._warn_missed(
+            [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
+        )
+        for (channel, slot), last_round in zip(due, due_rounds, strict=True):
+            await self._record(channel, slot, last_round)
+
+    def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
+        """One warning per grace window for the recaps skipped; the channels at debug."""
+        by_grace: dict[float, list[datetime]] = {}
+        for channel, slot in missed:
+            log.debug("recap due %s skipped", slot.isoformat(), extra=about(channel.ref))
+            by_grace.setdefault(channel.grace_hours, []).append(slot)
+        for grace_hours, slots in sorted(by_grace.items()):
+            log.warning(
+                "the recaps of %d channel(s), due %s to %s, are older than the %g h grace"
+                " window; skipped",
+                len(slots),
+                min(slots).isoformat(),
+                max(slots).isoformat(),
+                grace_hours,
+            )
+
+    # sending
+
+    async def card(self, platform: Platform, channel: ChannelSettings, key: str) -> Card | None:
+        """The recap's card with its chart, built now from stored data; None when there
+        is nothing to send (no such recap, or its week has no round any more)."""
+        record = await self._store.recaps.recap_by_key(key)
+        if record is None:
+            return None
+
+        async def link(message: str, thread: str | None) -> str | None:
+            where = ThreadRef(channel.ref, thread) if thread else None
+            return await platform.link(MessageRef(channel.ref, message), where)
+
+        recap = await build_recap(self._store.recaps, self.memory, channel, record.slot, link)
+        if recap is None:
+            return None
+        chart = recap_chart(recap)
+        png = await asyncio.to_thread(chart_png.recap_png, chart)  # ~0.1 s of CPU
+        image = Image(png, f"recap-{record.week}.png", f"{chart.title}: {describe(chart)}")
+        return dataclasses.replace(recap_card(recap), image=image)
+
+
+def describe(chart: RecapChart) -> str:
+    """The chart's alt text."""
+    topics = ", ".join(f"{row.topic} {row.percent}%" for row in chart.mastery) or "no grades yet"
+    return f"topic mastery ({topics}) and members per day"

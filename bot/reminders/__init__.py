@@ -1,0 +1,1 @@
+"""Members' daily review reminders."""

@@ -1,0 +1,163 @@
+"""DailyReminders: one DM a day, at a member's local time, when they have reviews due.
+
+``/quiz remind HH:MM [TIMEZONE]`` sets a member's reminder and ``/quiz remind off``
+removes it. Each reminder is a daily slot of the same scheduler as rounds and recaps
+(:class:`~bot.scheduling.scheduler.QuizScheduler`, slots from
+:mod:`bot.scheduling.schedule_spec`, so a local
+time skipped or repeated by a daylight-saving change fires once). When a slot fires and
+the member's FSRS cards have reviews due, the reminder is queued in the outbox under
+``remind:<member>:<local date>``: however often that day's slot is handled (a restart,
+catch-up after downtime, several replicas), the key is queued once and the outbox sends
+it once. Replicas sharing a store each schedule every reminder: one set through another
+replica reaches this one's scheduler through :meth:`DailyReminders.stored`
+(``bot.channel_sync``), so it is sent whichever replica is up at its time.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from datetime import date, datetime, timedelta
+
+from bot.kernel.ports import Clock, Store
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card
+from bot.reminders.store import Reminder
+from bot.rounds import cards
+from bot.scheduling.schedule_spec import (
+    ScheduleError,
+    missed_slot,
+    next_slot,
+    parse_schedule,
+    parse_timezone,
+    previous_slot,
+)
+from bot.scheduling.scheduler import ChannelPlan, QuizScheduler
+
+log = logging.getLogger(__name__)
+
+# A reminder missed while the bot was down is still sent this long after its time.
+REMINDER_GRACE = timedelta(hours=6)
+
+SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
+
+
+def reminder_key(member_id: int, day: date) -> str:
+    """The outbox key of a member's reminder of one local day."""
+    return f"remind:{member_id}:{day.isoformat()}"
+
+
+def reminder_plan(reminder: Reminder) -> ChannelPlan:
+    """The reminder as a daily slot in its timezone (the plan's id is the member's)."""
+    return ChannelPlan(
+        channel_id=reminder.member_id,
+        spec=parse_schedule(f"daily {reminder.local_time}"),
+        tz=parse_timezone(reminder.timezone),
+        grace=REMINDER_GRACE,
+    )
+
+
+def reminder_card(due: int) -> Card:
+    questions = "question is" if due == 1 else "questions are"
+    return cards.info(
+        "Time to review",
+        f"{due} {questions} due for review. Start with `/quiz practice`; "
+        "`/quiz remind off` stops these reminders.",
+    )
+
+
+class DailyReminders:
+    """Members' reminders: kept in the store, fired by a scheduler, sent by the outbox."""
+
+    def __init__(self, *, store: Store, clock: Clock, send_direct: SendDirect) -> None:
+        self._store = store
+        self._clock = clock
+        self._send_direct = send_direct
+        self.scheduler: QuizScheduler | None = None  # None: nothing fires by itself (tests)
+        self._platforms: Collection[str] = ()
+
+    async def load(self, platforms: Collection[str]) -> list[Reminder]:
+        """Schedule every stored reminder of a platform running here; returns them."""
+        self._platforms = platforms
+        reminders = [r for r in await self._store.reminders.reminders() if self._here(r)]
+        for reminder in reminders:
+            self._schedule(reminder)
+        return reminders
+
+    async def reminder(self, member_id: int) -> Reminder | None:
+        return await self._store.reminders.reminder(member_id)
+
+    async def set(self, reminder: Reminder) -> datetime | None:
+        """Store and schedule the reminder; when it fires next (UTC)."""
+        plan = reminder_plan(reminder)  # validated before anything is stored
+        await self._store.reminders.set_reminder(reminder, self._clock.now())
+        self._schedule(reminder)
+        return self.next_time(plan)
+
+    def stored(self, member_id: int, reminder: Reminder | None) -> None:
+        """Another replica set (or, None, turned off) the member's reminder: schedule it
+        here too, as stored now."""
+        if self.scheduler is None:
+            return
+        if reminder is None or not self._here(reminder):
+            self.scheduler.remove_channel(member_id)
+        else:
+            self._schedule(reminder)
+
+    async def stop(self, member_id: int) -> bool:
+        if self.scheduler is not None:
+            self.scheduler.remove_channel(member_id)
+        return await self._store.reminders.clear_reminder(member_id)
+
+    def next_time(self, plan: ChannelPlan) -> datetime | None:
+        """When the reminder's slot comes next (UTC)."""
+        return next_slot(plan.spec, plan.tz, self._clock.now())
+
+    def _here(self, reminder: Reminder) -> bool:
+        return reminder.direct.platform in self._platforms
+
+    def _schedule(self, reminder: Reminder) -> None:
+        if self.scheduler is None:
+            return
+        try:
+            plan = reminder_plan(reminder)
+        except ScheduleError as problem:
+            log.error("member %d: reminder not scheduled: %s", reminder.member_id, problem)
+            return
+        self.scheduler.set_plan(reminder.member_id, plan)
+
+    async def on_slot(self, member_id: int, slot: datetime) -> None:
+        """A reminder slot fired: queue the day's reminder if reviews are due."""
+        reminder = await self._store.reminders.reminder(member_id)
+        if reminder is None:
+            return  # turned off meanwhile
+        plan = reminder_plan(reminder)
+        if previous_slot(plan.spec, plan.tz, slot) != slot:
+            # a slot of a time since changed (through another replica, whose schedule has
+            # the new one): that day's reminder comes at the new time
+            log.info("member %d: reminder time changed; slot %s not used", member_id, slot)
+            return
+        await self._remind(reminder, slot.astimezone(plan.tz).date())
+
+    async def catch_up(self, reminders: Iterable[Reminder]) -> None:
+        """After downtime: today's reminder of each member, if its time passed within the
+        grace window (queued at most once: the key is the member and the local day)."""
+        now = self._clock.now()
+        for reminder in reminders:
+            try:
+                plan = reminder_plan(reminder)
+            except ScheduleError:
+                continue
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+            if decision.post is not None:
+                await self._remind(reminder, decision.post.astimezone(plan.tz).date())
+
+    async def _remind(self, reminder: Reminder, day: date) -> None:
+        now = self._clock.now()
+        member_cards = await self._store.learning.member_cards(reminder.member_id)
+        due = sum(1 for card in member_cards.values() if card.due <= now)
+        if due == 0:
+            log.debug("member %d: no review due on %s; no reminder", reminder.member_id, day)
+            return
+        key = reminder_key(reminder.member_id, day)
+        await self._send_direct(reminder.direct, reminder_card(due), key)

@@ -1,0 +1,1 @@
+"""When each channel's questions are posted: schedule specs and the scheduler."""
