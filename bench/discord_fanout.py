@@ -35,7 +35,7 @@ import time
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -195,8 +195,9 @@ async def again(send: Callable[[], Awaitable[T]]) -> T:
             delay *= 2
 
 
-@dataclass
-class _NoStore(UnfinishedSends):
+class _Nothing:
+    """No command hash, no channels, no open rounds."""
+
     async def get_meta(self, key: str) -> str | None:
         return None
 
@@ -208,6 +209,14 @@ class _NoStore(UnfinishedSends):
 
     async def open_round(self, channel_id: int) -> Round | None:
         return None
+
+
+@dataclass
+class _NoStore:
+    meta: _Nothing = field(default_factory=_Nothing)
+    channels: _Nothing = field(default_factory=_Nothing)
+    rounds: _Nothing = field(default_factory=_Nothing)
+    unfinished_cards: UnfinishedSends = field(default_factory=UnfinishedSends)
 
 
 async def _ignore(event: Event) -> Response | None:

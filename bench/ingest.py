@@ -91,7 +91,7 @@ async def _open_rounds(service: QuizService, rounds: int) -> list[tuple[ChannelR
         await service.settle()
         settings = await service.engine.channel(channel)
         assert settings is not None
-        round_ = await service.store.open_round(settings.id)
+        round_ = await service.store.rounds.open_round(settings.id)
         assert round_ is not None and round_.thread is not None
         threads.append((channel, round_.thread))
     return threads

@@ -153,12 +153,12 @@ async def _measure(path: Path, args: argparse.Namespace) -> None:
         week = now - timedelta(days=7)
         for label, since in (("week", week), ("all-time", None)):
             for _ in range(20):  # warm the page cache, as a running bot has it
-                await store.leaderboard(rng.randrange(1, args.channels + 1), since)
+                await store.reports.leaderboard(rng.randrange(1, args.channels + 1), since)
             samples = []
             for _ in range(args.queries):
                 channel = rng.randrange(1, args.channels + 1)
                 started = time.perf_counter()
-                rows = await store.leaderboard(channel, since, 10)
+                rows = await store.reports.leaderboard(channel, since, 10)
                 samples.append((time.perf_counter() - started) * 1000)
                 if len(rows) != 10:
                     raise SystemExit(f"channel {channel}: {len(rows)} rows, expected 10")

@@ -235,7 +235,7 @@ class Run:
         await self.command(admin, "now")
         channel = await self.service.engine.channel(CHANNEL)
         assert channel is not None
-        round_ = await self.service.store.latest_round(channel.id)
+        round_ = await self.service.store.rounds.latest_round(channel.id)
         assert round_ is not None and round_.thread is not None
         question = bank_index[round_.question_id]
         grades = []
@@ -256,7 +256,7 @@ class Run:
         if not answering:
             return
         self.clock.advance(hours=2)
-        reveal_on = await self.service.store.get_round(round_.id)
+        reveal_on = await self.service.store.rounds.get_round(round_.id)
         assert reveal_on is not None and reveal_on.question_message is not None
         await self.service.handle(
             Reaction(
@@ -295,8 +295,8 @@ async def simulate(seed: int, setup: str, args: argparse.Namespace, workdir: Pat
         run = Run(service, clock)
         admin = MemberRef("fake", "team", "admin", "Admin")
         members = [MemberRef("fake", "team", p.name, p.name) for p in people]
-        ids = [await store.member_id(m) for m in members]
-        ids_by_key = await store.sync_questions(catalog.keys())
+        ids = [await store.answers.member_id(m) for m in members]
+        ids_by_key = await store.rounds.sync_questions(catalog.keys())
         bank_index = {ids_by_key[("bench", f"q-{n}")]: n for n in range(args.questions)}
         for member in members:
             await run.command(member, f"goal {end.date().isoformat()}")

@@ -72,13 +72,13 @@ def build(path: Path, rounds: int, channels: int) -> None:
 async def measure(path: Path, polls: int) -> list[float]:
     # A bot that polled and stopped: close runs PRAGMA optimize, which analyzes what was queried.
     async with SqliteStore.open(path) as store:
-        await store.due_actions(datetime.now(UTC), limit=1000, platforms={"slack"})
+        await store.outbox.due_actions(datetime.now(UTC), limit=1000, platforms={"slack"})
     samples = []
     async with SqliteStore.open(path) as store:
         now = datetime.now(UTC)
         for _ in range(polls + 2):
             started = time.perf_counter()
-            due = await store.due_actions(now, limit=1000, platforms={"slack"})
+            due = await store.outbox.due_actions(now, limit=1000, platforms={"slack"})
             samples.append((time.perf_counter() - started) * 1000)
             assert not due
     return samples[2:]  # the first polls warm the page cache

@@ -147,7 +147,7 @@ def _service(store: SqliteStore, platform: BenchPlatform, *, prune: bool = False
 async def _point_rounds_at_a_real_question(path: Path) -> None:
     catalog = load_catalog()
     async with SqliteStore.open(path) as store:
-        ids = await store.sync_questions(catalog.keys())
+        ids = await store.rounds.sync_questions(catalog.keys())
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("UPDATE rounds SET question_id = ?", (min(ids.values()),))
 

@@ -180,9 +180,9 @@ async def measure(
                 break
             await deliver_all(session, url, again, retry, args.in_flight)
 
-    channel_round = await store.latest_round((await store.list_channels())[0].id)
+    channel_round = await store.rounds.latest_round((await store.channels.list_channels())[0].id)
     assert channel_round is not None
-    rows = await store.round_answers(channel_round.id)
+    rows = await store.answers.round_answers(channel_round.id)
     saved = {a.message_id for a in rows}
     saved_ids = {d.event_id for n, d in enumerate(deliveries) if f"1765000000.{n:06d}" in saved}
     lost_after_ack = len(acknowledged - saved_ids)

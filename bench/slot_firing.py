@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import Platform
+from bot.kernel.platform import Platform
 from bot.service import QuizService
 from questions.loader import load_catalog
 from storage.sqlite_store import SqliteStore
@@ -95,7 +95,7 @@ async def service_before_the_slot(
         )
         await service.start()
         try:
-            channels = await store.list_channels()
+            channels = await store.channels.list_channels()
             immediate = sum(1 for c in channels if c.followup_policy.value == "immediately")
             yield service, channels, 3 * len(channels) + immediate
         finally:

@@ -130,7 +130,7 @@ async def serve(db: Path, port: int) -> None:
     configure_logging(Settings(), level="INFO")
     catalog = load_catalog()
     async with SqliteStore.open(db) as store:
-        metrics = PrometheusMetrics(store)
+        metrics = PrometheusMetrics(store.outbox)
         service = QuizService(
             store=store,
             platforms={"slack": BenchPlatform("slack")},
@@ -143,7 +143,7 @@ async def serve(db: Path, port: int) -> None:
         await service.start()
         stopping = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
-        health = await start_health_server(port, store, [], metrics, host="127.0.0.1")
+        health = await start_health_server(port, store.meta, [], metrics, host="127.0.0.1")
         try:
             await stopping.wait()
         finally:

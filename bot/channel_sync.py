@@ -30,7 +30,7 @@ from datetime import timedelta
 from typing import Any, Generic, TypeVar
 
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import ChangeKind, ChannelChanges, ChannelListener
+from bot.kernel.stores import ChangeKind, ChannelChanges, ChannelListener
 
 log = logging.getLogger(__name__)
 

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
 from bot.commands.registry import direct_refusal, needs_admin, works_in_direct
+from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.kernel.events import (
     ButtonPress,
@@ -34,10 +35,11 @@ from bot.kernel.events import (
 from bot.kernel.forms import TYPED_BACK, typed_back
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
-from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
 from bot.rounds import cards
 from bot.rounds.engine import QuizEngine
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +72,14 @@ class DeliveryLog:
 
     async def first_delivery(self, platform: str, event_id: str) -> bool:
         """Record the event id; False for a duplicate delivery (a retry or a replay)."""
-        if await self._store.mark_event_processed(platform, event_id, self._clock.now()):
+        if await self._store.deliveries.mark_event_processed(platform, event_id, self._clock.now()):
             return True
         self.duplicate(platform)
         return False
 
     async def seen_before(self, platform: str, event_id: str) -> bool:
         """True for a delivery whose effect was already recorded (a retry or a replay)."""
-        if await self._store.event_processed(platform, event_id):
+        if await self._store.deliveries.event_processed(platform, event_id):
             self.duplicate(platform)
             return True
         return False
@@ -87,7 +89,7 @@ class DeliveryLog:
         self._metrics.duplicate_event(platform)
 
     async def done(self, platform: str, event_id: str) -> None:
-        await self._store.mark_event_processed(platform, event_id, self._clock.now())
+        await self._store.deliveries.mark_event_processed(platform, event_id, self._clock.now())
 
 
 class InboundChain:

@@ -21,6 +21,7 @@ from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.channel_sync import ChannelSync, Followed
 from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
+from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import WORKSPACE_REMOVED, Refused
 from bot.kernel.events import (
@@ -36,9 +37,10 @@ from bot.kernel.grades import Grade
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
-from bot.kernel.ports import ChangeKind, ChannelChanges, Clock, Platform, Store
+from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
+from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.cards import NEXT_ACTION, session_of_value
@@ -57,6 +59,7 @@ from bot.scheduling.schedule_spec import (
     parse_timezone,
 )
 from bot.scheduling.scheduler import QuizScheduler
+from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
 
@@ -138,7 +141,8 @@ class QuizService:
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self.retention = Retention(
-            store,
+            store.outbox,
+            store.deliveries,
             clock,
             outbox_retention=timedelta(days=self.config.outbox_retention_days),
             event_retention=timedelta(days=self.config.event_retention_days),
@@ -150,7 +154,7 @@ class QuizService:
         self.channel_sync = (
             ChannelSync(
                 store,
-                store.get_channel_by_id,
+                store.channels.get_channel_by_id,
                 self.channel_stored,
                 also=(
                     Followed(
@@ -189,7 +193,7 @@ class QuizService:
         if self.channel_sync is not None:
             await self.channel_sync.begin()  # before the reads: no later change is missed
         await self.engine.load()
-        channels = await self.store.list_channels()
+        channels = await self.store.channels.list_channels()
         self.engine.know_channels(channels)
         await self.catch_up(channels)
         await self.recaps.load(channels)
@@ -288,7 +292,7 @@ class QuizService:
             raise Refused("That button is no longer supported.")
         channel = await self.engine.channel(event.channel)
         round_id = cards.round_id_from(event.value)
-        round_ = await self.store.get_round(round_id) if round_id is not None else None
+        round_ = await self.store.rounds.get_round(round_id) if round_id is not None else None
         if channel is None or round_ is None or round_.channel_id != channel.id:
             raise Refused("That round is not in this channel.")
         if grade is not None:
@@ -315,17 +319,17 @@ class QuizService:
     async def open_round(self, channel: ChannelRef) -> Round | None:
         """The channel's open round; None when there is none or no quiz in the channel."""
         settings = await self.engine.channel(channel)
-        return None if settings is None else await self.store.open_round(settings.id)
+        return None if settings is None else await self.store.rounds.open_round(settings.id)
 
     async def round_answers(self, round_id: int) -> list[AnswerRecord]:
         """A round's answers in the order they were given."""
-        return await self.store.round_answers(round_id)
+        return await self.store.answers.round_answers(round_id)
 
     # scheduling
 
     async def post_slot(self, channel_id: int, slot: datetime) -> None:
         """A scheduled slot fired for a channel."""
-        channel = await self.store.get_channel_by_id(channel_id)
+        channel = await self.store.channels.get_channel_by_id(channel_id)
         if channel is None or not self._runs_here(channel):
             return
         try:
@@ -336,7 +340,7 @@ class QuizService:
     async def catch_up(self, channels: list[ChannelSettings]) -> None:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self.clock.now()
-        latest_slots = await self.store.latest_round_times()
+        latest_slots = await self.store.rounds.latest_round_times()
         skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
@@ -413,10 +417,10 @@ class QuizService:
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
         # From the stored settings: an admin may have changed them during the send.
-        current = await self.store.get_channel_by_id(channel.id) or channel
+        current = await self.store.channels.get_channel_by_id(channel.id) or channel
         disabled = dataclasses.replace(current, disabled_reason=reason)
         await self.engine.save_channel(disabled)
-        await self.store.fail_channel_actions(
+        await self.store.outbox.fail_channel_actions(
             channel.id, f"channel disabled: {reason}", self.clock.now()
         )
         self.channel_changed(disabled)
@@ -426,7 +430,7 @@ class QuizService:
         disabled (no scheduled round, its pending sends failed). Idempotent; returns how
         many channels were running until now."""
         stopped = 0
-        for channel in await self.store.list_channels():
+        for channel in await self.store.channels.list_channels():
             if _in_workspace(channel, platform, workspace) and not channel.disabled_reason:
                 await self.disable_channel(channel, WORKSPACE_REMOVED)
                 stopped += 1
@@ -443,7 +447,7 @@ class QuizService:
         """The app was installed (again) in a workspace: the channels its removal
         disabled run again; channels disabled for another reason stay so."""
         restarted = 0
-        for channel in await self.store.list_channels():
+        for channel in await self.store.channels.list_channels():
             if _in_workspace(channel, platform, workspace) and (
                 channel.disabled_reason == WORKSPACE_REMOVED
             ):

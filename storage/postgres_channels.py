@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Self
 
-from bot.kernel.ports import ChangeKind
+from bot.kernel.stores import ChangeKind
 from storage.errors import StoreUnavailableError
 from storage.postgres_connection import PgConnection
 from storage.sqlite_channels import SqliteChannels

@@ -26,8 +26,8 @@ from bot.bank.store import (
     TooManyWaiting,
     Workspace,
 )
-from bot.kernel.ports import ChangeKind
 from bot.kernel.refs import MemberRef
+from bot.kernel.stores import ChangeKind
 from questions.pack import Question
 from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.timestamps import from_db, to_db

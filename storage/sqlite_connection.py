@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 
 from bot.kernel.bounded_cache import BoundedCache
-from bot.kernel.ports import ChangeKind
+from bot.kernel.stores import ChangeKind
 from storage.errors import StoreClosedError
 from storage.one_hop import T, Work, transact
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.kernel.ports import ChangeKind
 from bot.kernel.refs import ChannelRef
+from bot.kernel.stores import ChangeKind
 from bot.reminders.store import Reminder
 from storage.sqlite_connection import Announce, announce_to_nobody
 from storage.sqlite_practice import DIRECT_NAME, Fetch, Transaction

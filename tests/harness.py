@@ -9,14 +9,16 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import ButtonPress, Command, Reaction, Reply
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import Round
-from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Response
 from bot.service import QuizService
+from bot.store import Store
 from questions.catalog import Catalog
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock, FakePlatform, Sent
@@ -109,7 +111,7 @@ class QuizHarness:
     async def round(self) -> Round:
         channel = await self.service.engine.channel(self.channel)
         assert channel is not None
-        round_ = await self.service.store.latest_round(channel.id)
+        round_ = await self.service.store.rounds.latest_round(channel.id)
         assert round_ is not None
         return round_
 

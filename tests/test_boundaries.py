@@ -69,7 +69,8 @@ CONSOLE_MAY_IMPORT = (
     "adapters.console",
     "bot.kernel.events",
     "bot.kernel.forms",
-    "bot.kernel.ports",
+    "bot.kernel.platform",
+    "bot.kernel.runtime",
     "bot.kernel.refs",
     "bot.kernel.render",
 )

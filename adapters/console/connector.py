@@ -27,9 +27,9 @@ from adapters.console.view import (
     direct_channel,
     direct_member,
 )
-from bot.kernel.ports import EventHandler
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
+from bot.kernel.runtime import EventHandler
 
 # Given the prompt to show before each line (a terminal's), yields the input lines.
 LineSource = Callable[[Callable[[], str]], AsyncIterator[str]]

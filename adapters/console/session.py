@@ -20,9 +20,9 @@ from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
 from bot.kernel.events import Command, DirectMessage, FormSubmit, Reaction, Reply, split_command
-from bot.kernel.ports import EventHandler
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Response
+from bot.kernel.runtime import EventHandler
 
 log = logging.getLogger(__name__)
 

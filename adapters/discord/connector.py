@@ -1,5 +1,5 @@
-"""Discord as a quiz platform: the :class:`~bot.kernel.ports.Platform` and
-:class:`~bot.kernel.ports.Connector` of the core, on discord.py.
+"""Discord as a quiz platform: the :class:`~bot.kernel.platform.Platform` and
+:class:`~bot.kernel.runtime.Connector` of the core, on discord.py.
 
 Outbound calls use partial channel and message objects, so nothing depends on
 the gateway cache (which is empty after a restart). Every send carries a nonce
@@ -60,9 +60,9 @@ from bot.bank.review_desk import may_open_form
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, Event, FormSubmit
 from bot.kernel.forms import Form
-from bot.kernel.ports import EventHandler
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
+from bot.kernel.runtime import EventHandler
 from bot.rounds import cards
 from bot.settings import Settings, SettingsError
 
@@ -77,9 +77,15 @@ FORM_TOO_BIG = "This form cannot be opened on Discord; the error was logged."
 INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
 
 
-class DiscordStore(MetaStore, RoundSource, SendProgress, Protocol):
+class DiscordStore(RoundSource, Protocol):
     """What the adapter needs from the store: the command hash, the open rounds and the
     parts of unfinished multi-part sends."""
+
+    @property
+    def meta(self) -> MetaStore: ...
+
+    @property
+    def unfinished_cards(self) -> SendProgress: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +122,7 @@ class DiscordPlatform:
         self._options = options
         self._store = store
         rate = options.requests_per_second
-        # the outbox's rounds at once (bot.kernel.ports.SendSlots)
+        # the outbox's rounds at once (bot.kernel.platform.SendSlots)
         self.send_slots = send_slots(rate)
         client_options: dict[str, Any] = {
             "guild_ready_timeout": options.guild_ready_timeout,
@@ -204,7 +210,7 @@ class DiscordPlatform:
         if application_id is None:
             raise PlatformError("Discord did not tell the application id")
         await sync_if_changed(
-            self._client.tree, application_id, self._options.dev_guild, self._store
+            self._client.tree, application_id, self._options.dev_guild, self._store.meta
         )
 
     async def _run_gateway(self) -> None:
@@ -309,9 +315,11 @@ class DiscordPlatform:
         # A retry skips the parts recorded as posted (after a restart too). A part posted
         # but not recorded is sent again with the same nonce, and Discord (enforce_nonce)
         # answers with the message it already has for a few minutes.
-        posted = (await self._store.unfinished_card(key) or []) if count > 1 else []
+        posted = (
+            (await self._store.unfinished_cards.unfinished_card(key) or []) if count > 1 else []
+        )
         if count > 1 and not posted:
-            await self._store.begin_card(key)
+            await self._store.unfinished_cards.begin_card(key)
         for part, embeds in enumerate(groups):
             if part < len(posted):
                 continue
@@ -334,10 +342,10 @@ class DiscordPlatform:
                         allowed_mentions=NO_MENTIONS,
                     )
             if count > 1:
-                await self._store.record_card_part(key, str(sent.id))
+                await self._store.unfinished_cards.record_card_part(key, str(sent.id))
             posted.append(str(sent.id))
         if count > 1:
-            await self._store.finish_card(key)
+            await self._store.unfinished_cards.finish_card(key)
         if not posted:
             raise PlatformError(f"{where}: the card rendered to no message")
         return posted[0]
@@ -409,7 +417,7 @@ class DiscordPlatform:
     ) -> MessageRef | None:
         """The message sent for ``key`` (its footer marker) in the recent history of
         ``thread`` or, without one, of the channel."""
-        if await self._store.unfinished_card(key) is not None:
+        if await self._store.unfinished_cards.unfinished_card(key) is not None:
             return None  # some parts are out, not all: the retry resumes the card
         marker = marker_for_key(key, 0)
         where = thread.thread_id if thread else channel.channel_id

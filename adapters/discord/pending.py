@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.kernel.errors import NotRecorded
 from bot.kernel.events import Event
-from bot.kernel.ports import EventHandler
+from bot.kernel.runtime import EventHandler
 
 log = logging.getLogger(__name__)
 

@@ -27,20 +27,30 @@ from bot.kernel.emoji import same_emoji
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import Reaction
 from bot.kernel.models import ChannelSettings, Round
-from bot.kernel.ports import EventHandler
 from bot.kernel.refs import ChannelRef, MessageRef
+from bot.kernel.runtime import EventHandler
 
 log = logging.getLogger(__name__)
 
 ANSWER_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
 
+class ChannelList(Protocol):
+    async def list_channels(self) -> list[ChannelSettings]: ...
+
+
+class OpenRounds(Protocol):
+    async def open_round(self, channel_id: int) -> Round | None: ...
+
+
 class RoundSource(Protocol):
     """The store's open rounds, as reconciliation reads them."""
 
-    async def list_channels(self) -> list[ChannelSettings]: ...
+    @property
+    def channels(self) -> ChannelList: ...
 
-    async def open_round(self, channel_id: int) -> Round | None: ...
+    @property
+    def rounds(self) -> OpenRounds: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +66,10 @@ class OpenRound:
 async def open_rounds(store: RoundSource) -> list[OpenRound]:
     """The open rounds of enabled Discord channels whose question is posted."""
     found: list[OpenRound] = []
-    for channel in await store.list_channels():
+    for channel in await store.channels.list_channels():
         if channel.ref.platform != "discord" or channel.disabled_reason:
             continue
-        round_ = await store.open_round(channel.id)
+        round_ = await store.rounds.open_round(channel.id)
         if round_ is None or round_.question_message is None:
             continue
         found.append(

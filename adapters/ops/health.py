@@ -11,7 +11,8 @@ from aiohttp import web
 
 from adapters.ops.log_throttle import HttpServerLog
 from adapters.ops.metrics import METRICS_CONTENT_TYPE, PrometheusMetrics
-from bot.kernel.ports import Connector, Store
+from bot.kernel.runtime import Connector
+from bot.kernel.stores import MetaStore
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ def connector_name(connector: Connector) -> str:
     return name if isinstance(name, str) else type(connector).__name__
 
 
-async def health_problems(store: Store, connectors: Sequence[Connector]) -> list[str]:
+async def health_problems(store: MetaStore, connectors: Sequence[Connector]) -> list[str]:
     """Why the bot is unhealthy, one reason per entry; empty when healthy."""
     problems: list[str] = []
     try:
@@ -53,7 +54,7 @@ class HealthServer:
 
 
 def health_app(
-    store: Store, connectors: Sequence[Connector], metrics: PrometheusMetrics
+    store: MetaStore, connectors: Sequence[Connector], metrics: PrometheusMetrics
 ) -> web.Application:
     async def healthz(request: web.Request) -> web.Response:
         problems = await health_problems(store, connectors)
@@ -76,7 +77,7 @@ def health_app(
 
 async def start_health_server(
     port: int,
-    store: Store,
+    store: MetaStore,
     connectors: Sequence[Connector],
     metrics: PrometheusMetrics,
     *,

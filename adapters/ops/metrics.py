@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from bot.kernel.clock import SystemClock
-from bot.kernel.ports import Clock, Store
+from bot.kernel.clock import Clock, SystemClock
+from bot.outbox.store import OutboxStore
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +39,9 @@ class OutboxCounts:
     failed: int
 
 
-async def outbox_counts(store: Store) -> OutboxCounts:
+async def outbox_counts(outbox: OutboxStore) -> OutboxCounts:
     """Pending and failed outbox actions over every channel."""
-    by_state = await store.outbox_counts()
+    by_state = await outbox.outbox_counts()
     return OutboxCounts(by_state.get("pending", 0), by_state.get("failed", 0))
 
 
@@ -50,13 +50,13 @@ class PrometheusMetrics:
 
     def __init__(
         self,
-        store: Store | None = None,
+        outbox: OutboxStore | None = None,
         *,
         clock: Clock | None = None,
         refresh_every: timedelta = REFRESH_EVERY,
         refresh_timeout: float = REFRESH_TIMEOUT,
     ) -> None:
-        self.store = store
+        self.outbox = outbox
         self._clock = clock or SystemClock()
         self._refresh_every = refresh_every
         self._refresh_timeout = refresh_timeout
@@ -135,7 +135,7 @@ class PrometheusMetrics:
     async def refresh(self) -> None:
         """Read the outbox gauges from the store unless they were read (or tried) less than
         ``refresh_every`` ago; on failure keep the last values until the next try."""
-        if self.store is None:
+        if self.outbox is None:
             return
         async with self._reading:
             now = self._clock.now()
@@ -145,7 +145,7 @@ class PrometheusMetrics:
                 return
             self._read_at = now
             try:
-                counts = await asyncio.wait_for(outbox_counts(self.store), self._refresh_timeout)
+                counts = await asyncio.wait_for(outbox_counts(self.outbox), self._refresh_timeout)
             except Exception:
                 log.warning("could not read outbox counts for /metrics", exc_info=True)
                 return

@@ -22,7 +22,8 @@ from adapters.ops.metrics import PrometheusMetrics
 from bot.kernel.clock import SystemClock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
-from bot.kernel.ports import Connector, EndsForGood, Platform, WatchesInstalls
+from bot.kernel.platform import Platform
+from bot.kernel.runtime import Connector, EndsForGood, WatchesInstalls
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
@@ -149,7 +150,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         database, lease=lease, synchronous=settings.sqlite_synchronous
     ) as store:
         clock = SystemClock()
-        metrics = PrometheusMetrics(store, clock=clock)
+        metrics = PrometheusMetrics(store.outbox, clock=clock)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, (stdin, stdout)
         )
@@ -179,7 +180,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         try:
             if settings.http_port is not None:
                 health = await start_health_server(
-                    settings.http_port, store, connectors, metrics, host=settings.health_host
+                    settings.http_port, store.meta, connectors, metrics, host=settings.health_host
                 )
             for connector in connectors:
                 await connector.start(service.handle)

@@ -54,12 +54,12 @@ from adapters.slack.workspaces import (
     Workspaces,
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
-from bot.kernel.clock import SystemClock
+from bot.kernel.clock import Clock, SystemClock
 from bot.kernel.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
 from bot.kernel.installations import InstallationStore
-from bot.kernel.ports import Clock, EventHandler, WorkspaceSwitch
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
+from bot.kernel.runtime import EventHandler, WorkspaceSwitch
 from bot.settings import (
     INSTALLS_NEED_HTTP,
     SLACK_INSTALL_CREDENTIALS,

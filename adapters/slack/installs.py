@@ -4,7 +4,7 @@ An install (``/slack/install`` → Slack's consent page → ``/slack/oauth_redir
 stores the workspace's bot token sealed (``adapters.slack.installations``) and enables
 again the channels an earlier removal had disabled. ``app_uninstalled``, or
 ``tokens_revoked`` for the bot, forgets the installation and disables the workspace's
-channels through the core's :class:`~bot.kernel.ports.WorkspaceSwitch`. Both are idempotent:
+channels through the core's :class:`~bot.kernel.runtime.WorkspaceSwitch`. Both are idempotent:
 Slack may deliver an event twice, to any replica.
 
 A failed install gets a page that says what happened and what to do, never a token.
@@ -37,7 +37,7 @@ from adapters.slack.installations import (
 )
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
 from bot.kernel.installations import InstallationStore
-from bot.kernel.ports import WorkspaceSwitch
+from bot.kernel.runtime import WorkspaceSwitch
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,7 @@ from bot.kernel.errors import BadArgument, Refused, unknown_topic, unknown_topic
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import AnswerMode, ChannelSettings
-from bot.kernel.ports import Platform, ReactionEmoji
+from bot.kernel.platform import Platform, ReactionEmoji
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Response
 from bot.kernel.scoring import period_start, streak
@@ -156,21 +156,21 @@ async def show_help(ctx: CommandContext, command: Help) -> Response:
 async def show_leaderboard(ctx: CommandContext, command: ShowLeaderboard) -> Response:
     channel = ctx.quiz
     since = period_start(command.period, ctx.engine.clock.now(), channel.timezone)
-    rows = await ctx.engine.store.leaderboard(channel.id, since, limit=10)
+    rows = await ctx.engine.store.reports.leaderboard(channel.id, since, limit=10)
     return Response(cards.leaderboard_card(command.period, rows), public=command.public)
 
 
 async def show_me(ctx: CommandContext, command: object) -> Response:
     store = ctx.engine.store
-    member_id = await store.member_id(ctx.event.member)
+    member_id = await store.answers.member_id(ctx.event.member)
     workspace = workspace_of(ctx.event.channel)
     mastery = await ctx.engine.learning.mastery(member_id, ctx.engine.clock.now(), workspace)
     if ctx.channel is None:  # outside a quiz channel: private practice only
         zone = ctx.engine.config.default_timezone
         return Response(cards.mastery_card(ctx.event.member.label(), mastery, zone))
     channel = ctx.quiz
-    history = await store.member_history(channel.id, member_id)
-    open_round = await store.open_round(channel.id)
+    history = await store.reports.member_history(channel.id, member_id)
+    open_round = await store.rounds.open_round(channel.id)
     member_streak = streak(
         history.scheduled_round_ids,
         history.answered_round_ids,
@@ -200,7 +200,7 @@ async def show_me(ctx: CommandContext, command: object) -> Response:
 
 
 async def show_stats(ctx: CommandContext, command: ShowStats) -> Response:
-    stats = await ctx.engine.store.channel_stats(ctx.quiz.id)
+    stats = await ctx.engine.store.reports.channel_stats(ctx.quiz.id)
     weakest = await ctx.engine.learning.weakest_topics(
         ctx.quiz.id, ctx.engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
     )
@@ -217,11 +217,11 @@ async def grade(ctx: CommandContext, command: GradeRound) -> Response:
         raise Refused(NOTHING_TO_GRADE_HERE)
     if ctx.channel is None:
         return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-    round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
+    round_ = await ctx.engine.store.rounds.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no question to grade yet.")
     if command.grade is None:
-        member_id = await ctx.engine.store.member_id(ctx.event.member)
+        member_id = await ctx.engine.store.answers.member_id(ctx.event.member)
         given = await ctx.engine.learning.store.round_grades(round_.id)
         return Response(cards.current_grade_card(round_.number, given.get(member_id)))
     return await grade_round(ctx.engine, ctx.quiz, round_, ctx.event.member, command.grade)
@@ -229,7 +229,7 @@ async def grade(ctx: CommandContext, command: GradeRound) -> Response:
 
 async def goal(ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
     learning, now = ctx.engine.learning, ctx.engine.clock.now()
-    member_id = await ctx.engine.store.member_id(ctx.event.member)
+    member_id = await ctx.engine.store.answers.member_id(ctx.event.member)
     if isinstance(command, SetGoal):
         if command.goal is not None and command.goal <= now.date():
             raise BadArgument(
@@ -299,7 +299,7 @@ async def post_now(ctx: CommandContext, command: PostNow) -> Response:
 
 
 async def reveal_now(ctx: CommandContext, command: object) -> Response:
-    round_ = await ctx.engine.store.latest_round(ctx.quiz.id)
+    round_ = await ctx.engine.store.rounds.latest_round(ctx.quiz.id)
     if round_ is None:
         raise Refused("There is no round to reveal yet.")
     if ctx.engine.was_skipped(round_):

@@ -16,7 +16,7 @@ from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import Platform
+from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.rounds import cards
 from bot.rounds.engine import QuizEngine

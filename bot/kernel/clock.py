@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """The time source the core and the store use; tests inject a fake one."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware, in UTC."""
+        ...
 
 
 class SystemClock:

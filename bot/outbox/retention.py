@@ -29,7 +29,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.kernel.ports import Clock, Store
+from bot.kernel.clock import Clock
+from bot.kernel.stores import DeliveryStore
+from bot.outbox.store import OutboxStore
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,8 @@ class Retention:
 
     def __init__(
         self,
-        store: Store,
+        outbox: OutboxStore,
+        deliveries: DeliveryStore,
         clock: Clock,
         *,
         outbox_retention: timedelta = DEFAULT_OUTBOX_RETENTION,
@@ -62,7 +65,8 @@ class Retention:
         monotonic: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self._store = store
+        self._outbox = outbox
+        self._deliveries = deliveries
         self._clock = clock
         self._outbox_retention = outbox_retention
         self._event_retention = event_retention
@@ -81,13 +85,13 @@ class Retention:
         more = True
         while go_on(more):
             started = self._monotonic()
-            batch = await self._store.prune_done_actions(now - self._outbox_retention, self._batch)
+            batch = await self._outbox.prune_done_actions(now - self._outbox_retention, self._batch)
             actions, more = actions + batch.deleted, batch.more
             await self._pause(started, more)
         more = True
         while go_on(more):
             started = self._monotonic()
-            batch = await self._store.prune_events(now - self._event_retention, self._batch)
+            batch = await self._deliveries.prune_events(now - self._event_retention, self._batch)
             events, more = events + batch.deleted, batch.more
             await self._pause(started, more)
         if actions or events:

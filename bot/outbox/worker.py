@@ -23,25 +23,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.blind.posts import blind_answer_card, post_key
+from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import ChannelUnavailable, PlatformError
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
-from bot.kernel.ports import (
-    Clock,
-    FindsSentSince,
-    LeasedClaims,
-    PacedSends,
-    Platform,
-    SendSlots,
-    SeparateImages,
-    Store,
-)
+from bot.kernel.platform import FindsSentSince, PacedSends, Platform, SendSlots, SeparateImages
 from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
+from bot.outbox.store import LeasedClaims
 from bot.recaps.recap import chart_key
 from bot.rounds import cards
+from bot.store import Store
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -190,7 +184,9 @@ class OutboxWorker:
         if passed.looked:
             # Due actions left now are waiting for a prerequisite, which is itself pending
             # with a later time (or gave up): the next time after now is when work resumes.
-            self._next_due = await self._store.next_due_after(now, platforms=self._platforms.keys())
+            self._next_due = await self._store.outbox.next_due_after(
+                now, platforms=self._platforms.keys()
+            )
             self._quiet_since_enqueue = self._read_at_enqueue
         if self._next_due is None:
             return idle_seconds
@@ -221,7 +217,7 @@ class OutboxWorker:
             self._quiet_since_enqueue = None
             self._read_at_enqueue = self._enqueues
             pass_limit = self._pass_limit()
-            due = await self._store.due_actions(
+            due = await self._store.outbox.due_actions(
                 self._clock.now(), limit=pass_limit, platforms=self._platforms.keys()
             )
             # A round's actions go in order, and so do the direct actions to one DM channel.
@@ -286,18 +282,20 @@ class OutboxWorker:
         # The round and channel are read once per round, together, not per action (unless
         # the caller knows them): the round's message and thread are known from the
         # actions this loop completes.
-        found = known or await self._store.round_in_channel(actions[0].round_id)
+        found = known or await self._store.rounds.round_in_channel(actions[0].round_id)
         round_, channel = found if found is not None else (None, None)
         completed = 0
         sent: Sent | None = None
         try:
             for index, action in enumerate(actions):  # oldest first: the question, its thread
                 if round_ is None:
-                    await self._store.fail_action(action.id, "round not found", self._clock.now())
+                    await self._store.outbox.fail_action(
+                        action.id, "round not found", self._clock.now()
+                    )
                     continue
                 if channel is None or channel.disabled_reason:
                     reason = channel.disabled_reason if channel else "channel not found"
-                    await self._store.fail_action(
+                    await self._store.outbox.fail_action(
                         action.id, f"channel disabled: {reason}", self._clock.now()
                     )
                     continue
@@ -313,7 +311,7 @@ class OutboxWorker:
                     now = self._clock.now()
                     until = now + timedelta(seconds=wait)
                     ids = [a.id for a in actions[index:]]
-                    await self._store.postpone_actions(ids, until, at=now)
+                    await self._store.outbox.postpone_actions(ids, until, at=now)
                     break
                 sent, previous = None, sent
                 sent = await self._perform(action, round_, channel, previous)
@@ -360,15 +358,15 @@ class OutboxWorker:
             question = await self._known_question(channel.ref, round_.question_id)
             if question is None:
                 await self._record(previous)
-                await self._store.fail_action(
+                await self._store.outbox.fail_action(
                     action.id, "question no longer in any pack", self._clock.now()
                 )
                 return None
         now = self._clock.now()
         if previous is None:
-            attempt = await self._store.begin_attempt(action.id, now)
+            attempt = await self._store.outbox.begin_attempt(action.id, now)
         else:
-            attempt = await self._store.complete_and_begin(
+            attempt = await self._store.outbox.complete_and_begin(
                 previous.action_id, previous.result, action.id, now
             )
         if attempt is None:
@@ -401,7 +399,7 @@ class OutboxWorker:
 
     async def _record(self, sent: Sent | None) -> None:
         if sent is not None:
-            await self._store.complete_action(sent.action_id, sent.result, self._clock.now())
+            await self._store.outbox.complete_action(sent.action_id, sent.result, self._clock.now())
 
     async def _run_direct(self, actions: list[OutboxAction]) -> int:
         """The direct actions to one DM channel, oldest first (a practice question before
@@ -416,7 +414,7 @@ class OutboxWorker:
                 if wait > 0:
                     now = self._clock.now()
                     until = now + timedelta(seconds=wait)
-                    await self._store.postpone_actions(
+                    await self._store.outbox.postpone_actions(
                         [a.id for a in actions[index:]], until, at=now
                     )
                     break
@@ -428,7 +426,7 @@ class OutboxWorker:
     async def _perform_direct(self, action: OutboxAction) -> bool:
         """Post a direct action's stored card to its DM channel; whether it was completed."""
         if action.destination is None or action.card is None:
-            await self._store.fail_action(
+            await self._store.outbox.fail_action(
                 action.id, "direct action without a card", self._clock.now()
             )
             return False
@@ -436,7 +434,7 @@ class OutboxWorker:
         platform = self._platforms.get(destination.platform)
         if platform is None:
             return False  # that platform is not running in this process; keep the action
-        attempt = await self._store.begin_attempt(action.id, self._clock.now())
+        attempt = await self._store.outbox.begin_attempt(action.id, self._clock.now())
         if attempt is None:
             return False  # another replica took it over, or it is settled
         started = time.perf_counter()
@@ -452,13 +450,13 @@ class OutboxWorker:
         except ChannelUnavailable as problem:  # the member closed the DM or left
             self._metrics.platform_error(platform.name, "channel_unavailable")
             log.warning("direct message %s undeliverable: %s", attempt.key, problem)
-            await self._store.fail_action(action.id, str(problem), self._clock.now())
+            await self._store.outbox.fail_action(action.id, str(problem), self._clock.now())
             return False
         except Exception as problem:
             await self._retry_later(platform.name, attempt, problem)
             return False
         self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
-        await self._store.complete_action(attempt.id, result, self._clock.now())
+        await self._store.outbox.complete_action(attempt.id, result, self._clock.now())
         return True
 
     async def _find_sent(
@@ -542,7 +540,7 @@ class OutboxWorker:
         Each post is recorded on its answer before the next is sent (see bot.blind.posts),
         so a retry starts at the first answer not recorded; after a crash between sending and
         recording (a retried action), that answer's key is looked up before it is sent."""
-        for answer in await self._store.waiting_blind_answers(round_.id):
+        for answer in await self._store.answers.waiting_blind_answers(round_.id):
             key = post_key(round_.id, answer.id)
             sent = None
             if action.attempts > 1:
@@ -550,7 +548,7 @@ class OutboxWorker:
             if sent is None:
                 card = blind_answer_card(answer, self._config.vote_emoji)
                 sent = await platform.reply(thread, card, key=key)
-            await self._store.answer_posted(answer.id, answer.message_id, sent.message_id)
+            await self._store.answers.answer_posted(answer.id, answer.message_id, sent.message_id)
 
     async def _send_recap(
         self, platform: Platform, action: OutboxAction, channel: ChannelSettings
@@ -605,7 +603,7 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-            await self._store.fail_action(action.id, message, now)
+            await self._store.outbox.fail_action(action.id, message, now)
             return
         delay = min(
             self._config.first_retry_seconds * 2 ** (action.attempts - 1),
@@ -621,7 +619,9 @@ class OutboxWorker:
                 message,
                 extra={"platform": platform, "round": action.round_id},
             )
-        await self._store.retry_action(action.id, message, now + timedelta(seconds=delay), at=now)
+        await self._store.outbox.retry_action(
+            action.id, message, now + timedelta(seconds=delay), at=now
+        )
 
 
 def _group_of(action: OutboxAction) -> object:

@@ -15,7 +15,7 @@ from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
 from bot.kernel.events import DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.models import Delivery
-from bot.kernel.ports import DirectMessages, Platform
+from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.learning.store import SessionOver
@@ -79,7 +79,7 @@ class PracticeSessions:
         if topic is not None and topic not in known:
             raise unknown_topic(topic, known)
         if member_id is None:
-            member_id = await self._engine.store.member_id(member)
+            member_id = await self._engine.store.answers.member_id(member)
         current = await self.current(member_id)
         if current is not None:
             if current.state is PracticeState.ANSWER and current.answers == 0:
@@ -109,7 +109,7 @@ class PracticeSessions:
         )
 
     async def stop(self, member: MemberRef) -> Response:
-        member_id = await self._engine.store.member_id(member)
+        member_id = await self._engine.store.answers.member_id(member)
         session = await self.current(member_id)
         if session is None:
             return Response(cards.info("No practice session is open."))
@@ -124,7 +124,9 @@ class PracticeSessions:
         # the session before that step (and queues the same card, whose key sends it once,
         # and moves nothing) or finds the id here, so it never brings the step after.
         delivery = Delivery(event.channel.platform, event.event_id)
-        if await self._engine.store.event_processed(delivery.platform, delivery.event_id):
+        if await self._engine.store.deliveries.event_processed(
+            delivery.platform, delivery.event_id
+        ):
             raise DuplicateDelivery(f"{delivery.platform} event {delivery.event_id}")
         if session is None:
             await self._engine.send_direct(
@@ -187,7 +189,7 @@ class PracticeSessions:
         DM carries no guild, so the member found by the guild-less ref would be a stranger."""
         if same_place(session.direct, channel):
             return True
-        return await self._engine.store.member_id(member) == session.member_id
+        return await self._engine.store.answers.member_id(member) == session.member_id
 
     def _question(self, session: PracticeSession) -> Question:
         question = self._engine.question_for(session.direct, session.question_id)

@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import Clock, Platform, Store
+from bot.kernel.platform import Platform
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.learning.team_memory import TeamMemory
@@ -34,6 +35,7 @@ from bot.recaps.schedule import RecapSetting, recap_plan
 from bot.recaps.store import RecapRecord
 from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduling.scheduler import ChannelPlan
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,7 @@ class WeeklyRecaps:
 
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
         """A recap slot fired: record the recap of the week before it, if it had rounds."""
-        channel = await self._store.get_channel_by_id(channel_id)
+        channel = await self._store.channels.get_channel_by_id(channel_id)
         if channel is None or self.plan(channel) is None:
             return
         start, end = week_before(slot, ZoneInfo(channel.timezone))

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from datetime import date, datetime, timedelta
 
-from bot.kernel.ports import Clock, Store
+from bot.kernel.clock import Clock
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.reminders.store import Reminder
@@ -33,6 +33,7 @@ from bot.scheduling.schedule_spec import (
     previous_slot,
 )
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.commands.handlers import CommandContext
 from bot.commands.typed import SetReminder, ShowReminder, StopReminder
 from bot.kernel.errors import Refused
-from bot.kernel.ports import DirectMessages
+from bot.kernel.platform import DirectMessages
 from bot.kernel.render import Card, Response
 from bot.reminders.daily import reminder_plan
 from bot.reminders.store import Reminder
@@ -19,7 +19,7 @@ EXAMPLE = "`/quiz remind 08:30 Europe/Berlin`"
 async def remind(
     ctx: CommandContext, command: ShowReminder | SetReminder | StopReminder
 ) -> Response:
-    member_id = await ctx.engine.store.member_id(ctx.event.member)
+    member_id = await ctx.engine.store.answers.member_id(ctx.event.member)
     if isinstance(command, StopReminder):
         if await ctx.reminders.stop(member_id):
             return Response(

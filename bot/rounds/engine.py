@@ -17,6 +17,7 @@ from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.rotation import eligible_questions, pick_question
 from bot.bank.store import StoredQuestion, Workspace
 from bot.kernel.bounded_cache import BoundedCache
+from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.emoji import same_emoji
 from bot.kernel.errors import Refused
@@ -36,10 +37,10 @@ from bot.kernel.models import (
     action_key,
     direct_draft,
 )
-from bot.kernel.ports import Clock, Store
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.learning.service import LearningService
+from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
 
@@ -93,7 +94,7 @@ class QuizEngine:
     async def load(self) -> None:
         """Register the catalog's questions in the store and read the workspaces' own
         questions and overrides (at start-up)."""
-        self.questions.register_bundled(await self.store.sync_questions(self.catalog.keys()))
+        self.questions.register_bundled(await self.store.rounds.sync_questions(self.catalog.keys()))
         for own in await self.store.bank.own_questions():
             self.questions.put_own(own)
         for override in await self.store.bank.overrides():
@@ -136,7 +137,7 @@ class QuizEngine:
         cache_key = (ref.platform, ref.workspace, ref.channel_id)
         cached = self._channels.get(cache_key)
         if cached is None:
-            cached = await self.store.get_channel(ref)
+            cached = await self.store.channels.get_channel(ref)
             if cached is not None:
                 self._channels[cache_key] = cached
         return cached
@@ -157,13 +158,13 @@ class QuizEngine:
             followup_policy=self.config.followup_policy,
             grace_hours=self.config.grace_hours,
         )
-        created = await self.store.create_channel(draft)
+        created = await self.store.channels.create_channel(draft)
         self._channels[(ref.platform, ref.workspace, ref.channel_id)] = created
         log.info("quiz channel set up", extra=about(ref))
         return created
 
     async def save_channel(self, settings: ChannelSettings) -> None:
-        await self.store.update_channel(settings)
+        await self.store.channels.update_channel(settings)
         self.remember_channel(settings)
 
     def remember_channel(self, settings: ChannelSettings) -> None:
@@ -179,7 +180,7 @@ class QuizEngine:
     async def stored_channel(self, ref: ChannelRef) -> ChannelSettings | None:
         """The channel's settings as stored now, kept from now on: another replica may
         have changed them since they were cached."""
-        stored = await self.store.get_channel(ref)
+        stored = await self.store.channels.get_channel(ref)
         if stored is not None:
             self.remember_channel(stored)
         return stored
@@ -213,7 +214,7 @@ class QuizEngine:
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
-        round_ = await self.store.create_round(
+        round_ = await self.store.rounds.create_round(
             channel.id,
             choose,
             scheduled_for,
@@ -231,17 +232,17 @@ class QuizEngine:
         return round_
 
     async def skip(self, channel: ChannelSettings) -> Round | None:
-        round_ = await self.store.open_round(channel.id)
+        round_ = await self.store.rounds.open_round(channel.id)
         if round_ is None:
             return None
-        await self.store.skip_round(round_.id, self.clock.now())
+        await self.store.rounds.skip_round(round_.id, self.clock.now())
         self._open_round[channel.id] = None
         self._wake_outbox()  # a round closed before its reveal posts its blind answers
         return round_
 
     async def queue(self, drafts: Sequence[OutboxDraft]) -> None:
         """Queue rounds' actions (a key already queued stays as it is) and wake the outbox."""
-        if await self.store.enqueue(drafts, self.clock.now()):
+        if await self.store.outbox.enqueue(drafts, self.clock.now()):
             self._wake_outbox()
 
     async def reveal(self, channel: ChannelSettings, round_: Round) -> bool:
@@ -256,7 +257,7 @@ class QuizEngine:
         drafts = [
             OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
         ]
-        revealed = await self.store.reveal_round(round_.id, self.clock.now(), drafts)
+        revealed = await self.store.rounds.reveal_round(round_.id, self.clock.now(), drafts)
         if revealed is None:
             return False
         self._revealed(channel, revealed)
@@ -283,13 +284,15 @@ class QuizEngine:
             return None
         now = self.clock.now()
         if event.edited:  # the answer's text stays current, even after the round closed
-            await self.store.edit_answer(round_id, event.message.message_id, event.text, now)
+            await self.store.answers.edit_answer(
+                round_id, event.message.message_id, event.text, now
+            )
             return None
         if not await self._is_open(channel.id, round_id):
             return None
-        member_id = await self.store.member_id(event.member)
+        member_id = await self.store.answers.member_id(event.member)
         rules = self.config.scoring
-        result = await self.store.record_answer(
+        result = await self.store.answers.record_answer(
             AnswerDraft(
                 event_id=event.event_id,
                 platform=event.channel.platform,
@@ -316,7 +319,7 @@ class QuizEngine:
             draft = OutboxDraft(
                 round_id, ActionKind.FOLLOW_UPS, action_key(round_id, ActionKind.FOLLOW_UPS)
             )
-            if await self.store.enqueue([draft], now):
+            if await self.store.outbox.enqueue([draft], now):
                 self._wake_outbox()
             self._follow_ups_queued.put(round_id, True)
         return result.outcome
@@ -325,7 +328,9 @@ class QuizEngine:
         """Queue ``card`` for ``destination`` (a member's DM channel) in the outbox under
         ``key``, which says what it is (e.g. "practice:7:outline"): sent once, however
         often this is called with that key, across a crash too."""
-        if await self.store.enqueue([direct_draft(destination, card, key)], self.clock.now()):
+        if await self.store.outbox.enqueue(
+            [direct_draft(destination, card, key)], self.clock.now()
+        ):
             self._wake_outbox()
 
     async def on_reaction(self, event: Reaction) -> bool:
@@ -351,18 +356,18 @@ class QuizEngine:
         message = event.message.message_id
         if channel.reveal_min_reactors <= 1:
             # The round is found, revealed and its actions queued in one transaction.
-            revealed = await self.store.reveal_round_by_message(
+            revealed = await self.store.rounds.reveal_round_by_message(
                 channel.id, message, self.clock.now(), REVEAL_KINDS, delivery=delivery
             )
             if revealed is None:
                 return False
             self._revealed(channel, revealed)
             return True
-        round_ = await self.store.round_by_message(channel.id, message)
+        round_ = await self.store.rounds.round_by_message(channel.id, message)
         if round_ is None or round_.revealed_at is not None or self.was_skipped(round_):
             return False
-        member_id = await self.store.member_id(event.member)
-        reactors = await self.store.add_reveal_reactor(
+        member_id = await self.store.answers.member_id(event.member)
+        reactors = await self.store.rounds.add_reveal_reactor(
             round_.id, member_id, at=self.clock.now(), delivery=delivery
         )
         if reactors >= channel.reveal_min_reactors:
@@ -372,14 +377,16 @@ class QuizEngine:
     async def _vote_reaction(
         self, channel: ChannelSettings, event: Reaction, delivery: Delivery
     ) -> bool:
-        answer = await self.store.answer_by_message_in_channel(channel.id, event.message.message_id)
+        answer = await self.store.answers.answer_by_message_in_channel(
+            channel.id, event.message.message_id
+        )
         if answer is None:
             return False
-        voter_id = await self.store.member_id(event.member)
+        voter_id = await self.store.answers.member_id(event.member)
         if voter_id == answer.member_id:
             return False  # no votes for one's own answer
         rules = self.config.scoring
-        return await self.store.record_vote(
+        return await self.store.answers.record_vote(
             answer.id,
             voter_id,
             self.clock.now(),
@@ -392,7 +399,7 @@ class QuizEngine:
         cached = self._round_by_thread.get((channel_id, thread))
         if cached is not None:
             return cached
-        round_ = await self.store.round_by_thread(channel_id, thread)
+        round_ = await self.store.rounds.round_by_thread(channel_id, thread)
         if round_ is None:
             return None
         self._round_by_thread.put((channel_id, thread), round_.id)
@@ -400,6 +407,6 @@ class QuizEngine:
 
     async def _is_open(self, channel_id: int, round_id: int) -> bool:
         if channel_id not in self._open_round:
-            open_round = await self.store.open_round(channel_id)
+            open_round = await self.store.rounds.open_round(channel_id)
             self._open_round[channel_id] = open_round.id if open_round else None
         return self._open_round[channel_id] == round_id

@@ -17,7 +17,7 @@ async def grade_round(
 ) -> Response:
     """Record the grade (replacing the member's earlier one of the round) and say, to the
     member only, when the question comes back; refused before the reveal."""
-    member_id = await engine.store.member_id(member)
+    member_id = await engine.store.answers.member_id(member)
     target = RoundToGrade(round_.id, channel.id, round_.question_id, round_.revealed_at is not None)
     try:
         result = await engine.learning.grade_round(target, member_id, grade, engine.clock.now())

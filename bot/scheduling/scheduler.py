@@ -38,8 +38,8 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 
+from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import Clock
 from bot.scheduling.schedule_spec import (
     ScheduleError,
     ScheduleSpec,

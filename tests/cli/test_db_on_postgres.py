@@ -43,11 +43,11 @@ async def test_migrate_on_postgresql(url: str, capsys: pytest.CaptureFixture[str
 
 async def a_used_installation(path: Path) -> None:
     async with SqliteStore.open(path) as store:
-        ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
-        channel = await store.create_channel(
+        ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+        channel = await store.channels.create_channel(
             ChannelSettings(0, ChannelRef("slack", "T1", "C1", "quiz"), "UTC")
         )
-        round_ = await store.create_round(
+        round_ = await store.rounds.create_round(
             channel.id,
             lambda _: ids[("p", "q1")],
             AT,
@@ -56,11 +56,11 @@ async def a_used_installation(path: Path) -> None:
             actions=[ActionKind.QUESTION],
         )
         assert round_ is not None
-        ann = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
-        await store.record_answer(
+        ann = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        await store.answers.record_answer(
             AnswerDraft("ev1", "slack", channel.id, round_.id, ann, "m1", "an answer", AT, 10, 5)
         )
-        await store.set_meta("synced", "yes")
+        await store.meta.set_meta("synced", "yes")
 
 
 async def test_copy_moves_every_row_and_refuses_a_target_with_data(
@@ -72,14 +72,16 @@ async def test_copy_moves_every_row_and_refuses_a_target_with_data(
     out = capsys.readouterr().out
     assert "counts match" in out and "answers 1" in out and "rounds 1" in out
     async with PostgresStore.open(url) as store:
-        channel = (await store.list_channels())[0]
-        round_ = await store.latest_round(channel.id)
+        channel = (await store.channels.list_channels())[0]
+        round_ = await store.rounds.latest_round(channel.id)
         assert round_ is not None
-        [answer] = await store.round_answers(round_.id)
+        [answer] = await store.answers.round_answers(round_.id)
         assert (answer.member_name, answer.text, answer.points) == ("Ann", "an answer", 15)
-        assert await store.get_meta("synced") == "yes"
-        assert not await store.mark_event_processed("slack", "ev1", AT)  # events came too
-        later = await store.create_channel(
+        assert await store.meta.get_meta("synced") == "yes"
+        assert not await store.deliveries.mark_event_processed(
+            "slack", "ev1", AT
+        )  # events came too
+        later = await store.channels.create_channel(
             ChannelSettings(0, ChannelRef("slack", "T1", "C2", "more"), "UTC")
         )
         assert later.id == channel.id + 1  # ids go on after the copied ones

@@ -26,16 +26,18 @@ async def approved_question_and_flag(
         follow_ups=(FollowUp(ask="What does GQA change?", notes="Divides it.\nQuality holds."),),
         key_points=("the formula", "GQA", "linear in context"),
     )
-    channel = await store.create_channel(ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC"))
-    alice = await store.member_id(MemberRef("slack", "T1", "U1", member))
+    channel = await store.channels.create_channel(
+        ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
+    )
+    alice = await store.answers.member_id(MemberRef("slack", "T1", "U1", member))
     space = Workspace("slack", "T1")
     suggestion = await store.bank.add_suggestion(space, channel.id, alice, question, AT)
     approval = await store.bank.approve_suggestion(
         suggestion, question, decided_by=alice, at=AT, bonus_points=20
     )
     assert approval is not None
-    ids = await store.sync_questions([QuestionKey("ai-infra", "q1", "gpu", "h")])
-    round_ = await store.create_round(
+    ids = await store.rounds.sync_questions([QuestionKey("ai-infra", "q1", "gpu", "h")])
+    round_ = await store.rounds.create_round(
         channel.id,
         lambda _counts: ids[("ai-infra", "q1")],
         AT,

@@ -23,7 +23,7 @@ async def run(tmp_path: Path, lines: list[str]) -> tuple[str, int]:
         tmp_path / "dm.db", [platform], FakeClock(START), Catalog([sample_pack()])
     ) as service:
         await run_script(service, platform)
-        channels = len(await service.store.list_channels())
+        channels = len(await service.store.channels.list_channels())
     return " ".join(out.getvalue().split()), channels  # the console wraps long lines
 
 

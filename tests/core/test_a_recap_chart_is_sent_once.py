@@ -18,11 +18,11 @@ import pytest
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
 from bot.kernel.models import ActionKind, ActionState, OutboxAction
-from bot.kernel.ports import Store
 from bot.kernel.refs import ChannelRef, MessageRef
 from bot.kernel.render import Card, Image
 from bot.recaps.recap import recap_key
 from bot.service import QuizService
+from bot.store import Store
 from questions.catalog import Catalog
 from tests.core.test_recap import FRIDAY_RECAP, channel_settings, seed_week
 from tests.fakes import FakeClock, FakePlatform, Sent, SimulatedCrash

@@ -95,9 +95,9 @@ async def test_after_a_restart_the_channel_is_known_without_a_round_trip(
         await QuizHarness(service, platform, clock).command("now")
     async with running_service(db_path, [platform], clock, catalog, config) as service:
         quiz = QuizHarness(service, platform, clock)
-        stored = await service.store.get_channel(quiz.channel)  # not through the engine
+        stored = await service.store.channels.get_channel(quiz.channel)  # not through the engine
         assert stored is not None
-        round_ = await service.store.latest_round(stored.id)
+        round_ = await service.store.rounds.latest_round(stored.id)
         assert round_ is not None and round_.question_message is not None
 
         trips = await _reveal_counted(quiz, round_.question_message, monkeypatch)
@@ -138,7 +138,7 @@ async def test_redelivered_reveal_and_vote_reactions_count_as_duplicates_and_cha
         await service.settle()
 
         assert (await quiz.thread_titles()).count("Sample answer outline") == 1
-        [scored] = await service.store.round_answers(round_.id)
+        [scored] = await service.store.answers.round_answers(round_.id)
         assert scored.votes == 1
         assert metrics.duplicates == ["fake", "fake"]
 
@@ -150,7 +150,7 @@ async def test_a_reveal_handed_over_while_a_pass_runs_is_sent_once(
     round_ = await quiz.round()
     assert round_.question_message is not None
     store = quiz.service.store
-    real_due_actions = store.due_actions
+    real_due_actions = store.outbox.due_actions
     reaction = _reveal_reaction(quiz, round_.question_message, "ev-reveal")
 
     async def reveal_meanwhile(*args: Any, **kwargs: Any) -> Any:

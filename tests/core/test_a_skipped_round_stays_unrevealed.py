@@ -20,7 +20,7 @@ async def _skipped_then_next(quiz: QuizHarness) -> Round:
     await quiz.command("skip")
     await quiz.command("now")
     assert (await quiz.round()).number == skipped.number + 1
-    stored = await quiz.service.store.get_round(skipped.id)
+    stored = await quiz.service.store.rounds.get_round(skipped.id)
     assert stored is not None and stored.question_message is not None
     return stored
 
@@ -53,7 +53,7 @@ async def test_a_reveal_reaction_or_button_on_a_skipped_question_posts_no_outlin
 
     assert pressed is CardKind.ERROR
     assert not any(m.card.title == OUTLINE for m in platform.messages)
-    after = await quiz.service.store.get_round(skipped.id)
+    after = await quiz.service.store.rounds.get_round(skipped.id)
     assert after is not None and after.revealed_at is None
 
 
@@ -67,5 +67,5 @@ async def test_enough_reveal_reactions_on_a_skipped_question_post_no_outline(
         await quiz.react(member, "💡", message_id=skipped.question_message)
 
     assert not any(m.card.title == OUTLINE for m in platform.messages)
-    after = await quiz.service.store.get_round(skipped.id)
+    after = await quiz.service.store.rounds.get_round(skipped.id)
     assert after is not None and after.revealed_at is None

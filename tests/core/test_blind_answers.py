@@ -77,7 +77,7 @@ async def test_config_answers_blind_is_stored_and_puts_an_answer_button_on_the_c
 ) -> None:
     response = await quiz.command("config answers blind")
     assert response.public and "blind" in response.card.body.lower()
-    channel = await quiz.service.engine.store.get_channel(quiz.channel)
+    channel = await quiz.service.engine.store.channels.get_channel(quiz.channel)
     assert channel is not None and channel.answer_mode is AnswerMode.BLIND
 
     await quiz.command("now")
@@ -105,7 +105,7 @@ async def test_switching_back_to_the_thread_waits_until_no_blind_answer_waits(
     await quiz.command("now")
     looked_up: list[int] = []
     store = quiz.service.store
-    lookup = store.waiting_blind_answers
+    lookup = store.answers.waiting_blind_answers
 
     async def spied(round_id: int) -> list[AnswerRecord]:
         looked_up.append(round_id)
@@ -424,7 +424,7 @@ async def test_an_answer_written_while_the_reveal_posts_is_refused_not_left_unpo
     await blind_round(quiz)
     await submit(quiz, "alice", "in time")
     store = quiz.service.store
-    record_answer = store.record_answer
+    record_answer = store.answers.record_answer
 
     async def revealed_and_posted_meanwhile(draft: AnswerDraft) -> AnswerResult:
         # bob's answer took its time before the write (its clock read is older than the

@@ -90,7 +90,7 @@ async def test_an_answer_written_as_the_round_is_skipped_is_refused_not_left_unp
     await blind_round(quiz)
     round_ = await quiz.round()
     store = quiz.service.store
-    record_answer = store.record_answer
+    record_answer = store.answers.record_answer
 
     async def skipped_meanwhile(draft: object) -> object:
         await quiz.command("skip")  # between bob's check of the round and his write

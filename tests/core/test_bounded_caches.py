@@ -44,5 +44,5 @@ async def test_many_rounds_keep_the_engine_caches_bounded(small_cache_quiz: Quiz
     thread = await quiz.thread()
     # The open round still answers and gets its follow-ups once.
     await quiz.answer("late", "another answer")
-    assert len(await quiz.service.store.round_answers((await quiz.round()).id)) == 2
+    assert len(await quiz.service.store.answers.round_answers((await quiz.round()).id)) == 2
     assert quiz.platform.titles(thread).count(quiz.platform.titles(thread)[0]) == 1

@@ -30,11 +30,11 @@ async def test_a_failing_round_does_not_let_the_next_pass_send_twice(
 
     monkeypatch.setattr(platform, "post", slow_post)
     store = quiz.service.store
-    real_complete = store.complete_action
+    real_complete = store.outbox.complete_action
     failed: list[int] = []
 
     async def complete_failing_once(action_id: int, result: str | None, at: datetime) -> None:
-        action = (await store.due_actions(at, limit=1000)) or []
+        action = (await store.outbox.due_actions(at, limit=1000)) or []
         if not failed and any(a.id == action_id and a.round_id == 2 for a in action):
             failed.append(action_id)
             raise RuntimeError("database hiccup")
@@ -62,17 +62,17 @@ async def test_channels_of_a_platform_not_running_get_no_rounds_and_block_nothin
     quiz: QuizHarness, platform: FakePlatform
 ) -> None:
     store = quiz.service.store
-    absent = await store.create_channel(
+    absent = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("slack", "T1", "C9"), "UTC", schedule="daily 09:00")
     )
     slot = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     await quiz.service.post_slot(absent.id, slot)
-    assert await store.latest_round(absent.id) is None
+    assert await store.rounds.latest_round(absent.id) is None
     # rounds left over from a run when that platform was up do not hold up the others
     question_ids = await question_ask_counts(store, absent.id)
     assert question_ids == {}
     for day in range(3):
-        await store.create_round(
+        await store.rounds.create_round(
             absent.id,
             lambda _: 1,
             datetime(2026, 11, 1 + day, 9, tzinfo=UTC),
@@ -82,13 +82,13 @@ async def test_channels_of_a_platform_not_running_get_no_rounds_and_block_nothin
         )
     await quiz.command("now")
     assert [m.card.title for m in platform.in_channel()] == ["Question #1"]
-    assert len(await store.due_actions(quiz.clock.now())) == 3  # kept for when slack is back
+    assert len(await store.outbox.due_actions(quiz.clock.now())) == 3  # kept for when slack is back
 
 
 async def test_a_timezone_typed_in_lower_case_is_stored_canonically(quiz: QuizHarness) -> None:
     response = await quiz.command("schedule weekdays 09:30 europe/berlin")
     assert "(Europe/Berlin)" in response.card.body
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert channel.timezone == "Europe/Berlin"
     board = await quiz.command("leaderboard", by="alice")
     assert "Leaderboard" in board.card.title
@@ -111,7 +111,7 @@ async def test_votes_on_a_later_reply_earn_nothing(quiz: QuizHarness) -> None:
     extra = await quiz.answer("alice", "and another thing")
     for voter in ("bob", "carol"):
         await quiz.react(voter, "👍", message_id=extra)
-    answers = await quiz.service.store.round_answers((await quiz.round()).id)
+    answers = await quiz.service.store.answers.round_answers((await quiz.round()).id)
     assert [(a.text, a.votes, a.points) for a in answers] == [
         ("first", 0, 15),
         ("and another thing", 2, 0),
@@ -135,14 +135,14 @@ async def test_an_edit_after_the_round_closed_still_updates_the_text(quiz: QuizH
             edited=True,
         )
     )
-    [answer] = await quiz.service.store.round_answers(first_round.id)
+    [answer] = await quiz.service.store.answers.round_answers(first_round.id)
     assert answer.text == "fixed"
 
 
 async def test_disabling_a_channel_keeps_settings_changed_meanwhile(quiz: QuizHarness) -> None:
     await quiz.command("now")
-    [stale] = await quiz.service.store.list_channels()
+    [stale] = await quiz.service.store.channels.list_channels()
     await quiz.command("schedule daily 07:00")
     await quiz.service.disable_channel(stale, "channel_not_found")
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert (channel.schedule, channel.disabled_reason) == ("daily 07:00", "channel_not_found")

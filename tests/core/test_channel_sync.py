@@ -15,8 +15,8 @@ import pytest
 from bot.channel_sync import ChannelSync, Followed
 from bot.kernel.errors import QuizError
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import ChangeKind
 from bot.kernel.refs import ChannelRef
+from bot.kernel.stores import ChangeKind
 
 
 def settings(channel_id: int, emoji: str = "💡") -> ChannelSettings:

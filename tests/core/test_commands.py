@@ -138,7 +138,7 @@ async def test_member_is_refused_admin_commands_and_nothing_changes(
         assert "needs a quiz admin" in response.card.body, text
         assert not response.public
     assert platform.messages == []
-    assert await quiz.service.store.list_channels() == []
+    assert await quiz.service.store.channels.list_channels() == []
 
 
 async def test_a_member_with_bad_admin_arguments_is_told_it_needs_an_admin(
@@ -164,7 +164,7 @@ async def test_bad_argument_tells_the_member_the_right_form(quiz: QuizHarness) -
 
 async def test_first_admin_command_makes_a_quiz_channel(quiz: QuizHarness) -> None:
     await quiz.command("pause")
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert channel.ref.channel_id == quiz.channel.channel_id
     assert channel.paused
 
@@ -182,7 +182,7 @@ async def test_topics_enable_disable_and_listing(quiz: QuizHarness, platform: Fa
     unknown = await quiz.command("topics enable cooking")
     assert "Unknown topic(s): 'cooking'" in unknown.card.body
     await quiz.command("topics enable gpu networking")
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert channel.topics is None  # every topic enabled again
 
 
@@ -225,7 +225,7 @@ async def test_schedule_set_show_and_bad_spec(quiz: QuizHarness) -> None:
     assert "Example: /quiz schedule" in bad.card.body
     bad_zone = await quiz.command("schedule daily 10:00 Mars/Olympus")
     assert "Mars/Olympus" in bad_zone.card.body
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert (channel.schedule, channel.timezone) == ("weekdays 09:30", "Europe/Berlin")
 
 

@@ -54,7 +54,7 @@ async def test_first_admin_commands_racing_in_a_new_channel_create_it_once(
             command(quiz, channel, "config grace 2", "third"),
         )
     assert [r.getMessage() for r in caplog.records].count("quiz channel set up") == 1
-    channels = [c for c in await quiz.service.store.list_channels() if c.ref == channel]
+    channels = [c for c in await quiz.service.store.channels.list_channels() if c.ref == channel]
     assert len(channels) == 1
     [created] = channels
     # and no command undid another's change with a copy read before it

@@ -75,9 +75,9 @@ async def test_paused_channel_is_not_caught_up(
     clock: FakeClock,
 ) -> None:
     async with SqliteStore.open(db_path) as store:
-        [channel] = await store.list_channels()
+        [channel] = await store.channels.list_channels()
         from dataclasses import replace
 
-        await store.update_channel(replace(channel, paused=True))
+        await store.channels.update_channel(replace(channel, paused=True))
     back = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
     assert await _start_at(back, db_path, platform, catalog) == []

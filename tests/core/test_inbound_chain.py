@@ -70,6 +70,9 @@ async def test_the_bots_own_reply_is_ignored_before_anything_is_recorded(
         is_bot=True,
     )
     assert await quiz.service.handle(own) is None
-    assert not await quiz.service.store.event_processed(quiz.channel.platform, "ev-own")
+    assert not await quiz.service.store.deliveries.event_processed(quiz.channel.platform, "ev-own")
     round_ = await quiz.round()
-    assert await quiz.service.store.answer_by_message_in_channel(round_.channel_id, "m-own") is None
+    assert (
+        await quiz.service.store.answers.answer_by_message_in_channel(round_.channel_id, "m-own")
+        is None
+    )

@@ -53,7 +53,7 @@ async def test_crash_between_sending_and_recording_does_not_send_twice(
     [question] = platform.messages
     assert platform.threads == {f"t{question.id}": question.id}
     async with SqliteStore.open(db_path) as store:
-        round_ = await store.get_round(1)
+        round_ = await store.rounds.get_round(1)
         assert round_ is not None and round_.question_message == question.id
 
 
@@ -106,8 +106,8 @@ async def test_gives_up_after_max_attempts(
         clock.advance(seconds=600)
         await quiz.service.settle()
     assert platform.messages == []
-    [channel] = await quiz.service.store.list_channels()
-    stats = await quiz.service.store.channel_stats(channel.id)
+    [channel] = await quiz.service.store.channels.list_channels()
+    stats = await quiz.service.store.reports.channel_stats(channel.id)
     assert stats.failed_actions >= 1
     assert platform.calls == QuizConfig().max_send_attempts
 
@@ -117,11 +117,11 @@ async def test_unavailable_channel_is_disabled_with_a_reason(
 ) -> None:
     platform.failures.append(ChannelUnavailable("channel_not_found"))
     await quiz.command("now")
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert channel.disabled_reason == "channel_not_found"
     stats = await quiz.command("stats", by="alice")
     assert "disabled: channel_not_found" in stats.card.plain_text()
-    assert await quiz.service.store.due_actions(quiz.clock.now()) == []
+    assert await quiz.service.store.outbox.due_actions(quiz.clock.now()) == []
 
 
 async def test_an_admin_command_enables_a_disabled_channel_again(
@@ -131,6 +131,6 @@ async def test_an_admin_command_enables_a_disabled_channel_again(
     await quiz.command("now")
     assert platform.messages == []
     await quiz.command("now")
-    [channel] = await quiz.service.store.list_channels()
+    [channel] = await quiz.service.store.channels.list_channels()
     assert channel.disabled_reason is None
     assert [m.card.title for m in platform.in_channel()] == ["Question #2"]

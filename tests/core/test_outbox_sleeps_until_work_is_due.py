@@ -95,7 +95,7 @@ async def test_an_enqueue_since_the_last_look_makes_the_reveals_pass_read_the_du
     assert await quiz.service.outbox.run_once(idle_seconds=600) == 600
     dm = ChannelRef(quiz.channel.platform, quiz.channel.workspace, "D-alice")
     store = quiz.service.store
-    await store.enqueue(
+    await store.outbox.enqueue(
         [direct_draft(dm, cards.info("Practice"), "practice:1:q")], quiz.clock.now()
     )
     quiz.service.outbox.wake()  # as every enqueue does

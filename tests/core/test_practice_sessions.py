@@ -63,7 +63,7 @@ async def press(quiz: QuizHarness, name: str, action: str, value: str) -> Respon
 
 
 async def session_of(quiz: QuizHarness, name: str) -> PracticeSession | None:
-    member_id = await quiz.service.store.member_id(quiz.member(name))
+    member_id = await quiz.service.store.answers.member_id(quiz.member(name))
     return await quiz.service.practice.current(member_id)
 
 
@@ -98,10 +98,10 @@ async def test_a_whole_practice_session_walks_the_question_like_an_interview(
     confirmation = dm_cards(quiz, "alice")[-1]  # in the DM, through the outbox
     assert confirmation.title == "Practice graded: good"
     assert "comes back for you on" in confirmation.body
-    member_id = await quiz.service.store.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
     cards = await quiz.service.store.learning.member_cards(member_id)
     assert list(cards) == [session.question_id]  # the member's own card
-    assert await quiz.service.store.leaderboard(1, None) == []  # no channel points
+    assert await quiz.service.store.reports.leaderboard(1, None) == []  # no channel points
 
     (next_button,) = confirmation.buttons
     assert next_button.action == NEXT_ACTION
@@ -124,7 +124,7 @@ async def test_the_grade_command_in_the_dm_grades_the_session(quiz: QuizHarness)
 
 
 async def test_the_policy_chooses_the_question(quiz: QuizHarness) -> None:
-    member_id = await quiz.service.store.member_id(quiz.member("carol"))
+    member_id = await quiz.service.store.answers.member_id(quiz.member("carol"))
     now = quiz.clock.now()
     expected = await quiz.service.engine.learning.choose_practice(member_id, now)
     await quiz.command("practice", by="carol")

@@ -181,7 +181,7 @@ async def test_a_week_without_rounds_gets_no_recap(quiz: QuizHarness) -> None:
     await quiz.command("schedule weekdays 09:00 UTC")
     await send_recap(quiz, FRIDAY_RECAP)
     assert recaps(quiz.platform) == []
-    counts = await quiz.service.store.outbox_counts()
+    counts = await quiz.service.store.outbox.outbox_counts()
     assert counts.get("pending", 0) == 0
 
 

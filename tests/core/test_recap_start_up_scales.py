@@ -24,14 +24,18 @@ async def add_channels(db_path: Path, count: int, *, catalog: Catalog | None = N
     """``count`` quiz channels; with ``catalog``, each with a round in the recap's week."""
     async with SqliteStore.open(db_path) as store:
         question_ids = (
-            [] if catalog is None else list((await store.sync_questions(catalog.keys())).values())
+            []
+            if catalog is None
+            else list((await store.rounds.sync_questions(catalog.keys())).values())
         )
         for number in range(count):
             ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
-            channel = await store.create_channel(ChannelSettings(id=0, ref=ref, timezone="UTC"))
+            channel = await store.channels.create_channel(
+                ChannelSettings(id=0, ref=ref, timezone="UTC")
+            )
             if question_ids:
                 monday = FRIDAY_RECAP - timedelta(days=4, hours=7)  # Monday 09:00
-                await store.create_round(
+                await store.rounds.create_round(
                     channel.id,
                     lambda asked: question_ids[0],
                     monday,
@@ -47,7 +51,7 @@ async def recap_start_up_statements(
     """The SQL statements that loading recap settings and catching up run."""
     statements: list[str] = []
     async with running_service(db_path, [platform], clock, catalog) as service:
-        channels = await service.store.list_channels()
+        channels = await service.store.channels.list_channels()
         store = service.store
         assert isinstance(store, SqliteStore)
         await store._connection().set_trace_callback(statements.append)

@@ -35,7 +35,7 @@ async def test_a_pass_takes_a_share_of_the_fan_out_when_replicas_share_the_store
                 ChannelRef(platform.name, "team", f"C{number}")
             )
             await service.engine.start_round(channel, scheduled_for=clock.now(), scheduled=True)
-        due = len(await service.store.due_actions(clock.now(), limit=10_000))
+        due = len(await service.store.outbox.due_actions(clock.now(), limit=10_000))
         assert due > 2 * SHARED_PASS_PER_SLOT
 
         first_pass = await service.outbox.run_due()

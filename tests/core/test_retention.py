@@ -91,5 +91,5 @@ async def test_event_ids_are_kept_for_the_redelivery_window_then_forgotten(
     assert "ev-answer" not in event_ids(db_path)
     # Past the window the answer is still counted once: it is unique per round and message.
     assert await quiz.service.engine.on_reply(redelivered) is AnswerOutcome.DUPLICATE
-    answers = await quiz.service.store.round_answers((await quiz.round()).id)
+    answers = await quiz.service.store.answers.round_answers((await quiz.round()).id)
     assert [(a.message_id, a.points > 0) for a in answers] == [("a1", True)]

@@ -62,6 +62,7 @@ async def test_a_long_pass_keeps_the_store_busy_at_most_a_fifth_of_the_time() ->
     store = LongHistory(timeline, rows=20_000)
     retention = Retention(
         store,  # type: ignore[arg-type]  # only the two prune calls are used
+        store,  # type: ignore[arg-type]
         FakeClock(NOW),
         monotonic=timeline.monotonic,
         sleep=timeline.sleep,
@@ -79,6 +80,7 @@ async def test_a_short_pass_does_not_pause() -> None:
     timeline = Timeline()
     store = LongHistory(timeline, rows=20)  # an hour's worth: one batch each
     retention = Retention(
+        store,  # type: ignore[arg-type]
         store,  # type: ignore[arg-type]
         FakeClock(NOW),
         monotonic=timeline.monotonic,

@@ -165,7 +165,7 @@ async def test_answers_score_once_per_member_and_edits_keep_text(quiz: QuizHarne
     await quiz.react("bob", "💡")
     await quiz.answer("bob", "after the reveal")
     round_ = await quiz.round()
-    answers = await quiz.service.store.round_answers(round_.id)
+    answers = await quiz.service.store.answers.round_answers(round_.id)
     assert [(a.member_name, a.text, a.points, a.scoring) for a in answers] == [
         ("Alice", "first, edited", 15, True),
         ("Alice", "second thought", 0, False),
@@ -204,8 +204,8 @@ async def test_replies_outside_a_round_thread_or_by_bots_are_not_answers(
             is_bot=True,
         )
     )
-    assert await quiz.service.store.round_answers(first_round.id) == []
-    assert await quiz.service.store.round_answers((await quiz.round()).id) == []
+    assert await quiz.service.store.answers.round_answers(first_round.id) == []
+    assert await quiz.service.store.answers.round_answers((await quiz.round()).id) == []
 
 
 async def test_votes_count_once_per_voter_never_for_oneself_and_are_capped(
@@ -216,11 +216,11 @@ async def test_votes_count_once_per_voter_never_for_oneself_and_are_capped(
     await quiz.react("alice", "👍", message_id=answer)  # self-vote: ignored
     await quiz.react("bob", "👍", message_id=answer)
     await quiz.react("bob", "👍", message_id=answer)  # second vote by bob: ignored
-    [record] = await quiz.service.store.round_answers((await quiz.round()).id)
+    [record] = await quiz.service.store.answers.round_answers((await quiz.round()).id)
     assert (record.votes, record.points) == (1, 16)
     for voter in ("c1", "c2", "c3", "c4", "c5", "c6"):
         await quiz.react(voter, "👍", message_id=answer)
-    [record] = await quiz.service.store.round_answers((await quiz.round()).id)
+    [record] = await quiz.service.store.answers.round_answers((await quiz.round()).id)
     assert record.votes == 7
     assert record.points == 15 + 5  # at most 5 votes count
 

@@ -56,16 +56,16 @@ async def add_channels(db_path: Path, count: int, catalog: Catalog, *, asked: bo
     """``count`` channels, each on its own schedule; ``asked``: each with its latest slot's
     round, as a bot that was running leaves them (nothing is caught up at start)."""
     async with SqliteStore.open(db_path) as store:
-        question = next(iter((await store.sync_questions(catalog.keys())).values()))
+        question = next(iter((await store.rounds.sync_questions(catalog.keys())).values()))
         for number in range(count):
             schedule, zone = own_schedule(number)
             ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
-            channel = await store.create_channel(
+            channel = await store.channels.create_channel(
                 ChannelSettings(id=0, ref=ref, timezone=zone, schedule=schedule)
             )
             slot = previous_slot(parse_schedule(schedule), parse_timezone(zone), SATURDAY)
             if asked and slot is not None:
-                await store.create_round(
+                await store.rounds.create_round(
                     channel.id,
                     lambda asked_before: question,
                     slot,

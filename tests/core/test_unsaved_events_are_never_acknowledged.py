@@ -44,7 +44,7 @@ def _reply(
 
 async def _scores(quiz: QuizHarness) -> dict[str, int]:
     round_ = await quiz.round()
-    answers = await quiz.service.store.round_answers(round_.id)
+    answers = await quiz.service.store.answers.round_answers(round_.id)
     return {str(a.member_id): a.points for a in answers}
 
 
@@ -72,7 +72,7 @@ async def test_a_reveal_reaction_that_failed_after_its_id_was_seen_is_redone(
     round_ = await quiz.round()
     assert round_.question_message is not None
     store = quiz.service.store
-    real_reveal = store.reveal_round_by_message
+    real_reveal = store.rounds.reveal_round_by_message
     calls: list[str] = []
 
     async def fail_first(
@@ -111,7 +111,7 @@ async def test_an_edit_that_failed_after_its_id_was_seen_is_redone(
     thread = await quiz.thread()
     await quiz.service.handle(_reply(quiz, thread, "ev-answer", "ann"))
     store = quiz.service.store
-    real_edit = store.edit_answer
+    real_edit = store.answers.edit_answer
     failures = [sqlite3.OperationalError("database or disk is full")]
 
     async def fail_first(*args: object) -> bool:
@@ -124,7 +124,7 @@ async def test_an_edit_that_failed_after_its_id_was_seen_is_redone(
     with pytest.raises(NotRecorded):
         await quiz.service.handle(edit)
     await quiz.service.handle(edit)
-    [answer] = await store.round_answers((await quiz.round()).id)
+    [answer] = await store.answers.round_answers((await quiz.round()).id)
     assert answer.text == "answer of ann (edited)"
 
 
@@ -134,7 +134,7 @@ async def test_follow_ups_whose_queuing_failed_after_the_answer_was_saved_go_out
     await quiz.command("now")
     thread = await quiz.thread()
     store = quiz.service.store
-    real_enqueue = store.enqueue
+    real_enqueue = store.outbox.enqueue
     failures = [sqlite3.OperationalError("database or disk is full")]
 
     async def fail_first(drafts: Sequence[OutboxDraft], at: datetime) -> int:

@@ -30,12 +30,12 @@ async def test_a_removal_stops_the_workspace_once_and_a_reinstall_restarts_it(
     await quiz.service.post_slot(channel.id, quiz.clock.now())
     await quiz.service.settle()
     assert len(quiz.platform.messages) == sent_before
-    assert (await quiz.service.store.get_channel_by_id(elsewhere.id)) == elsewhere
+    assert (await quiz.service.store.channels.get_channel_by_id(elsewhere.id)) == elsewhere
 
     assert await quiz.service.enable_workspace("fake", "team") == 1
     assert await quiz.service.enable_workspace("fake", "team") == 0
     channel = await engine.channel(quiz.channel)
     assert channel is not None and channel.disabled_reason is None
     assert quiz.service.next_post(channel) is not None
-    still = await quiz.service.store.get_channel_by_id(archived.id)
+    still = await quiz.service.store.channels.get_channel_by_id(archived.id)
     assert still is not None and still.disabled_reason == "is_archived"

@@ -22,24 +22,40 @@ TOPICS = ("gpu", "networking", "storage")
 
 
 @dataclass
-class MemoryStore(UnfinishedSends):
-    """The slice of the Store the adapter needs, in memory."""
-
-    meta: dict[str, str] = field(default_factory=dict)
-    channels: list[ChannelSettings] = field(default_factory=list)
-    rounds: dict[int, Round] = field(default_factory=dict)
+class MemoryMeta:
+    values: dict[str, str] = field(default_factory=dict)
 
     async def get_meta(self, key: str) -> str | None:
-        return self.meta.get(key)
+        return self.values.get(key)
 
     async def set_meta(self, key: str, value: str) -> None:
-        self.meta[key] = value
+        self.values[key] = value
+
+
+@dataclass
+class MemoryChannels:
+    settings: list[ChannelSettings] = field(default_factory=list)
 
     async def list_channels(self) -> list[ChannelSettings]:
-        return list(self.channels)
+        return list(self.settings)
+
+
+@dataclass
+class MemoryRounds:
+    open: dict[int, Round] = field(default_factory=dict)
 
     async def open_round(self, channel_id: int) -> Round | None:
-        return self.rounds.get(channel_id)
+        return self.open.get(channel_id)
+
+
+@dataclass
+class MemoryStore:
+    """The slice of the Store the adapter needs, in memory."""
+
+    meta: MemoryMeta = field(default_factory=MemoryMeta)
+    channels: MemoryChannels = field(default_factory=MemoryChannels)
+    rounds: MemoryRounds = field(default_factory=MemoryRounds)
+    unfinished_cards: UnfinishedSends = field(default_factory=UnfinishedSends)
 
 
 @dataclass

@@ -104,9 +104,9 @@ class Quiz:
         await eventually(lambda: len(self.fake.interaction_replies) >= replies + 2)
 
     async def round(self) -> Round:
-        channels = await self.store.list_channels()
+        channels = await self.store.channels.list_channels()
         assert channels, "no quiz channel yet"
-        round_ = await self.store.latest_round(channels[0].id)
+        round_ = await self.store.rounds.latest_round(channels[0].id)
         assert round_ is not None
         return round_
 
@@ -170,7 +170,7 @@ async def test_a_whole_round_through_the_adapter(quiz: Quiz) -> None:
     await quiz.run("MESSAGE_REACTION_ADD", reveal)
     await quiz.service.settle()
 
-    [answer_record] = await quiz.store.round_answers(round_.id)
+    [answer_record] = await quiz.store.answers.round_answers(round_.id)
     assert answer_record.text == "Shard the batch, @everyone" and answer_record.votes == 1
     assert (await quiz.round()).revealed_at is not None
     bot_posts = [
@@ -196,7 +196,7 @@ async def test_admin_commands_need_manage_guild_and_members_get_private_answers(
     await quiz.command(ANN, "me")  # no quiz here yet: a private answer
     await eventually(lambda: len(quiz.fake.interaction_replies) == 4)
 
-    assert await quiz.store.list_channels() == []
+    assert await quiz.store.channels.list_channels() == []
     _, refusal, deferred, private = quiz.fake.interaction_replies
     assert "Manage Server" in refusal["embeds"][0]["description"]
     assert refusal["flags"] & EPHEMERAL
@@ -252,7 +252,7 @@ async def test_a_forbidden_channel_is_disabled_with_its_reason(quiz: Quiz) -> No
     await _post_round(quiz)
     await quiz.command(ANN, "stats")
 
-    [channel] = await quiz.store.list_channels()
+    [channel] = await quiz.store.channels.list_channels()
     assert channel.disabled_reason is not None and "403" in channel.disabled_reason
     assert "disabled" in str(quiz.fake.interaction_replies[-1]["embeds"])
 
@@ -272,7 +272,7 @@ async def test_a_reveal_and_answers_made_while_offline_are_reconciled_once(quiz:
     await platform.reconcile_open_rounds()  # a second pass (e.g. after a resume)
     await quiz.service.settle()
 
-    [answer_record] = await quiz.store.round_answers(round_.id)
+    [answer_record] = await quiz.store.answers.round_answers(round_.id)
     assert answer_record.message_id == answer["id"] and answer_record.votes == 1
     assert (await quiz.round()).revealed_at is not None
     bot_posts = [
@@ -326,7 +326,7 @@ async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
     reply = quiz.fake.interaction_replies[-1]
     assert reply["flags"] & EPHEMERAL
     assert reply["embeds"][0]["title"] == "Round #1 graded: partly"
-    member_id = await quiz.store.member_id(
+    member_id = await quiz.store.answers.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
     )
     assert await quiz.store.learning.round_grades(round_.id) == {member_id: Grade.PARTLY}
@@ -338,7 +338,7 @@ async def test_an_answer_the_database_could_not_write_is_kept_retried_and_counte
     round_ = await _post_round(quiz)
     [question] = quiz.fake.channel_messages()
     answer = quiz.fake.add_message(int(question["id"]), ANN, "Shard the optimizer state")
-    record_answer = quiz.store.record_answer
+    record_answer = quiz.store.answers.record_answer
     failures = [sqlite3.OperationalError("database is locked")] * 3
 
     async def failing_then_healing(draft: Any) -> Any:
@@ -352,7 +352,7 @@ async def test_an_answer_the_database_could_not_write_is_kept_retried_and_counte
         feed(quiz.connected(), "MESSAGE_CREATE", message_payload(quiz.fake, answer))
     await eventually(lambda: not failures and len(quiz.connected()._pending or []) == 0)
 
-    [saved] = await quiz.store.round_answers(round_.id)
+    [saved] = await quiz.store.answers.round_answers(round_.id)
     assert saved.text == "Shard the optimizer state"
 
 
@@ -399,7 +399,9 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     await eventually(lambda: len(quiz.fake.interaction_replies) >= replies + 2)
     graded = str(quiz.fake.interaction_replies[replies:])
     assert "Practice graded: good" in graded
-    ann = await quiz.store.member_id(MemberRef("discord", str(quiz.fake.guild_id), str(ANN)))
+    ann = await quiz.store.answers.member_id(
+        MemberRef("discord", str(quiz.fake.guild_id), str(ANN))
+    )
     assert len(await quiz.store.learning.member_cards(ann)) == 1  # the guild member's card
 
     await quiz.service.settle()

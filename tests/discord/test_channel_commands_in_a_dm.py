@@ -39,7 +39,7 @@ async def test_quiz_now_in_a_dm_is_refused(quiz: Quiz) -> None:  # noqa: F811
     said, dm = await run_in_dm(quiz, LEAD, "now")
     assert "only in a channel" in said and "/quiz practice" in said
     assert bot_posts(quiz.fake, dm) == []
-    assert await quiz.store.list_channels() == []
+    assert await quiz.store.channels.list_channels() == []
 
 
 async def test_leaderboard_in_a_dm_does_not_invite_starting_a_quiz(quiz: Quiz) -> None:  # noqa: F811

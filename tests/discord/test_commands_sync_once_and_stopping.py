@@ -25,13 +25,13 @@ async def test_commands_sync_once_then_only_when_their_definitions_change(
     assert target == "global"
     assert [c["name"] for c in commands] == ["quiz"]
     assert commands[0]["dm_permission"] is False  # guild only
-    [stored] = memory_store.meta.values()
+    [stored] = memory_store.meta.values.values()
 
-    memory_store.meta = {k: "an older definition" for k in memory_store.meta}
+    memory_store.meta.values = {k: "an older definition" for k in memory_store.meta.values}
     await make_platform()
 
     assert len(fake.synced_commands) == 2
-    assert list(memory_store.meta.values()) == [stored]
+    assert list(memory_store.meta.values.values()) == [stored]
 
 
 async def test_a_dev_guild_gets_the_commands_instead_of_global(

@@ -89,7 +89,7 @@ async def test_the_answer_button_opens_a_modal_and_the_answer_is_confirmed_priva
 
     await quiz.command(ANN, "answer", {"text": "tree all-reduce"})
     assert "Answer changed (only you see it)" in last_private_text(quiz)
-    [stored] = await quiz.store.round_answers(round_.id)
+    [stored] = await quiz.store.answers.round_answers(round_.id)
     assert stored.text == "tree all-reduce" and stored.points == 15
 
 
@@ -121,7 +121,7 @@ async def test_the_reveal_posts_each_answer_once_and_votes_count_for_its_author(
     await quiz.run(
         "MESSAGE_REACTION_ADD", reaction_payload(quiz.fake, thread, int(anns["id"]), BOB, "👍")
     )
-    answers = {a.text: a for a in await quiz.store.round_answers(round_.id)}
+    answers = {a.text: a for a in await quiz.store.answers.round_answers(round_.id)}
     assert answers["ann's idea"].message_id == anns["id"]
     assert (answers["ann's idea"].votes, answers["ann's idea"].points) == (1, 16)
 
@@ -170,6 +170,6 @@ async def test_a_crash_between_two_posts_posts_each_answer_once(
         "lead's answer",
         "Sample answer outline",
     ]
-    stored = {a.text: a.message_id for a in await quiz.store.round_answers(round_.id)}
+    stored = {a.text: a.message_id for a in await quiz.store.answers.round_answers(round_.id)}
     posted = {m["embeds"][0]["title"]: m["id"] for m in bot_posts(quiz.fake, thread)}
     assert stored["bob's idea"] == posted["@everyone <@&1>'s answer"]

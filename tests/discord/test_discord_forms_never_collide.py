@@ -170,7 +170,7 @@ def command(name: str, options: dict[str, Any] | None = None) -> Callable[[Quiz,
 
 
 async def both_answers_kept(quiz: Quiz) -> None:  # noqa: F811
-    answers = await quiz.store.round_answers((await quiz.round()).id)
+    answers = await quiz.store.answers.round_answers((await quiz.round()).id)
     assert sorted(a.text for a in answers) == ["ann wrote this", "bob wrote this"]
 
 
@@ -299,7 +299,7 @@ async def test_a_form_that_cannot_be_routed_is_answered_with_what_was_typed(
         assert values["answer"] in answer and values["note"] in answer  # nothing is lost
 
     assert submitted_by(quiz) == []
-    assert await quiz.store.round_answers(round_.id) == []
+    assert await quiz.store.answers.round_answers(round_.id) == []
 
 
 async def test_a_form_too_big_for_a_custom_id_is_not_opened(
@@ -334,4 +334,4 @@ async def test_an_answer_form_submitted_after_the_reveal_gives_back_what_was_typ
 
     assert "already revealed, so answers are closed" in answer
     assert typed in answer  # the refusal repeats it: nothing typed is lost
-    assert await quiz.store.round_answers((await quiz.round()).id) == []
+    assert await quiz.store.answers.round_answers((await quiz.round()).id) == []

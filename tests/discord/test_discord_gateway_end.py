@@ -6,7 +6,6 @@ import asyncio
 import io
 import logging
 from pathlib import Path
-from typing import cast
 
 import pytest
 from pydantic import SecretStr
@@ -14,7 +13,6 @@ from pydantic import SecretStr
 from adapters.ops import runtime
 from adapters.ops.health import health_problems
 from bot.kernel.errors import PlatformError
-from bot.kernel.ports import Store
 from bot.settings import Settings
 from tests.discord.conftest import TOKEN, MemoryStore, PlatformFactory, eventually
 from tests.discord.fake_discord import FakeDiscord
@@ -50,16 +48,14 @@ async def test_a_live_session_closed_for_good_fails_healthz_and_reports_why(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     platform = await make_platform()
-    assert await health_problems(cast(Store, memory_store), [platform]) == []
+    assert await health_problems(memory_store.meta, [platform]) == []
 
     with caplog.at_level(logging.DEBUG):
         await fake.close_sessions(4004)
         cause = await asyncio.wait_for(platform.until_ended(), 5)
 
     assert "the Discord token was rejected" in cause
-    assert await health_problems(cast(Store, memory_store), [platform]) == [
-        "discord: not connected"
-    ]
+    assert await health_problems(memory_store.meta, [platform]) == ["discord: not connected"]
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == [cause]
     assert [r for r in caplog.records if r.exc_info] == []
 

@@ -25,7 +25,7 @@ async def test_an_answer_and_a_flag_keep_their_spaces_newlines_and_code(quiz: Qu
     await quiz.command(ANN, "flag", {"reason": FLAG})
 
     round_ = await quiz.round()
-    [answer] = await quiz.store.round_answers(round_.id)
+    [answer] = await quiz.store.answers.round_answers(round_.id)
     assert answer.text == ANSWER
     [flag] = await quiz.store.bank.flags()
     assert flag.reason == FLAG

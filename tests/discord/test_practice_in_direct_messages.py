@@ -59,7 +59,9 @@ async def start_practice(quiz: Quiz) -> int:  # noqa: F811
 
 
 async def ann_id(quiz: Quiz) -> int:  # noqa: F811
-    return await quiz.store.member_id(MemberRef("discord", str(quiz.fake.guild_id), str(ANN)))
+    return await quiz.store.answers.member_id(
+        MemberRef("discord", str(quiz.fake.guild_id), str(ANN))
+    )
 
 
 async def test_a_whole_practice_session_in_the_discord_dm(quiz: Quiz) -> None:  # noqa: F811
@@ -94,7 +96,7 @@ async def test_a_whole_practice_session_in_the_discord_dm(quiz: Quiz) -> None:  
     assert "Practice graded: good" in said
     [(card_question, card)] = (await quiz.store.learning.member_cards(await ann_id(quiz))).items()
     assert card_question == session.question_id and card.due > quiz.clock.now()
-    assert await quiz.store.leaderboard(1, None) == []  # never the channel's leaderboard
+    assert await quiz.store.reports.leaderboard(1, None) == []  # never the channel's leaderboard
     graded = bot_posts(quiz.fake, dm)[-1]
     assert graded["embeds"][0]["title"] == "Practice graded: good"
     assert "comes back for you on" in graded["embeds"][0]["description"]

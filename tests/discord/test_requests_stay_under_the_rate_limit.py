@@ -8,7 +8,7 @@ import itertools
 from discord.http import Route
 
 from adapters.discord.pacing import GlobalPacer, is_paced
-from bot.kernel.ports import SendSlots
+from bot.kernel.platform import SendSlots
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from tests.discord.conftest import PlatformFactory

@@ -201,14 +201,14 @@ async def test_a_long_card_cut_short_by_a_crash_is_completed_by_the_next_process
 ) -> None:
     channel = quiz_channel(fake)
     card = Card(title="Outline", body="\n\n".join("word " * 300 for _ in range(12)))
-    record_part = memory_store.record_card_part
+    record_part = memory_store.unfinished_cards.record_card_part
 
     async def record_then_die(key: str, message_id: str) -> None:
         await record_part(key, message_id)
         monkeypatch.undo()
         raise SimulatedCrash("the process dies between two parts")
 
-    monkeypatch.setattr(memory_store, "record_card_part", record_then_die)
+    monkeypatch.setattr(memory_store.unfinished_cards, "record_card_part", record_then_die)
     crashed = await make_platform()
     with pytest.raises(SimulatedCrash):
         await crashed.post(channel, card, key="round:9:outline")
@@ -223,4 +223,6 @@ async def test_a_long_card_cut_short_by_a_crash_is_completed_by_the_next_process
     assert again.message_id == first["id"] == messages[0]["id"]
     assert len(messages) >= 2
     assert len({m["id"] for m in messages}) == len(messages)  # no part was posted twice
-    assert await memory_store.unfinished_card("round:9:outline") is None  # finished
+    assert (
+        await memory_store.unfinished_cards.unfinished_card("round:9:outline") is None
+    )  # finished

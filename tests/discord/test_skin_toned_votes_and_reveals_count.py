@@ -31,7 +31,7 @@ async def test_a_toned_thumbs_up_votes_and_a_toned_hand_reveals(quiz: Quiz) -> N
     await quiz.run("MESSAGE_REACTION_ADD", reveal)
     await quiz.service.settle()
 
-    [answer_record] = await quiz.store.round_answers(round_.id)
+    [answer_record] = await quiz.store.answers.round_answers(round_.id)
     assert answer_record.votes == 1
     assert (await quiz.round()).revealed_at is not None
 
@@ -45,5 +45,5 @@ async def test_the_vote_emoji_and_two_emoji_are_refused_as_the_reveal_emoji(quiz
     ]:
         await quiz.command(LEAD, "config", {"setting": "reveal-emoji", "value": typed})
         assert reason in last_private_text(quiz), typed
-    [channel] = await quiz.store.list_channels()
+    [channel] = await quiz.store.channels.list_channels()
     assert channel.reveal_emoji == "💡"  # unchanged

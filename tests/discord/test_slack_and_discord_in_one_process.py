@@ -85,12 +85,12 @@ async def test_one_process_one_database_two_platforms(fake: FakeDiscord, tmp_pat
                 await eventually(lambda: len(handled) == 2)
                 await slack_quiz.reply("from Slack", by=ADMIN)
 
-                channels = await store.list_channels()
+                channels = await store.channels.list_channels()
                 assert sorted(c.ref.platform for c in channels) == ["discord", "slack"]
                 for channel in channels:
-                    round_ = await store.open_round(channel.id)
+                    round_ = await store.rounds.open_round(channel.id)
                     assert round_ is not None and round_.question_message is not None
-                    [answer_record] = await store.round_answers(round_.id)
+                    [answer_record] = await store.answers.round_answers(round_.id)
                     assert answer_record.text == f"from {channel.ref.platform.title()}"
                 assert slack_quiz.question().ts
             finally:

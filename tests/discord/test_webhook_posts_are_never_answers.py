@@ -46,7 +46,7 @@ async def test_a_webhook_post_is_not_an_answer_even_when_a_resume_replays_it(
     answer = fake.add_message(thread, ANN, "shard the KV cache by head")
     await fake.dispatch("MESSAGE_CREATE", message_payload(fake, answer))
     await eventually(lambda: handled(quiz, answer["id"]) == 1)
-    answers = await quiz.store.round_answers(round_.id)
+    answers = await quiz.store.answers.round_answers(round_.id)
     assert [a.text for a in answers] == ["shard the KV cache by head"]
 
     # Discord moves the session (op 7); the client resumes, gets the post replayed with
@@ -63,7 +63,7 @@ async def test_a_webhook_post_is_not_an_answer_even_when_a_resume_replays_it(
     await eventually(lambda: handled(quiz, later["id"]) >= 1)
     await quiz.service.settle()
 
-    answers = await quiz.store.round_answers(round_.id)
+    answers = await quiz.store.answers.round_answers(round_.id)
     assert [(a.text, a.points) for a in answers] == [("shard the KV cache by head", 15)]
     hooks = [
         e for e, _ in quiz.handled.done if isinstance(e, Reply) and e.member.member_id == str(HOOK)

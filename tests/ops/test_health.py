@@ -11,7 +11,7 @@ import pytest
 
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.metrics import PrometheusMetrics
-from bot.kernel.ports import EventHandler
+from bot.kernel.runtime import EventHandler
 from storage.sqlite_store import SqliteStore
 
 
@@ -46,7 +46,7 @@ async def test_healthy_when_the_store_answers_and_every_platform_is_connected(
 ) -> None:
     connectors = [FakeConnector("slack"), FakeConnector("discord")]
     server = await start_health_server(
-        0, store, connectors, PrometheusMetrics(store), host="127.0.0.1"
+        0, store.meta, connectors, PrometheusMetrics(store.outbox), host="127.0.0.1"
     )
     try:
         assert server.port > 0
@@ -60,7 +60,11 @@ async def test_a_disconnected_platform_makes_it_unhealthy_and_says_which(
 ) -> None:
     discord = FakeConnector("discord")
     server = await start_health_server(
-        0, store, [FakeConnector("slack"), discord], PrometheusMetrics(store), host="127.0.0.1"
+        0,
+        store.meta,
+        [FakeConnector("slack"), discord],
+        PrometheusMetrics(store.outbox),
+        host="127.0.0.1",
     )
     try:
         discord.connected = False
@@ -74,7 +78,9 @@ async def test_a_disconnected_platform_makes_it_unhealthy_and_says_which(
 
 async def test_a_closed_database_makes_it_unhealthy(db_path: Path) -> None:
     store = await SqliteStore.connect(db_path)
-    server = await start_health_server(0, store, [], PrometheusMetrics(store), host="127.0.0.1")
+    server = await start_health_server(
+        0, store.meta, [], PrometheusMetrics(store.outbox), host="127.0.0.1"
+    )
     try:
         await store.close()
         status, text, _ = await get(server, "/healthz")
@@ -85,11 +91,11 @@ async def test_a_closed_database_makes_it_unhealthy(db_path: Path) -> None:
 
 
 async def test_a_port_in_use_is_a_clear_error(store: SqliteStore) -> None:
-    metrics = PrometheusMetrics(store)
-    first = await start_health_server(0, store, [], metrics, host="127.0.0.1")
+    metrics = PrometheusMetrics(store.outbox)
+    first = await start_health_server(0, store.meta, [], metrics, host="127.0.0.1")
     try:
         with pytest.raises(OSError, match=r"cannot serve /healthz and /metrics on 127\.0\.0\.1"):
-            await start_health_server(first.port, store, [], metrics, host="127.0.0.1")
+            await start_health_server(first.port, store.meta, [], metrics, host="127.0.0.1")
     finally:
         await first.close()
 
@@ -99,7 +105,7 @@ async def test_the_health_port_listens_on_localhost_unless_told_otherwise(
 ) -> None:
     """/healthz and /metrics have no authentication: only this host reaches them unless
     QUIZBOT_HEALTH_HOST says otherwise."""
-    server = await start_health_server(0, store, [], PrometheusMetrics(store))
+    server = await start_health_server(0, store.meta, [], PrometheusMetrics(store.outbox))
     try:
         assert server.host == "127.0.0.1"
         assert [address[0] for address in server.runner.addresses] == ["127.0.0.1"]

@@ -39,7 +39,7 @@ async def test_malformed_requests_get_400_and_one_line_without_a_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     server = await start_health_server(
-        0, store, [FakeConnector("slack")], PrometheusMetrics(store), host="127.0.0.1"
+        0, store.meta, [FakeConnector("slack")], PrometheusMetrics(store.outbox), host="127.0.0.1"
     )
     try:
         with caplog.at_level(logging.DEBUG, logger="aiohttp"):

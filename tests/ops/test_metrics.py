@@ -13,7 +13,7 @@ from adapters.ops.health import start_health_server
 from adapters.ops.metrics import PrometheusMetrics
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
-from bot.kernel.ports import Store
+from bot.store import Store
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
@@ -26,7 +26,7 @@ async def measured(
     made: list[PrometheusMetrics] = []
 
     def metrics_for(store: Store) -> PrometheusMetrics:
-        made.append(PrometheusMetrics(store, clock=clock))
+        made.append(PrometheusMetrics(store.outbox, clock=clock))
         return made[0]
 
     async with running_service(
@@ -84,7 +84,7 @@ async def test_metrics_are_served_over_http_in_the_text_format(
 ) -> None:
     quiz, metrics = measured
     await quiz.command("now")
-    server = await start_health_server(0, quiz.service.store, [], metrics, host="127.0.0.1")
+    server = await start_health_server(0, quiz.service.store.meta, [], metrics, host="127.0.0.1")
     try:
         async with (
             aiohttp.ClientSession() as session,

@@ -13,7 +13,7 @@ from slack_bolt.response import BoltResponse
 
 from adapters.slack.connector import SlackPlatform, create_slack_platform
 from bot.kernel.config import QuizConfig
-from bot.kernel.ports import Platform
+from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
@@ -109,9 +109,9 @@ class SlackQuiz:
         """How many answers the latest round of the channel has saved."""
         channel = await self.service.engine.channel(ChannelRef("slack", TEAM, self.channel))
         assert channel is not None
-        round_ = await self.service.store.latest_round(channel.id)
+        round_ = await self.service.store.rounds.latest_round(channel.id)
         assert round_ is not None
-        return len(await self.service.store.round_answers(round_.id))
+        return len(await self.service.store.answers.round_answers(round_.id))
 
     def member_ts(self) -> str:
         return f"1765000000.{next(self._ts):06d}"

@@ -106,9 +106,9 @@ async def test_an_edited_answer_is_an_edit_not_a_new_answer(slack_quiz: SlackQui
     assert response.status == 200
     channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
     assert channel is not None
-    round_ = await quiz.service.store.latest_round(channel.id)
+    round_ = await quiz.service.store.rounds.latest_round(channel.id)
     assert round_ is not None
-    [answer] = await quiz.service.store.round_answers(round_.id)
+    [answer] = await quiz.service.store.answers.round_answers(round_.id)
     assert answer.text == "final & better"
 
 

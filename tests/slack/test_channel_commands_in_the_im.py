@@ -22,7 +22,7 @@ async def test_quiz_now_in_the_im_is_refused(slack_quiz: SlackQuiz) -> None:
     response = await slack_quiz.command("now")
     assert response.status == 200
     assert slack_quiz.fake.posts(IM) == []
-    assert await slack_quiz.service.store.list_channels() == []
+    assert await slack_quiz.service.store.channels.list_channels() == []
     assert "only in a channel" in said(slack_quiz) + response.body
     assert "/quiz practice" in said(slack_quiz) + response.body
 
@@ -48,7 +48,7 @@ async def test_quiz_now_in_a_group_dm_is_refused_as_in_the_im(slack_quiz: SlackQ
     response = await slack_quiz.command("now")
     assert response.status == 200
     assert slack_quiz.fake.posts(GROUP_DM[0]) == []
-    assert await slack_quiz.service.store.list_channels() == []
+    assert await slack_quiz.service.store.channels.list_channels() == []
     assert "only in a channel" in said(slack_quiz) + response.body
     assert "/quiz practice" in said(slack_quiz) + response.body
 
@@ -64,6 +64,6 @@ async def test_practice_from_a_group_dm_starts_in_the_members_im(slack_quiz: Sla
 async def test_a_private_channel_is_still_a_quiz_channel(slack_quiz: SlackQuiz) -> None:
     slack_quiz.channel, slack_quiz.channel_name = PRIVATE_CHANNEL
     await slack_quiz.command("now")
-    [channel] = await slack_quiz.service.store.list_channels()
+    [channel] = await slack_quiz.service.store.channels.list_channels()
     assert channel.ref.channel_id == PRIVATE_CHANNEL[0]
     assert slack_quiz.question().channel == PRIVATE_CHANNEL[0]

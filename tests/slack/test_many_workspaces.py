@@ -25,7 +25,7 @@ from adapters.slack.connector import SlackPlatform, create_slack_platform
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import WORKSPACE_REMOVED
 from bot.kernel.models import ChannelSettings
-from bot.kernel.ports import Platform
+from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
@@ -236,7 +236,7 @@ async def test_an_event_from_a_workspace_without_an_install_does_nothing(hosted:
         {"type": "message", "channel": CHANNELS[SECOND], "user": "U1", "text": "hi", "ts": "1.1"},
     )
     assert answer.status == 200
-    assert await hosted.service.store.list_channels() == []
+    assert await hosted.service.store.channels.list_channels() == []
     assert hosted.fake.count("chat.postMessage") == 0
 
 

@@ -17,7 +17,7 @@ from adapters.slack.connector import SlackPlatform
 from adapters.slack.errors import to_platform_error
 from adapters.slack.pacing import ChannelPacer
 from bot.kernel.errors import ChannelUnavailable, PlatformError
-from bot.kernel.ports import PacedSends
+from bot.kernel.platform import PacedSends
 from bot.kernel.refs import ChannelRef
 from tests.fakes import FakeMonotonic
 

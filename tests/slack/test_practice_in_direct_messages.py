@@ -74,7 +74,7 @@ async def test_a_practice_session_in_the_slack_im(slack_quiz: SlackQuiz) -> None
     told = slack_quiz.fake.ephemerals[-1]
     assert told["channel"] == IM and told["user"] == MEMBER
     assert "Practice graded: good" in told["text"]
-    assert await slack_quiz.service.store.leaderboard(1, None) == []
+    assert await slack_quiz.service.store.reports.leaderboard(1, None) == []
 
 
 async def test_an_answer_written_in_a_thread_of_the_im_counts(slack_quiz: SlackQuiz) -> None:

@@ -29,7 +29,7 @@ async def set_up_due_review(slack_quiz: SlackQuiz) -> tuple[int, datetime]:
     assert response.status == 200
     assert "Reminder set" in str(slack_quiz.fake.ephemerals[-1])
     await slack_quiz.command("now")
-    round_ = await slack_quiz.service.store.latest_round(1)
+    round_ = await slack_quiz.service.store.rounds.latest_round(1)
     assert round_ is not None
     stored = await slack_quiz.service.store.reminders.reminders()
     assert [(r.direct.channel_id, r.local_time) for r in stored] == [(IM, "08:30")]
@@ -61,16 +61,18 @@ async def test_sent_but_not_recorded_is_found_in_the_im_not_sent_again(
     slack_quiz.clock.set(slot)
     await slack_quiz.service.reminders.on_slot(member_id, slot)  # queued, not sent yet
     store = slack_quiz.service.store
-    (action,) = [a for a in await store.due_actions(slot) if a.kind is ActionKind.DIRECT]
+    (action,) = [a for a in await store.outbox.due_actions(slot) if a.kind is ActionKind.DIRECT]
     # a process claimed and sent it, then died before recording the send
-    await store.begin_attempt(action.id, slot)
+    await store.outbox.begin_attempt(action.id, slot)
     assert action.destination is not None and action.card is not None
     await slack_quiz.slack.post(action.destination, action.card, key=action.key)
     assert len(reminders_in_im(slack_quiz)) == 1
     slack_quiz.clock.advance(minutes=5)
     await slack_quiz.settle()  # the retry looks in the IM's history first
     assert len(reminders_in_im(slack_quiz)) == 1
-    assert [a for a in await store.due_actions(slack_quiz.clock.now()) if a.round_id is None] == []
+    assert [
+        a for a in await store.outbox.due_actions(slack_quiz.clock.now()) if a.round_id is None
+    ] == []
 
 
 async def test_no_review_due_no_reminder(slack_quiz: SlackQuiz) -> None:

@@ -77,5 +77,5 @@ async def test_every_kind_of_request_is_ignored_with_one_line(
     noted = [r for r in caplog.records if "not installed" in r.getMessage()]
     assert len(noted) == 1, [r.getMessage() for r in noted]
     assert "not installed in this workspace" in str(answer.body)  # the member is told why
-    assert await hosted.service.store.list_channels() == []
+    assert await hosted.service.store.channels.list_channels() == []
     assert hosted.fake.count("chat.postMessage") == 0

@@ -19,10 +19,10 @@ async def test_a_toned_vote_counts_and_a_toned_hand_reveals(slack_quiz: SlackQui
     await quiz.react("+1::skin-tone-3", by=BOB, ts=answer_ts)
     await quiz.react("hand::skin-tone-5", by=BOB, ts=quiz.question().ts)
     store = quiz.service.store
-    [channel] = await store.list_channels()
-    round_ = await store.latest_round(channel.id)
+    [channel] = await store.channels.list_channels()
+    round_ = await store.rounds.latest_round(channel.id)
     assert round_ is not None and round_.revealed_at is not None
-    [answer] = await store.round_answers(round_.id)
+    [answer] = await store.answers.round_answers(round_.id)
     assert answer.votes == 1
 
 

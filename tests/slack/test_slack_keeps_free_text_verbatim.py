@@ -33,9 +33,9 @@ async def test_answers_and_reasons_keep_their_spaces_newlines_and_code(
     store = quiz.service.store
     channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
     assert channel is not None
-    round_ = await store.latest_round(channel.id)
+    round_ = await store.rounds.latest_round(channel.id)
     assert round_ is not None
-    [answer] = await store.round_answers(round_.id)
+    [answer] = await store.answers.round_answers(round_.id)
     assert answer.text == ANSWER
     [flag] = await store.bank.flags()
     assert flag.reason == FLAG

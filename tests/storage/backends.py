@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.kernel.ports import Store
+from bot.store import Store
 from storage.sqlite_store import SqliteStore
 
 POSTGRES_URL = os.environ.get(

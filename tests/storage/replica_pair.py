@@ -20,8 +20,8 @@ from pathlib import Path
 
 from bot.channel_sync import ChannelSync
 from bot.kernel.config import QuizConfig
-from bot.kernel.ports import Store
 from bot.service import QuizService
+from bot.store import Store
 from questions.catalog import Catalog
 from storage.postgres_store import DEFAULT_LEASE, PostgresStore
 from storage.sqlite_store import SqliteStore

@@ -12,10 +12,10 @@ from fsrs import Card, Rating
 
 from bot.kernel.grades import Grade
 from bot.kernel.models import ActionKind, ChannelSettings
-from bot.kernel.ports import Store
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft
+from bot.store import Store
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
 
@@ -37,12 +37,12 @@ async def record(store: Store, draft: GradeDraft) -> None:
 async def test_a_grade_changed_after_a_later_review_replays_at_the_original_time(
     store: Store,
 ) -> None:
-    ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
     question = ids[("p", "q1")]
-    channel = await store.create_channel(
+    channel = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("fake", "team", "C1"), "UTC")
     )
-    round_ = await store.create_round(
+    round_ = await store.rounds.create_round(
         channel.id,
         lambda _: question,
         AT,
@@ -51,8 +51,8 @@ async def test_a_grade_changed_after_a_later_review_replays_at_the_original_time
         actions=[ActionKind.QUESTION],
     )
     assert round_ is not None
-    alice = await store.member_id(MemberRef("fake", "team", "U1", "Alice"))
-    bob = await store.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
     first = AT + timedelta(hours=2)
     practice = AT + timedelta(days=3)
     changed = AT + timedelta(days=5)

@@ -24,12 +24,12 @@ async def test_an_action_put_off_by_a_retry_is_not_begun_before_its_time(
     store: SqliteStore,
 ) -> None:
     await new_round(store, await new_channel(store))
-    question, *_ = await store.due_actions(T0)
+    question, *_ = await store.outbox.due_actions(T0)
     later = T0 + timedelta(minutes=1)
-    await store.retry_action(question.id, "HTTP 500", later, at=T0)
+    await store.outbox.retry_action(question.id, "HTTP 500", later, at=T0)
 
-    assert await store.begin_attempt(question.id, T0) is None
-    begun = await store.begin_attempt(question.id, later)
+    assert await store.outbox.begin_attempt(question.id, T0) is None
+    begun = await store.outbox.begin_attempt(question.id, later)
     assert begun is not None and begun.attempts == 1
 
 
@@ -37,13 +37,13 @@ async def test_the_next_action_put_off_is_not_begun_with_the_previous_ones_compl
     store: SqliteStore,
 ) -> None:
     round_ = await new_round(store, await new_channel(store))
-    question, thread, _ = await store.due_actions(T0)
-    assert await store.begin_attempt(question.id, T0) is not None
+    question, thread, _ = await store.outbox.due_actions(T0)
+    assert await store.outbox.begin_attempt(question.id, T0) is not None
     later = T0 + timedelta(minutes=1)
-    await store.postpone_actions([thread.id], later, at=T0)
+    await store.outbox.postpone_actions([thread.id], later, at=T0)
 
-    assert await store.complete_and_begin(question.id, "msg-1", thread.id, T0) is None
-    posted = await store.get_round(round_.id)
+    assert await store.outbox.complete_and_begin(question.id, "msg-1", thread.id, T0) is None
+    posted = await store.rounds.get_round(round_.id)
     assert posted is not None and posted.question_message == "msg-1"  # the completion stands
-    begun = await store.begin_attempt(thread.id, later)
+    begun = await store.outbox.begin_attempt(thread.id, later)
     assert begun is not None and begun.attempts == 1

@@ -22,11 +22,11 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 async def _keep_answering(
     store: SqliteStore, stop: asyncio.Event, batch_done: asyncio.Event
 ) -> int:
-    channel = await store.create_channel(
+    channel = await store.channels.create_channel(
         ChannelSettings(id=0, ref=ChannelRef("console", "local", "quiz"), timezone="UTC")
     )
-    ids = await store.sync_questions([QuestionKey("p", "q", "gpu", "h")])
-    round_ = await store.create_round(
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q", "gpu", "h")])
+    round_ = await store.rounds.create_round(
         channel.id,
         lambda _: ids[("p", "q")],
         T0,
@@ -35,7 +35,7 @@ async def _keep_answering(
         actions=[ActionKind.QUESTION],
     )
     assert round_ is not None
-    member = await store.member_id(MemberRef("console", "local", "u1", "Ann"))
+    member = await store.answers.member_id(MemberRef("console", "local", "u1", "Ann"))
     written = 0
     while not stop.is_set() or written < 200:
         batch = [
@@ -53,7 +53,7 @@ async def _keep_answering(
             )
             for i in range(50)
         ]
-        await asyncio.gather(*(store.record_answer(d) for d in batch))
+        await asyncio.gather(*(store.answers.record_answer(d) for d in batch))
         written += len(batch)
         batch_done.set()
     return written

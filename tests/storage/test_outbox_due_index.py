@@ -53,8 +53,8 @@ async def traced(store: SqliteStore, platforms: set[str] | None) -> list[str]:
     conn = store._conn  # the test looks at the SQL the store really runs
     assert conn is not None
     await conn.set_trace_callback(statements.append)
-    await store.due_actions(T0 + timedelta(days=30), limit=1000, platforms=platforms)
-    await store.next_due_after(T0, platforms=platforms)
+    await store.outbox.due_actions(T0 + timedelta(days=30), limit=1000, platforms=platforms)
+    await store.outbox.next_due_after(T0, platforms=platforms)
     await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None turns tracing off
     return [s for s in statements if "FROM outbox" in s]
 
@@ -67,7 +67,7 @@ async def test_due_queries_use_the_due_index_after_analyze(tmp_path: Path) -> No
     with closing(sqlite3.connect(path)) as conn:
         conn.execute("ANALYZE")
     async with SqliteStore.open(path) as store:  # closing runs PRAGMA optimize too
-        await store.due_actions(T0, platforms={"slack"})
+        await store.outbox.due_actions(T0, platforms={"slack"})
     async with SqliteStore.open(path) as store:
         for platforms in ({"slack"}, {"slack", "discord"}, None):
             statements = await traced(store, platforms)
@@ -91,11 +91,13 @@ async def test_due_actions_filters_by_platform(tmp_path: Path) -> None:
             (to_db(T0 + timedelta(days=1)),),
         )
     async with SqliteStore.open(path) as store:
-        due = await store.due_actions(T0 + timedelta(days=2), platforms={"slack"})
+        due = await store.outbox.due_actions(T0 + timedelta(days=2), platforms={"slack"})
         assert len(due) == 20 and all(a.kind.value == "outline" for a in due)
         rounds = [a.round_id for a in due if a.round_id is not None]
         assert len(rounds) == 20 and {r % 2 for r in rounds} == {1}  # r % 20 + 1 even: slack
-        assert await store.due_actions(T0, platforms={"slack"}) == []
-        assert await store.next_due_after(T0, platforms={"slack"}) == T0 + timedelta(days=1)
-        assert await store.next_due_after(T0 + timedelta(days=1), platforms={"slack"}) is None
-        assert await store.next_due_after(T0, platforms={"console"}) is None
+        assert await store.outbox.due_actions(T0, platforms={"slack"}) == []
+        assert await store.outbox.next_due_after(T0, platforms={"slack"}) == T0 + timedelta(days=1)
+        assert (
+            await store.outbox.next_due_after(T0 + timedelta(days=1), platforms={"slack"}) is None
+        )
+        assert await store.outbox.next_due_after(T0, platforms={"console"}) is None

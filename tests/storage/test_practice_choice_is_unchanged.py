@@ -15,10 +15,10 @@ import pytest
 
 from bot.kernel.grades import Grade
 from bot.kernel.models import ActionKind, ChannelSettings
-from bot.kernel.ports import Store
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.learning.service import LearningService, RoundToGrade
 from bot.learning.store import LearningStore
+from bot.store import Store
 from questions.catalog import QuestionKey
 from tests import practice_reference
 from tests.storage.backends import BACKENDS, open_store
@@ -52,15 +52,15 @@ async def seeded_history(store: Store) -> tuple[LearningService, int, list[datet
     channel round every fifth day, changing that grade a day later; another member with
     grades of their own. Returns the service, the member and the times of their grades."""
     keys = [QuestionKey("p", f"q{n}", TOPICS[n % len(TOPICS)], f"h{n}") for n in range(40)]
-    ids = await store.sync_questions(keys)
+    ids = await store.rounds.sync_questions(keys)
     topics = {ids[("p", key.question)]: key.topic for key in keys}
     questions = sorted(topics)
     learning = LearningService(store.learning, lambda: topics)
-    channel = await store.create_channel(
+    channel = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("fake", "team", "C1"), "UTC")
     )
-    alice = await store.member_id(MemberRef("fake", "team", "U1", "Alice"))
-    bob = await store.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
     rng = random.Random(12)
     graded: list[datetime] = []
     for day in range(DAYS):
@@ -73,7 +73,7 @@ async def seeded_history(store: Store) -> tuple[LearningService, int, list[datet
         await learning.grade(bob, rng.choice(questions), Grade.GOOD, morning)
         if day % 5 == 0:
             question = rng.choice(questions)
-            round_ = await store.create_round(
+            round_ = await store.rounds.create_round(
                 channel.id,
                 lambda _, q=question: q,  # type: ignore[misc]
                 morning,
@@ -120,6 +120,6 @@ async def test_the_choice_is_the_one_computed_from_the_whole_grade_log(store: St
 
 async def test_a_member_without_grades_has_no_pace(store: Store) -> None:
     learning, _, _ = await seeded_history(store)
-    carol = await store.member_id(MemberRef("fake", "team", "U3", "Carol"))
+    carol = await store.answers.member_id(MemberRef("fake", "team", "U3", "Carol"))
     assert await learning.pace(carol, START + timedelta(days=DAYS)) == 0.0
     assert await learning.pace(carol, START - timedelta(days=1)) == 0.0

@@ -13,11 +13,11 @@ import pytest
 from bot.kernel.errors import DuplicateDelivery
 from bot.kernel.grades import Grade
 from bot.kernel.models import Delivery
-from bot.kernel.ports import Store
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft, SessionOver
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
+from bot.store import Store
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
 
@@ -32,8 +32,8 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 
 async def open_session(store: Store) -> PracticeSession:
-    ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-    member_id = await store.member_id(MemberRef("slack", "T1", "U1", "ann"))
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
+    member_id = await store.answers.member_id(MemberRef("slack", "T1", "U1", "ann"))
     session = await store.practice.start_session(
         PracticeDraft(member_id, DIRECT, ids[("p", "q1")], None, AT)
     )
@@ -47,7 +47,7 @@ async def test_a_step_records_its_event_id_and_a_redelivery_is_refused(store: St
     answer = Delivery("slack", "Ev1")
 
     assert await store.practice.advance(session.id, 0, PracticeState.GRADE, later, delivery=answer)
-    assert await store.event_processed("slack", "Ev1")
+    assert await store.deliveries.event_processed("slack", "Ev1")
 
     with pytest.raises(DuplicateDelivery):
         await store.practice.advance(session.id, 1, PracticeState.GRADE, later, delivery=answer)
@@ -66,7 +66,7 @@ async def test_a_step_that_changed_nothing_keeps_no_event_id(store: Store) -> No
         session.id, 0, PracticeState.ANSWER, later, delivery=racing
     )
     assert not stale
-    assert not await store.event_processed("slack", "Ev2")
+    assert not await store.deliveries.event_processed("slack", "Ev2")
 
 
 async def test_a_practice_grade_closes_its_session_or_is_not_recorded(store: Store) -> None:

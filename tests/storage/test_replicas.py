@@ -32,9 +32,11 @@ async def replicas() -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
 
 
 async def channels(store: PostgresStore, count: int) -> tuple[list[int], int]:
-    ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
     made = [
-        await store.create_channel(ChannelSettings(0, ChannelRef("slack", "T", f"C{i}"), "UTC"))
+        await store.channels.create_channel(
+            ChannelSettings(0, ChannelRef("slack", "T", f"C{i}"), "UTC")
+        )
         for i in range(count)
     ]
     return [c.id for c in made], ids[("p", "q1")]
@@ -43,7 +45,7 @@ async def channels(store: PostgresStore, count: int) -> tuple[list[int], int]:
 async def a_round_whose_question_is_due(store: PostgresStore) -> Round:
     """One channel's scheduled round at T0 with only its question to send."""
     [channel_id], question = await channels(store, 1)
-    round_ = await store.create_round(
+    round_ = await store.rounds.create_round(
         channel_id,
         lambda _: question,
         T0,
@@ -71,7 +73,7 @@ async def test_two_replicas_racing_for_each_slot_create_it_once(
         )
 
     async def create(store: PostgresStore, channel_id: int) -> object:
-        return await store.create_round(
+        return await store.rounds.create_round(
             channel_id,
             lambda _: question,
             T0,
@@ -127,7 +129,11 @@ async def test_an_event_is_handled_by_one_replica_only(
 ) -> None:
     a, b = replicas
     marks = await asyncio.gather(
-        *(store.mark_event_processed("slack", f"Ev{i}", T0) for i in range(50) for store in (a, b))
+        *(
+            store.deliveries.mark_event_processed("slack", f"Ev{i}", T0)
+            for i in range(50)
+            for store in (a, b)
+        )
     )
     assert all(marks[i] != marks[i + 1] for i in range(0, 100, 2))
 

@@ -121,13 +121,13 @@ async def react(service: QuizService, message_id: str, emoji: str) -> None:
 
 
 async def stored_channel(service: QuizService) -> ChannelSettings:
-    channel = await service.store.get_channel(CHANNEL)
+    channel = await service.store.channels.get_channel(CHANNEL)
     assert channel is not None
     return channel
 
 
 async def latest_round(service: QuizService) -> Round:
-    round_ = await service.store.latest_round((await stored_channel(service)).id)
+    round_ = await service.store.rounds.latest_round((await stored_channel(service)).id)
     assert round_ is not None
     return round_
 

@@ -153,11 +153,11 @@ async def test_a_question_s_stored_texts_are_its_own_row_and_each_workspace_s_ov
     """What a replica reads again of one question (``stored_question``), and of one
     workspace (``overrides(workspace)``), on both backends."""
     async with open_store(backend, tmp_path) as store:
-        ids = await store.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
+        ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
         bundled = ids[("p", "q1")]
         one, two = Workspace("slack", "T1"), Workspace("slack", "T2")
-        member = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
-        channel = await store.create_channel(
+        member = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        channel = await store.channels.create_channel(
             ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
         )
         fixed = Question(id="q1", topic="gpu", question="Fixed?", outline="Fixed.")

@@ -34,9 +34,9 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 async def _posted_round(store: SqliteStore, channel_id: int) -> int:
     """A round whose question and thread are out; its hint is still pending."""
     round_ = await new_round(store, channel_id)
-    question, thread, _ = await store.due_actions(T0)
-    await store.complete_action(question.id, "msg-1", T0)
-    await store.complete_action(thread.id, "thread-1", T0)
+    question, thread, _ = await store.outbox.due_actions(T0)
+    await store.outbox.complete_action(question.id, "msg-1", T0)
+    await store.outbox.complete_action(thread.id, "thread-1", T0)
     return round_.id
 
 
@@ -47,7 +47,7 @@ async def test_a_reveal_by_message_returns_the_round_and_its_pending_actions_in_
     round_id = await _posted_round(store, channel_id)
     at = T0 + timedelta(minutes=5)
 
-    revealed = await store.reveal_round_by_message(
+    revealed = await store.rounds.reveal_round_by_message(
         channel_id, "msg-1", at, REVEAL, delivery=Delivery("slack", "ev-1")
     )
 
@@ -59,41 +59,47 @@ async def test_a_reveal_by_message_returns_the_round_and_its_pending_actions_in_
         (ActionKind.FOLLOW_UPS, action_key(round_id, ActionKind.FOLLOW_UPS), ActionState.PENDING),
         (ActionKind.OUTLINE, action_key(round_id, ActionKind.OUTLINE), ActionState.PENDING),
     ]
-    assert await store.event_processed("slack", "ev-1")
+    assert await store.deliveries.event_processed("slack", "ev-1")
 
 
 async def test_a_redelivered_reveal_is_refused_and_changes_nothing(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     await _posted_round(store, channel_id)
     delivery = Delivery("slack", "ev-1")
-    assert await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=delivery)
-    due_before = await store.due_actions(T0 + timedelta(days=1))
+    assert await store.rounds.reveal_round_by_message(
+        channel_id, "msg-1", T0, REVEAL, delivery=delivery
+    )
+    due_before = await store.outbox.due_actions(T0 + timedelta(days=1))
 
     with pytest.raises(DuplicateDelivery, match="ev-1"):
-        await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=delivery)
+        await store.rounds.reveal_round_by_message(
+            channel_id, "msg-1", T0, REVEAL, delivery=delivery
+        )
 
-    assert await store.due_actions(T0 + timedelta(days=1)) == due_before
+    assert await store.outbox.due_actions(T0 + timedelta(days=1)) == due_before
 
 
 async def test_a_reveal_that_changes_nothing_keeps_no_event_id(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     round_id = await _posted_round(store, channel_id)
-    assert await store.reveal_round(
+    assert await store.rounds.reveal_round(
         round_id, T0, [OutboxDraft(round_id, k, action_key(round_id, k)) for k in REVEAL]
     )
 
     late = Delivery("slack", "ev-late")
     assert (
-        await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=late) is None
+        await store.rounds.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=late)
+        is None
     )
     stray = Delivery("slack", "ev-stray")
     assert (
-        await store.reveal_round_by_message(channel_id, "nope", T0, REVEAL, delivery=stray) is None
+        await store.rounds.reveal_round_by_message(channel_id, "nope", T0, REVEAL, delivery=stray)
+        is None
     )
 
-    assert not await store.event_processed("slack", "ev-late")
-    assert not await store.event_processed("slack", "ev-stray")
-    assert await store.reveal_round(round_id, T0, []) is None
+    assert not await store.deliveries.event_processed("slack", "ev-late")
+    assert not await store.deliveries.event_processed("slack", "ev-stray")
+    assert await store.rounds.reveal_round(round_id, T0, []) is None
 
 
 async def test_a_reveal_reactor_and_a_vote_record_their_event_only_when_they_count(
@@ -103,15 +109,15 @@ async def test_a_reveal_reactor_and_a_vote_record_their_event_only_when_they_cou
     round_id = await _posted_round(store, channel_id)
     ann, bob = await member(store, "ann"), await member(store, "bob")
     first = Delivery("slack", "ev-react-1")
-    assert await store.add_reveal_reactor(round_id, ann, at=T0, delivery=first) == 1
+    assert await store.rounds.add_reveal_reactor(round_id, ann, at=T0, delivery=first) == 1
     again = Delivery("slack", "ev-react-2")  # the same member reacting once more
-    assert await store.add_reveal_reactor(round_id, ann, at=T0, delivery=again) == 1
+    assert await store.rounds.add_reveal_reactor(round_id, ann, at=T0, delivery=again) == 1
     with pytest.raises(DuplicateDelivery):
-        await store.add_reveal_reactor(round_id, bob, at=T0, delivery=first)
-    assert await store.event_processed("slack", "ev-react-1")
-    assert not await store.event_processed("slack", "ev-react-2")
+        await store.rounds.add_reveal_reactor(round_id, bob, at=T0, delivery=first)
+    assert await store.deliveries.event_processed("slack", "ev-react-1")
+    assert not await store.deliveries.event_processed("slack", "ev-react-2")
 
-    answer = await store.record_answer(
+    answer = await store.answers.record_answer(
         AnswerDraft(
             event_id="ev-answer",
             platform="slack",
@@ -127,17 +133,19 @@ async def test_a_reveal_reactor_and_a_vote_record_their_event_only_when_they_cou
     )
     assert answer.answer_id is not None
     vote = Delivery("slack", "ev-vote")
-    assert await store.record_vote(
+    assert await store.answers.record_vote(
         answer.answer_id, bob, T0, per_vote=1, max_votes=3, delivery=vote
     )
     with pytest.raises(DuplicateDelivery):
-        await store.record_vote(answer.answer_id, bob, T0, per_vote=1, max_votes=3, delivery=vote)
+        await store.answers.record_vote(
+            answer.answer_id, bob, T0, per_vote=1, max_votes=3, delivery=vote
+        )
     repeat = Delivery("slack", "ev-vote-again")
-    assert not await store.record_vote(
+    assert not await store.answers.record_vote(
         answer.answer_id, bob, T0, per_vote=1, max_votes=3, delivery=repeat
     )
-    assert not await store.event_processed("slack", "ev-vote-again")
-    [scored] = await store.round_answers(round_id)
+    assert not await store.deliveries.event_processed("slack", "ev-vote-again")
+    [scored] = await store.answers.round_answers(round_id)
     assert scored.votes == 1
 
 
@@ -146,23 +154,25 @@ async def test_a_skipped_round_is_never_revealed_even_after_a_later_round(
 ) -> None:
     channel_id = await new_channel(store)
     round_id = await _posted_round(store, channel_id)
-    assert await store.skip_round(round_id, T0 + timedelta(minutes=1))  # /quiz skip
+    assert await store.rounds.skip_round(round_id, T0 + timedelta(minutes=1))  # /quiz skip
     drafts = [OutboxDraft(round_id, k, action_key(round_id, k)) for k in REVEAL]
 
     async def reveals(event_id: str) -> list[object]:
         delivery = Delivery("slack", event_id)
         return [
-            await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=delivery),
-            await store.reveal_round(round_id, T0, drafts),
+            await store.rounds.reveal_round_by_message(
+                channel_id, "msg-1", T0, REVEAL, delivery=delivery
+            ),
+            await store.rounds.reveal_round(round_id, T0, drafts),
         ]
 
     assert await reveals("ev-skipped") == [None, None]
     await new_round(store, channel_id, T0 + timedelta(days=1))
     assert await reveals("ev-later") == [None, None]
 
-    assert not await store.event_processed("slack", "ev-skipped")
-    assert not await store.event_processed("slack", "ev-later")
-    skipped = await store.get_round(round_id)
+    assert not await store.deliveries.event_processed("slack", "ev-skipped")
+    assert not await store.deliveries.event_processed("slack", "ev-later")
+    skipped = await store.rounds.get_round(round_id)
     assert skipped is not None and skipped.revealed_at is None
     assert skipped.skipped_at == skipped.closed_at == T0 + timedelta(minutes=1)
 
@@ -172,11 +182,11 @@ async def test_skipping_a_revealed_round_closes_it_without_marking_it_skipped(
 ) -> None:
     channel_id = await new_channel(store)
     round_id = await _posted_round(store, channel_id)
-    assert await store.reveal_round(round_id, T0, [])
+    assert await store.rounds.reveal_round(round_id, T0, [])
 
-    assert await store.skip_round(round_id, T0 + timedelta(minutes=1))
+    assert await store.rounds.skip_round(round_id, T0 + timedelta(minutes=1))
 
-    closed = await store.get_round(round_id)
+    closed = await store.rounds.get_round(round_id)
     assert closed is not None and closed.state == "closed" and closed.skipped_at is None
 
 
@@ -188,7 +198,9 @@ async def test_a_round_closed_by_the_next_one_is_still_revealed_by_its_message(
     await new_round(store, channel_id, T0 + timedelta(days=1))  # closes the first
 
     later = Delivery("slack", "ev-later")
-    revealed = await store.reveal_round_by_message(channel_id, "msg-1", T0, REVEAL, delivery=later)
+    revealed = await store.rounds.reveal_round_by_message(
+        channel_id, "msg-1", T0, REVEAL, delivery=later
+    )
 
     assert revealed is not None and revealed.round.id == round_id
     assert revealed.round.state == "closed"

@@ -27,10 +27,10 @@ from bot.kernel.models import (
     RoundState,
     direct_draft,
 )
-from bot.kernel.ports import Store
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field
 from bot.practice.store import PracticeDraft, PracticeState
+from bot.store import Store
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite_store import SqliteStore
@@ -64,7 +64,7 @@ def channel_settings(channel: str = "C1") -> ChannelSettings:
 
 
 async def new_channel(store: SqliteStore, channel: str = "C1") -> int:
-    return (await store.create_channel(channel_settings(channel))).id
+    return (await store.channels.create_channel(channel_settings(channel))).id
 
 
 async def new_round(
@@ -75,8 +75,8 @@ async def new_round(
     topic: str = "gpu",
     question: str = "q1",
 ) -> Round:
-    ids = await store.sync_questions([QuestionKey("ai-infra", question, topic, "hash")])
-    created = await store.create_round(
+    ids = await store.rounds.sync_questions([QuestionKey("ai-infra", question, topic, "hash")])
+    created = await store.rounds.create_round(
         channel_id,
         lambda _: ids[("ai-infra", question)],
         at,
@@ -89,7 +89,7 @@ async def new_round(
 
 
 async def member(store: SqliteStore, name: str) -> int:
-    return await store.member_id(MemberRef("slack", "T1", f"U-{name}", name))
+    return await store.answers.member_id(MemberRef("slack", "T1", f"U-{name}", name))
 
 
 def draft(
@@ -126,7 +126,7 @@ def other_connection(path: Path) -> sqlite3.Connection:
 async def test_sqlite_store_satisfies_the_store_protocol(db_path: Path) -> None:
     opened = await SqliteStore.connect(db_path)
     store: Store = opened  # mypy checks every method's signature here
-    assert await store.get_meta("missing") is None
+    assert await store.meta.get_meta("missing") is None
     await store.close()
     assert opened.closed
 
@@ -141,9 +141,9 @@ async def test_close_stops_the_connection_thread_and_refuses_more_work(db_path: 
         thread.join(timeout=5)  # it exits right after resolving close()
         assert not thread.is_alive()
     with pytest.raises(StoreClosedError):
-        await store.list_channels()
+        await store.channels.list_channels()
     with pytest.raises(StoreClosedError):
-        await store.record_answer(
+        await store.answers.record_answer(
             AnswerDraft("e", "slack", 1, 1, 1, "m", "t", T0, 10, 5),
         )
     await store.close()  # closing twice is harmless
@@ -157,15 +157,17 @@ async def test_connection_uses_wal_and_foreign_keys(sqlite_store: SqliteStore) -
 
 async def test_naive_datetime_is_refused_with_a_clear_error(store: SqliteStore) -> None:
     with pytest.raises(ValueError, match="naive datetime"):
-        await store.mark_event_processed("slack", "e1", datetime(2026, 1, 1))
+        await store.deliveries.mark_event_processed("slack", "e1", datetime(2026, 1, 1))
 
 
 # channels, members, meta
 
 
 async def test_create_channel_is_idempotent_and_update_round_trips(store: SqliteStore) -> None:
-    created = await store.create_channel(channel_settings())
-    again = await store.create_channel(replace(channel_settings(), timezone="Europe/Berlin"))
+    created = await store.channels.create_channel(channel_settings())
+    again = await store.channels.create_channel(
+        replace(channel_settings(), timezone="Europe/Berlin")
+    )
     assert again == created
     changed = replace(
         created,
@@ -178,41 +180,41 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
         answer_mode=AnswerMode.BLIND,
     )
     assert created.answer_mode is AnswerMode.THREAD
-    await store.update_channel(changed)
-    assert await store.get_channel(created.ref) == changed
-    assert await store.get_channel_by_id(created.id) == changed
-    assert await store.list_channels() == [changed]
+    await store.channels.update_channel(changed)
+    assert await store.channels.get_channel(created.ref) == changed
+    assert await store.channels.get_channel_by_id(created.id) == changed
+    assert await store.channels.list_channels() == [changed]
     with pytest.raises(NotFoundError):
-        await store.update_channel(replace(changed, id=999))
+        await store.channels.update_channel(replace(changed, id=999))
 
 
 async def test_channel_with_no_topics_keeps_an_empty_tuple_apart_from_none(
     store: SqliteStore,
 ) -> None:
-    created = await store.create_channel(replace(channel_settings(), topics=()))
+    created = await store.channels.create_channel(replace(channel_settings(), topics=()))
     assert created.topics == ()
-    assert (await store.create_channel(channel_settings("C2"))).topics is None
+    assert (await store.channels.create_channel(channel_settings("C2"))).topics is None
 
 
 async def test_member_id_is_stable_and_updates_the_display_name(store: SqliteStore) -> None:
-    first = await store.member_id(MemberRef("slack", "T1", "U1", "Ann"))
-    assert await store.member_id(MemberRef("slack", "T1", "U1")) == first
-    assert await store.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
-    assert await store.member_id(MemberRef("discord", "T1", "U1")) != first
+    first = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+    assert await store.answers.member_id(MemberRef("slack", "T1", "U1")) == first
+    assert await store.answers.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
+    assert await store.answers.member_id(MemberRef("discord", "T1", "U1")) != first
     rows = await store._fetch("SELECT display_name FROM members WHERE id = ?", (first,))
     assert rows[0][0] == "Annie"
 
 
 async def test_meta_set_and_get(store: SqliteStore) -> None:
-    await store.set_meta("commands", "a")
-    await store.set_meta("commands", "b")
-    assert await store.get_meta("commands") == "b"
+    await store.meta.set_meta("commands", "a")
+    await store.meta.set_meta("commands", "b")
+    assert await store.meta.get_meta("commands") == "b"
 
 
 async def test_sync_questions_is_idempotent(store: SqliteStore) -> None:
     keys = [QuestionKey("p", "q1", "gpu", "h1"), QuestionKey("p", "q2", "net", "h2")]
-    ids = await store.sync_questions(keys)
-    again = await store.sync_questions([replace(keys[0], content_hash="h9")])
+    ids = await store.rounds.sync_questions(keys)
+    again = await store.rounds.sync_questions([replace(keys[0], content_hash="h9")])
     assert again == {("p", "q1"): ids[("p", "q1")]}
     assert len(set(ids.values())) == 2
 
@@ -290,9 +292,9 @@ async def _migrate_only(path: Path) -> None:
 
 
 async def test_mark_event_processed_detects_a_duplicate_delivery(store: SqliteStore) -> None:
-    assert await store.mark_event_processed("slack", "E1", T0)
-    assert not await store.mark_event_processed("slack", "E1", T0)
-    assert await store.mark_event_processed("discord", "E1", T0)
+    assert await store.deliveries.mark_event_processed("slack", "E1", T0)
+    assert not await store.deliveries.mark_event_processed("slack", "E1", T0)
+    assert await store.deliveries.mark_event_processed("discord", "E1", T0)
 
 
 # answers
@@ -301,11 +303,11 @@ async def test_mark_event_processed_detects_a_duplicate_delivery(store: SqliteSt
 async def test_first_answer_scores_with_bonus_later_one_is_kept(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
-    first = await store.record_answer(draft(round_, ann, "m1"))
-    second = await store.record_answer(draft(round_, ann, "m2"))
+    first = await store.answers.record_answer(draft(round_, ann, "m1"))
+    second = await store.answers.record_answer(draft(round_, ann, "m2"))
     assert (first.outcome, first.before_reveal) == (AnswerOutcome.SCORED, True)
     assert second.outcome is AnswerOutcome.KEPT
-    answers = await store.round_answers(round_.id)
+    answers = await store.answers.round_answers(round_.id)
     assert [(a.message_id, a.points, a.scoring) for a in answers] == [
         ("m1", 15, True),
         ("m2", 0, False),
@@ -316,34 +318,36 @@ async def test_first_answer_scores_with_bonus_later_one_is_kept(store: SqliteSto
 
 async def test_answer_after_the_reveal_gets_no_bonus(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
-    assert await store.reveal_round(round_.id, T0 + timedelta(minutes=5), [])
-    assert not await store.reveal_round(round_.id, T0 + timedelta(minutes=6), [])
-    early = await store.record_answer(draft(round_, await member(store, "a"), "m1"))
-    late = await store.record_answer(
+    assert await store.rounds.reveal_round(round_.id, T0 + timedelta(minutes=5), [])
+    assert not await store.rounds.reveal_round(round_.id, T0 + timedelta(minutes=6), [])
+    early = await store.answers.record_answer(draft(round_, await member(store, "a"), "m1"))
+    late = await store.answers.record_answer(
         draft(round_, await member(store, "b"), "m2", at=T0 + timedelta(minutes=10))
     )
     assert early.before_reveal and not late.before_reveal
-    points = {a.message_id: a.points for a in await store.round_answers(round_.id)}
+    points = {a.message_id: a.points for a in await store.answers.round_answers(round_.id)}
     assert points == {"m1": 15, "m2": 10}
 
 
 async def test_duplicate_event_or_message_is_reported_and_not_stored(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
-    assert (await store.record_answer(draft(round_, ann, "m1"))).outcome is AnswerOutcome.SCORED
-    same_event = await store.record_answer(draft(round_, ann, "m9", event="ev-m1"))
-    same_message = await store.record_answer(draft(round_, ann, "m1", event="other"))
+    assert (
+        await store.answers.record_answer(draft(round_, ann, "m1"))
+    ).outcome is AnswerOutcome.SCORED
+    same_event = await store.answers.record_answer(draft(round_, ann, "m9", event="ev-m1"))
+    same_message = await store.answers.record_answer(draft(round_, ann, "m1", event="other"))
     assert same_event.outcome is AnswerOutcome.DUPLICATE
     assert same_message.outcome is AnswerOutcome.DUPLICATE
-    assert [a.message_id for a in await store.round_answers(round_.id)] == ["m1"]
+    assert [a.message_id for a in await store.answers.round_answers(round_.id)] == ["m1"]
 
 
 async def test_answer_for_an_unknown_round_fails_alone(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
     good, bad = await asyncio.gather(
-        store.record_answer(draft(round_, ann, "m1")),
-        store.record_answer(replace(draft(round_, ann, "m2"), round_id=999)),
+        store.answers.record_answer(draft(round_, ann, "m1")),
+        store.answers.record_answer(replace(draft(round_, ann, "m2"), round_id=999)),
         return_exceptions=True,
     )
     assert not isinstance(good, BaseException) and good.outcome is AnswerOutcome.SCORED
@@ -359,7 +363,7 @@ async def test_concurrent_answers_are_group_committed(
     drafts.append(draft(round_, members[0], "msg0", event="replayed"))  # same message again
     drafts.append(draft(round_, members[1], "msg-x", event="ev-msg1"))  # same event again
     batches_before = sqlite_store.answer_batches
-    results = await asyncio.gather(*(sqlite_store.record_answer(d) for d in drafts))
+    results = await asyncio.gather(*(sqlite_store.answers.record_answer(d) for d in drafts))
     outcomes = [r.outcome for r in results]
     assert outcomes.count(AnswerOutcome.SCORED) == 50
     assert outcomes.count(AnswerOutcome.KEPT) == 450
@@ -385,15 +389,15 @@ async def test_a_failed_batch_fails_every_caller(sqlite_store: SqliteStore, db_p
     await sqlite_store._change("PRAGMA busy_timeout = 50")
     try:
         results = await asyncio.gather(
-            *(sqlite_store.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
+            *(sqlite_store.answers.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
             return_exceptions=True,
         )
     finally:
         blocker.rollback()
         blocker.close()
     assert all(isinstance(r, sqlite3.OperationalError) for r in results)
-    assert await sqlite_store.round_answers(round_.id) == []
-    retried = await sqlite_store.record_answer(draft(round_, ann, "m0"))
+    assert await sqlite_store.answers.round_answers(round_.id) == []
+    retried = await sqlite_store.answers.record_answer(draft(round_, ann, "m0"))
     assert retried.outcome is AnswerOutcome.SCORED
 
 
@@ -403,9 +407,13 @@ async def test_a_failing_transaction_never_rolls_back_other_tasks_writes(
     channel_id = await new_channel(sqlite_store)
     round_ = await new_round(sqlite_store, channel_id)
     ann = await member(sqlite_store, "ann")
-    answers = [sqlite_store.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
-    failing = [sqlite_store.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)]
-    events = [sqlite_store.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)]
+    answers = [sqlite_store.answers.record_answer(draft(round_, ann, f"m{i}")) for i in range(100)]
+    failing = [
+        sqlite_store.answers.record_vote(999, ann, T0, per_vote=1, max_votes=3) for _ in range(20)
+    ]
+    events = [
+        sqlite_store.deliveries.mark_event_processed("slack", f"other-{i}", T0) for i in range(20)
+    ]
     results = await asyncio.gather(*answers, *failing, *events, return_exceptions=True)
     assert all(isinstance(r, NotFoundError) for r in results[100:120])
     assert results[120:] == [True] * 20
@@ -419,7 +427,8 @@ async def test_close_commits_answers_still_queued(db_path: Path) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
     pending = [
-        asyncio.create_task(store.record_answer(draft(round_, ann, f"m{i}"))) for i in range(50)
+        asyncio.create_task(store.answers.record_answer(draft(round_, ann, f"m{i}")))
+        for i in range(50)
     ]
     await asyncio.sleep(0)  # the tasks queue their answers
     await store.close()
@@ -433,13 +442,13 @@ async def test_edit_answer_and_lookups(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     round_ = await new_round(store, channel_id)
     ann = await member(store, "ann")
-    await store.record_answer(draft(round_, ann, "m1"))
-    assert await store.edit_answer(round_.id, "m1", "better", T0 + timedelta(minutes=1))
-    assert not await store.edit_answer(round_.id, "nope", "x", T0)
-    found = await store.answer_by_message_in_channel(channel_id, "m1")
+    await store.answers.record_answer(draft(round_, ann, "m1"))
+    assert await store.answers.edit_answer(round_.id, "m1", "better", T0 + timedelta(minutes=1))
+    assert not await store.answers.edit_answer(round_.id, "nope", "x", T0)
+    found = await store.answers.answer_by_message_in_channel(channel_id, "m1")
     assert found is not None and found.text == "better"
-    assert await store.answer_by_message_in_channel(channel_id + 1, "m1") is None
-    assert await store.answer_by_message_in_channel(channel_id, "m2") is None
+    assert await store.answers.answer_by_message_in_channel(channel_id + 1, "m1") is None
+    assert await store.answers.answer_by_message_in_channel(channel_id, "m2") is None
 
 
 async def test_blind_answers_wait_oldest_first_until_posted_then_take_votes(
@@ -449,41 +458,46 @@ async def test_blind_answers_wait_oldest_first_until_posted_then_take_votes(
     round_ = await new_round(store, channel_id)
     ann, bob = await member(store, "ann"), await member(store, "bob")
     later = T0 + timedelta(minutes=2)
-    await store.record_answer(draft(round_, bob, placeholder(bob), at=later))
-    await store.record_answer(draft(round_, ann, "m1"))  # a reply in the thread
-    first = await store.record_answer(draft(round_, ann, placeholder(ann), at=T0))
+    await store.answers.record_answer(draft(round_, bob, placeholder(bob), at=later))
+    await store.answers.record_answer(draft(round_, ann, "m1"))  # a reply in the thread
+    first = await store.answers.record_answer(draft(round_, ann, placeholder(ann), at=T0))
     assert first.answer_id is not None
-    waiting = await store.waiting_blind_answers(round_.id)
+    waiting = await store.answers.waiting_blind_answers(round_.id)
     assert [a.message_id for a in waiting] == [placeholder(ann), placeholder(bob)]
 
-    assert await store.answer_posted(first.answer_id, placeholder(ann), "p1")
-    assert not await store.answer_posted(first.answer_id, placeholder(ann), "p2")  # once
-    assert [a.member_name for a in await store.waiting_blind_answers(round_.id)] == ["bob"]
-    posted = await store.answer_by_message_in_channel(channel_id, "p1")
+    assert await store.answers.answer_posted(first.answer_id, placeholder(ann), "p1")
+    assert not await store.answers.answer_posted(first.answer_id, placeholder(ann), "p2")  # once
+    assert [a.member_name for a in await store.answers.waiting_blind_answers(round_.id)] == ["bob"]
+    posted = await store.answers.answer_by_message_in_channel(channel_id, "p1")
     assert posted is not None and posted.id == first.answer_id
 
-    assert not await store.withdraw_answer(first.answer_id, placeholder(ann))  # posted: kept
-    [bobs] = await store.waiting_blind_answers(round_.id)
-    assert await store.withdraw_answer(bobs.id, placeholder(bob))
-    assert await store.waiting_blind_answers(round_.id) == []
+    assert not await store.answers.withdraw_answer(
+        first.answer_id, placeholder(ann)
+    )  # posted: kept
+    [bobs] = await store.answers.waiting_blind_answers(round_.id)
+    assert await store.answers.withdraw_answer(bobs.id, placeholder(bob))
+    assert await store.answers.waiting_blind_answers(round_.id) == []
 
 
 async def test_votes_count_once_and_points_are_capped(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann = await member(store, "ann")
-    result = await store.record_answer(draft(round_, ann, "m1"))
+    result = await store.answers.record_answer(draft(round_, ann, "m1"))
     assert result.answer_id is not None
     voters = [await member(store, f"v{i}") for i in range(4)]
     votes = [
-        await store.record_vote(result.answer_id, v, T0, per_vote=2, max_votes=3) for v in voters
+        await store.answers.record_vote(result.answer_id, v, T0, per_vote=2, max_votes=3)
+        for v in voters
     ]
-    repeat = await store.record_vote(result.answer_id, voters[0], T0, per_vote=2, max_votes=3)
+    repeat = await store.answers.record_vote(
+        result.answer_id, voters[0], T0, per_vote=2, max_votes=3
+    )
     assert votes == [True] * 4 and not repeat
-    answer = await store.answer_by_message_in_channel(round_.channel_id, "m1")
+    answer = await store.answers.answer_by_message_in_channel(round_.channel_id, "m1")
     assert answer is not None
     assert (answer.votes, answer.points) == (4, 15 + 2 * 3)
     with pytest.raises(NotFoundError):
-        await store.record_vote(999, voters[0], T0, per_vote=2, max_votes=3)
+        await store.answers.record_vote(999, voters[0], T0, per_vote=2, max_votes=3)
 
 
 # rounds and the outbox
@@ -497,11 +511,11 @@ async def test_create_round_numbers_rounds_closes_the_previous_and_enqueues(
     second = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
     assert (first.number, second.number) == (1, 2)
     assert first.state is RoundState.OPEN
-    closed = await store.get_round(first.id)
+    closed = await store.rounds.get_round(first.id)
     assert closed is not None and closed.state is RoundState.CLOSED
     assert closed.closed_at == T0 + timedelta(days=1)
-    assert await store.open_round(channel_id) == second
-    assert await store.latest_round(channel_id) == second
+    assert await store.rounds.open_round(channel_id) == second
+    assert await store.rounds.latest_round(channel_id) == second
     actions = await round_actions(store, second.id)
     assert [(a.kind, a.key) for a in actions] == [
         (kind, f"round:{second.id}:{kind.value}") for kind in ACTIONS
@@ -515,7 +529,7 @@ async def test_create_round_numbers_rounds_closes_the_previous_and_enqueues(
 async def test_create_round_for_a_taken_slot_changes_nothing(store: SqliteStore) -> None:
     channel_id = await new_channel(store)
     first = await new_round(store, channel_id, T0)
-    again = await store.create_round(
+    again = await store.rounds.create_round(
         channel_id,
         lambda _: first.question_id,
         T0,
@@ -524,46 +538,48 @@ async def test_create_round_for_a_taken_slot_changes_nothing(store: SqliteStore)
         actions=ACTIONS,
     )
     assert again is None
-    assert await store.open_round(channel_id) == first
-    assert len(await store.due_actions(T0 + timedelta(days=1))) == len(ACTIONS)
+    assert await store.rounds.open_round(channel_id) == first
+    assert len(await store.outbox.due_actions(T0 + timedelta(days=1))) == len(ACTIONS)
 
 
 async def test_round_close_and_reveal_reactors(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     ann, bob = await member(store, "ann"), await member(store, "bob")
-    assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
-    assert await store.add_reveal_reactor(round_.id, ann, at=T0) == 1
-    assert await store.add_reveal_reactor(round_.id, bob, at=T0) == 2
-    assert await store.skip_round(round_.id, T0 + timedelta(hours=1))
-    assert not await store.skip_round(round_.id, T0 + timedelta(hours=2))
-    assert await store.open_round(round_.channel_id) is None
+    assert await store.rounds.add_reveal_reactor(round_.id, ann, at=T0) == 1
+    assert await store.rounds.add_reveal_reactor(round_.id, ann, at=T0) == 1
+    assert await store.rounds.add_reveal_reactor(round_.id, bob, at=T0) == 2
+    assert await store.rounds.skip_round(round_.id, T0 + timedelta(hours=1))
+    assert not await store.rounds.skip_round(round_.id, T0 + timedelta(hours=2))
+    assert await store.rounds.open_round(round_.channel_id) is None
 
 
 async def test_a_round_is_read_with_its_channel_in_one_call(store: SqliteStore) -> None:
     await new_channel(store, "C0")  # ids of rounds and channels differ
     channel_id = await new_channel(store, "C1")
     round_ = await new_round(store, channel_id)
-    assert await store.round_in_channel(round_.id) == (
-        await store.get_round(round_.id),
-        await store.get_channel_by_id(channel_id),
+    assert await store.rounds.round_in_channel(round_.id) == (
+        await store.rounds.get_round(round_.id),
+        await store.channels.get_channel_by_id(channel_id),
     )
-    assert await store.round_in_channel(round_.id + 1000) is None
+    assert await store.rounds.round_in_channel(round_.id + 1000) is None
 
 
 async def test_one_action_is_completed_and_the_next_begun_together(store: SqliteStore) -> None:
     round_ = await new_round(store, await new_channel(store))
     question, thread, _ = await round_actions(store, round_.id)
-    await store.begin_attempt(question.id, T0)
-    begun = await store.complete_and_begin(question.id, "msg-1", thread.id, T0)
+    await store.outbox.begin_attempt(question.id, T0)
+    begun = await store.outbox.complete_and_begin(question.id, "msg-1", thread.id, T0)
     assert begun is not None
     assert (begun.id, begun.attempts, begun.state) == (thread.id, 1, ActionState.PENDING)
     done = (await round_actions(store, round_.id))[0]
     assert (done.state, done.result_ref) == (ActionState.DONE, "msg-1")
-    assert (await store.get_round(round_.id)).question_message == "msg-1"  # type: ignore[union-attr]
-    await store.complete_action(thread.id, "t-1", T0)
-    assert await store.complete_and_begin(question.id, "msg-1", thread.id, T0) is None  # done
+    assert (await store.rounds.get_round(round_.id)).question_message == "msg-1"  # type: ignore[union-attr]
+    await store.outbox.complete_action(thread.id, "t-1", T0)
+    assert (
+        await store.outbox.complete_and_begin(question.id, "msg-1", thread.id, T0) is None
+    )  # done
     with pytest.raises(NotFoundError):
-        await store.complete_and_begin(thread.id, "t-1", 999, T0)
+        await store.outbox.complete_and_begin(thread.id, "t-1", 999, T0)
 
 
 async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
@@ -571,12 +587,12 @@ async def test_postponed_actions_fall_due_later_with_no_attempt_counted(
 ) -> None:
     round_ = await new_round(store, await new_channel(store))
     question, thread, hint = await round_actions(store, round_.id)
-    await store.complete_action(question.id, "msg-1", T0)
+    await store.outbox.complete_action(question.id, "msg-1", T0)
     later = T0 + timedelta(seconds=1)
-    await store.postpone_actions([question.id, thread.id, hint.id], later, at=T0)
-    assert await store.due_actions(T0) == []
-    assert await store.next_due_after(T0) == later
-    due = await store.due_actions(later)
+    await store.outbox.postpone_actions([question.id, thread.id, hint.id], later, at=T0)
+    assert await store.outbox.due_actions(T0) == []
+    assert await store.outbox.next_due_after(T0) == later
+    due = await store.outbox.due_actions(later)
     assert [(a.id, a.attempts, a.last_error) for a in due] == [
         (thread.id, 0, None),
         (hint.id, 0, None),
@@ -590,54 +606,57 @@ async def test_outbox_lifecycle(store: SqliteStore) -> None:
     round_ = await new_round(store, channel_id)
     question, thread, hint = await round_actions(store, round_.id)
     extra = OutboxDraft(round_.id, ActionKind.OUTLINE, f"round:{round_.id}:outline")
-    assert await store.enqueue([extra, OutboxDraft(round_.id, ActionKind.HINT, hint.key)], T0) == 1
-    assert await store.enqueue([extra], T0) == 0
+    assert (
+        await store.outbox.enqueue([extra, OutboxDraft(round_.id, ActionKind.HINT, hint.key)], T0)
+        == 1
+    )
+    assert await store.outbox.enqueue([extra], T0) == 0
 
-    assert await store.due_actions(T0 - timedelta(seconds=1)) == []
-    due = await store.due_actions(T0)
+    assert await store.outbox.due_actions(T0 - timedelta(seconds=1)) == []
+    due = await store.outbox.due_actions(T0)
     assert [a.kind for a in due] == [*ACTIONS, ActionKind.OUTLINE]
-    assert [a.kind for a in await store.due_actions(T0, limit=2)] == list(ACTIONS[:2])
+    assert [a.kind for a in await store.outbox.due_actions(T0, limit=2)] == list(ACTIONS[:2])
 
-    attempt = await store.begin_attempt(question.id, T0)
+    attempt = await store.outbox.begin_attempt(question.id, T0)
     assert attempt is not None
     assert attempt.attempts == 1 and attempt.state is ActionState.PENDING
-    await store.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
-    assert [a.kind for a in await store.due_actions(T0)] == [
+    await store.outbox.retry_action(question.id, "HTTP 500", T0 + timedelta(minutes=1), at=T0)
+    assert [a.kind for a in await store.outbox.due_actions(T0)] == [
         ActionKind.THREAD,
         *ACTIONS[2:],
         ActionKind.OUTLINE,
     ]
-    retried = await store.due_actions(T0 + timedelta(minutes=1))
+    retried = await store.outbox.due_actions(T0 + timedelta(minutes=1))
     assert retried[0].id == question.id and retried[0].last_error == "HTTP 500"
-    again = await store.begin_attempt(question.id, T0 + timedelta(minutes=1))  # due again
+    again = await store.outbox.begin_attempt(question.id, T0 + timedelta(minutes=1))  # due again
     assert again is not None and again.attempts == 2
 
-    await store.complete_action(question.id, "msg-1", T0)
-    await store.complete_action(thread.id, "thread-1", T0)
-    await store.fail_action(hint.id, "forbidden", T0)
-    await store.fail_action(question.id, "too late", T0)  # done stays done
-    await store.retry_action(hint.id, "again?", T0, at=T0)  # failed stays failed
-    updated = await store.get_round(round_.id)
+    await store.outbox.complete_action(question.id, "msg-1", T0)
+    await store.outbox.complete_action(thread.id, "thread-1", T0)
+    await store.outbox.fail_action(hint.id, "forbidden", T0)
+    await store.outbox.fail_action(question.id, "too late", T0)  # done stays done
+    await store.outbox.retry_action(hint.id, "again?", T0, at=T0)  # failed stays failed
+    updated = await store.rounds.get_round(round_.id)
     assert updated is not None
     assert (updated.question_message, updated.thread) == ("msg-1", "thread-1")
-    assert await store.round_by_message(channel_id, "msg-1") == updated
-    assert await store.round_by_thread(channel_id, "thread-1") == updated
+    assert await store.rounds.round_by_message(channel_id, "msg-1") == updated
+    assert await store.rounds.round_by_thread(channel_id, "thread-1") == updated
     states = {a.kind: (a.state, a.result_ref) for a in await round_actions(store, round_.id)}
     assert states[ActionKind.QUESTION] == (ActionState.DONE, "msg-1")
     assert states[ActionKind.HINT] == (ActionState.FAILED, None)
     assert [a.last_error for a in await round_actions(store, round_.id)][2] == "forbidden"
-    assert await store.fail_channel_actions(channel_id, "channel archived", T0) == 1
-    assert await store.due_actions(T0 + timedelta(days=1)) == []
-    stats = await store.channel_stats(channel_id)
+    assert await store.outbox.fail_channel_actions(channel_id, "channel archived", T0) == 1
+    assert await store.outbox.due_actions(T0 + timedelta(days=1)) == []
+    stats = await store.reports.channel_stats(channel_id)
     assert (stats.pending_actions, stats.failed_actions) == (0, 2)
-    assert await store.outbox_counts() == {"done": 2, "failed": 2}
-    assert await store.begin_attempt(question.id, T0) is None  # done: not to be sent again
+    assert await store.outbox.outbox_counts() == {"done": 2, "failed": 2}
+    assert await store.outbox.begin_attempt(question.id, T0) is None  # done: not to be sent again
     with pytest.raises(NotFoundError):
-        await store.begin_attempt(999, T0)
+        await store.outbox.begin_attempt(999, T0)
     with pytest.raises(NotFoundError):
-        await store.complete_action(999, None, T0)
+        await store.outbox.complete_action(999, None, T0)
     with pytest.raises(NotFoundError):
-        await store.fail_action(999, "x", T0)
+        await store.outbox.fail_action(999, "x", T0)
 
 
 # reports
@@ -653,13 +672,13 @@ async def test_leaderboard_orders_by_points_answers_first_answer_and_id(
     ids = {name: await member(store, name) for name in names}
     day2 = T0 + timedelta(days=1)
     # ann: 20 in two answers; bob: 20 in one; cid and dan: 10 each, cid first; eve: 10 later
-    await store.record_answer(draft(r1, ids["ann"], "a1", points=10, bonus=0))
-    await store.record_answer(draft(r2, ids["ann"], "a2", at=day2, points=10, bonus=0))
-    await store.record_answer(draft(r2, ids["bob"], "b1", at=day2, points=20, bonus=0))
-    await store.record_answer(draft(r1, ids["cid"], "c1", at=T0, points=10, bonus=0))
-    await store.record_answer(draft(r1, ids["dan"], "d1", at=T0, points=10, bonus=0))
-    await store.record_answer(draft(r2, ids["eve"], "e1", at=day2, points=10, bonus=0))
-    board = await store.leaderboard(channel_id, None)
+    await store.answers.record_answer(draft(r1, ids["ann"], "a1", points=10, bonus=0))
+    await store.answers.record_answer(draft(r2, ids["ann"], "a2", at=day2, points=10, bonus=0))
+    await store.answers.record_answer(draft(r2, ids["bob"], "b1", at=day2, points=20, bonus=0))
+    await store.answers.record_answer(draft(r1, ids["cid"], "c1", at=T0, points=10, bonus=0))
+    await store.answers.record_answer(draft(r1, ids["dan"], "d1", at=T0, points=10, bonus=0))
+    await store.answers.record_answer(draft(r2, ids["eve"], "e1", at=day2, points=10, bonus=0))
+    board = await store.reports.leaderboard(channel_id, None)
     assert [(r.rank, r.member_name, r.points, r.answers) for r in board] == [
         (1, "ann", 20, 2),
         (2, "bob", 20, 1),
@@ -668,13 +687,13 @@ async def test_leaderboard_orders_by_points_answers_first_answer_and_id(
         (5, "eve", 10, 1),
     ]
     assert ids["cid"] < ids["dan"]  # equal first answers: the member id decides
-    recent = await store.leaderboard(channel_id, day2)
+    recent = await store.reports.leaderboard(channel_id, day2)
     assert [(r.member_name, r.points) for r in recent] == [("bob", 20), ("ann", 10), ("eve", 10)]
-    assert [r.member_name for r in await store.leaderboard(channel_id, None, limit=2)] == [
+    assert [r.member_name for r in await store.reports.leaderboard(channel_id, None, limit=2)] == [
         "ann",
         "bob",
     ]
-    assert await store.leaderboard(channel_id + 1, None) == []
+    assert await store.reports.leaderboard(channel_id + 1, None) == []
 
 
 async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
@@ -683,23 +702,23 @@ async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
     r2 = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2", topic="net")
     r3 = await new_round(store, channel_id, T0 + timedelta(days=2), question="q3", topic="gpu")
     ann, bob, cid = [await member(store, n) for n in ("ann", "bob", "cid")]
-    a1 = await store.record_answer(draft(r1, ann, "a1"))
-    await store.record_answer(draft(r1, ann, "a1b"))  # kept: not a second gpu answer
-    await store.record_answer(draft(r3, ann, "a3"))
-    await store.record_answer(draft(r2, bob, "b2", points=100))
+    a1 = await store.answers.record_answer(draft(r1, ann, "a1"))
+    await store.answers.record_answer(draft(r1, ann, "a1b"))  # kept: not a second gpu answer
+    await store.answers.record_answer(draft(r3, ann, "a3"))
+    await store.answers.record_answer(draft(r2, bob, "b2", points=100))
     assert a1.answer_id is not None
-    await store.record_vote(a1.answer_id, bob, T0, per_vote=1, max_votes=5)
-    await store.reveal_round(r1.id, T0, [])
+    await store.answers.record_vote(a1.answer_id, bob, T0, per_vote=1, max_votes=5)
+    await store.rounds.reveal_round(r1.id, T0, [])
 
-    history = await store.member_history(channel_id, ann)
+    history = await store.reports.member_history(channel_id, ann)
     assert (history.points, history.answers, history.rank) == (31, 2, 2)
     assert history.answers_per_topic == {"gpu": 2}
     assert history.scheduled_round_ids == (r1.id, r2.id, r3.id)
     assert history.answered_round_ids == frozenset({r1.id, r3.id})
-    nobody = await store.member_history(channel_id, cid)
+    nobody = await store.reports.member_history(channel_id, cid)
     assert (nobody.points, nobody.answers, nobody.rank) == (0, 0, None)
 
-    stats = await store.channel_stats(channel_id)
+    stats = await store.reports.channel_stats(channel_id)
     # a1b is ann's second reply in r1: kept, but no second answer
     assert (stats.rounds, stats.answers, stats.members, stats.votes) == (3, 3, 2, 1)
     assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (1, 9, 0)
@@ -749,22 +768,22 @@ async def test_a_direct_action_belongs_to_no_round_and_carries_its_card(store: S
         bullets=("one", "two"),
     )
     draft = direct_draft(dm, card, "practice:1:question")
-    assert await store.enqueue([draft], T0) == 1
-    assert await store.enqueue([draft], T0) == 0  # the key is the idempotency key
-    due = await store.due_actions(T0, platforms={"slack"})
+    assert await store.outbox.enqueue([draft], T0) == 1
+    assert await store.outbox.enqueue([draft], T0) == 0  # the key is the idempotency key
+    due = await store.outbox.due_actions(T0, platforms={"slack"})
     direct = [a for a in due if a.round_id is None]
     assert [(a.kind, a.key, a.destination, a.card) for a in direct] == [
         (ActionKind.DIRECT, "practice:1:question", dm, card)
     ]
     assert len(due) == len(ACTIONS) + 1  # the channel is on slack too
-    assert [a.key for a in await store.due_actions(T0, platforms={"discord"})] == []
-    await store.begin_attempt(direct[0].id, T0)
-    await store.complete_action(direct[0].id, "m1", T0)
-    assert [a.round_id for a in await store.due_actions(T0)] == [round_.id] * len(ACTIONS)
+    assert [a.key for a in await store.outbox.due_actions(T0, platforms={"discord"})] == []
+    await store.outbox.begin_attempt(direct[0].id, T0)
+    await store.outbox.complete_action(direct[0].id, "m1", T0)
+    assert [a.round_id for a in await store.outbox.due_actions(T0)] == [round_.id] * len(ACTIONS)
     # a done direct action is pruned once it is old; a round's stay while it is open
-    pruned = await store.prune_done_actions(T0 + timedelta(days=1), limit=100)
+    pruned = await store.outbox.prune_done_actions(T0 + timedelta(days=1), limit=100)
     assert pruned.deleted == 1
-    assert await store.enqueue([draft], T0) == 1  # gone: its key is free again
+    assert await store.outbox.enqueue([draft], T0) == 1  # gone: its key is free again
 
 
 # blind answers left by a round closed before its reveal
@@ -773,7 +792,7 @@ async def test_a_direct_action_belongs_to_no_round_and_carries_its_card(store: S
 async def blind_answer(store: SqliteStore, round_: Round, name: str) -> int:
     who = await member(store, name)
     event = f"ev-{round_.id}-{name}"
-    result = await store.record_answer(draft(round_, who, placeholder(who), event=event))
+    result = await store.answers.record_answer(draft(round_, who, placeholder(who), event=event))
     assert result.answer_id is not None
     return result.answer_id
 
@@ -784,7 +803,7 @@ async def test_closing_an_unrevealed_round_queues_the_post_of_its_waiting_blind_
     channel_id = await new_channel(store)
     skipped = await new_round(store, channel_id, T0)
     await blind_answer(store, skipped, "ann")
-    assert await store.skip_round(skipped.id, T0 + timedelta(hours=1))
+    assert await store.rounds.skip_round(skipped.id, T0 + timedelta(hours=1))
     replaced = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
     await blind_answer(store, replaced, "bob")
     await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")  # closes it
@@ -800,11 +819,11 @@ async def test_a_round_closed_without_waiting_blind_answers_or_after_its_reveal_
 ) -> None:
     channel_id = await new_channel(store)
     empty = await new_round(store, channel_id, T0)
-    await store.record_answer(draft(empty, await member(store, "ann"), "m1"))  # a reply
-    assert await store.skip_round(empty.id, T0 + timedelta(hours=1))
+    await store.answers.record_answer(draft(empty, await member(store, "ann"), "m1"))  # a reply
+    assert await store.rounds.skip_round(empty.id, T0 + timedelta(hours=1))
     revealed = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
     await blind_answer(store, revealed, "bob")
-    assert await store.reveal_round(revealed.id, T0 + timedelta(days=1, hours=1), [])
+    assert await store.rounds.reveal_round(revealed.id, T0 + timedelta(days=1, hours=1), [])
     await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")
     for closed in (empty, revealed):
         kinds = [a.kind for a in await round_actions(store, closed.id)]
@@ -822,15 +841,15 @@ async def test_rounds_with_unposted_blind_answers_are_listed_oldest_first(
     second = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
     await blind_answer(store, second, "bob")
     third = await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")
-    await store.record_answer(draft(third, await member(store, "cid"), "m3"))  # a reply
+    await store.answers.record_answer(draft(third, await member(store, "cid"), "m3"))  # a reply
     fourth = await new_round(store, channel_id, T0 + timedelta(days=3), question="q4")
     await blind_answer(store, fourth, "cid")
     await blind_answer(store, fourth, "dee")
 
-    listed = await store.rounds_with_unposted_blind_answers(channel_id)
+    listed = await store.rounds.rounds_with_unposted_blind_answers(channel_id)
     assert [r.id for r in listed] == [first.id, second.id, fourth.id]
-    assert await store.answer_posted(posted, placeholder(await member(store, "ann")), "p1")
-    listed = await store.rounds_with_unposted_blind_answers(channel_id)
+    assert await store.answers.answer_posted(posted, placeholder(await member(store, "ann")), "p1")
+    listed = await store.rounds.rounds_with_unposted_blind_answers(channel_id)
     assert [(r.id, r.state) for r in listed] == [
         (second.id, RoundState.CLOSED),
         (fourth.id, RoundState.OPEN),
@@ -845,16 +864,16 @@ async def test_a_blind_answer_changes_only_while_its_round_is_open_and_not_revea
     revealed = await new_round(store, channel_id, T0)
     await blind_answer(store, revealed, "ann")
     at = T0 + timedelta(minutes=1)
-    assert await store.edit_blind_answer(revealed.id, placeholder(ann), "better", at)
-    assert not await store.edit_blind_answer(revealed.id, placeholder(bob), "none yet", at)
-    assert await store.reveal_round(revealed.id, at, [])
-    assert not await store.edit_blind_answer(revealed.id, placeholder(ann), "too late", at)
+    assert await store.answers.edit_blind_answer(revealed.id, placeholder(ann), "better", at)
+    assert not await store.answers.edit_blind_answer(revealed.id, placeholder(bob), "none yet", at)
+    assert await store.rounds.reveal_round(revealed.id, at, [])
+    assert not await store.answers.edit_blind_answer(revealed.id, placeholder(ann), "too late", at)
 
     closed = await new_round(store, channel_id, T0 + timedelta(days=1), question="q2")
     await blind_answer(store, closed, "bob")
-    assert await store.skip_round(closed.id, T0 + timedelta(days=1, hours=1))
-    assert not await store.edit_blind_answer(closed.id, placeholder(bob), "too late", at)
-    texts = [a.text for r in (revealed, closed) for a in await store.round_answers(r.id)]
+    assert await store.rounds.skip_round(closed.id, T0 + timedelta(days=1, hours=1))
+    assert not await store.answers.edit_blind_answer(closed.id, placeholder(bob), "too late", at)
+    texts = [a.text for r in (revealed, closed) for a in await store.answers.round_answers(r.id)]
     assert texts == ["better", f"answer {placeholder(bob)}"]
 
 
@@ -880,7 +899,7 @@ async def test_on_postgresql_a_blind_change_waits_for_a_reveal_committing_meanwh
                 "UPDATE rounds SET revealed_at = $1 WHERE id = $2", to_db(T0), round_.id
             )
             change = asyncio.create_task(
-                store.edit_blind_answer(round_.id, placeholder(ann), "too late", T0)
+                store.answers.edit_blind_answer(round_.id, placeholder(ann), "too late", T0)
             )
             blocked_by_reveal = (
                 "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))"
@@ -891,5 +910,5 @@ async def test_on_postgresql_a_blind_change_waits_for_a_reveal_committing_meanwh
                 await asyncio.wait({change}, timeout=0.01)
             await revealing.commit()
         assert not await change
-        [answer] = await store.round_answers(round_.id)
+        [answer] = await store.answers.round_answers(round_.id)
         assert answer.text == f"answer {placeholder(ann)}"

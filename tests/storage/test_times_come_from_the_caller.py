@@ -26,7 +26,7 @@ async def test_a_retry_is_stamped_with_the_given_time(tmp_path: Path) -> None:
     async with SqliteStore.open(db_path) as store:
         round_ = await new_round(store, await new_channel(store), LONG_AGO)
         question, *_ = await round_actions(store, round_.id)
-        await store.retry_action(
+        await store.outbox.retry_action(
             question.id, "HTTP 500", LONG_AGO + timedelta(minutes=5), at=LONG_AGO
         )
     updated = _column(db_path, f"SELECT updated_at FROM outbox WHERE id = {question.id}")
@@ -38,6 +38,6 @@ async def test_a_reveal_reactor_is_stamped_with_the_given_time(tmp_path: Path) -
     async with SqliteStore.open(db_path) as store:
         round_ = await new_round(store, await new_channel(store), LONG_AGO)
         ann = await member(store, "ann")
-        assert await store.add_reveal_reactor(round_.id, ann, at=LONG_AGO) == 1
+        assert await store.rounds.add_reveal_reactor(round_.id, ann, at=LONG_AGO) == 1
     reacted = _column(db_path, "SELECT reacted_at FROM reveal_reactors")
     assert reacted == to_db(LONG_AGO)

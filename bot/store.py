@@ -1,0 +1,82 @@
+"""The store the service is given: one port per aggregate, each owned by its feature."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.bank.store import BankStore
+from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
+from bot.learning.store import LearningStore
+from bot.outbox.store import OutboxStore
+from bot.practice.store import PracticeStore
+from bot.recaps.store import RecapStore
+from bot.reminders.store import ReminderStore
+from bot.rounds.store import AnswerStore, ReportStore, RoundStore
+
+
+class Store(Protocol):
+    """Persistence of the quiz, aggregate by aggregate; a backend implements each part.
+    Every write is committed before the call returns; every time written is one passed
+    in (the injected clock), never the wall clock."""
+
+    @property
+    def channels(self) -> ChannelStore:
+        """The channels' quiz settings."""
+        ...
+
+    @property
+    def meta(self) -> MetaStore:
+        """Small key/value facts of the installation."""
+        ...
+
+    @property
+    def rounds(self) -> RoundStore:
+        """Rounds and the questions they ask."""
+        ...
+
+    @property
+    def answers(self) -> AnswerStore:
+        """Answers and votes."""
+        ...
+
+    @property
+    def reports(self) -> ReportStore:
+        """Leaderboards, histories and totals."""
+        ...
+
+    @property
+    def outbox(self) -> OutboxStore:
+        """The actions waiting to be sent, and those sent."""
+        ...
+
+    @property
+    def deliveries(self) -> DeliveryStore:
+        """Inbound event ids already handled."""
+        ...
+
+    @property
+    def learning(self) -> LearningStore:
+        """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
+
+    @property
+    def bank(self) -> BankStore:
+        """Suggestions, workspace questions, overrides, flags and bonuses (its own aggregate)."""
+        ...
+
+    @property
+    def recaps(self) -> RecapStore:
+        """Recap schedules and recaps (the recap aggregate)."""
+        ...
+
+    @property
+    def practice(self) -> PracticeStore:
+        """Private practice sessions (their own aggregate)."""
+        ...
+
+    @property
+    def reminders(self) -> ReminderStore:
+        """Members' daily review reminders (their own aggregate)."""
+        ...
+
+    async def close(self) -> None: ...
