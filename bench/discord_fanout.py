@@ -50,7 +50,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.service import QuizService
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)

@@ -37,7 +37,7 @@ from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.service import QuizService
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -141,7 +141,7 @@ async def _through_engine(db: Path, args: argparse.Namespace, synchronous: str =
         await asyncio.gather(*(feed(e) for e in events))
         elapsed = time.perf_counter() - started
         await service.stop()
-        print(f"  group commits: {store.answer_batches}")
+        print(f"  group commits: {store.answers.answer_batches}")
     return elapsed
 
 

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from storage.report_queries import LEADERBOARD
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from storage.timestamps import from_db, to_db
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -57,7 +57,7 @@ from bot.learning.service import LearningService
 from bot.service import QuizService
 from questions.catalog import Catalog
 from questions.pack import Pack
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
 
 START = datetime(2027, 1, 4, 8, 0, tzinfo=UTC)  # a Monday

@@ -22,7 +22,7 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from storage.timestamps import to_db
 
 START = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)

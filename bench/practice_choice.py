@@ -37,7 +37,7 @@ from pathlib import Path
 from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning.service import LearningService
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from storage.timestamps import to_db
 from tests import practice_reference
 

@@ -36,7 +36,7 @@ import aiohttp
 import asyncpg
 from aiohttp import web
 
-from storage.postgres_store import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.slack.fake_slack import BOT_TOKEN, FakeSlack
 from tests.slack.signed import FORM, SIGNING_SECRET, command_body, signed_headers
 

@@ -51,7 +51,7 @@ from cryptography.fernet import Fernet
 from adapters.slack.installations import TokenSeal
 from adapters.slack.workspace_pacing import DEFAULT_POSTS_PER_SECOND
 from bot.kernel.installations import InstallationRecord
-from storage.postgres_store import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.slack.fake_slack import BOT_ID, BOT_TOKEN, BOT_USER, TEAM, FakeSlack
 from tests.slack.signed import SIGNING_SECRET
 
@@ -217,7 +217,7 @@ async def fresh_schema(
         await admin.close()
     schema_url = f"{url}{'&' if '?' in url else '?'}search_path={schema}"
     async with PostgresStore.open(schema_url) as store:
-        pool = store._pooled()
+        pool = store.database.pooled()
         await pool.executemany(
             "INSERT INTO channels (platform, workspace, channel, timezone, schedule,"
             " reveal_emoji, reveal_min_reactors, followup_policy, grace_hours)"

@@ -48,7 +48,7 @@ from bot.kernel.events import Reaction
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 TARGET_P99_MS = 5.0
 EMOJI = "💡"

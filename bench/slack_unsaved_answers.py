@@ -33,7 +33,7 @@ from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.slack.fake_slack import BOT_TOKEN, TEAM, FakeSlack
 from tests.slack.signed import FORM, JSON, SIGNING_SECRET, command_body, signed_headers
 

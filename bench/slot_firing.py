@@ -23,7 +23,7 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.service import QuizService
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 SCHEDULE = "daily 09:00"
 POLICIES = ("after_first_answer", "immediately", "with_reveal")

@@ -62,7 +62,7 @@ TARGET_RSS_MB = 100.0
 def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -> None:
     """A database of ``channels`` scheduled Slack channels, migrated by the store itself."""
     from bot.scheduling.schedule_spec import parse_schedule, parse_timezone, previous_slot
-    from storage.sqlite_store import SqliteStore
+    from storage.sqlite.store import SqliteStore
     from storage.timestamps import to_db
 
     async def migrate() -> None:
@@ -125,7 +125,7 @@ async def serve(db: Path, port: int) -> None:
     from bot.service import QuizService
     from bot.settings import Settings
     from questions.loader import load_catalog
-    from storage.sqlite_store import SqliteStore
+    from storage.sqlite.store import SqliteStore
 
     configure_logging(Settings(), level="INFO")
     catalog = load_catalog()

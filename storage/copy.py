@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from storage.database import AnyStore, Database, open_database
 from storage.errors import StorageError
-from storage.postgres_store import PostgresStore
-
-if TYPE_CHECKING:
-    import aiosqlite
+from storage.postgres.store import PostgresStore
+from storage.sql.session import Session
 
 # Parents before children (the order of the migrations), so foreign keys hold row by row.
 TABLES = (
@@ -76,9 +73,9 @@ async def copy_database(source: Database, target: Database) -> CopyReport:
         if filled:
             listed = ", ".join(f"{table} ({n})" for table, n in filled.items())
             raise CopyError(f"the target {target} is not empty: {listed}; copy into a new database")
-        async with destination._transaction() as conn:
+        async with destination.database.transaction() as session:
             for table in TABLES:
-                rows = await origin._fetch(f"SELECT * FROM {table}")
+                rows = await origin.database.fetch(f"SELECT * FROM {table}")
                 if not rows:
                     continue
                 # keys(): iterating an asyncpg record yields its values
@@ -89,9 +86,9 @@ async def copy_database(source: Database, target: Database) -> CopyReport:
                 for start in range(0, len(rows), _CHUNK):
                     chunk = rows[start : start + _CHUNK]
                     values = [tuple(row[c] for c in columns) for row in chunk]
-                    await conn.executemany(insert, values)
+                    await session.execute_many(insert, values)
             if isinstance(destination, PostgresStore):
-                await _restart_identities(conn, destination)
+                await _restart_identities(session, destination)
         copied, found = await _counts(origin), await _counts(destination)
     if copied != found:
         differing = [f"{t}: {copied[t]} -> {found[t]}" for t in TABLES if copied[t] != found[t]]
@@ -111,15 +108,15 @@ def _check_files(source: Database, target: Database) -> None:
 async def _counts(store: AnyStore) -> dict[str, int]:
     counts: dict[str, int] = {}
     for table in TABLES:
-        row = await store._fetch_one(f"SELECT COUNT(*) FROM {table}")
+        row = await store.database.fetch_one(f"SELECT COUNT(*) FROM {table}")
         counts[table] = 0 if row is None else int(row[0])
     return counts
 
 
-async def _restart_identities(conn: aiosqlite.Connection, store: PostgresStore) -> None:
+async def _restart_identities(session: Session, store: PostgresStore) -> None:
     """Identity columns go on after the copied ids (explicit ids do not advance them)."""
     for table in sorted(set(TABLES) & store.id_tables):
-        await conn.execute(
+        await session.execute(
             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
             f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)"
         )

@@ -20,9 +20,9 @@ from bot.settings import Settings
 from storage.errors import StorageError, StoreUnavailableError
 from storage.migrations import bundled_migrations
 from storage.passwords import hide_password
-from storage.postgres_migrations import bundled_postgres_migrations, postgres_schema_version
-from storage.postgres_store import DEFAULT_LEASE, PostgresStore
-from storage.sqlite_store import SqliteStore
+from storage.postgres.migrations import bundled_postgres_migrations, postgres_schema_version
+from storage.postgres.store import DEFAULT_LEASE, PostgresStore
+from storage.sqlite.store import SqliteStore
 
 AnyStore = SqliteStore | PostgresStore
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")

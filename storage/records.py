@@ -1,9 +1,8 @@
-"""Rows of the SQLite schema turned into the domain records of ``bot.kernel.models`` and back."""
+"""Rows of the schema turned into the domain records of ``bot.kernel.models`` and back."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from bot.kernel.models import (
@@ -20,6 +19,7 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stored_cards import card_from_json, card_to_json
+from storage.sql.session import Row
 from storage.timestamps import from_db, optional_from_db
 
 CHANNEL_COLUMNS = (
@@ -47,7 +47,7 @@ _POLICIES = {policy.value: policy for policy in FollowUpPolicy}
 _ANSWER_MODES = {mode.value: mode for mode in AnswerMode}
 
 
-def channel_from_row(row: sqlite3.Row) -> ChannelSettings:
+def channel_from_row(row: Row) -> ChannelSettings:
     topics = row["topics"]
     return ChannelSettings(
         id=row["id"],
@@ -86,7 +86,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
     }
 
 
-def round_from_row(row: sqlite3.Row) -> Round:
+def round_from_row(row: Row) -> Round:
     return Round(
         id=row["id"],
         channel_id=row["channel_id"],
@@ -104,7 +104,7 @@ def round_from_row(row: sqlite3.Row) -> Round:
     )
 
 
-def action_from_row(row: sqlite3.Row) -> OutboxAction:
+def action_from_row(row: Row) -> OutboxAction:
     return OutboxAction(
         id=row["id"],
         round_id=row["round_id"],
@@ -140,7 +140,7 @@ def draft_row(
     )
 
 
-def answer_from_row(row: sqlite3.Row) -> AnswerRecord:
+def answer_from_row(row: Row) -> AnswerRecord:
     return AnswerRecord(
         id=row["id"],
         round_id=row["round_id"],

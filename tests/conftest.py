@@ -12,7 +12,7 @@ import pytest
 from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog
 from questions.pack import Pack
-from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+from storage.sqlite.store import DEFAULT_BUSY_TIMEOUT_MS
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
 

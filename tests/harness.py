@@ -20,7 +20,7 @@ from bot.kernel.render import Response
 from bot.service import QuizService
 from bot.store import Store
 from questions.catalog import Catalog
-from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
+from storage.sqlite.store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock, FakePlatform, Sent
 from tests.storage.backends import open_store
 

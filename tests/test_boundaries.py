@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORM_LIBRARIES = ("discord", "slack_bolt", "slack_sdk", "aiohttp")
-DATABASE_DRIVERS = ("aiosqlite", "sqlite3")
+DATABASE_DRIVERS = ("aiosqlite", "sqlite3", "asyncpg")
 
 # package → the top-level imports it must never make
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -49,6 +49,44 @@ def offending_imports(package: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_imports_point_one_way(package: str) -> None:
     assert offending_imports(package) == {}
+
+
+def imported_modules(source: str) -> set[str]:
+    """The full names of the modules a module's source imports (absolute imports)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize(("backend", "other"), [("sqlite", "postgres"), ("postgres", "sqlite")])
+def test_each_storage_backend_stands_alone(backend: str, other: str) -> None:
+    """A backend's package imports nothing of the other's: what both need is in
+    ``storage/sql/`` or a module of ``storage/`` itself."""
+    sources = sorted((ROOT / "storage" / backend).rglob("*.py"))
+    assert len(sources) >= 5, f"the walk did not see storage/{backend}/'s modules"
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(
+            name
+            for name in imported_modules(path.read_text(encoding="utf-8"))
+            if name == f"storage.{other}" or name.startswith(f"storage.{other}.")
+        )
+        for path in sources
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_the_shared_sql_imports_neither_backend() -> None:
+    for path in sorted((ROOT / "storage" / "sql").rglob("*.py")):
+        names = imported_modules(path.read_text(encoding="utf-8"))
+        assert not {
+            n for n in names if n.split(".")[:2] in (["storage", "sqlite"], ["storage", "postgres"])
+        }, path
+        assert not imported_roots(path.read_text(encoding="utf-8")) & {*DATABASE_DRIVERS}, path
 
 
 def test_the_console_reads_nothing_but_the_core() -> None:
@@ -109,7 +147,7 @@ def test_importing_every_core_module_loads_no_platform_or_driver() -> None:
         for p in (ROOT / package).rglob("*.py")
         if p.stem != "__init__"
     )
-    forbidden = (*PLATFORM_LIBRARIES, "aiosqlite")
+    forbidden = (*PLATFORM_LIBRARIES, *DATABASE_DRIVERS)
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

@@ -12,7 +12,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.settings import SettingsError, load_settings
-from storage.backup import backup_database
 from storage.copy import copy_database
 from storage.database import (
     Database,
@@ -22,6 +21,7 @@ from storage.database import (
     parse_location,
 )
 from storage.errors import StorageError
+from storage.sqlite.backup import backup_database
 
 _DB_HELP = "the SQLite database file (default: QUIZBOT_DB_PATH, else quizbot.db)"
 _URL_FORMS = "quizbot.db, sqlite:///quizbot.db or postgresql://user@host:5432/db"

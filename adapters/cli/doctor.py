@@ -31,7 +31,7 @@ from storage.database import Database, DatabaseUrlError, configured_database, pa
 from storage.errors import MigrationError
 from storage.migrations import bundled_migrations
 from storage.passwords import url_password
-from storage.postgres_migrations import bundled_postgres_migrations, postgres_schema_version
+from storage.postgres.migrations import bundled_postgres_migrations, postgres_schema_version
 
 DISCORD_API_URL = "https://discord.com/api/v10"
 SLACK_API_URL = "https://slack.com/api/"

@@ -95,7 +95,7 @@ def _platform_connectors(
                 settings,
                 http=settings.slack_mode == "http",
                 port=settings.slack_http_port,
-                progress=store,
+                progress=store.unfinished_cards,
                 installations=store.installations,
             )
             platforms[name] = slack

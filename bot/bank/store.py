@@ -2,7 +2,7 @@
 overrides of bundled questions, errata flags and suggestion bonuses.
 
 Its own aggregate, apart from rounds and answers: the SQLite store exposes it as
-``store.bank`` (see ``storage/sqlite_bank.py``).
+``store.bank`` (see ``storage/sql/bank.py``).
 """
 
 from __future__ import annotations

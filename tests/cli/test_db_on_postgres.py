@@ -14,9 +14,9 @@ from bot.kernel.models import ActionKind, AnswerDraft, ChannelSettings
 from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.loader import load_pack
-from storage.postgres_migrations import bundled_postgres_migrations
-from storage.postgres_store import PostgresStore
-from storage.sqlite_store import SqliteStore
+from storage.postgres.migrations import bundled_postgres_migrations
+from storage.postgres.store import PostgresStore
+from storage.sqlite.store import SqliteStore
 from tests.cli.workspace_data import approved_question_and_flag
 from tests.storage.backends import postgres_schema
 

@@ -11,7 +11,7 @@ import pytest
 
 from adapters.cli.main import main
 from questions.loader import load_pack
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.cli.workspace_data import approved_question_and_flag
 
 HEADER = "id,topic,difficulty,question,outline,follow_ups,key_points\n"

@@ -156,11 +156,11 @@ async def test_a_reveal_handed_over_while_a_pass_runs_is_sent_once(
     async def reveal_meanwhile(*args: Any, **kwargs: Any) -> Any:
         # The reveal lands while this pass holds the worker, before it reads the due
         # index: the pass performs the reveal's actions, and the handed copy finds them done.
-        monkeypatch.setattr(store, "due_actions", real_due_actions)
+        monkeypatch.setattr(store.outbox, "due_actions", real_due_actions)
         await quiz.service.handle(reaction)
         return await real_due_actions(*args, **kwargs)
 
-    monkeypatch.setattr(store, "due_actions", reveal_meanwhile)
+    monkeypatch.setattr(store.outbox, "due_actions", reveal_meanwhile)
     await quiz.service.settle()
 
     titles = await quiz.thread_titles()

@@ -111,7 +111,7 @@ async def test_switching_back_to_the_thread_waits_until_no_blind_answer_waits(
         looked_up.append(round_id)
         return await lookup(round_id)
 
-    monkeypatch.setattr(store, "waiting_blind_answers", spied)
+    monkeypatch.setattr(store.answers, "waiting_blind_answers", spied)
     await quiz.command("reveal")
     assert quiz.platform.titles(await quiz.thread())[-1] == "Sample answer outline"
     assert looked_up == []  # a thread channel's reveal costs no lookup
@@ -281,7 +281,7 @@ async def test_an_answer_written_just_after_the_reveal_is_withdrawn_and_refused(
     async def as_read_before_the_reveal(channel_id: int) -> Round:
         return before  # the reveal lands between the check and the write
 
-    monkeypatch.setattr(store, "open_round", as_read_before_the_reveal)
+    monkeypatch.setattr(store.rounds, "open_round", as_read_before_the_reveal)
     refused = await quiz.command("answer just too late", by="alice")
     assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
     assert await answers(quiz) == []
@@ -432,7 +432,7 @@ async def test_an_answer_written_while_the_reveal_posts_is_refused_not_left_unpo
         await quiz.command("reveal")
         return await record_answer(draft)
 
-    monkeypatch.setattr(store, "record_answer", revealed_and_posted_meanwhile)
+    monkeypatch.setattr(store.answers, "record_answer", revealed_and_posted_meanwhile)
     refused = await quiz.command("answer bob's take", by="bob")
     assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
     assert [(a.member_name, a.text) for a in await answers(quiz)] == [("Alice", "in time")]

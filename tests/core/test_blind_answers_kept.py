@@ -96,7 +96,7 @@ async def test_an_answer_written_as_the_round_is_skipped_is_refused_not_left_unp
         await quiz.command("skip")  # between bob's check of the round and his write
         return await record_answer(draft)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "record_answer", skipped_meanwhile)
+    monkeypatch.setattr(store.answers, "record_answer", skipped_meanwhile)
     refused = await quiz.command("answer bob's take", by="bob")
     assert refused.card.kind is CardKind.ERROR
     assert refused.card.body.startswith("Question #1 is closed, so it takes no more answers")
@@ -163,7 +163,7 @@ async def test_a_change_racing_the_reveal_is_refused_so_the_post_shows_the_store
     async def change_while_posting(thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         if card.title == "Alice's answer" and not attempts:
             with monkeypatch.context() as patched:
-                patched.setattr(store, "open_round", as_read_before_the_reveal)
+                patched.setattr(store.rounds, "open_round", as_read_before_the_reveal)
                 try:
                     response = await quiz.service.blind.answer(
                         quiz.channel, quiz.member("alice"), "second draft", quiz.event_id()
@@ -194,7 +194,7 @@ async def test_a_change_checked_before_the_reveal_but_written_after_is_refused(
     async def as_read_before_the_reveal(channel_id: int) -> Round:
         return before
 
-    monkeypatch.setattr(store, "open_round", as_read_before_the_reveal)
+    monkeypatch.setattr(store.rounds, "open_round", as_read_before_the_reveal)
     refused = await quiz.command("answer second draft", by="alice")
     assert refused.card.body.startswith("Question #1 is already revealed, so answers are")
     [answer] = await stored(quiz, before)

@@ -40,7 +40,7 @@ async def test_a_failing_round_does_not_let_the_next_pass_send_twice(
             raise RuntimeError("database hiccup")
         await real_complete(action_id, result, at)
 
-    monkeypatch.setattr(store, "complete_action", complete_failing_once)
+    monkeypatch.setattr(store.outbox, "complete_action", complete_failing_once)
     admin = quiz.member("admin")
     await quiz.service.handle(Command("c1", slow_channel, admin, "now"))  # round 1, slow
     await quiz.service.handle(Command("c2", quiz.channel, admin, "now"))  # round 2, fails once

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
 

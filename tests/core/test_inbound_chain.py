@@ -43,7 +43,7 @@ async def test_an_unexpected_error_is_logged_once_with_its_channel_and_answered_
     async def broken(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(quiz.service.store, "channel_stats", broken)
+    monkeypatch.setattr(quiz.service.store.reports, "channel_stats", broken)
     await quiz.command("now")
     with caplog.at_level(logging.ERROR):
         response = await quiz.command("stats", by="alice")

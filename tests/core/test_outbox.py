@@ -9,7 +9,7 @@ import pytest
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import ChannelUnavailable, PlatformError
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service
 

@@ -13,7 +13,7 @@ import pytest
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import running_service
 
@@ -54,7 +54,7 @@ async def recap_start_up_statements(
         channels = await service.store.channels.list_channels()
         store = service.store
         assert isinstance(store, SqliteStore)
-        await store._connection().set_trace_callback(statements.append)
+        await store.database.connection().set_trace_callback(statements.append)
         await service.recaps.load(channels)
         await service.recaps.catch_up(channels)
         return list(statements)  # not what stopping runs

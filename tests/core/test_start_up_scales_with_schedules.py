@@ -22,7 +22,7 @@ from bot.kernel.refs import ChannelRef
 from bot.scheduling.schedule_spec import missed_slot, parse_schedule, parse_timezone, previous_slot
 from bot.service import QuizService
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock, FakePlatform
 
 # Years ahead of the wall clock: APScheduler (which decides due-ness by the wall clock)

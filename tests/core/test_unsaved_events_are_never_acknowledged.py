@@ -88,7 +88,7 @@ async def test_a_reveal_reaction_that_failed_after_its_id_was_seen_is_redone(
             raise sqlite3.OperationalError("disk I/O error")
         return await real_reveal(channel_id, message, at, kinds, delivery=delivery)
 
-    monkeypatch.setattr(store, "reveal_round_by_message", fail_first)
+    monkeypatch.setattr(store.rounds, "reveal_round_by_message", fail_first)
     reaction = Reaction(
         "ev-reveal",
         quiz.channel,
@@ -119,7 +119,7 @@ async def test_an_edit_that_failed_after_its_id_was_seen_is_redone(
             raise failures.pop()
         return await real_edit(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "edit_answer", fail_first)
+    monkeypatch.setattr(store.answers, "edit_answer", fail_first)
     edit = _reply(quiz, thread, "ev-edit", "ann", edited=True)
     with pytest.raises(NotRecorded):
         await quiz.service.handle(edit)
@@ -142,7 +142,7 @@ async def test_follow_ups_whose_queuing_failed_after_the_answer_was_saved_go_out
             raise failures.pop()
         return await real_enqueue(drafts, at)
 
-    monkeypatch.setattr(store, "enqueue", fail_first)
+    monkeypatch.setattr(store.outbox, "enqueue", fail_first)
     answer = _reply(quiz, thread, "ev-first-answer", "ann")
     with pytest.raises(NotRecorded):  # the answer is saved, its follow-ups are not queued
         await quiz.service.handle(answer)

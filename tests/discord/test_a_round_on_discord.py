@@ -24,7 +24,7 @@ from bot.kernel.render import Response
 from bot.service import QuizService
 from questions.catalog import Catalog
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.discord.conftest import (
     TOKEN,
     button_payload,
@@ -346,7 +346,7 @@ async def test_an_answer_the_database_could_not_write_is_kept_retried_and_counte
             raise failures.pop()
         return await record_answer(draft)
 
-    monkeypatch.setattr(quiz.store, "record_answer", failing_then_healing)
+    monkeypatch.setattr(quiz.store.answers, "record_answer", failing_then_healing)
 
     for _ in range(2):  # the gateway replays it while it is kept
         feed(quiz.connected(), "MESSAGE_CREATE", message_payload(quiz.fake, answer))

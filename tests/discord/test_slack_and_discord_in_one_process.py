@@ -14,7 +14,7 @@ from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.loader import load_catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.discord.conftest import TOKEN, command_payload, eventually, feed, message_payload
 from tests.discord.fake_discord import MANAGE_GUILD, FakeDiscord
 from tests.fakes import FakeClock

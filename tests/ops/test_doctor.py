@@ -21,9 +21,9 @@ from adapters.slack.installations import TokenSeal
 from bot.kernel.installations import InstallationRecord
 from storage.database import AnyStore
 from storage.migrations import bundled_migrations
-from storage.postgres_migrations import bundled_postgres_migrations
-from storage.postgres_store import PostgresStore
-from storage.sqlite_store import SqliteStore
+from storage.postgres.migrations import bundled_postgres_migrations
+from storage.postgres.store import PostgresStore
+from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, postgres_schema
 
 GOOD_BOT_TOKEN = "xoxb-SECRET-TEST-good"

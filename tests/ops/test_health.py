@@ -12,7 +12,7 @@ import pytest
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.metrics import PrometheusMetrics
 from bot.kernel.runtime import EventHandler
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 
 @dataclass

@@ -10,7 +10,7 @@ import pytest
 
 from adapters.ops.health import start_health_server
 from adapters.ops.metrics import PrometheusMetrics
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.ops.test_health import FakeConnector, get, store  # noqa: F401 - the store fixture
 
 MALFORMED = [

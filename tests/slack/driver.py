@@ -18,7 +18,7 @@ from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
-from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
+from storage.sqlite.store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock
 from tests.harness import running_service
 from tests.slack.fake_slack import TEAM, FakeSlack, Posted
@@ -54,7 +54,12 @@ async def running_slack_quiz(
     def platforms(store: SqliteStore) -> list[Platform]:
         return [
             create_slack_platform(
-                settings, http=True, host="127.0.0.1", port=0, post_interval=0, progress=store
+                settings,
+                http=True,
+                host="127.0.0.1",
+                port=0,
+                post_interval=0,
+                progress=store.unfinished_cards,
             )
         ]
 

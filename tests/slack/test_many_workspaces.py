@@ -30,7 +30,7 @@ from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock
 from tests.harness import running_service
 from tests.slack.driver import ADMIN, SlackQuiz
@@ -149,7 +149,7 @@ async def hosted_quiz(
                 port=0,
                 post_interval=0,
                 workspace_rate=None,
-                progress=store,
+                progress=store.unfinished_cards,
                 installations=store.installations,
                 clock=clock,
             )

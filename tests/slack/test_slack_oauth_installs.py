@@ -22,7 +22,7 @@ from adapters.slack.installations import (
     oauth_settings,
 )
 from bot.settings import SettingsError
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.slack.fake_slack import FakeSlack
 
 KEY = Fernet.generate_key().decode()

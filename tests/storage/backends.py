@@ -8,15 +8,18 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bot.store import Store
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
+
+if TYPE_CHECKING:
+    from storage.postgres.store import PostgresStore
 
 POSTGRES_URL = os.environ.get(
     "QUIZBOT_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -58,13 +61,28 @@ async def postgres_schema() -> AsyncIterator[str]:
         await admin.close()
 
 
+Opener = Callable[[], AbstractAsyncContextManager["SqliteStore | PostgresStore"]]
+
+
+@asynccontextmanager
+async def reopenable_store(backend: str, tmp_path: Path) -> AsyncIterator[Opener]:
+    """Opens the same database as often as asked (a restart), until the block ends."""
+    if backend == "sqlite":
+        yield lambda: SqliteStore.open(tmp_path / "quiz.db")
+        return
+    from storage.postgres.store import PostgresStore
+
+    async with postgres_schema() as url:
+        yield lambda: PostgresStore.open(url)
+
+
 @asynccontextmanager
 async def open_store(backend: str, tmp_path: Path, **options: Any) -> AsyncIterator[Store]:
     if backend == "sqlite":
         async with SqliteStore.open(tmp_path / "quiz.db", **options) as store:
             yield store
         return
-    from storage.postgres_store import PostgresStore
+    from storage.postgres.store import PostgresStore
 
     async with postgres_schema() as url, PostgresStore.open(url, **options) as pg:
         yield pg

@@ -23,8 +23,8 @@ from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from bot.store import Store
 from questions.catalog import Catalog
-from storage.postgres_store import DEFAULT_LEASE, PostgresStore
-from storage.sqlite_store import SqliteStore
+from storage.postgres.store import DEFAULT_LEASE, PostgresStore
+from storage.sqlite.store import SqliteStore
 from tests.conftest import sample_pack
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness
@@ -141,5 +141,5 @@ async def drop_listener(pair: Pair) -> None:
     [pid] = await listener_backends(pair.url, pair.names[1])
     store = pair.b.service.store
     assert isinstance(store, PostgresStore)
-    await store._pooled().execute("SELECT pg_terminate_backend($1)", pid)
+    await store.database.pooled().execute("SELECT pg_terminate_backend($1)", pid)
     assert await until(lambda: not sync_of(pair.b).listening)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.test_store import T0, new_channel, new_round
 

@@ -1,4 +1,7 @@
-"""Online backup while the bot keeps writing."""
+"""Online backup while the bot keeps writing.
+
+SQLite only: it copies the database file (``quizbot db backup``); a PostgreSQL server is
+backed up with its own tools (``pg_dump``), which the bot does not run."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ import pytest
 from bot.kernel.models import ActionKind, AnswerDraft, ChannelSettings
 from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
-from storage.backup import backup_database
 from storage.errors import StorageError
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.backup import backup_database
+from storage.sqlite.store import SqliteStore
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

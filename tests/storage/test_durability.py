@@ -1,4 +1,7 @@
-"""How durable a commit is: SQLite's ``synchronous`` mode, NORMAL unless the operator asks FULL."""
+"""How durable a commit is: SQLite's ``synchronous`` mode, NORMAL unless the operator asks FULL.
+
+SQLite only: the mode is a PRAGMA of its connection; PostgreSQL's durability is the
+server's configuration, not the bot's."""
 
 from __future__ import annotations
 
@@ -12,14 +15,14 @@ import pytest
 
 from adapters.ops import runtime
 from bot.settings import Settings
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 NORMAL, FULL = 1, 2  # what PRAGMA synchronous reports
 
 
 async def synchronous_of(store: SqliteStore) -> int:
-    assert store._conn is not None
-    async with store._conn.execute("PRAGMA synchronous") as cursor:
+    assert store.database.conn is not None
+    async with store.database.conn.execute("PRAGMA synchronous") as cursor:
         row = await cursor.fetchone()
     assert row is not None
     return int(row[0])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.kernel.installations import InstallationRecord
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 
 INSTALLED = datetime(2026, 3, 2, 9, 0, 0, 250000, tzinfo=UTC)

@@ -1,8 +1,12 @@
-"""The learning migration on an existing database, and the SQLite learning store."""
+"""The learning migration on an existing database, and the learning store on both backends.
+
+The two migration tests are SQLite's alone: they upgrade a database file an earlier
+release left (PostgreSQL's migrations are tested in ``test_migrations``)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -13,10 +17,12 @@ from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft
+from bot.store import Store
 from questions.catalog import QuestionKey
 from storage.migrations import bundled_migrations, migrate
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from storage.timestamps import to_db
+from tests.storage.backends import BACKENDS, open_store
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 LEARNING = next(m for m in bundled_migrations() if m.name == "learning")
@@ -99,31 +105,35 @@ async def test_the_database_allows_one_current_grade_per_member_and_round(
             conn.close()
 
 
-async def test_goals_are_kept_per_member(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "q.db") as store:
-        alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
-        bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
-        await store.learning.set_goal(alice, date(2027, 1, 15))
-        await store.learning.set_goal(alice, date(2027, 2, 1))
-        assert await store.learning.goal(alice) == date(2027, 2, 1)
-        assert await store.learning.goal(bob) is None
-        await store.learning.set_goal(alice, None)
-        assert await store.learning.goal(alice) is None
+@pytest.fixture(params=BACKENDS)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    async with open_store(request.param, tmp_path) as opened:
+        yield opened
 
 
-async def test_practice_grades_update_the_member_card_only(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "q.db") as store:
-        ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-        question = ids[("p", "q1")]
-        alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
-        for days, grade in ((0, Grade.MISSED), (2, Grade.GOOD)):
-            await store.learning.record_grade(
-                GradeDraft(alice, question, grade, AT + timedelta(days=days)),
-                member_card=memory_model.member_card,
-                channel_card=memory_model.channel_card,
-            )
-        card = (await store.learning.member_cards(alice))[question]
-        expected = memory_model.replay(
-            question, [(Grade.MISSED, AT), (Grade.GOOD, AT + timedelta(days=2))]
+async def test_goals_are_kept_per_member(store: Store) -> None:
+    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    await store.learning.set_goal(alice, date(2027, 1, 15))
+    await store.learning.set_goal(alice, date(2027, 2, 1))
+    assert await store.learning.goal(alice) == date(2027, 2, 1)
+    assert await store.learning.goal(bob) is None
+    await store.learning.set_goal(alice, None)
+    assert await store.learning.goal(alice) is None
+
+
+async def test_practice_grades_update_the_member_card_only(store: Store) -> None:
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
+    question = ids[("p", "q1")]
+    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    for days, grade in ((0, Grade.MISSED), (2, Grade.GOOD)):
+        await store.learning.record_grade(
+            GradeDraft(alice, question, grade, AT + timedelta(days=days)),
+            member_card=memory_model.member_card,
+            channel_card=memory_model.channel_card,
         )
-        assert card == expected
+    card = (await store.learning.member_cards(alice))[question]
+    expected = memory_model.replay(
+        question, [(Grade.MISSED, AT), (Grade.GOOD, AT + timedelta(days=2))]
+    )
+    assert card == expected

@@ -64,7 +64,7 @@ async def _migrated_on_sqlite(tmp_path: Path) -> dict[int, str | None]:
 async def _migrated_on_postgres() -> dict[int, str | None]:
     import asyncpg
 
-    from storage.postgres_migrations import bundled_postgres_migrations, migrate_postgres
+    from storage.postgres.migrations import bundled_postgres_migrations, migrate_postgres
 
     migrations = bundled_postgres_migrations()
     async with postgres_schema() as url:

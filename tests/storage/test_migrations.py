@@ -18,7 +18,7 @@ from storage.migrations import (
     schema_version,
     split_statements,
 )
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.store_reads import round_actions
 
 T0, T1 = "2026-01-05T09:00:00.000000Z", "2026-01-05T09:01:00.000000Z"
@@ -128,7 +128,7 @@ def test_bundled_migrations_load() -> None:
 
 
 def test_the_postgresql_migrations_mirror_the_sqlite_ones() -> None:
-    from storage.postgres_migrations import bundled_postgres_migrations
+    from storage.postgres.migrations import bundled_postgres_migrations
 
     sqlite = [(m.version, m.name) for m in bundled_migrations()]
     assert [(m.version, m.name) for m in bundled_postgres_migrations()] == sqlite

@@ -1,4 +1,8 @@
-"""The outbox poll is driven by the due index at any history size, even after ANALYZE."""
+"""The outbox poll is driven by the due index at any history size, even after ANALYZE.
+
+SQLite only: it reads SQLite's query plans (``EXPLAIN QUERY PLAN`` of the traced
+statements, with its ``INDEXED BY`` hints); PostgreSQL's outbox claims are other
+statements, planned by the server."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from storage.timestamps import to_db
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -50,7 +54,7 @@ def plan_of(path: Path, sql: str) -> str:
 
 async def traced(store: SqliteStore, platforms: set[str] | None) -> list[str]:
     statements: list[str] = []
-    conn = store._conn  # the test looks at the SQL the store really runs
+    conn = store.database.conn  # the test looks at the SQL the store really runs
     assert conn is not None
     await conn.set_trace_callback(statements.append)
     await store.outbox.due_actions(T0 + timedelta(days=30), limit=1000, platforms=platforms)

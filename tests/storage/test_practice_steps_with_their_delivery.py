@@ -91,7 +91,7 @@ async def test_on_postgresql_a_session_opened_meanwhile_is_waited_for_not_opened
     """Two starts at once (a double click, or two replicas): the second's check for an open
     session ran before the first committed, so its insert meets the one-open-session index;
     it must end in "already open", not a unique violation."""
-    from storage.postgres_store import PostgresStore
+    from storage.postgres.store import PostgresStore
     from storage.timestamps import to_db
 
     async with open_store("postgres", tmp_path) as opened:
@@ -99,7 +99,7 @@ async def test_on_postgresql_a_session_opened_meanwhile_is_waited_for_not_opened
         store = opened
         first = await open_session(store)
         await store.practice.close_session(first.id, "stopped", AT)
-        pool = store._pooled()
+        pool = store.database.pooled()
         async with pool.acquire() as other, pool.acquire() as watch:
             starting = other.transaction()
             await starting.start()

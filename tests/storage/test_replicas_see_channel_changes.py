@@ -30,7 +30,7 @@ from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.catalog import Catalog
-from storage.postgres_store import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.conftest import sample_pack
 from tests.fakes import FakeClock, FakePlatform
 from tests.storage.backends import postgres_schema
@@ -278,7 +278,7 @@ async def test_a_replica_that_cannot_listen_warns_once_without_the_password_and_
 ) -> None:
     def unreachable_listener(store: PostgresStore) -> None:
         secret_url = "postgresql://quizbot:hunter2@127.0.0.1:1/quizbot"
-        store._listener_connect = functools.partial(asyncpg.connect, secret_url, timeout=2)
+        store.changes.listener_connect = functools.partial(asyncpg.connect, secret_url, timeout=2)
 
     with caplog.at_level(logging.DEBUG):
         async with two_replicas(

@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from storage.deliveries import SEEN
 from storage.outbox_queries import (
     DONE_ACTIONS_BEFORE,
     OLDEST_EVENTS,
     due_actions_sql,
     next_due_sql,
 )
-from storage.sqlite_rounds import PENDING_OF_ROUND, REVEAL, ROUND_BY_MESSAGE
-from storage.sqlite_store import SqliteStore
+from storage.sql.deliveries import SEEN
+from storage.sql.rounds import PENDING_OF_ROUND, REVEAL, ROUND_BY_MESSAGE
+from storage.sqlite.store import SqliteStore
 
 STATEMENTS: dict[str, tuple[str, Any, set[str]]] = {
     "reveal by the question's message": (

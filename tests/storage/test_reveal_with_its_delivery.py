@@ -18,7 +18,7 @@ from bot.kernel.models import (
     OutboxDraft,
     action_key,
 )
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.test_store import T0, member, new_channel, new_round
 

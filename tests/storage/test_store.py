@@ -33,7 +33,7 @@ from bot.practice.store import PracticeDraft, PracticeState
 from bot.store import Store
 from questions.catalog import QuestionKey
 from storage.errors import NotFoundError, StoreClosedError
-from storage.sqlite_store import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 from tests.store_reads import question_ask_counts, round_actions
 
@@ -63,12 +63,12 @@ def channel_settings(channel: str = "C1") -> ChannelSettings:
     return ChannelSettings(id=0, ref=ChannelRef("slack", "T1", channel, "quiz"), timezone="UTC")
 
 
-async def new_channel(store: SqliteStore, channel: str = "C1") -> int:
+async def new_channel(store: Store, channel: str = "C1") -> int:
     return (await store.channels.create_channel(channel_settings(channel))).id
 
 
 async def new_round(
-    store: SqliteStore,
+    store: Store,
     channel_id: int,
     at: datetime = T0,
     *,
@@ -88,7 +88,7 @@ async def new_round(
     return created
 
 
-async def member(store: SqliteStore, name: str) -> int:
+async def member(store: Store, name: str) -> int:
     return await store.answers.member_id(MemberRef("slack", "T1", f"U-{name}", name))
 
 
@@ -150,9 +150,13 @@ async def test_close_stops_the_connection_thread_and_refuses_more_work(db_path: 
 
 
 async def test_connection_uses_wal_and_foreign_keys(sqlite_store: SqliteStore) -> None:
-    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA journal_mode")] == [("wal",)]
-    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA foreign_keys")] == [(1,)]
-    assert [tuple(r) for r in await sqlite_store._fetch("PRAGMA synchronous")] == [(1,)]  # NORMAL
+    assert [tuple(r) for r in await sqlite_store.database.fetch("PRAGMA journal_mode")] == [
+        ("wal",)
+    ]
+    assert [tuple(r) for r in await sqlite_store.database.fetch("PRAGMA foreign_keys")] == [(1,)]
+    assert [tuple(r) for r in await sqlite_store.database.fetch("PRAGMA synchronous")] == [
+        (1,)
+    ]  # NORMAL
 
 
 async def test_naive_datetime_is_refused_with_a_clear_error(store: SqliteStore) -> None:
@@ -201,7 +205,7 @@ async def test_member_id_is_stable_and_updates_the_display_name(store: SqliteSto
     assert await store.answers.member_id(MemberRef("slack", "T1", "U1")) == first
     assert await store.answers.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
     assert await store.answers.member_id(MemberRef("discord", "T1", "U1")) != first
-    rows = await store._fetch("SELECT display_name FROM members WHERE id = ?", (first,))
+    rows = await store.database.fetch("SELECT display_name FROM members WHERE id = ?", (first,))
     assert rows[0][0] == "Annie"
 
 
@@ -362,14 +366,14 @@ async def test_concurrent_answers_are_group_committed(
     drafts = [draft(round_, members[i % 50], f"msg{i}") for i in range(500)]
     drafts.append(draft(round_, members[0], "msg0", event="replayed"))  # same message again
     drafts.append(draft(round_, members[1], "msg-x", event="ev-msg1"))  # same event again
-    batches_before = sqlite_store.answer_batches
+    batches_before = sqlite_store.answers.answer_batches
     results = await asyncio.gather(*(sqlite_store.answers.record_answer(d) for d in drafts))
     outcomes = [r.outcome for r in results]
     assert outcomes.count(AnswerOutcome.SCORED) == 50
     assert outcomes.count(AnswerOutcome.KEPT) == 450
     assert outcomes.count(AnswerOutcome.DUPLICATE) == 2
     assert all(r.outcome is AnswerOutcome.SCORED for r in results[:50])
-    assert sqlite_store.answer_batches - batches_before < 20  # batched, not one commit each
+    assert sqlite_store.answers.answer_batches - batches_before < 20  # batched, not one commit each
     with closing(other_connection(db_path)) as conn:  # committed, as seen from outside
         scoring = conn.execute(
             "SELECT member_id, COUNT(*) FROM answers WHERE scoring = 1 GROUP BY member_id"
@@ -386,7 +390,7 @@ async def test_a_failed_batch_fails_every_caller(sqlite_store: SqliteStore, db_p
     ann = await member(sqlite_store, "ann")
     blocker = sqlite3.connect(db_path, timeout=0)
     blocker.execute("BEGIN IMMEDIATE")  # hold the write lock so the batch cannot commit
-    await sqlite_store._change("PRAGMA busy_timeout = 50")
+    await sqlite_store.database.change("PRAGMA busy_timeout = 50")
     try:
         results = await asyncio.gather(
             *(sqlite_store.answers.record_answer(draft(round_, ann, f"m{i}")) for i in range(5)),
@@ -882,16 +886,16 @@ async def test_on_postgresql_a_blind_change_waits_for_a_reveal_committing_meanwh
 ) -> None:
     """Its transactions run concurrently: a change must not check the round in a snapshot
     taken before a reveal that commits while it runs (the reveal would post the old text)."""
-    from storage.postgres_store import PostgresStore
+    from storage.postgres.store import PostgresStore
     from storage.timestamps import to_db
 
     async with open_store("postgres", tmp_path) as opened:
         assert isinstance(opened, PostgresStore)
         store = opened
-        round_ = await new_round(store, await new_channel(store))  # type: ignore[arg-type]
-        ann = await member(store, "ann")  # type: ignore[arg-type]
+        round_ = await new_round(store, await new_channel(store))
+        ann = await member(store, "ann")
         await blind_answer(store, round_, "ann")  # type: ignore[arg-type]
-        pool = store._pooled()
+        pool = store.database.pooled()
         async with pool.acquire() as reveal, pool.acquire() as watch:
             revealing = reveal.transaction()
             await revealing.start()

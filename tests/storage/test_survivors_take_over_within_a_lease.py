@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.postgres_store import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.fakes import SimulatedCrash
 from tests.harness import QuizHarness
 from tests.storage.replica_pair import Pair, two_replicas
@@ -26,7 +26,7 @@ async def held_by(pair: Pair, replica: str) -> set[str]:
     """The keys of the pending actions ``replica`` has claimed."""
     store = pair.b.service.store
     assert isinstance(store, PostgresStore)
-    rows = await store._pooled().fetch(
+    rows = await store.database.pooled().fetch(
         "SELECT key FROM outbox WHERE claimed_by = $1 AND state = 'pending'", replica
     )
     return {row["key"] for row in rows}
@@ -35,7 +35,7 @@ async def held_by(pair: Pair, replica: str) -> set[str]:
 async def done_keys(pair: Pair) -> set[str]:
     store = pair.b.service.store
     assert isinstance(store, PostgresStore)
-    rows = await store._pooled().fetch("SELECT key FROM outbox WHERE state = 'done'")
+    rows = await store.database.pooled().fetch("SELECT key FROM outbox WHERE state = 'done'")
     return {row["key"] for row in rows}
 
 

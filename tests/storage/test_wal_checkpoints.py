@@ -1,4 +1,7 @@
-"""WAL checkpoints run beside the writer, never inside a member's commit."""
+"""WAL checkpoints run beside the writer, never inside a member's commit.
+
+SQLite only: the WAL file and its checkpoints are SQLite's; the PostgreSQL server runs
+its own."""
 
 from __future__ import annotations
 
@@ -9,20 +12,20 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
-from storage.sqlite_store import SqliteStore
-from storage.wal_checkpoints import WalCheckpointer
+from storage.sqlite.store import SqliteStore
+from storage.sqlite.wal_checkpoints import WalCheckpointer
 
 
 async def writer_pragma(store: SqliteStore, name: str) -> int:
-    assert store._conn is not None
-    async with store._conn.execute(f"PRAGMA {name}") as cursor:
+    assert store.database.conn is not None
+    async with store.database.conn.execute(f"PRAGMA {name}") as cursor:
         row = await cursor.fetchone()
     assert row is not None
     return int(row[0])
 
 
 async def commit_a_row(store: SqliteStore, value: str) -> None:
-    async with store._transaction() as conn:
+    async with store.database.transaction() as conn:
         await conn.execute("CREATE TABLE IF NOT EXISTS scratch (value TEXT)")
         await conn.execute("INSERT INTO scratch (value) VALUES (?)", (value,))
 

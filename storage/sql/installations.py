@@ -7,18 +7,11 @@ portable (``?`` placeholders, ``ON CONFLICT``), so a PostgreSQL store can reuse 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime
-from typing import Any
-
-import aiosqlite
 
 from bot.kernel.installations import InstallationRecord
+from storage.sql.session import SqlDatabase
 from storage.timestamps import from_db, to_db
-
-Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
-Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
 
 COLUMNS = (
     "workspace, enterprise, team_name, app_id, bot_id, bot_user_id, scopes, sealed_token,"
@@ -43,15 +36,14 @@ DELETE FROM slack_oauth_states WHERE state <> ? AND state NOT IN (
 """
 
 
-class SqliteInstallationStore:
+class Installations:
     """``InstallationStore`` on the SQLite store's connection."""
 
-    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
-        self._transaction = transaction
-        self._fetch = fetch
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def save_installation(self, record: InstallationRecord) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 SAVE,
                 (
@@ -69,7 +61,7 @@ class SqliteInstallationStore:
             )
 
     async def find_installation(self, workspace: str) -> InstallationRecord | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {COLUMNS} FROM slack_installations WHERE workspace = ?", (workspace,)
         )
         if not rows:
@@ -97,14 +89,14 @@ class SqliteInstallationStore:
             # One statement: a reinstall saved meanwhile (by any replica) is never removed.
             sql += " AND installed_at < ?"
             params += (to_db(installed_before),)
-        async with self._transaction() as conn:
-            cursor = await conn.execute(sql, params)
-            return bool(cursor.rowcount)
+        async with self._db.transaction() as conn:
+            changed = await conn.execute(sql, params)
+            return bool(changed)
 
     async def issue_oauth_state(
         self, state: str, expires_at: datetime, *, now: datetime, keep: int
     ) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
             await conn.execute(
                 "INSERT INTO slack_oauth_states (state, expires_at) VALUES (?, ?)",
@@ -113,7 +105,7 @@ class SqliteInstallationStore:
             await conn.execute(KEEP_NEWEST_STATES, (state, state, max(keep - 1, 0)))
 
     async def consume_oauth_state(self, state: str, now: datetime) -> bool:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
-            cursor = await conn.execute("DELETE FROM slack_oauth_states WHERE state = ?", (state,))
-            return bool(cursor.rowcount)
+            changed = await conn.execute("DELETE FROM slack_oauth_states WHERE state = ?", (state,))
+            return bool(changed)

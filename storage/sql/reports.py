@@ -1,4 +1,4 @@
-"""Leaderboards, member histories and channel statistics on SQLite (the ``ReportStore`` port)."""
+"""Leaderboards, member histories and channel statistics (the ``ReportStore`` port)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,21 @@ from bot.kernel.models import (
     MemberHistory,
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
-from storage.sqlite_connection import SqliteConnection
+from storage.sql.session import SqlDatabase
 from storage.timestamps import to_db
 
 
-class SqliteReports(SqliteConnection):
+class Reports:
     """Read-only reports over every aggregate."""
 
-    # reports
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def leaderboard(
         self, channel_id: int, since: datetime | None, limit: int = 10
     ) -> list[LeaderboardRow]:
         floor = "" if since is None else to_db(since)  # every stored time sorts after ''
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             LEADERBOARD, {"channel": channel_id, "since": floor, "limit": limit}
         )
         return [
@@ -38,21 +39,21 @@ class SqliteReports(SqliteConnection):
         ]
 
     async def member_history(self, channel_id: int, member_id: int) -> MemberHistory:
-        standing = await self._fetch_one(
+        standing = await self._db.fetch_one(
             MEMBER_STANDING, {"channel": channel_id, "member": member_id, "since": ""}
         )
-        topics = await self._fetch(
+        topics = await self._db.fetch(
             "SELECT q.topic, COUNT(*) FROM answers a"
             " JOIN rounds r ON r.id = a.round_id JOIN questions q ON q.id = r.question_id"
             " WHERE a.channel_id = ? AND a.member_id = ? AND a.scoring = 1"
             " GROUP BY q.topic ORDER BY q.topic",
             (channel_id, member_id),
         )
-        scheduled = await self._fetch(
+        scheduled = await self._db.fetch(
             "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 ORDER BY number",
             (channel_id,),
         )
-        answered = await self._fetch(
+        answered = await self._db.fetch(
             "SELECT DISTINCT round_id FROM answers WHERE channel_id = ? AND member_id = ?",
             (channel_id, member_id),
         )
@@ -66,7 +67,7 @@ class SqliteReports(SqliteConnection):
         )
 
     async def channel_stats(self, channel_id: int) -> ChannelStats:
-        row = await self._fetch_one(CHANNEL_STATS, {"channel": channel_id})
+        row = await self._db.fetch_one(CHANNEL_STATS, {"channel": channel_id})
         assert row is not None  # a SELECT without FROM always yields one row
         return ChannelStats(
             rounds=row["rounds"],
@@ -77,7 +78,3 @@ class SqliteReports(SqliteConnection):
             pending_actions=row["pending_actions"],
             failed_actions=row["failed_actions"],
         )
-
-    async def outbox_counts(self) -> dict[str, int]:
-        rows = await self._fetch("SELECT state, COUNT(*) AS n FROM outbox GROUP BY state")
-        return {row["state"]: row["n"] for row in rows}

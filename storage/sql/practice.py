@@ -6,21 +6,14 @@ transaction and read helpers rather than opening a connection of its own.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime
-from typing import Any
-
-import aiosqlite
 
 from bot.kernel.models import Delivery
 from bot.kernel.refs import ChannelRef
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
-from storage.deliveries import record_delivery_in, refuse_duplicate_in
+from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
+from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
-
-Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
-Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
 
 DIRECT_NAME = "DM"
 SESSION_COLUMNS = (
@@ -29,15 +22,14 @@ SESSION_COLUMNS = (
 )
 
 
-class SqlitePracticeStore:
+class Practice:
     """``PracticeStore`` on the SQLite store's connection."""
 
-    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
-        self._transaction = transaction
-        self._fetch = fetch
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def open_session(self, member_id: int) -> PracticeSession | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {SESSION_COLUMNS} FROM practice_sessions"
             " WHERE member_id = ? AND closed_at IS NULL",
             (member_id,),
@@ -45,7 +37,7 @@ class SqlitePracticeStore:
         return _session(rows[0]) if rows else None
 
     async def open_session_in(self, direct: ChannelRef) -> PracticeSession | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {SESSION_COLUMNS} FROM practice_sessions"
             " WHERE platform = ? AND direct_channel = ? AND closed_at IS NULL",
             (direct.platform, direct.channel_id),
@@ -53,15 +45,15 @@ class SqlitePracticeStore:
         return _session(rows[0]) if rows else None
 
     async def session(self, session_id: int) -> PracticeSession | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {SESSION_COLUMNS} FROM practice_sessions WHERE id = ?", (session_id,)
         )
         return _session(rows[0]) if rows else None
 
     async def start_session(self, draft: PracticeDraft) -> PracticeSession | None:
         at = to_db(draft.at)
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+        async with self._db.transaction() as conn:
+            new_id = await conn.insert_returning_id(
                 "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
                 " question_id, topic, answers, state, started_at, touched_at)"
                 " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
@@ -83,9 +75,9 @@ class SqlitePracticeStore:
                     draft.member_id,
                 ),
             )
-            if cursor.rowcount != 1 or cursor.lastrowid is None:
+            if new_id is None:
                 return None
-            session_id = cursor.lastrowid
+            session_id = new_id
         return PracticeSession(
             session_id,
             draft.member_id,
@@ -108,29 +100,29 @@ class SqlitePracticeStore:
         delivery: Delivery | None = None,
     ) -> bool:
         now = to_db(at)
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await refuse_duplicate_in(conn, delivery)
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE practice_sessions SET answers = ?, state = ?, touched_at = ?"
                 " WHERE id = ? AND answers = ? AND closed_at IS NULL",
                 (answers + 1, state.value, now, session_id, answers),
             )
-            moved = cursor.rowcount == 1
+            moved = changed == 1
             if moved:
                 await record_delivery_in(conn, delivery, now)
             return moved
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+        async with self._db.transaction() as conn:
+            changed = await conn.execute(
                 "UPDATE practice_sessions SET closed_at = ?, closed_reason = ?"
                 " WHERE id = ? AND closed_at IS NULL",
                 (to_db(at), reason, session_id),
             )
-            return cursor.rowcount == 1
+            return changed == 1
 
 
-def _session(row: Sequence[Any]) -> PracticeSession:
+def _session(row: Row) -> PracticeSession:
     return PracticeSession(
         id=row[0],
         member_id=row[1],

@@ -1,54 +1,24 @@
-"""Rounds and the outbox on PostgreSQL, shared by any number of replicas.
+"""The outbox on PostgreSQL, shared by any number of replicas: leases.
 
-The parts of ``SqliteRounds`` that run as one SQLite-thread function are redone here
-with asyncpg, and the outbox gets leases: ``due_actions`` claims what it returns with
-``FOR UPDATE SKIP LOCKED`` (``claimed_by``, ``lease_until``), so two replicas never take
-the same action while the lease runs; when a replica dies, its actions fall due again
-once their lease ends, and the next attempt checks ``find_sent`` first as after any
-crash. A slot's round is created by whichever replica inserts it first: the others hit
-the UNIQUE(channel, scheduled_for) key, roll back and get None.
+``due_actions`` claims what it returns with ``FOR UPDATE SKIP LOCKED`` (``claimed_by``,
+``lease_until``), so two replicas never take the same action while the lease runs; when
+a replica dies, its actions fall due again once their lease ends, and the next attempt
+checks ``find_sent`` first as after any crash. An action is released, retried, failed or
+completed only while it is still this replica's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Collection, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from bot.kernel.models import ActionKind, Delivery, OutboxAction, OutboxDraft, Revealed, Round
-from storage.blind_queries import queue_blind_answers_sql
-from storage.deliveries import record_delivery_in, refuse_duplicate_in
+from bot.kernel.models import ActionKind, OutboxAction, OutboxDraft
 from storage.errors import NotFoundError
-from storage.postgres_connection import PgConnection, changed_rows, session_as_aiosqlite
-from storage.records import (
-    OUTBOX_COLUMNS,
-    ROUND_COLUMNS,
-    action_from_row,
-    draft_row,
-    round_from_row,
-)
-from storage.sqlite_rounds import (
-    PENDING_OF_ROUND,
-    REVEAL,
-    SqliteRounds,
-    clip_error,
-)
+from storage.postgres.database import PostgresDatabase
+from storage.records import OUTBOX_COLUMNS, action_from_row, draft_row
+from storage.sql.outbox import OutboxQueries, clip_error
 from storage.timestamps import from_db, to_db
-
-_QUEUE_BLIND_ANSWERS = queue_blind_answers_sql("r.channel_id = ?")
-_INSERT_ROUND = f"""
-INSERT INTO rounds (channel_id, question_id, number, scheduled_for, scheduled, state, created_at)
-SELECT $1, $2, COALESCE(MAX(number), 0) + 1, $3, $4, 'open', $5 FROM rounds WHERE channel_id = $1
-ON CONFLICT DO NOTHING
-RETURNING {ROUND_COLUMNS}
-"""
-
-_INSERT_ACTIONS = """
-INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, created_at, updated_at)
-SELECT round_id, kind, key, 'pending', 0, $4, $4, $4
-FROM unnest($1::integer[], $2::text[], $3::text[]) AS drafts (round_id, kind, key)
-ON CONFLICT (key) DO NOTHING
-"""
 
 _INSERT_DRAFTS = """
 INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace, target_channel,
@@ -69,114 +39,23 @@ _OURS_TO_SEND = "state = 'pending' AND (claimed_by IS NULL OR claimed_by = $2 OR
 _DUE = "next_attempt_at <= $1"
 
 
-class SlotTaken(Exception):
-    """Another replica created the slot's round first (rolls the transaction back)."""
+class PostgresOutbox(OutboxQueries):
+    """The actions waiting to be sent, claimed by one replica at a time (``LeasedClaims``)."""
 
+    def __init__(self, db: PostgresDatabase, *, replica: str, lease: timedelta) -> None:
+        super().__init__(db)
+        self._pg = db
+        self.replica = replica  # who claims outbox actions
+        self._lease = lease
 
-class PostgresRounds(PgConnection, SqliteRounds):
-    """``RoundStore`` methods that differ on PostgreSQL: transactions and outbox leases."""
-
-    _RELEASE = ", claimed_by = NULL, lease_until = NULL"
-
-    async def create_round(
-        self,
-        channel_id: int,
-        choose_question: Callable[[Mapping[int, int]], int],
-        scheduled_for: datetime,
-        *,
-        scheduled: bool,
-        created_at: datetime,
-        actions: Sequence[ActionKind],
-    ) -> Round | None:
-        slot, now = to_db(scheduled_for), to_db(created_at)
-        try:
-            async with self._session() as session:
-                conn = session.conn
-                taken = await conn.fetchval(
-                    "SELECT 1 FROM rounds WHERE channel_id = $1 AND scheduled_for = $2",
-                    channel_id,
-                    slot,
-                )
-                if taken is not None:
-                    return None
-                asked = await conn.fetch(
-                    "SELECT question_id, COUNT(*) FROM rounds WHERE channel_id = $1"
-                    " GROUP BY question_id",
-                    channel_id,
-                )
-                question_id = choose_question({row[0]: row[1] for row in asked})
-                await session.execute(_QUEUE_BLIND_ANSWERS, (now, now, now, channel_id))
-                await conn.execute(
-                    "UPDATE rounds SET state = 'closed', closed_at = $1"
-                    " WHERE channel_id = $2 AND state = 'open'",
-                    now,
-                    channel_id,
-                )
-                row = await conn.fetchrow(
-                    _INSERT_ROUND, channel_id, question_id, slot, int(scheduled), now
-                )
-                if row is None:
-                    # A replica inserted this slot since our check; undo the close above.
-                    raise SlotTaken
-                created = round_from_row(row)
-                await conn.execute(
-                    _INSERT_ACTIONS,
-                    [created.id] * len(actions),
-                    [kind.value for kind in actions],
-                    [f"round:{created.id}:{kind.value}" for kind in actions],
-                    now,
-                )
-        except SlotTaken:
-            return None
-        self._round_channels.put(created.id, channel_id)
-        return created
-
-    async def add_reveal_reactor(
-        self, round_id: int, member_id: int, *, at: datetime, delivery: Delivery | None = None
-    ) -> int:
-        now = to_db(at)
-        async with self._session() as session:
-            await refuse_duplicate_in(session_as_aiosqlite(session), delivery)
-            status = await session.conn.execute(
-                "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (round_id, member_id) DO NOTHING",
-                round_id,
-                member_id,
-                now,
-            )
-            if changed_rows(status) == 1:
-                await record_delivery_in(session_as_aiosqlite(session), delivery, now)
-            count = await session.conn.fetchval(
-                "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = $1", round_id
-            )
-        return int(count)
-
-    async def _reveal(
-        self,
-        round_id_sql: str,
-        params: Sequence[Any],
-        now: str,
-        drafts_for: Callable[[int], Sequence[OutboxDraft]],
-        delivery: Delivery | None,
-    ) -> Revealed | None:
-        async with self._session() as session:
-            conn = session_as_aiosqlite(session)
-            await refuse_duplicate_in(conn, delivery)
-            sql = REVEAL.format(round_id=round_id_sql)
-            revealed = next(iter(await conn.execute_fetchall(sql, (now, *params))), None)
-            if revealed is None:
-                return None
-            round_ = round_from_row(revealed)
-            await _insert_drafts(session.conn, drafts_for(round_.id), now)
-            await record_delivery_in(conn, delivery, now)
-            pending = await conn.execute_fetchall(PENDING_OF_ROUND, (round_.id,))
-        return Revealed(round_, tuple(action_from_row(row) for row in pending))
+    @property
+    def outbox_lease(self) -> timedelta:
+        """How long an outbox claim holds an action off the other replicas."""
+        return self._lease
 
     async def enqueue(self, drafts: Sequence[OutboxDraft], at: datetime) -> int:
-        async with self._session() as session:
-            return await _insert_drafts(session.conn, drafts, to_db(at))
-
-    # outbox leases
+        async with self._pg.session() as session:
+            return await insert_drafts(session.conn, drafts, to_db(at))
 
     def _lease_end(self, at: datetime) -> str:
         return to_db(at + self._lease)
@@ -188,8 +67,8 @@ class PostgresRounds(PgConnection, SqliteRounds):
         replica holds a live lease on), oldest first."""
         moment = to_db(now)
         params: list[Any] = [self.replica, self._lease_end(now), moment, limit]
-        platform_filter = _platform_filter(platforms, params)
-        rows = await self._pooled().fetch(
+        platform_filter = platforms_condition(platforms, params)
+        rows = await self._pg.pooled().fetch(
             # The CTE is evaluated once: a LIMIT subquery inside the UPDATE may not be.
             "WITH picked AS (SELECT id FROM outbox"
             " WHERE state = 'pending' AND next_attempt_at <= $3"
@@ -209,8 +88,8 @@ class PostgresRounds(PgConnection, SqliteRounds):
         action leased by a replica as due when its lease ends."""
         due = "GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))"
         params: list[Any] = [to_db(after)]
-        platform_filter = _platform_filter(platforms, params)
-        value = await self._pooled().fetchval(
+        platform_filter = platforms_condition(platforms, params)
+        value = await self._pg.pooled().fetchval(
             f"SELECT MIN({due}) FROM outbox WHERE state = 'pending' AND {due} > $1"
             f"{platform_filter}",
             *params,
@@ -222,7 +101,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         action is no longer this replica's: done or failed, or claimed by another replica
         whose lease still runs (this one's claim ran out before its turn came, and the
         other took it over: sending it here too would post it twice)."""
-        row = await self._pooled().fetchrow(
+        row = await self._pg.pooled().fetchrow(
             "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
             " claimed_by = $2, lease_until = $3"
             f" WHERE id = $4 AND {_OURS_TO_SEND} AND {_DUE} RETURNING {OUTBOX_COLUMNS}",
@@ -244,7 +123,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         release would let a third pass send it again."""
         if not action_ids:
             return
-        await self._pooled().execute(
+        await self._pg.pooled().execute(
             "UPDATE outbox SET next_attempt_at = $3, updated_at = $1,"
             " claimed_by = NULL, lease_until = NULL"
             f" WHERE id = ANY($4::integer[]) AND {_OURS_TO_SEND}",
@@ -260,7 +139,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         """Schedule another attempt and release the action only while it is still this
         replica's: one that another replica took over (this one's claim ran out) may be in
         its send right now, and a release would let a third pass send it again."""
-        row = await self._pooled().fetchrow(
+        row = await self._pg.pooled().fetchrow(
             "UPDATE outbox SET last_error = $3, next_attempt_at = $4, updated_at = $1,"
             " claimed_by = NULL, lease_until = NULL"
             f" WHERE id = $5 AND {_OURS_TO_SEND} RETURNING id",
@@ -276,7 +155,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
     async def fail_action(self, action_id: int, error: str, at: datetime) -> None:
         """Give up on the action only while it is still this replica's: a replica whose
         claim ran out must not fail the send of the one that took it over."""
-        row = await self._pooled().fetchrow(
+        row = await self._pg.pooled().fetchrow(
             "UPDATE outbox SET state = 'failed', last_error = $3, updated_at = $1,"
             " claimed_by = NULL, lease_until = NULL"
             f" WHERE id = $4 AND {_OURS_TO_SEND} RETURNING id",
@@ -291,16 +170,16 @@ class PostgresRounds(PgConnection, SqliteRounds):
     async def complete_action(self, action_id: int, result_ref: str | None, at: datetime) -> None:
         """Mark done once: a replica finishing an action another already completed (its
         lease ran out mid-send) changes nothing."""
-        async with self._session() as session:
-            await _complete(session.conn, action_id, result_ref, to_db(at))
+        async with self._pg.session() as session:
+            await complete(session.conn, action_id, result_ref, to_db(at))
 
     async def complete_and_begin(
         self, done_id: int, result_ref: str | None, next_id: int, at: datetime
     ) -> OutboxAction | None:
         """:meth:`complete_action` and :meth:`begin_attempt` in one transaction."""
         now = to_db(at)
-        async with self._session() as session:
-            await _complete(session.conn, done_id, result_ref, now)
+        async with self._pg.session() as session:
+            await complete(session.conn, done_id, result_ref, now)
             row = await session.conn.fetchrow(
                 "UPDATE outbox SET attempts = attempts + 1, updated_at = $1,"
                 f" claimed_by = $2, lease_until = $3 WHERE id = $4 AND {_OURS_TO_SEND}"
@@ -318,7 +197,7 @@ class PostgresRounds(PgConnection, SqliteRounds):
         return action_from_row(row)
 
 
-async def _complete(conn: Any, action_id: int, result_ref: str | None, now: str) -> None:
+async def complete(conn: Any, action_id: int, result_ref: str | None, now: str) -> None:
     row = await conn.fetchrow(
         "UPDATE outbox SET state = 'done', result_ref = $1, updated_at = $2,"
         " claimed_by = NULL, lease_until = NULL"
@@ -340,7 +219,7 @@ async def _complete(conn: Any, action_id: int, result_ref: str | None, now: str)
         )
 
 
-async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:
+async def insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> int:
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     if not drafts:
         return 0
@@ -349,7 +228,7 @@ async def _insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> 
     return int(status.rsplit(" ", 1)[-1])
 
 
-def _platform_filter(platforms: Collection[str] | None, params: list[Any]) -> str:
+def platforms_condition(platforms: Collection[str] | None, params: list[Any]) -> str:
     """The condition that an outbox row's channel is on ``platforms`` (appended to params)."""
     if platforms is None:
         return ""

@@ -1,9 +1,9 @@
-"""The SQLite implementation of the ``Store`` port (aiosqlite), one aggregate per module.
+"""The SQLite implementation of the ``Store`` port (aiosqlite).
 
-:class:`SqliteStore` opens and closes the connection; what it stores is implemented
-aggregate by aggregate in ``sqlite_channels``, ``sqlite_rounds``, ``sqlite_members``
-``sqlite_reports`` and ``sqlite_unfinished_cards``, over the connection of
-``sqlite_connection``.
+:class:`SqliteStore` opens and closes the connection and builds each aggregate over it
+(``SqliteDatabase``): the shared ones of ``storage.sql``, and this package's own where
+SQLite's statements differ (rounds and outbox in one hop on aiosqlite's thread, the
+answer batch, the JSON append of a card part).
 """
 
 from __future__ import annotations
@@ -17,20 +17,25 @@ from typing import Self
 
 import aiosqlite
 
+from bot.kernel.bounded_cache import BoundedCache
 from storage.errors import StorageError
 from storage.migrations import MigrationReport, migrate
-from storage.sqlite_bank import SqliteBank
-from storage.sqlite_channels import SqliteChannels
-from storage.sqlite_installations import SqliteInstallationStore
-from storage.sqlite_learning import SqliteLearningStore
-from storage.sqlite_members import SqliteMembers
-from storage.sqlite_practice import SqlitePracticeStore
-from storage.sqlite_recaps import SqliteRecapStore
-from storage.sqlite_reminders import SqliteReminderStore
-from storage.sqlite_reports import SqliteReports
-from storage.sqlite_rounds import SqliteRounds
-from storage.sqlite_unfinished_cards import SqliteUnfinishedCards
-from storage.wal_checkpoints import WalCheckpointer
+from storage.sql.answers import Answers
+from storage.sql.bank import Bank
+from storage.sql.channels import Channels, Meta
+from storage.sql.deliveries import Deliveries
+from storage.sql.installations import Installations
+from storage.sql.learning import Learning
+from storage.sql.practice import Practice
+from storage.sql.recaps import Recaps
+from storage.sql.reminders import Reminders
+from storage.sql.reports import Reports
+from storage.sql.unfinished_cards import UnfinishedCards
+from storage.sqlite.answer_batch import write_answers
+from storage.sqlite.database import SqliteDatabase
+from storage.sqlite.outbox import SqliteOutbox
+from storage.sqlite.rounds import SqliteRounds
+from storage.sqlite.wal_checkpoints import WalCheckpointer
 
 log = logging.getLogger(__name__)
 
@@ -40,25 +45,38 @@ DEFAULT_BUSY_TIMEOUT_MS = 5000
 SYNCHRONOUS_MODES = {"normal": "NORMAL", "full": "FULL"}
 
 
-class SqliteStore(
-    SqliteChannels, SqliteRounds, SqliteMembers, SqliteReports, SqliteUnfinishedCards
-):
+# Appends a part to a card's JSON list (key, message id, message id).
+_APPEND_CARD_PART = (
+    "INSERT INTO unfinished_cards (key, message_ids) VALUES (?, json_array(?))"
+    " ON CONFLICT (key) DO UPDATE"
+    " SET message_ids = json_insert(unfinished_cards.message_ids, '$[#]', ?)"
+)
+
+
+class SqliteStore:
     """``Store`` on SQLite. Open with ``async with SqliteStore.open(path) as store``."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
         """Use :meth:`open` or :meth:`connect`; this wraps an already configured connection."""
-        super().__init__(conn, path)
+        self.database = db = SqliteDatabase(conn, path)
+        self.path = path
         self.migration: MigrationReport | None = None
         self.checkpoints: WalCheckpointer | None = None
-        self.learning = SqliteLearningStore(self._transaction, self._fetch)
-        self.bank = SqliteBank(self._fetch, self._transaction)
-        self.recaps = SqliteRecapStore(self._transaction, self._fetch)
-        self.practice = SqlitePracticeStore(self._transaction, self._fetch)
-        self.reminders = SqliteReminderStore(self._transaction, self._fetch)
-        self.installations = SqliteInstallationStore(self._transaction, self._fetch)
-        # One object serves these aggregates until each has a class of its own.
-        self.channels = self.meta = self.rounds = self.outbox = self
-        self.answers = self.deliveries = self.reports = self.unfinished_cards = self
+        round_channels: BoundedCache[int, int] = BoundedCache()
+        self.channels = Channels(db)
+        self.meta = Meta(db)
+        self.rounds = SqliteRounds(db, round_channels)
+        self.outbox = SqliteOutbox(db)
+        self.answers = Answers(db, round_channels, write_answers)
+        self.deliveries = Deliveries(db)
+        self.reports = Reports(db)
+        self.unfinished_cards = UnfinishedCards(db, _APPEND_CARD_PART)
+        self.learning = Learning(db)
+        self.bank = Bank(db)
+        self.recaps = Recaps(db)
+        self.practice = Practice(db)
+        self.reminders = Reminders(db)
+        self.installations = Installations(db)
 
     # life cycle
 
@@ -96,7 +114,7 @@ class SqliteStore(
         except BaseException:
             await conn.close()
             raise
-        store._answers.start()
+        store.answers.committer.start()
         if in_wal:
             store.checkpoints = WalCheckpointer(path)
             store.checkpoints.start()
@@ -125,15 +143,16 @@ class SqliteStore(
 
     async def close(self) -> None:
         """Commit what is queued, then close the connection (and stop its thread)."""
-        if self._conn is None:
+        db = self.database
+        if db.conn is None:
             return
         try:
-            await self._answers.close()
+            await self.answers.committer.close()
         finally:
             if self.checkpoints is not None:
                 await self.checkpoints.close()
-            async with self._lock:
-                conn, self._conn = self._conn, None
+            async with db.lock:
+                conn, db.conn = db.conn, None
                 if conn is not None:
                     try:
                         await conn.execute("PRAGMA optimize")  # SQLite's advice before closing
@@ -144,4 +163,4 @@ class SqliteStore(
 
     @property
     def closed(self) -> bool:
-        return self._conn is None
+        return self.database.conn is None

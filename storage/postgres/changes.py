@@ -1,5 +1,5 @@
-"""Channels on PostgreSQL, which tell every replica of each change (``ChannelChanges``),
-and so of the bank's questions and the members' reminders.
+"""How every replica hears of each change of a channel, a bank question or a member's
+reminder (``ChannelChanges``).
 
 The transaction that creates or changes a channel also sends ``NOTIFY quizbot_channels``
 with ``<schema>:<channel id>``: PostgreSQL delivers it, once committed, to every
@@ -7,7 +7,7 @@ connection listening on that name, so each replica reads the channel again. The 
 in the payload keeps installations in other schemas of the database from waking this one.
 A question's texts (a workspace's own question, an override) announce themselves on
 ``quizbot_questions`` with the question's id, a reminder on ``quizbot_reminders`` with
-its member's id (``_announce``, which the bank and reminder stores are given).
+its member's id (``PostgresDatabase.announce``, in the writing transaction).
 
 Each row's ``xmin`` (the transaction that wrote its current version) is its version:
 any update changes it, so comparing them finds what an announcement missed, with no
@@ -24,21 +24,14 @@ from typing import TYPE_CHECKING, Any, Self
 
 from bot.kernel.stores import ChangeKind
 from storage.errors import StoreUnavailableError
-from storage.postgres_connection import PgConnection
-from storage.sqlite_channels import SqliteChannels
+from storage.postgres.database import NOTICES, PostgresDatabase
 
 if TYPE_CHECKING:
-    import aiosqlite
     import asyncpg
 
 log = logging.getLogger(__name__)
 
-CHANNEL_NOTICES = "quizbot_channels"
-NOTICES = {
-    ChangeKind.CHANNEL: CHANNEL_NOTICES,
-    ChangeKind.QUESTION: "quizbot_questions",
-    ChangeKind.REMINDER: "quizbot_reminders",
-}
+CHANNEL_NOTICES = NOTICES[ChangeKind.CHANNEL]
 _KIND_OF = {name: kind for kind, name in NOTICES.items()}
 _QUESTION_VERSIONS = """
 SELECT question_id, SUM(version) FROM (
@@ -51,46 +44,41 @@ _TIMEOUT_SECONDS = 10.0  # to connect, to answer a ping, to close
 ListenerConnect = Callable[[], Awaitable["asyncpg.Connection"]]
 
 
-class PostgresChannels(PgConnection, SqliteChannels):
-    """``SqliteChannels`` whose writes announce themselves, and how to hear them."""
+class PostgresChanges:
+    """Each row's version, and how to hear the announcements (``ChannelChanges``)."""
 
-    # Opens the listening connection (``PostgresStore.connect`` sets it); None: cannot.
-    _listener_connect: ListenerConnect | None = None
-
-    async def _announce_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
-        await self._announce(conn, ChangeKind.CHANNEL, channel_id)
-
-    async def _announce(self, conn: aiosqlite.Connection, kind: ChangeKind, number: int) -> None:
-        """Tell every replica, once ``conn``'s transaction commits, that the row changed."""
-        await conn.execute(
-            "SELECT pg_notify(?, current_schema() || ':' || ?)", (NOTICES[kind], str(number))
-        )
+    def __init__(self, db: PostgresDatabase, listener_connect: ListenerConnect | None) -> None:
+        self._db = db
+        # Opens the listening connection; None: this store cannot listen.
+        self.listener_connect = listener_connect
 
     async def channel_versions(self) -> dict[int, int]:
-        rows = await self._fetch("SELECT id, xmin::text::bigint AS version FROM channels")
+        rows = await self._db.fetch("SELECT id, xmin::text::bigint AS version FROM channels")
         return {int(row[0]): int(row[1]) for row in rows}
 
     async def question_versions(self) -> dict[int, int]:
-        rows = await self._fetch(_QUESTION_VERSIONS)
+        rows = await self._db.fetch(_QUESTION_VERSIONS)
         return {int(row[0]): int(row[1]) for row in rows}
 
     async def reminder_versions(self) -> dict[int, int]:
-        rows = await self._fetch("SELECT member_id, xmin::text::bigint AS version FROM reminders")
+        rows = await self._db.fetch(
+            "SELECT member_id, xmin::text::bigint AS version FROM reminders"
+        )
         return {int(row[0]): int(row[1]) for row in rows}
 
     async def listen_changes(
         self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> ChannelNotices:
-        if self._listener_connect is None:
+        if self.listener_connect is None:
             raise StoreUnavailableError("this store was opened without a way to listen")
         try:
-            return await ChannelNotices.open(self._listener_connect, changed, lost)
+            return await ChannelNotices.open(self.listener_connect, changed, lost)
         except StoreUnavailableError:
             raise
         except Exception as error:
-            # self.path is the URL without its password; the error names no password
+            # the URL is without its password; the error names no password
             raise StoreUnavailableError(
-                f"cannot listen at {self.path}: {type(error).__name__}: {error}"
+                f"cannot listen at {self._db.url}: {type(error).__name__}: {error}"
             ) from error
 
 

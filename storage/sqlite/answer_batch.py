@@ -1,4 +1,4 @@
-"""One group-committed batch of answers: the SQL that decides each answer's outcome.
+"""One group-committed batch of answers on SQLite (``WriteAnswers`` of ``storage.sql.answers``).
 
 Runs inside the caller's open transaction. Per batch it needs four statements
 whatever the batch size: two ``executemany`` inserts and two selects that learn
@@ -10,45 +10,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot.kernel.models import AnswerDraft, AnswerOutcome, AnswerResult
-from storage.timestamps import to_db
+from storage.sql.scoring import draft_params, scored_answer
+from storage.sql.session import Session
 
 _INSERT_EVENT = """
 INSERT OR IGNORE INTO processed_events (platform, event_id, processed_at)
 VALUES (:platform, :event_id, :at)
 """
 
-# The answer is written only when its event was recorded by this batch. It
-# scores when the member has no scoring answer in the round yet (earlier rows
-# of the same executemany count: they are already inserted), and earns the
-# bonus when the round was not revealed at the answer's time.
-_INSERT_ANSWER = """
-INSERT OR IGNORE INTO answers (
-    round_id, channel_id, member_id, message_id, text, answered_at,
-    before_reveal, scoring, base_points, votes, points
-)
-SELECT fresh.round_id, fresh.channel_id, :member_id, :message_id, :text, :at,
-       fresh.before_reveal, fresh.scoring,
-       fresh.scoring * (:points + fresh.before_reveal * :bonus), 0,
-       fresh.scoring * (:points + fresh.before_reveal * :bonus)
-FROM (
-    SELECT r.id AS round_id, r.channel_id AS channel_id,
-           CASE WHEN r.revealed_at IS NULL OR r.revealed_at > :at THEN 1 ELSE 0 END
-               AS before_reveal,
-           CASE WHEN EXISTS (
-               SELECT 1 FROM answers s
-               WHERE s.round_id = r.id AND s.member_id = :member_id AND s.scoring = 1
-           ) THEN 0 ELSE 1 END AS scoring
-    FROM rounds r
-    WHERE r.id = :round_id
+# The answer is written only when its event was recorded by this batch. It scores by
+# the rule (earlier rows of the same executemany count: they are already inserted).
+_INSERT_ANSWER = "INSERT OR IGNORE INTO " + scored_answer(
+    only_if="""
       AND EXISTS (
           SELECT 1 FROM processed_events e
           WHERE e.platform = :platform AND e.event_id = :event_id AND e.id > :events_before
-      )
-) AS fresh
-"""
+      )"""
+)
 
 # What the batch inserted: its new events, and its new answers by (round, message).
 _NEW_ROWS = """
@@ -59,16 +38,14 @@ SELECT 'answer', round_id, message_id, id, scoring, before_reveal FROM answers W
 
 
 async def write_answers(
-    conn: aiosqlite.Connection,
+    session: Session,
     drafts: Sequence[AnswerDraft],
     rejected: Mapping[int, Exception],
 ) -> list[AnswerResult | Exception]:
     """Write ``drafts`` (except the indexes in ``rejected``) and return each one's result."""
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM processed_events),"
-            " (SELECT COALESCE(MAX(id), 0) FROM answers)"
-        )
+    rows = await session.fetch(
+        "SELECT (SELECT COALESCE(MAX(id), 0) FROM processed_events),"
+        " (SELECT COALESCE(MAX(id), 0) FROM answers)"
     )
     events_before, answers_before = int(rows[0][0]), int(rows[0][1])
 
@@ -83,27 +60,14 @@ async def write_answers(
             repeated_in_batch.add(index)
             continue
         seen_events.add(event)
-        params.append(
-            {
-                "platform": draft.platform,
-                "event_id": draft.event_id,
-                "at": to_db(draft.at),
-                "round_id": draft.round_id,
-                "member_id": draft.member_id,
-                "message_id": draft.message_id,
-                "text": draft.text,
-                "points": draft.points_for_answer,
-                "bonus": draft.bonus_before_reveal,
-                "events_before": events_before,
-            }
-        )
+        params.append({**draft_params(draft), "events_before": events_before})
     if params:
-        await conn.executemany(_INSERT_EVENT, params)
-        await conn.executemany(_INSERT_ANSWER, params)
+        await session.execute_many(_INSERT_EVENT, params)
+        await session.execute_many(_INSERT_ANSWER, params)
 
     new_events: set[tuple[str, str]] = set()
     new_answers: dict[tuple[int, str], tuple[int, bool, bool]] = {}
-    for row in await conn.execute_fetchall(_NEW_ROWS, (events_before, answers_before)):
+    for row in await session.fetch(_NEW_ROWS, (events_before, answers_before)):
         if row[0] == "event":
             new_events.add((row[1], row[2]))
         else:

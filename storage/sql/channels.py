@@ -1,29 +1,25 @@
-"""Channels and small key/value facts on SQLite (the ``ChannelStore`` port)."""
+"""Channels and small key/value facts (the ``ChannelStore`` and ``MetaStore`` ports).
+
+A created or changed channel is announced in its transaction (``SqlDatabase.announce``)."""
 
 from __future__ import annotations
 
-import aiosqlite
-
-from bot.kernel.models import (
-    ChannelSettings,
-)
+from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
+from bot.kernel.stores import ChangeKind
 from storage.errors import NotFoundError
-from storage.records import (
-    CHANNEL_COLUMNS,
-    channel_from_row,
-    channel_values,
-)
-from storage.sqlite_connection import SqliteConnection
+from storage.records import CHANNEL_COLUMNS, channel_from_row, channel_values
+from storage.sql.session import SqlDatabase
 
 
-class SqliteChannels(SqliteConnection):
-    """The channels' quiz settings, and facts such as the hash of synced commands."""
+class Channels:
+    """The channels' quiz settings."""
 
-    # channels
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def get_channel(self, ref: ChannelRef) -> ChannelSettings | None:
-        row = await self._fetch_one(
+        row = await self._db.fetch_one(
             f"SELECT {CHANNEL_COLUMNS} FROM channels"
             " WHERE platform = ? AND workspace = ? AND channel = ?",
             (ref.platform, ref.workspace, ref.channel_id),
@@ -31,7 +27,7 @@ class SqliteChannels(SqliteConnection):
         return None if row is None else channel_from_row(row)
 
     async def get_channel_by_id(self, channel_id: int) -> ChannelSettings | None:
-        row = await self._fetch_one(
+        row = await self._db.fetch_one(
             f"SELECT {CHANNEL_COLUMNS} FROM channels WHERE id = ?", (channel_id,)
         )
         return None if row is None else channel_from_row(row)
@@ -40,53 +36,51 @@ class SqliteChannels(SqliteConnection):
         values = channel_values(settings)
         columns = ", ".join(values)
         placeholders = ", ".join(f":{name}" for name in values)
-        async with self._transaction() as conn:
-            inserted = await conn.execute(
+        async with self._db.transaction() as session:
+            inserted = await session.execute(
                 f"INSERT INTO channels ({columns}) VALUES ({placeholders})"
                 " ON CONFLICT (platform, workspace, channel) DO NOTHING",
                 values,
             )
-            rows = list(
-                await conn.execute_fetchall(
-                    f"SELECT {CHANNEL_COLUMNS} FROM channels"
-                    " WHERE platform = :platform AND workspace = :workspace"
-                    " AND channel = :channel",
-                    values,
-                )
+            rows = await session.fetch(
+                f"SELECT {CHANNEL_COLUMNS} FROM channels"
+                " WHERE platform = :platform AND workspace = :workspace"
+                " AND channel = :channel",
+                values,
             )
             created = channel_from_row(rows[0])
-            if inserted.rowcount:
-                await self._announce_channel(conn, created.id)
+            if inserted:
+                await self._db.announce(session, ChangeKind.CHANNEL, created.id)
         return created
 
     async def update_channel(self, settings: ChannelSettings) -> None:
         values = channel_values(settings)
         assignments = ", ".join(f"{name} = :{name}" for name in values)
-        async with self._transaction() as conn:
-            changed = await conn.execute(
+        async with self._db.transaction() as session:
+            changed = await session.execute(
                 f"UPDATE channels SET {assignments} WHERE id = :id", {**values, "id": settings.id}
             )
-            if changed.rowcount == 0:
+            if changed == 0:
                 raise NotFoundError(f"no channel with id {settings.id}")
-            await self._announce_channel(conn, settings.id)
-
-    async def _announce_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
-        """Tell other processes sharing the store that the channel changed, in the
-        transaction that changes it. SQLite has one process: nobody to tell."""
-        return None
+            await self._db.announce(session, ChangeKind.CHANNEL, settings.id)
 
     async def list_channels(self) -> list[ChannelSettings]:
-        rows = await self._fetch(f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id")
+        rows = await self._db.fetch(f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id")
         return [channel_from_row(row) for row in rows]
 
-    # small key/value facts
+
+class Meta:
+    """Small key/value facts of the installation, such as the hash of synced commands."""
+
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def get_meta(self, key: str) -> str | None:
-        row = await self._fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        row = await self._db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._change(
+        await self._db.change(
             "INSERT INTO meta (key, value) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),

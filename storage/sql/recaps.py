@@ -7,19 +7,13 @@ transaction and read helpers rather than opening a connection of its own.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
-
-import aiosqlite
 
 from bot.kernel.models import ActionKind
 from bot.recaps.store import RecapRecord, StreakRounds, WeekAnswer, WeekFigures
+from storage.sql.session import SqlDatabase
 from storage.timestamps import from_db, to_db
-
-Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
-Fetch = Callable[[str, Sequence[Any]], Awaitable[Sequence[Any]]]
 
 WEEK_ANSWERS = """
 SELECT a.member_id, m.display_name, m.member, a.answered_at, a.scoring, a.votes, a.text,
@@ -47,15 +41,14 @@ ORDER BY w.position
 """
 
 
-class SqliteRecapStore:
+class Recaps:
     """``RecapStore`` on the SQLite store's connection."""
 
-    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
-        self._transaction = transaction
-        self._fetch = fetch
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def recap_schedule(self, channel_id: int) -> tuple[bool, str | None]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT enabled, schedule FROM recap_schedules WHERE channel_id = ?", (channel_id,)
         )
         if not rows:
@@ -63,13 +56,13 @@ class SqliteRecapStore:
         return bool(rows[0][0]), rows[0][1]
 
     async def recap_schedules(self) -> dict[int, tuple[bool, str | None]]:
-        rows = await self._fetch("SELECT channel_id, enabled, schedule FROM recap_schedules", ())
+        rows = await self._db.fetch("SELECT channel_id, enabled, schedule FROM recap_schedules", ())
         return {row[0]: (bool(row[1]), row[2]) for row in rows}
 
     async def set_recap_schedule(
         self, channel_id: int, enabled: bool, schedule: str | None
     ) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO recap_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
                 " ON CONFLICT (channel_id) DO UPDATE"
@@ -79,13 +72,13 @@ class SqliteRecapStore:
 
     async def record_recap(self, recap: RecapRecord, round_id: int, at: datetime) -> bool:
         now = to_db(at)
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+        async with self._db.transaction() as conn:
+            changed = await conn.execute(
                 "INSERT INTO recaps (channel_id, week, slot, outbox_key, created_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (recap.channel_id, recap.week, to_db(recap.slot), recap.key, now),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 return False
             await conn.execute(
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
@@ -95,7 +88,7 @@ class SqliteRecapStore:
         return True
 
     async def record_recap_text(self, key: str, message_id: str, at: datetime) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 "UPDATE outbox SET result_ref = ?, updated_at = ?"
                 " WHERE key = ? AND kind = ? AND state = 'pending'",
@@ -103,7 +96,7 @@ class SqliteRecapStore:
             )
 
     async def recap_by_key(self, key: str) -> RecapRecord | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT channel_id, week, slot, outbox_key FROM recaps WHERE outbox_key = ?", (key,)
         )
         if not rows:
@@ -118,7 +111,7 @@ class SqliteRecapStore:
         for at in range(0, len(wanted), BATCH):
             chunk = wanted[at : at + BATCH]
             marks = ", ".join("?" for _ in chunk)
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 f"SELECT outbox_key FROM recaps WHERE outbox_key IN ({marks})", tuple(chunk)
             )
             found.update(row[0] for row in rows)
@@ -136,13 +129,13 @@ class SqliteRecapStore:
             for position, (channel, start, end) in enumerate(chunk):
                 params += [channel, to_db(start), to_db(end), position]
             sql = LAST_ROUNDS_BETWEEN.format(windows=", ".join(WINDOW for _ in chunk))
-            found += [row[0] for row in await self._fetch(sql, tuple(params))]
+            found += [row[0] for row in await self._db.fetch(sql, tuple(params))]
         return found
 
     async def last_round_between(
         self, channel_id: int, start: datetime, end: datetime
     ) -> int | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT id FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
             " AND scheduled_for < ? ORDER BY scheduled_for DESC LIMIT 1",
             (channel_id, to_db(start), to_db(end)),
@@ -151,12 +144,12 @@ class SqliteRecapStore:
 
     async def week_figures(self, channel_id: int, start: datetime, end: datetime) -> WeekFigures:
         bounds = (channel_id, to_db(start), to_db(end))
-        rounds = await self._fetch(
+        rounds = await self._db.fetch(
             "SELECT COUNT(*) FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
             " AND scheduled_for < ?",
             bounds,
         )
-        answers = await self._fetch(WEEK_ANSWERS, bounds)
+        answers = await self._db.fetch(WEEK_ANSWERS, bounds)
         return WeekFigures(
             rounds=int(rounds[0][0]),
             answers=tuple(
@@ -177,7 +170,7 @@ class SqliteRecapStore:
     async def member_answer_times(
         self, channel_id: int, member_id: int, since: datetime
     ) -> list[datetime]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT answered_at FROM answers WHERE channel_id = ? AND member_id = ?"
             " AND scoring = 1 AND answered_at >= ? ORDER BY answered_at",
             (channel_id, member_id, to_db(since)),
@@ -186,12 +179,12 @@ class SqliteRecapStore:
 
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
         moment = to_db(until)
-        scheduled = await self._fetch(
+        scheduled = await self._db.fetch(
             "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ?"
             " ORDER BY number",
             (channel_id, moment),
         )
-        answered = await self._fetch(
+        answered = await self._db.fetch(
             "SELECT DISTINCT a.member_id, a.round_id, m.display_name, m.member FROM answers a"
             " JOIN members m ON m.id = a.member_id"
             " WHERE a.channel_id = ? AND a.answered_at < ?",

@@ -1,69 +1,70 @@
-"""Members, answers, votes and processed inbound events on SQLite (the ``MemberStore`` port).
+"""Members, answers and votes (the ``AnswerStore`` port).
 
-Answers are group-committed (see ``storage.group_commit``).
+Answers are group-committed (``storage.group_commit``); how a batch is written is each
+backend's own (``WriteAnswers``), by the scoring rule of ``storage.sql.scoring``.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.blind.posts import PLACEHOLDER_PREFIX
-from bot.kernel.models import (
-    AnswerDraft,
-    AnswerRecord,
-    AnswerResult,
-    Delivery,
-    PruneBatch,
-)
+from bot.kernel.bounded_cache import BoundedCache
+from bot.kernel.models import AnswerDraft, AnswerRecord, AnswerResult, Delivery
 from bot.kernel.refs import MemberRef
-from storage import deliveries
-from storage.answer_batch import write_answers
-from storage.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.errors import NotFoundError
 from storage.group_commit import GroupCommitter
-from storage.outbox_queries import OLDEST_EVENTS
-from storage.records import (
-    ANSWER_COLUMNS,
-    answer_from_row,
-)
-from storage.sqlite_connection import SqliteConnection
+from storage.records import ANSWER_COLUMNS, answer_from_row
+from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
+from storage.sql.session import Session, SqlDatabase
 from storage.timestamps import to_db
 
+# Writes a batch of drafts (except the indexes rejected) in the open transaction.
+WriteAnswers = Callable[
+    [Session, Sequence[AnswerDraft], Mapping[int, Exception]],
+    Awaitable[list[AnswerResult | Exception]],
+]
 
-class SqliteMembers(SqliteConnection):
-    """Members, their answers (group-committed) and votes, and the inbound event ids seen."""
 
-    # How a change of a blind answer reads its round: a store whose transactions run
-    # concurrently locks the row, so a reveal committing meanwhile is seen (see PostgreSQL's).
-    _ROUND_LOCK = ""
+class Answers:
+    """Members, their answers (group-committed) and votes.
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
-        super().__init__(conn, path)
+    ``round_channels`` is which channel each round belongs to, shared with the rounds
+    aggregate (which records it). ``round_lock`` is how a change of a blind answer reads
+    its round: a backend whose transactions run concurrently locks the row, so a reveal
+    committing meanwhile is seen."""
+
+    def __init__(
+        self,
+        db: SqlDatabase,
+        round_channels: BoundedCache[int, int],
+        write_answers: WriteAnswers,
+        *,
+        round_lock: str = "",
+    ) -> None:
+        self._db = db
+        self._round_channels = round_channels
+        self._write_answers = write_answers
+        self._round_lock = round_lock
         self._member_ids: dict[tuple[str, str, str], tuple[int, str]] = {}
         self._known_members: set[int] = set()
-        self._answers: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
+        self.committer: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
             self._write_answer_batch, name="answers"
         )
 
     @property
     def answer_batches(self) -> int:
         """How many group-commit batches of answers were written so far."""
-        return self._answers.batches
-
-    # members, answers, votes
+        return self.committer.batches
 
     async def member_id(self, ref: MemberRef) -> int:
         key = (ref.platform, ref.workspace, ref.member_id)
         cached = self._member_ids.get(key)
         if cached is not None and (not ref.display_name or ref.display_name == cached[1]):
             return cached[0]
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "INSERT INTO members (platform, workspace, member, display_name)"
             " VALUES (?, ?, ?, ?)"
             " ON CONFLICT (platform, workspace, member) DO UPDATE SET display_name ="
@@ -78,14 +79,14 @@ class SqliteMembers(SqliteConnection):
         return member_id
 
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
-        return await self._answers.submit(draft)
+        return await self.committer.submit(draft)
 
     async def _write_answer_batch(
         self, drafts: Sequence[AnswerDraft]
     ) -> list[AnswerResult | Exception]:
         rejected = await self._reject_unknown_references(drafts)
-        async with self._transaction() as conn:
-            return await write_answers(conn, drafts, rejected)
+        async with self._db.transaction() as session:
+            return await self._write_answers(session, drafts, rejected)
 
     async def _reject_unknown_references(
         self, drafts: Sequence[AnswerDraft]
@@ -95,13 +96,13 @@ class SqliteMembers(SqliteConnection):
         unknown_members = {d.member_id for d in drafts} - self._known_members
         if unknown_rounds:
             marks = ", ".join("?" * len(unknown_rounds))
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 f"SELECT id, channel_id FROM rounds WHERE id IN ({marks})", tuple(unknown_rounds)
             )
             self._round_channels.update((row[0], row[1]) for row in rows)
         if unknown_members:
             marks = ", ".join("?" * len(unknown_members))
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 f"SELECT id FROM members WHERE id IN ({marks})", tuple(unknown_members)
             )
             self._known_members.update(row[0] for row in rows)
@@ -120,7 +121,7 @@ class SqliteMembers(SqliteConnection):
         return rejected
 
     async def edit_answer(self, round_id: int, message_id: str, text: str, at: datetime) -> bool:
-        changed = await self._change(
+        changed = await self._db.change(
             "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?",
             (text, to_db(at), round_id, message_id),
         )
@@ -131,16 +132,16 @@ class SqliteMembers(SqliteConnection):
     ) -> bool:
         # Only while its round is open and not revealed: the reveal or the close reads the
         # waiting answers to post them after it committed, so no change lands after that read.
-        changed = await self._change(
+        changed = await self._db.change(
             "UPDATE answers SET text = ?, edited_at = ? WHERE round_id = ? AND message_id = ?"
             " AND EXISTS (SELECT 1 FROM rounds r WHERE r.id = answers.round_id"
-            f" AND r.state = 'open' AND r.revealed_at IS NULL{self._ROUND_LOCK})",
+            f" AND r.state = 'open' AND r.revealed_at IS NULL{self._round_lock})",
             (text, to_db(at), round_id, placeholder),
         )
         return changed == 1
 
     async def _answers_where(self, condition: str, params: Sequence[Any]) -> list[AnswerRecord]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {ANSWER_COLUMNS} FROM answers a JOIN members m ON m.id = a.member_id"
             f" WHERE {condition}",
             params,
@@ -169,13 +170,13 @@ class SqliteMembers(SqliteConnection):
         )
 
     async def withdraw_answer(self, answer_id: int, placeholder: str) -> bool:
-        changed = await self._change(
+        changed = await self._db.change(
             "DELETE FROM answers WHERE id = ? AND message_id = ?", (answer_id, placeholder)
         )
         return changed == 1
 
     async def answer_posted(self, answer_id: int, placeholder: str, message_id: str) -> bool:
-        changed = await self._change(
+        changed = await self._db.change(
             "UPDATE answers SET message_id = ? WHERE id = ? AND message_id = ?",
             (message_id, answer_id, placeholder),
         )
@@ -192,49 +193,32 @@ class SqliteMembers(SqliteConnection):
         delivery: Delivery | None = None,
     ) -> bool:
         now = to_db(at)
-        async with self._transaction() as conn:
-            await refuse_duplicate_in(conn, delivery)
-            found = list(
-                await conn.execute_fetchall(
-                    "SELECT (SELECT COUNT(*) FROM answers WHERE id = ?),"
-                    " (SELECT COUNT(*) FROM members WHERE id = ?)",
-                    (answer_id, voter_id),
-                )
+        async with self._db.transaction() as session:
+            await refuse_duplicate_in(session, delivery)
+            found = await session.fetch(
+                "SELECT (SELECT COUNT(*) FROM answers WHERE id = ?),"
+                " (SELECT COUNT(*) FROM members WHERE id = ?)",
+                (answer_id, voter_id),
             )
             if found[0][0] == 0:
                 raise NotFoundError(f"no answer with id {answer_id}")
             if found[0][1] == 0:
                 raise NotFoundError(f"no member with id {voter_id}")
-            cursor = await conn.execute(
-                "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (answer_id, voter_id) DO NOTHING",
-                (answer_id, voter_id, now),
+            counted = (
+                await session.execute(
+                    "INSERT INTO votes (answer_id, voter_id, voted_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (answer_id, voter_id) DO NOTHING",
+                    (answer_id, voter_id, now),
+                )
+                == 1
             )
-            counted = cursor.rowcount == 1
             if counted:
-                await record_delivery_in(conn, delivery, now)
+                await record_delivery_in(session, delivery, now)
                 # Votes on a member's later replies are counted but earn nothing:
                 # only the first answer of a round scores.
-                await conn.execute(
+                await session.execute(
                     "UPDATE answers SET votes = votes + 1, points = base_points + scoring * ?"
                     " * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
                     (per_vote, max_votes, max_votes, answer_id),
                 )
         return counted
-
-    # inbound events
-
-    async def mark_event_processed(self, platform: str, event_id: str, at: datetime) -> bool:
-        changed = await self._change(deliveries.RECORD, (platform, event_id, to_db(at)))
-        return changed == 1
-
-    async def event_processed(self, platform: str, event_id: str) -> bool:
-        return await self._fetch_one(deliveries.SEEN, (platform, event_id)) is not None
-
-    async def prune_events(self, before: datetime, limit: int) -> PruneBatch:
-        cutoff = to_db(before)
-        rows = await self._fetch(OLDEST_EVENTS, (limit,))
-        old = list(itertools.takewhile(lambda row: row["processed_at"] < cutoff, rows))
-        if old:
-            await self._change("DELETE FROM processed_events WHERE id <= ?", (old[-1]["id"],))
-        return PruneBatch(deleted=len(old), more=len(old) == limit)

@@ -7,45 +7,38 @@ transaction and read helpers rather than opening a connection of its own.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
-
-import aiosqlite
 
 from bot.kernel.grades import Grade
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 from bot.learning.store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
+from storage.sql.session import Row, Session, SqlDatabase
 from storage.timestamps import from_db, to_db
-
-Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
-Fetch = Callable[[str, Sequence[Any]], Any]
 
 CARD_COLUMNS = "question_id, stability, difficulty, due, last_review, reviews"
 GRADE_COLUMNS = "rating, graded_at, round_id"
 
 
-class SqliteLearningStore:
+class Learning:
     """``LearningStore`` on the SQLite store's connection."""
 
-    def __init__(self, transaction: Transaction, fetch: Fetch) -> None:
-        self._transaction = transaction
-        self._fetch = fetch
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def record_grade(
         self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> GradeResult:
         at = to_db(draft.at)
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             if draft.closes_session is not None:
                 closed = await conn.execute(
                     "UPDATE practice_sessions SET closed_at = ?, closed_reason = 'graded'"
                     " WHERE id = ? AND member_id = ? AND closed_at IS NULL",
                     (at, draft.closes_session, draft.member_id),
                 )
-                if closed.rowcount != 1:
+                if closed != 1:
                     raise SessionOver(f"practice session {draft.closes_session} is closed")
             replaced = await _log_grade(conn, draft, at)
             log = await _log(conn, "member_id", draft.member_id, draft.question_id)
@@ -67,21 +60,21 @@ class SqliteLearningStore:
         return await self._cards("channel_cards", "channel_id", channel_id)
 
     async def _cards(self, table: str, owner: str, owner_id: int) -> dict[int, MemoryCard]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {CARD_COLUMNS} FROM {table} WHERE {owner} = ?", (owner_id,)
         )
         # hundreds of cards take milliseconds to build: not on the event loop
         return await asyncio.to_thread(_cards_of, rows)
 
     async def round_grades(self, round_id: int) -> dict[int, Grade]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT member_id, rating FROM grades WHERE round_id = ? AND replaced_at IS NULL",
             (round_id,),
         )
         return {row[0]: Grade(row[1]) for row in rows}
 
     async def grade_log(self, member_id: int) -> list[tuple[int, Grade, datetime, bool]]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT question_id, rating, graded_at, replaced_at FROM grades"
             " WHERE member_id = ? ORDER BY graded_at, id",
             (member_id,),
@@ -90,7 +83,7 @@ class SqliteLearningStore:
 
     async def recent_grades(self, member_id: int, since: datetime, at: datetime) -> RecentGrades:
         # two index seeks on grades_by_member_time: one row, then the window's rows
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT (SELECT MIN(graded_at) FROM grades WHERE member_id = ?"
             " AND replaced_at IS NULL AND graded_at <= ?),"
             " (SELECT COUNT(*) FROM grades WHERE member_id = ?"
@@ -101,13 +94,13 @@ class SqliteLearningStore:
         return RecentGrades(None if first is None else from_db(first), int(recent))
 
     async def goal(self, member_id: int) -> date | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT target_date FROM member_goals WHERE member_id = ?", (member_id,)
         )
         return date.fromisoformat(rows[0][0]) if rows else None
 
     async def set_goal(self, member_id: int, goal: date | None) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             if goal is None:
                 await conn.execute("DELETE FROM member_goals WHERE member_id = ?", (member_id,))
             else:
@@ -131,7 +124,7 @@ _INSERT_GRADE = (
 _GRADE_TRIES = 10
 
 
-async def _log_grade(conn: aiosqlite.Connection, draft: GradeDraft, at: str) -> Grade | None:
+async def _log_grade(conn: Session, draft: GradeDraft, at: str) -> Grade | None:
     """Log the grade, replacing the member's current grade of the same round (which it
     returns); the new grade takes the replaced one's time, as it corrects that review."""
     for _ in range(_GRADE_TRIES):
@@ -164,18 +157,16 @@ async def _log_grade(conn: aiosqlite.Connection, draft: GradeDraft, at: str) -> 
                 reviewed_at,
             ),
         )
-        if inserted.rowcount == 1:
+        if inserted == 1:
             return replaced
     raise RuntimeError(f"round {draft.round_id}: the member's grade kept changing meanwhile")
 
 
-async def _rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-    return list(await conn.execute_fetchall(sql, params))
+async def _rows(conn: Session, sql: str, params: Sequence[Any]) -> list[Row]:
+    return list(await conn.fetch(sql, params))
 
 
-async def _log(
-    conn: aiosqlite.Connection, owner: str, owner_id: int, question_id: int
-) -> list[LoggedGrade]:
+async def _log(conn: Session, owner: str, owner_id: int, question_id: int) -> list[LoggedGrade]:
     rows = await _rows(
         conn,
         f"SELECT {GRADE_COLUMNS} FROM grades"
@@ -186,7 +177,7 @@ async def _log(
 
 
 async def _save_card(
-    conn: aiosqlite.Connection, table: str, owner: str, owner_id: int, card: MemoryCard
+    conn: Session, table: str, owner: str, owner_id: int, card: MemoryCard
 ) -> None:
     await conn.execute(
         f"INSERT INTO {table} ({owner}, {CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -205,11 +196,11 @@ async def _save_card(
     )
 
 
-def _cards_of(rows: Sequence[sqlite3.Row]) -> dict[int, MemoryCard]:
+def _cards_of(rows: Sequence[Row]) -> dict[int, MemoryCard]:
     return {row[0]: _card(row) for row in rows}
 
 
-def _card(row: sqlite3.Row) -> MemoryCard:
+def _card(row: Row) -> MemoryCard:
     return MemoryCard(
         row[0], float(row[1]), float(row[2]), from_db(row[3]), from_db(row[4]), int(row[5])
     )

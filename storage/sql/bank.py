@@ -7,13 +7,9 @@ change of a question's texts is announced to the other replicas in its transacti
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-
-import aiosqlite
 
 from bot.bank.store import (
     Approval,
@@ -29,11 +25,8 @@ from bot.bank.store import (
 from bot.kernel.refs import MemberRef
 from bot.kernel.stores import ChangeKind
 from questions.pack import Question
-from storage.sqlite_connection import Announce, announce_to_nobody
+from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
-
-Fetch = Callable[[str, Sequence[Any]], Awaitable[list[sqlite3.Row]]]
-Transaction = Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
 
 _SUGGESTION = """
 SELECT s.id, s.platform, s.workspace, s.channel_id, s.body, s.state, s.created_at, s.reason,
@@ -59,20 +52,16 @@ def _question(body: str) -> Question:
     return Question.model_validate_json(body)
 
 
-class SqliteBank:
+class Bank:
     """``BankStore`` on the SQLite store's connection."""
 
-    def __init__(
-        self, fetch: Fetch, transaction: Transaction, announce: Announce = announce_to_nobody
-    ) -> None:
-        self._fetch = fetch
-        self._transaction = transaction
-        self._announce = announce
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def _write(self, sql: str, params: Sequence[Any]) -> int:
-        async with self._transaction() as conn:
-            cursor = await conn.execute(sql, params)
-            return cursor.rowcount
+        async with self._db.transaction() as conn:
+            changed = await conn.execute(sql, params)
+            return changed
 
     # suggestions
 
@@ -86,7 +75,7 @@ class SqliteBank:
         *,
         waiting_limit: int | None = None,
     ) -> int:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             if waiting_limit is not None:
                 # The member's row lock (PostgreSQL; SQLite's write transactions take turns
                 # anyway): a suggestion of theirs sent at the same time waits here until this
@@ -94,14 +83,14 @@ class SqliteBank:
                 await conn.execute(
                     "UPDATE members SET display_name = display_name WHERE id = ?", (member_id,)
                 )
-                [(waiting,)] = await conn.execute_fetchall(
+                [(waiting,)] = await conn.fetch(
                     "SELECT COUNT(*) FROM suggestions WHERE platform = ? AND workspace = ?"
                     " AND member_id = ? AND state = 'pending'",
                     (workspace.platform, workspace.workspace_id, member_id),
                 )
                 if int(waiting) >= waiting_limit:
                     raise TooManyWaiting(f"member {member_id} has {waiting_limit} waiting")
-            cursor = await conn.execute(
+            new_id = await conn.insert_returning_id(
                 "INSERT INTO suggestions (platform, workspace, channel_id, member_id, body, state,"
                 " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
                 (
@@ -113,15 +102,15 @@ class SqliteBank:
                     to_db(at),
                 ),
             )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            assert new_id is not None
+            return new_id
 
     async def get_suggestion(self, suggestion_id: int) -> Suggestion | None:
-        rows = await self._fetch(f"{_SUGGESTION} WHERE s.id = ?", (suggestion_id,))
+        rows = await self._db.fetch(f"{_SUGGESTION} WHERE s.id = ?", (suggestion_id,))
         return _suggestion(rows[0]) if rows else None
 
     async def pending_suggestions(self, workspace: Workspace) -> list[Suggestion]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"{_SUGGESTION} WHERE s.platform = ? AND s.workspace = ? AND s.state = 'pending'"
             " ORDER BY s.id",
             (workspace.platform, workspace.workspace_id),
@@ -144,12 +133,12 @@ class SqliteBank:
         at: datetime,
         bonus_points: int,
     ) -> Approval | None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             # Decided first: a second approval at the same time (a double click) waits for
             # this one's row lock (PostgreSQL), then finds it decided, instead of registering
             # the same question again against its unique key.
             rows = list(
-                await conn.execute_fetchall(
+                await conn.fetch(
                     "UPDATE suggestions SET state = 'approved', decided_at = ?, decided_by = ?"
                     " WHERE id = ? AND state = 'pending'"
                     " RETURNING platform, workspace, channel_id, member_id",
@@ -160,11 +149,12 @@ class SqliteBank:
                 return None
             platform, workspace, channel_id, member_id = rows[0]
             pack = Workspace(platform, workspace).pack_id()
-            cursor = await conn.execute(
+            new_id = await conn.insert_returning_id(
                 "INSERT INTO questions (pack, question, topic, content_hash) VALUES (?, ?, ?, ?)",
                 (pack, question.id, question.topic, question.content_hash()),
             )
-            question_id = cursor.lastrowid
+            assert new_id is not None  # a new question's row: no conflict to skip it
+            question_id = new_id
             await conn.execute(
                 "INSERT INTO workspace_questions (question_id, platform, workspace, body,"
                 " suggestion_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -175,7 +165,7 @@ class SqliteBank:
                 (_body(question), question_id, suggestion_id),
             )
             assert question_id is not None
-            await self._announce(conn, ChangeKind.QUESTION, question_id)
+            await self._db.announce(conn, ChangeKind.QUESTION, question_id)
             bonus = bonus_points > 0
             if bonus:
                 await conn.execute(
@@ -203,11 +193,11 @@ class SqliteBank:
         if workspace is not None:
             sql += " WHERE platform = ? AND workspace = ?"
             params = (workspace.platform, workspace.workspace_id)
-        rows = await self._fetch(f"{sql} ORDER BY question_id", params)
+        rows = await self._db.fetch(f"{sql} ORDER BY question_id", params)
         return [OwnQuestion(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
 
     async def save_own_question(self, question_id: int, question: Question, at: datetime) -> None:
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 "UPDATE workspace_questions SET body = ?, updated_at = ? WHERE question_id = ?",
                 (_body(question), to_db(at), question_id),
@@ -216,7 +206,7 @@ class SqliteBank:
                 "UPDATE questions SET topic = ?, content_hash = ? WHERE id = ?",
                 (question.topic, question.content_hash(), question_id),
             )
-            await self._announce(conn, ChangeKind.QUESTION, question_id)
+            await self._db.announce(conn, ChangeKind.QUESTION, question_id)
 
     async def overrides(self, workspace: Workspace | None = None) -> list[Override]:
         sql = "SELECT question_id, platform, workspace, body FROM question_overrides"
@@ -224,16 +214,16 @@ class SqliteBank:
         if workspace is not None:
             sql += " WHERE platform = ? AND workspace = ?"
             params = (workspace.platform, workspace.workspace_id)
-        rows = await self._fetch(f"{sql} ORDER BY id", params)
+        rows = await self._db.fetch(f"{sql} ORDER BY id", params)
         return [Override(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
 
     async def stored_question(self, question_id: int) -> StoredQuestion:
-        own = await self._fetch(
+        own = await self._db.fetch(
             "SELECT question_id, platform, workspace, body FROM workspace_questions"
             " WHERE question_id = ?",
             (question_id,),
         )
-        overrides = await self._fetch(
+        overrides = await self._db.fetch(
             "SELECT question_id, platform, workspace, body FROM question_overrides"
             " WHERE question_id = ? ORDER BY id",
             (question_id,),
@@ -246,7 +236,7 @@ class SqliteBank:
 
     async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None:
         space = override.workspace
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO question_overrides (platform, workspace, question_id, body,"
                 " updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
@@ -262,7 +252,7 @@ class SqliteBank:
                     to_db(at),
                 ),
             )
-            await self._announce(conn, ChangeKind.QUESTION, override.question_id)
+            await self._db.announce(conn, ChangeKind.QUESTION, override.question_id)
 
     # flags
 
@@ -275,8 +265,8 @@ class SqliteBank:
         reason: str,
         at: datetime,
     ) -> int:
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+        async with self._db.transaction() as conn:
+            new_id = await conn.insert_returning_id(
                 "INSERT INTO flags (platform, workspace, channel_id, round_id, question_id,"
                 " member_id, reason, created_at)"
                 " SELECT ?, ?, ?, id, question_id, ?, ?, ? FROM rounds WHERE id = ?",
@@ -290,9 +280,9 @@ class SqliteBank:
                     round_id,
                 ),
             )
-            if cursor.rowcount != 1 or cursor.lastrowid is None:
+            if new_id is None:
                 raise LookupError(f"no round {round_id}")
-            return cursor.lastrowid
+            return new_id
 
     async def flags(
         self, workspace: Workspace | None = None, *, open_only: bool = True
@@ -304,15 +294,15 @@ class SqliteBank:
         if open_only:
             conditions.append("f.resolved_at IS NULL")
         where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
-        rows = await self._fetch(f"{_FLAG}{where} ORDER BY f.id", params)
+        rows = await self._db.fetch(f"{_FLAG}{where} ORDER BY f.id", params)
         return [_flag(row) for row in rows]
 
     async def get_flag(self, flag_id: int) -> Flag | None:
-        rows = await self._fetch(f"{_FLAG} WHERE f.id = ?", (flag_id,))
+        rows = await self._db.fetch(f"{_FLAG} WHERE f.id = ?", (flag_id,))
         return _flag(rows[0]) if rows else None
 
     async def open_flag_by(self, round_id: int, member_id: int) -> Flag | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"{_FLAG} WHERE f.round_id = ? AND f.member_id = ? AND f.resolved_at IS NULL"
             " ORDER BY f.id LIMIT 1",
             (round_id, member_id),
@@ -337,7 +327,7 @@ class SqliteBank:
         return changed == 1
 
     async def workspaces(self) -> list[Workspace]:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT platform, workspace FROM suggestions UNION SELECT platform, workspace"
             " FROM workspace_questions UNION SELECT platform, workspace FROM question_overrides"
             " UNION SELECT platform, workspace FROM flags ORDER BY 1, 2",
@@ -346,7 +336,7 @@ class SqliteBank:
         return [Workspace(r[0], r[1]) for r in rows]
 
 
-def _suggestion(row: sqlite3.Row) -> Suggestion:
+def _suggestion(row: Row) -> Suggestion:
     space = Workspace(row[1], row[2])
     return Suggestion(
         id=row[0],
@@ -361,7 +351,7 @@ def _suggestion(row: sqlite3.Row) -> Suggestion:
     )
 
 
-def _flag(row: sqlite3.Row) -> Flag:
+def _flag(row: Row) -> Flag:
     space = Workspace(row[1], row[2])
     return Flag(
         id=row[0],

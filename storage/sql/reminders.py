@@ -5,43 +5,37 @@ on PostgreSQL each change is announced to the other replicas in its transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stores import ChangeKind
 from bot.reminders.store import Reminder
-from storage.sqlite_connection import Announce, announce_to_nobody
-from storage.sqlite_practice import DIRECT_NAME, Fetch, Transaction
+from storage.sql.practice import DIRECT_NAME
+from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import to_db
 
 _COLUMNS = "member_id, platform, workspace, direct_channel, local_time, timezone"
 
 
-class SqliteReminderStore:
+class Reminders:
     """Members' daily review reminders."""
 
-    def __init__(
-        self, transaction: Transaction, fetch: Fetch, announce: Announce = announce_to_nobody
-    ) -> None:
-        self._transaction = transaction
-        self._fetch = fetch
-        self._announce = announce
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
 
     async def reminder(self, member_id: int) -> Reminder | None:
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_COLUMNS} FROM reminders WHERE member_id = ?", (member_id,)
         )
         return _reminder(rows[0]) if rows else None
 
     async def reminders(self) -> list[Reminder]:
-        rows = await self._fetch(f"SELECT {_COLUMNS} FROM reminders ORDER BY member_id", ())
+        rows = await self._db.fetch(f"SELECT {_COLUMNS} FROM reminders ORDER BY member_id", ())
         return [_reminder(row) for row in rows]
 
     async def set_reminder(self, reminder: Reminder, at: datetime) -> None:
         direct = reminder.direct
-        async with self._transaction() as conn:
+        async with self._db.transaction() as conn:
             await conn.execute(
                 f"INSERT INTO reminders ({_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (member_id) DO UPDATE SET platform = excluded.platform,"
@@ -58,18 +52,18 @@ class SqliteReminderStore:
                     to_db(at),
                 ),
             )
-            await self._announce(conn, ChangeKind.REMINDER, reminder.member_id)
+            await self._db.announce(conn, ChangeKind.REMINDER, reminder.member_id)
 
     async def clear_reminder(self, member_id: int) -> bool:
-        async with self._transaction() as conn:
-            cursor = await conn.execute("DELETE FROM reminders WHERE member_id = ?", (member_id,))
-            if cursor.rowcount != 1:
+        async with self._db.transaction() as conn:
+            changed = await conn.execute("DELETE FROM reminders WHERE member_id = ?", (member_id,))
+            if changed != 1:
                 return False
-            await self._announce(conn, ChangeKind.REMINDER, member_id)
+            await self._db.announce(conn, ChangeKind.REMINDER, member_id)
             return True
 
 
-def _reminder(row: Sequence[Any]) -> Reminder:
+def _reminder(row: Row) -> Reminder:
     member_id, platform, workspace, channel, local_time, timezone = tuple(row)
     return Reminder(
         member_id, ChannelRef(platform, workspace, channel, DIRECT_NAME), local_time, timezone
