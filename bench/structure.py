@@ -2,8 +2,9 @@
 
 Prints, for the packages of the repository: modules per folder and the largest module,
 lines per package, the import arrows between modules inside ``bot/`` (and how many layers
-they make), and how many classes of one storage backend inherit from a class of the
-other. Run it before and after a restructuring: ``python bench/structure.py``.
+they make), how many classes of the PostgreSQL backend inherit (directly or not) from a
+class of the SQLite backend, and the MRO length of each store class. Run it before and
+after a restructuring: ``python bench/structure.py``.
 """
 
 from __future__ import annotations
@@ -62,22 +63,61 @@ def layers(edges: dict[str, set[str]]) -> int:
     return max((walk(n) for n in edges), default=0)
 
 
-def cross_backend_inheritance(root: Path) -> tuple[int, int]:
-    """(classes in a PostgreSQL module whose bases include a SQLite class, all such classes)."""
-    sqlite_classes: set[str] = set()
-    postgres_classes: list[ast.ClassDef] = []
+def _backend(root: Path, path: Path) -> str | None:
+    """Which backend a storage module belongs to: its package (``storage/sqlite/``,
+    ``storage/postgres/``) or, in the flat layout before them, its name."""
+    parts = path.relative_to(root / "storage").parts
+    name = parts[0] if len(parts) > 1 else path.stem
+    for backend in ("sqlite", "postgres"):
+        if name == backend or name.startswith(backend + "_"):
+            return backend
+    return None
+
+
+def storage_classes(root: Path) -> dict[str, tuple[str | None, list[str]]]:
+    """Each class of ``storage/`` by name: its backend and the names of its bases."""
+    found: dict[str, tuple[str | None, list[str]]] = {}
     for path in modules(root, "storage"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-        if "sqlite" in str(path.relative_to(root)):
-            sqlite_classes |= {c.name for c in classes}
-        if "postgres" in str(path.relative_to(root)):
-            postgres_classes += classes
-    inheriting = 0
-    for cls in postgres_classes:
-        names = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in cls.bases}
-        inheriting += bool(names & sqlite_classes)
-    return inheriting, len(postgres_classes)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases = [
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+                ]
+                found[node.name] = (_backend(root, path), bases)
+    return found
+
+
+def ancestors(classes: dict[str, tuple[str | None, list[str]]], name: str) -> list[str]:
+    """The storage classes ``name`` inherits from, directly or not (its MRO's, less object)."""
+    seen: list[str] = []
+    pending = list(classes.get(name, (None, []))[1])
+    while pending:
+        base = pending.pop(0)
+        if base in classes and base not in seen:
+            seen.append(base)
+            pending += classes[base][1]
+    return seen
+
+
+def cross_backend_inheritance(root: Path) -> tuple[int, int]:
+    """(PostgreSQL classes with a SQLite class among their ancestors, all PostgreSQL classes)."""
+    classes = storage_classes(root)
+    postgres = [name for name, (backend, _) in classes.items() if backend == "postgres"]
+    inheriting = sum(
+        any(classes[base][0] == "sqlite" for base in ancestors(classes, name)) for name in postgres
+    )
+    return inheriting, len(postgres)
+
+
+def store_mro_lengths(root: Path) -> dict[str, int]:
+    """The MRO length of each store class (itself, its storage ancestors and ``object``)."""
+    classes = storage_classes(root)
+    return {
+        name: len(ancestors(classes, name)) + 2
+        for name in ("SqliteStore", "PostgresStore")
+        if name in classes
+    }
 
 
 def main() -> None:
@@ -112,6 +152,8 @@ def main() -> None:
     print(f"import arrows between bot/ modules: {arrows} over {layers(edges)} layers")
     inheriting, total = cross_backend_inheritance(root)
     print(f"PostgreSQL classes inheriting from a SQLite class: {inheriting} of {total}")
+    lengths = store_mro_lengths(root)
+    print("store classes' MRO length: " + ", ".join(f"{n} {k}" for n, k in lengths.items()))
 
 
 if __name__ == "__main__":
