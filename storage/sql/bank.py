@@ -1,8 +1,9 @@
-"""``BankStore`` on SQLite: suggestions, workspace questions, overrides, flags, bonuses.
+"""The ``BankStore`` port on both backends: suggestions, workspace questions, overrides,
+flags, bonuses.
 
-It shares the SQLite store's one connection and lock (through the two callables it is
-built with), so its transactions never interleave with the store's. On PostgreSQL each
-change of a question's texts is announced to the other replicas in its transaction.
+It runs on the store's database object, so its transactions never interleave with the
+store's on SQLite. Each change of a question's texts is announced in its transaction
+(``SqlDatabase.announce``: on PostgreSQL, to the other replicas).
 """
 
 from __future__ import annotations
@@ -53,14 +54,14 @@ def _question(body: str) -> Question:
 
 
 class Bank:
-    """``BankStore`` on the SQLite store's connection."""
+    """``BankStore`` on a store's database (either backend)."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
 
     async def _write(self, sql: str, params: Sequence[Any]) -> int:
-        async with self._db.transaction() as conn:
-            changed = await conn.execute(sql, params)
+        async with self._db.transaction() as session:
+            changed = await session.execute(sql, params)
             return changed
 
     # suggestions
@@ -75,22 +76,22 @@ class Bank:
         *,
         waiting_limit: int | None = None,
     ) -> int:
-        async with self._db.transaction() as conn:
+        async with self._db.transaction() as session:
             if waiting_limit is not None:
                 # The member's row lock (PostgreSQL; SQLite's write transactions take turns
                 # anyway): a suggestion of theirs sent at the same time waits here until this
                 # one commits, then counts it.
-                await conn.execute(
+                await session.execute(
                     "UPDATE members SET display_name = display_name WHERE id = ?", (member_id,)
                 )
-                [(waiting,)] = await conn.fetch(
+                [(waiting,)] = await session.fetch(
                     "SELECT COUNT(*) FROM suggestions WHERE platform = ? AND workspace = ?"
                     " AND member_id = ? AND state = 'pending'",
                     (workspace.platform, workspace.workspace_id, member_id),
                 )
                 if int(waiting) >= waiting_limit:
                     raise TooManyWaiting(f"member {member_id} has {waiting_limit} waiting")
-            new_id = await conn.insert_returning_id(
+            new_id = await session.insert_returning_id(
                 "INSERT INTO suggestions (platform, workspace, channel_id, member_id, body, state,"
                 " created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
                 (
@@ -133,12 +134,12 @@ class Bank:
         at: datetime,
         bonus_points: int,
     ) -> Approval | None:
-        async with self._db.transaction() as conn:
+        async with self._db.transaction() as session:
             # Decided first: a second approval at the same time (a double click) waits for
             # this one's row lock (PostgreSQL), then finds it decided, instead of registering
             # the same question again against its unique key.
             rows = list(
-                await conn.fetch(
+                await session.fetch(
                     "UPDATE suggestions SET state = 'approved', decided_at = ?, decided_by = ?"
                     " WHERE id = ? AND state = 'pending'"
                     " RETURNING platform, workspace, channel_id, member_id",
@@ -149,26 +150,26 @@ class Bank:
                 return None
             platform, workspace, channel_id, member_id = rows[0]
             pack = Workspace(platform, workspace).pack_id()
-            new_id = await conn.insert_returning_id(
+            new_id = await session.insert_returning_id(
                 "INSERT INTO questions (pack, question, topic, content_hash) VALUES (?, ?, ?, ?)",
                 (pack, question.id, question.topic, question.content_hash()),
             )
             assert new_id is not None  # a new question's row: no conflict to skip it
             question_id = new_id
-            await conn.execute(
+            await session.execute(
                 "INSERT INTO workspace_questions (question_id, platform, workspace, body,"
                 " suggestion_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (question_id, platform, workspace, _body(question), suggestion_id, to_db(at)),
             )
-            await conn.execute(
+            await session.execute(
                 "UPDATE suggestions SET body = ?, question_id = ? WHERE id = ?",
                 (_body(question), question_id, suggestion_id),
             )
             assert question_id is not None
-            await self._db.announce(conn, ChangeKind.QUESTION, question_id)
+            await self._db.announce(session, ChangeKind.QUESTION, question_id)
             bonus = bonus_points > 0
             if bonus:
-                await conn.execute(
+                await session.execute(
                     "INSERT INTO bonuses (channel_id, member_id, points, reason, awarded_at,"
                     " suggestion_id) VALUES (?, ?, ?, 'approved suggestion', ?, ?)",
                     (channel_id, member_id, bonus_points, to_db(at), suggestion_id),
@@ -197,16 +198,16 @@ class Bank:
         return [OwnQuestion(r[0], Workspace(r[1], r[2]), _question(r[3])) for r in rows]
 
     async def save_own_question(self, question_id: int, question: Question, at: datetime) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 "UPDATE workspace_questions SET body = ?, updated_at = ? WHERE question_id = ?",
                 (_body(question), to_db(at), question_id),
             )
-            await conn.execute(
+            await session.execute(
                 "UPDATE questions SET topic = ?, content_hash = ? WHERE id = ?",
                 (question.topic, question.content_hash(), question_id),
             )
-            await self._db.announce(conn, ChangeKind.QUESTION, question_id)
+            await self._db.announce(session, ChangeKind.QUESTION, question_id)
 
     async def overrides(self, workspace: Workspace | None = None) -> list[Override]:
         sql = "SELECT question_id, platform, workspace, body FROM question_overrides"
@@ -236,8 +237,8 @@ class Bank:
 
     async def save_override(self, override: Override, *, member_id: int, at: datetime) -> None:
         space = override.workspace
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 "INSERT INTO question_overrides (platform, workspace, question_id, body,"
                 " updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (platform, workspace, question_id) DO UPDATE SET"
@@ -252,7 +253,7 @@ class Bank:
                     to_db(at),
                 ),
             )
-            await self._db.announce(conn, ChangeKind.QUESTION, override.question_id)
+            await self._db.announce(session, ChangeKind.QUESTION, override.question_id)
 
     # flags
 
@@ -265,8 +266,8 @@ class Bank:
         reason: str,
         at: datetime,
     ) -> int:
-        async with self._db.transaction() as conn:
-            new_id = await conn.insert_returning_id(
+        async with self._db.transaction() as session:
+            new_id = await session.insert_returning_id(
                 "INSERT INTO flags (platform, workspace, channel_id, round_id, question_id,"
                 " member_id, reason, created_at)"
                 " SELECT ?, ?, ?, id, question_id, ?, ?, ? FROM rounds WHERE id = ?",

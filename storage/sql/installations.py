@@ -1,8 +1,7 @@
-"""The SQLite implementation of the ``InstallationStore`` port: Slack workspaces that
-installed the app (their sealed bot tokens) and the states of installs in progress.
+"""The ``InstallationStore`` port on both backends: Slack workspaces that installed the app
+(their sealed bot tokens) and the states of installs in progress.
 
-It shares the quiz store's connection and lock, like the other aggregates. The SQL is
-portable (``?`` placeholders, ``ON CONFLICT``), so a PostgreSQL store can reuse it.
+It runs on the store's database object, like the other aggregates.
 """
 
 from __future__ import annotations
@@ -37,14 +36,14 @@ DELETE FROM slack_oauth_states WHERE state <> ? AND state NOT IN (
 
 
 class Installations:
-    """``InstallationStore`` on the SQLite store's connection."""
+    """``InstallationStore`` on a store's database (either backend)."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
 
     async def save_installation(self, record: InstallationRecord) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 SAVE,
                 (
                     record.workspace,
@@ -89,23 +88,25 @@ class Installations:
             # One statement: a reinstall saved meanwhile (by any replica) is never removed.
             sql += " AND installed_at < ?"
             params += (to_db(installed_before),)
-        async with self._db.transaction() as conn:
-            changed = await conn.execute(sql, params)
+        async with self._db.transaction() as session:
+            changed = await session.execute(sql, params)
             return bool(changed)
 
     async def issue_oauth_state(
         self, state: str, expires_at: datetime, *, now: datetime, keep: int
     ) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
+            await session.execute(
                 "INSERT INTO slack_oauth_states (state, expires_at) VALUES (?, ?)",
                 (state, to_db(expires_at)),
             )
-            await conn.execute(KEEP_NEWEST_STATES, (state, state, max(keep - 1, 0)))
+            await session.execute(KEEP_NEWEST_STATES, (state, state, max(keep - 1, 0)))
 
     async def consume_oauth_state(self, state: str, now: datetime) -> bool:
-        async with self._db.transaction() as conn:
-            await conn.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
-            changed = await conn.execute("DELETE FROM slack_oauth_states WHERE state = ?", (state,))
+        async with self._db.transaction() as session:
+            await session.execute(PRUNE_EXPIRED_STATES, (to_db(now),))
+            changed = await session.execute(
+                "DELETE FROM slack_oauth_states WHERE state = ?", (state,)
+            )
             return bool(changed)

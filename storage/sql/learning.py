@@ -1,7 +1,6 @@
-"""The SQLite implementation of the ``LearningStore`` port: grades, FSRS cards, goals.
+"""The ``LearningStore`` port on both backends: grades, FSRS cards, goals.
 
-It shares the quiz store's one connection and its lock: it is handed the store's
-transaction and read helpers rather than opening a connection of its own.
+It runs on the store's database object rather than opening a connection of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ GRADE_COLUMNS = "rating, graded_at, round_id"
 
 
 class Learning:
-    """``LearningStore`` on the SQLite store's connection."""
+    """``LearningStore`` on a store's database (either backend)."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
@@ -31,26 +30,26 @@ class Learning:
         self, draft: GradeDraft, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> GradeResult:
         at = to_db(draft.at)
-        async with self._db.transaction() as conn:
+        async with self._db.transaction() as session:
             if draft.closes_session is not None:
-                closed = await conn.execute(
+                closed = await session.execute(
                     "UPDATE practice_sessions SET closed_at = ?, closed_reason = 'graded'"
                     " WHERE id = ? AND member_id = ? AND closed_at IS NULL",
                     (at, draft.closes_session, draft.member_id),
                 )
                 if closed != 1:
                     raise SessionOver(f"practice session {draft.closes_session} is closed")
-            replaced = await _log_grade(conn, draft, at)
-            log = await _log(conn, "member_id", draft.member_id, draft.question_id)
+            replaced = await _log_grade(session, draft, at)
+            log = await _log(session, "member_id", draft.member_id, draft.question_id)
             card = member_card(draft.question_id, log)
             if card is None:
                 raise AssertionError("a card with a grade must exist")
-            await _save_card(conn, "member_cards", "member_id", draft.member_id, card)
+            await _save_card(session, "member_cards", "member_id", draft.member_id, card)
             if draft.round_id is not None and draft.channel_id is not None:
-                log = await _log(conn, "channel_id", draft.channel_id, draft.question_id)
+                log = await _log(session, "channel_id", draft.channel_id, draft.question_id)
                 team = channel_card(draft.question_id, log)
                 if team is not None:
-                    await _save_card(conn, "channel_cards", "channel_id", draft.channel_id, team)
+                    await _save_card(session, "channel_cards", "channel_id", draft.channel_id, team)
         return GradeResult(card, replaced)
 
     async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
@@ -100,11 +99,11 @@ class Learning:
         return date.fromisoformat(rows[0][0]) if rows else None
 
     async def set_goal(self, member_id: int, goal: date | None) -> None:
-        async with self._db.transaction() as conn:
+        async with self._db.transaction() as session:
             if goal is None:
-                await conn.execute("DELETE FROM member_goals WHERE member_id = ?", (member_id,))
+                await session.execute("DELETE FROM member_goals WHERE member_id = ?", (member_id,))
             else:
-                await conn.execute(
+                await session.execute(
                     "INSERT INTO member_goals (member_id, target_date) VALUES (?, ?)"
                     " ON CONFLICT (member_id) DO UPDATE SET target_date = excluded.target_date",
                     (member_id, goal.isoformat()),
@@ -124,7 +123,7 @@ _INSERT_GRADE = (
 _GRADE_TRIES = 10
 
 
-async def _log_grade(conn: Session, draft: GradeDraft, at: str) -> Grade | None:
+async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | None:
     """Log the grade, replacing the member's current grade of the same round (which it
     returns); the new grade takes the replaced one's time, as it corrects that review."""
     for _ in range(_GRADE_TRIES):
@@ -132,7 +131,7 @@ async def _log_grade(conn: Session, draft: GradeDraft, at: str) -> Grade | None:
         reviewed_at = at
         if draft.round_id is not None:
             earlier = await _rows(
-                conn,
+                session,
                 "SELECT id, rating, graded_at FROM grades"
                 " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
                 (draft.round_id, draft.member_id),
@@ -142,11 +141,11 @@ async def _log_grade(conn: Session, draft: GradeDraft, at: str) -> Grade | None:
                 # A changed grade corrects the review the member made back then: it
                 # keeps that time, so the cards replay it in its place in the log.
                 reviewed_at = earlier[0][2]
-                await conn.execute(
+                await session.execute(
                     "UPDATE grades SET replaced_at = ? WHERE id = ? AND replaced_at IS NULL",
                     (at, earlier[0][0]),
                 )
-        inserted = await conn.execute(
+        inserted = await session.execute(
             _INSERT_GRADE,
             (
                 draft.member_id,
@@ -162,13 +161,13 @@ async def _log_grade(conn: Session, draft: GradeDraft, at: str) -> Grade | None:
     raise RuntimeError(f"round {draft.round_id}: the member's grade kept changing meanwhile")
 
 
-async def _rows(conn: Session, sql: str, params: Sequence[Any]) -> list[Row]:
-    return list(await conn.fetch(sql, params))
+async def _rows(session: Session, sql: str, params: Sequence[Any]) -> list[Row]:
+    return list(await session.fetch(sql, params))
 
 
-async def _log(conn: Session, owner: str, owner_id: int, question_id: int) -> list[LoggedGrade]:
+async def _log(session: Session, owner: str, owner_id: int, question_id: int) -> list[LoggedGrade]:
     rows = await _rows(
-        conn,
+        session,
         f"SELECT {GRADE_COLUMNS} FROM grades"
         f" WHERE {owner} = ? AND question_id = ? AND replaced_at IS NULL ORDER BY graded_at, id",
         (owner_id, question_id),
@@ -177,9 +176,9 @@ async def _log(conn: Session, owner: str, owner_id: int, question_id: int) -> li
 
 
 async def _save_card(
-    conn: Session, table: str, owner: str, owner_id: int, card: MemoryCard
+    session: Session, table: str, owner: str, owner_id: int, card: MemoryCard
 ) -> None:
-    await conn.execute(
+    await session.execute(
         f"INSERT INTO {table} ({owner}, {CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
         f" ON CONFLICT ({owner}, question_id) DO UPDATE SET stability = excluded.stability,"
         " difficulty = excluded.difficulty, due = excluded.due,"

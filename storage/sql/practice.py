@@ -1,7 +1,6 @@
-"""The SQLite implementation of the ``PracticeStore`` port: private practice sessions.
+"""The ``PracticeStore`` port on both backends: private practice sessions.
 
-It shares the quiz store's one connection and its lock: it is handed the store's
-transaction and read helpers rather than opening a connection of its own.
+It runs on the store's database object rather than opening a connection of its own.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ SESSION_COLUMNS = (
 
 
 class Practice:
-    """``PracticeStore`` on the SQLite store's connection."""
+    """``PracticeStore`` on a store's database (either backend)."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
@@ -52,8 +51,8 @@ class Practice:
 
     async def start_session(self, draft: PracticeDraft) -> PracticeSession | None:
         at = to_db(draft.at)
-        async with self._db.transaction() as conn:
-            new_id = await conn.insert_returning_id(
+        async with self._db.transaction() as session:
+            new_id = await session.insert_returning_id(
                 "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
                 " question_id, topic, answers, state, started_at, touched_at)"
                 " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
@@ -100,21 +99,21 @@ class Practice:
         delivery: Delivery | None = None,
     ) -> bool:
         now = to_db(at)
-        async with self._db.transaction() as conn:
-            await refuse_duplicate_in(conn, delivery)
-            changed = await conn.execute(
+        async with self._db.transaction() as session:
+            await refuse_duplicate_in(session, delivery)
+            changed = await session.execute(
                 "UPDATE practice_sessions SET answers = ?, state = ?, touched_at = ?"
                 " WHERE id = ? AND answers = ? AND closed_at IS NULL",
                 (answers + 1, state.value, now, session_id, answers),
             )
             moved = changed == 1
             if moved:
-                await record_delivery_in(conn, delivery, now)
+                await record_delivery_in(session, delivery, now)
             return moved
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
-        async with self._db.transaction() as conn:
-            changed = await conn.execute(
+        async with self._db.transaction() as session:
+            changed = await session.execute(
                 "UPDATE practice_sessions SET closed_at = ?, closed_reason = ?"
                 " WHERE id = ? AND closed_at IS NULL",
                 (to_db(at), reason, session_id),

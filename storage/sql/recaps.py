@@ -1,8 +1,7 @@
-"""The SQLite implementation of the ``RecapStore`` port: recap schedules, recaps, and the
-figures of a week.
+"""The ``RecapStore`` port on both backends: recap schedules, recaps, and the figures of a
+week.
 
-It shares the quiz store's one connection and its lock: it is handed the store's
-transaction and read helpers rather than opening a connection of its own.
+It runs on the store's database object rather than opening a connection of its own.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ ORDER BY w.position
 
 
 class Recaps:
-    """``RecapStore`` on the SQLite store's connection."""
+    """``RecapStore`` on a store's database (either backend)."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
@@ -62,8 +61,8 @@ class Recaps:
     async def set_recap_schedule(
         self, channel_id: int, enabled: bool, schedule: str | None
     ) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 "INSERT INTO recap_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
                 " ON CONFLICT (channel_id) DO UPDATE"
                 " SET enabled = excluded.enabled, schedule = excluded.schedule",
@@ -72,15 +71,15 @@ class Recaps:
 
     async def record_recap(self, recap: RecapRecord, round_id: int, at: datetime) -> bool:
         now = to_db(at)
-        async with self._db.transaction() as conn:
-            changed = await conn.execute(
+        async with self._db.transaction() as session:
+            changed = await session.execute(
                 "INSERT INTO recaps (channel_id, week, slot, outbox_key, created_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (recap.channel_id, recap.week, to_db(recap.slot), recap.key, now),
             )
             if changed != 1:
                 return False
-            await conn.execute(
+            await session.execute(
                 "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 (round_id, ActionKind.RECAP.value, recap.key, now, now, now),
@@ -88,8 +87,8 @@ class Recaps:
         return True
 
     async def record_recap_text(self, key: str, message_id: str, at: datetime) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 "UPDATE outbox SET result_ref = ?, updated_at = ?"
                 " WHERE key = ? AND kind = ? AND state = 'pending'",
                 (message_id, to_db(at), key, ActionKind.RECAP.value),

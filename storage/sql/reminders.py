@@ -1,6 +1,5 @@
-"""The SQLite implementation of the ``ReminderStore`` port (also run on PostgreSQL: the
-statements are portable). It shares the quiz store's connection, like the practice store;
-on PostgreSQL each change is announced to the other replicas in its transaction.
+"""The ``ReminderStore`` port on both backends, on the store's database object; each
+change is announced in its transaction (on PostgreSQL, to the other replicas).
 """
 
 from __future__ import annotations
@@ -35,8 +34,8 @@ class Reminders:
 
     async def set_reminder(self, reminder: Reminder, at: datetime) -> None:
         direct = reminder.direct
-        async with self._db.transaction() as conn:
-            await conn.execute(
+        async with self._db.transaction() as session:
+            await session.execute(
                 f"INSERT INTO reminders ({_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (member_id) DO UPDATE SET platform = excluded.platform,"
                 " workspace = excluded.workspace, direct_channel = excluded.direct_channel,"
@@ -52,14 +51,16 @@ class Reminders:
                     to_db(at),
                 ),
             )
-            await self._db.announce(conn, ChangeKind.REMINDER, reminder.member_id)
+            await self._db.announce(session, ChangeKind.REMINDER, reminder.member_id)
 
     async def clear_reminder(self, member_id: int) -> bool:
-        async with self._db.transaction() as conn:
-            changed = await conn.execute("DELETE FROM reminders WHERE member_id = ?", (member_id,))
+        async with self._db.transaction() as session:
+            changed = await session.execute(
+                "DELETE FROM reminders WHERE member_id = ?", (member_id,)
+            )
             if changed != 1:
                 return False
-            await self._db.announce(conn, ChangeKind.REMINDER, member_id)
+            await self._db.announce(session, ChangeKind.REMINDER, member_id)
             return True
 
 

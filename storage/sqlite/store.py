@@ -19,7 +19,7 @@ import aiosqlite
 
 from bot.kernel.bounded_cache import BoundedCache
 from storage.errors import StorageError
-from storage.migrations import MigrationReport, migrate
+from storage.migrations import MigrationReport
 from storage.sql.answers import Answers
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
@@ -33,6 +33,7 @@ from storage.sql.reports import Reports
 from storage.sql.unfinished_cards import UnfinishedCards
 from storage.sqlite.answer_batch import write_answers
 from storage.sqlite.database import SqliteDatabase
+from storage.sqlite.migrations import migrate
 from storage.sqlite.outbox import SqliteOutbox
 from storage.sqlite.rounds import SqliteRounds
 from storage.sqlite.wal_checkpoints import WalCheckpointer

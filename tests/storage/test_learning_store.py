@@ -19,7 +19,8 @@ from bot.learning import memory_model
 from bot.learning.store import GradeDraft
 from bot.store import Store
 from questions.catalog import QuestionKey
-from storage.migrations import bundled_migrations, migrate
+from storage.migrations import bundled_migrations
+from storage.sqlite.migrations import migrate
 from storage.sqlite.store import SqliteStore
 from storage.timestamps import to_db
 from tests.storage.backends import BACKENDS, open_store

@@ -8,7 +8,8 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from storage.migrations import bundled_migrations, migrate
+from storage.migrations import bundled_migrations
+from storage.sqlite.migrations import migrate
 from tests.storage.backends import BACKENDS, postgres_schema
 
 BEFORE = 10  # the schema version before skips were recorded

@@ -14,10 +14,9 @@ from storage.migrations import (
     Migration,
     bundled_migrations,
     load_migrations,
-    migrate,
-    schema_version,
     split_statements,
 )
+from storage.sqlite.migrations import migrate, schema_version
 from storage.sqlite.store import SqliteStore
 from tests.store_reads import round_actions
 
