@@ -20,7 +20,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from bot.commands.registry import direct_refusal, needs_admin, works_in_direct
+from bot.commands.registry import Invocation, parse_invocation
+from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.kernel.events import (
@@ -37,13 +38,13 @@ from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
 from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
-from bot.rounds import cards
 from bot.rounds.engine import QuizEngine
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Event, Platform], Awaitable[Response | None]]
+CommandHandler = Callable[[Command, Invocation], Awaitable[Response]]
 FAILURE = "Something went wrong; it was logged. Try again."
 
 
@@ -102,11 +103,13 @@ class InboundChain:
         platforms: Mapping[str, Platform],
         deliveries: DeliveryLog,
         handler: Handler,
+        run_command: CommandHandler,
     ) -> None:
         self._engine = engine
         self._platforms = platforms
         self._deliveries = deliveries
         self._handler = handler
+        self._run_command = run_command
 
     async def __call__(self, event: Event) -> Response | None:
         """Raises :class:`~bot.kernel.errors.NotRecorded` (chained from the cause) when an answer,
@@ -153,9 +156,12 @@ class InboundChain:
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):
-                if event.direct and not works_in_direct(event.name, event.args):
-                    raise Refused(direct_refusal(event.name))
-                await self._check_admin(event, platform)
+                # Parsed once: the rules below and the runner read the same invocation.
+                invocation = parse_invocation(event.name, event.args, event.text)
+                if event.direct and not invocation.in_direct:
+                    raise Refused(invocation.direct_refusal())
+                await self._check_admin(event, invocation, platform)
+                return await self._run_command(event, invocation)
             return await self._handler(event, platform)
         if isinstance(event, FormSubmit):
             # Recorded only once accepted: a refused form is submitted again (Slack keeps
@@ -189,10 +195,10 @@ class InboundChain:
     async def _ignored(self, event: Reply | Reaction) -> bool:
         return event.is_bot or await self._engine.channel(event.channel) is None
 
-    async def _check_admin(self, event: Command, platform: Platform) -> None:
-        if needs_admin(event.name, event.args) and not await platform.is_admin(
-            event.member, event.channel
-        ):
+    async def _check_admin(
+        self, event: Command, invocation: Invocation, platform: Platform
+    ) -> None:
+        if invocation.admin and not await platform.is_admin(event.member, event.channel):
             raise Refused(
                 f"`/quiz {event.name}` needs a quiz admin of this channel ({platform.admin_rule})."
             )

@@ -13,20 +13,24 @@ import logging
 import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
+from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
+from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
+from bot.channels.commands import ChannelCommands, next_post
+from bot.channels.editor import ChannelSettingsEditor
+from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
+from bot.kernel import cards as kernel_cards
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import WORKSPACE_REMOVED, Refused
 from bot.kernel.events import (
     ButtonPress,
-    Command,
     DirectMessage,
     Event,
     FormSubmit,
@@ -41,20 +45,25 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
+from bot.learning.commands import LearningCommands
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.cards import NEXT_ACTION, session_of_value
+from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions
+from bot.recaps.commands import RecapCommands
 from bot.recaps.weekly import WeeklyRecaps
+from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.rounds import cards
+from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import NoQuestions, QuizEngine
-from bot.rounds.grading import grade_round
 from bot.scheduling.schedule_spec import (
     MissedSlot,
     ScheduleError,
     missed_slot,
-    next_slot,
     parse_schedule,
     parse_timezone,
 )
@@ -108,21 +117,42 @@ class QuizService:
             hand_over=self.outbox.hand_over,
             metrics=self.metrics,
         )
-        self.recaps = WeeklyRecaps(
-            store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
+        self.learning = LearningService(
+            store.learning,
+            self.engine.question_topics,
+            graded_topics=self.engine.questions.graded_topics,
         )
-        self.practice = PracticeSessions(self.engine)
+        self.recaps = WeeklyRecaps(
+            store=store, memory=self.learning, clock=clock, wake_outbox=self.outbox.wake
+        )
+        self.practice = PracticeSessions(
+            self.engine,
+            sessions=store.practice,
+            members=store.answers,
+            deliveries=store.deliveries,
+            learning=self.learning,
+        )
         self.reminders = DailyReminders(
             store=store, clock=clock, send_direct=self.engine.send_direct
         )
-        self.commands = CommandRunner(self.engine, self, self.platforms)
-        self.review = ReviewDesk(self.engine)
-        self.blind = BlindAnswers(self.engine)
+        self.review = ReviewDesk(
+            self.engine,
+            bank=store.bank,
+            rounds=store.rounds,
+            members=store.answers,
+            channels=store.channels,
+        )
+        self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
+        self.grading = RoundGrading(self.learning, store.answers, clock)
+        self.commands = CommandRunner(
+            self.engine, self.channel_changed, self._command_handlers(), self.platforms
+        )
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
             DeliveryLog(store, clock, self.metrics),
             self._dispatch,
+            self.commands.run,
         )
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
@@ -173,6 +203,38 @@ class QuizService:
             )
             if isinstance(store, ChannelChanges)
             else None
+        )
+
+    def _command_handlers(self) -> tuple[object, ...]:
+        """Each feature's ``/quiz`` handlers, given what they use."""
+        store, clock = self.store, self.clock
+        settings = ChannelSettingsEditor(self.engine.save_channel, self.channel_changed)
+        return (
+            HelpCommands(),
+            RoundCommands(self.engine, store.rounds, store.reports, self.learning),
+            LearningCommands(
+                learning=self.learning,
+                grading=self.grading,
+                practice=self.practice,
+                recaps=self.recaps,
+                members=store.answers,
+                rounds=store.rounds,
+                reports=store.reports,
+                clock=clock,
+                default_timezone=self.config.default_timezone,
+            ),
+            PracticeCommands(self.practice),
+            BlindCommands(self.blind),
+            ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            RecapCommands(self.recaps, settings, clock),
+            BankCommands(self.review, self.engine.questions, self.engine.catalog),
+            ChannelCommands(
+                settings=settings,
+                questions=self.engine.questions,
+                blind=self.blind,
+                config=self.config,
+                clock=clock,
+            ),
         )
 
     def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
@@ -267,8 +329,6 @@ class QuizService:
             case Reaction():
                 await self.engine.on_reaction(event)
                 return None
-            case Command():
-                return await self.commands.run(event)
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)
@@ -296,10 +356,10 @@ class QuizService:
         if channel is None or round_ is None or round_.channel_id != channel.id:
             raise Refused("That round is not in this channel.")
         if grade is not None:
-            return await grade_round(self.engine, channel, round_, event.member, grade)
+            return await self.grading.grade(channel, round_, event.member, grade)
         if await self.engine.reveal(channel, round_):
-            return Response(cards.info("Revealing the outline in the thread."))
-        return Response(cards.info("The outline is already in the thread."))
+            return Response(kernel_cards.info("Revealing the outline in the thread."))
+        return Response(kernel_cards.info("The outline is already in the thread."))
 
     async def _on_practice_button(
         self, event: ButtonPress, platform: Platform, grade: Grade | None
@@ -378,12 +438,6 @@ class QuizService:
                 max(d.newest_skipped for d in decisions if d.newest_skipped is not None),
             )
 
-    def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
-        try:
-            return parse_schedule(spec).text, parse_timezone(timezone).key
-        except ScheduleError as problem:
-            raise ValueError(str(problem)) from problem
-
     def _runs_here(self, channel: ChannelSettings) -> bool:
         """Scheduled questions are due: a schedule, not paused or disabled, and its
         platform runs in this process (a channel of a platform not running now gets
@@ -407,13 +461,7 @@ class QuizService:
         self.channel_changed(channel)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
-        if not channel.is_scheduled() or channel.schedule is None:
-            return None
-        try:
-            spec = parse_schedule(channel.schedule)
-        except ScheduleError:
-            return None
-        return next_slot(spec, ZoneInfo(channel.timezone), self.clock.now())
+        return next_post(channel, self.clock.now())
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
         # From the stored settings: an admin may have changed them during the send.
