@@ -3,13 +3,19 @@
 Prints, for the packages of the repository: modules per folder and the largest module,
 lines per package, the import arrows between modules inside ``bot/`` (and how many layers
 they make), and how many classes of one storage backend inherit from a class of the
-other. Run it before and after a restructuring: ``python bench/structure.py``.
+other. Run it before and after a restructuring: ``python bench/structure.py`` measures
+the working tree, ``python bench/structure.py --rev REV`` a commit (e.g. the one before
+the restructuring) in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import io
+import subprocess
+import tarfile
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +34,9 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(tree: ast.Module, own: str, is_package: bool) -> set[str]:
+def imported_modules(tree: ast.Module, own: str, is_package: bool, known: set[str]) -> set[str]:
+    """The modules of ``known`` that ``tree`` imports: ``from bot.rounds import cards`` is
+    an arrow to ``bot.rounds.cards``, not also to the package ``bot.rounds``."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -39,9 +47,10 @@ def imported_modules(tree: ast.Module, own: str, is_package: bool) -> set[str]:
                 anchor = own.split(".")
                 anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
                 base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            found |= {f"{base}.{alias.name}" for alias in node.names}
-    return found
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in known else base)
+    return found & known
 
 
 def layers(edges: dict[str, set[str]]) -> int:
@@ -80,11 +89,40 @@ def cross_backend_inheritance(root: Path) -> tuple[int, int]:
     return inheriting, len(postgres_classes)
 
 
+def feature_arrows(edges: dict[str, set[str]]) -> int:
+    """Arrows between different folders of ``bot/`` (its top level counts as one)."""
+
+    def folder(module: str) -> str:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 2 else "(top)"
+
+    return len(
+        {(folder(a), folder(b)) for a, ts in edges.items() for b in ts}
+        - {(f, f) for f in map(folder, edges)}
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).parents[1])
-    root = parser.parse_args().root
+    parser.add_argument("--rev", help="measure this git commit of --root instead of its tree")
+    options = parser.parse_args()
+    if options.rev is None:
+        report(options.root)
+        return
+    archive = subprocess.run(
+        ["git", "-C", str(options.root), "archive", options.rev, *PACKAGES],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tempfile.TemporaryDirectory() as scratch:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(scratch, filter="data")
+        print(f"at {options.rev}:")
+        report(Path(scratch))
 
+
+def report(root: Path) -> None:
     print("modules per folder (excluding __init__.py), lines, largest module")
     lines_per_package: Counter[str] = Counter()
     for package in PACKAGES:
@@ -106,10 +144,11 @@ def main() -> None:
     edges: dict[str, set[str]] = {}
     for name, path in names.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        targets = imported_modules(tree, name, path.name == "__init__.py")
-        edges[name] = {t for t in targets if t in names and t != name}
+        targets = imported_modules(tree, name, path.name == "__init__.py", set(names))
+        edges[name] = targets - {name}
     arrows = sum(len(t) for t in edges.values())
     print(f"import arrows between bot/ modules: {arrows} over {layers(edges)} layers")
+    print(f"arrows between bot/ folders: {feature_arrows(edges)}")
     inheriting, total = cross_backend_inheritance(root)
     print(f"PostgreSQL classes inheriting from a SQLite class: {inheriting} of {total}")
 

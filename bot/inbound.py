@@ -36,6 +36,7 @@ from bot.kernel.events import (
 from bot.kernel.forms import TYPED_BACK, typed_back
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
+from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
 from bot.rounds.engine import QuizEngine
@@ -44,6 +45,8 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Event, Platform], Awaitable[Response | None]]
+# An answer or its edit, with the quiz channel the chain looked up for it.
+ReplyHandler = Callable[[Reply, ChannelSettings, Platform], Awaitable[None]]
 CommandHandler = Callable[[Command, Invocation], Awaitable[Response]]
 FAILURE = "Something went wrong; it was logged. Try again."
 
@@ -103,12 +106,14 @@ class InboundChain:
         platforms: Mapping[str, Platform],
         deliveries: DeliveryLog,
         handler: Handler,
+        on_reply: ReplyHandler,
         run_command: CommandHandler,
     ) -> None:
         self._engine = engine
         self._platforms = platforms
         self._deliveries = deliveries
         self._handler = handler
+        self._on_reply = on_reply
         self._run_command = run_command
 
     async def __call__(self, event: Event) -> Response | None:
@@ -139,7 +144,8 @@ class InboundChain:
 
     async def _steps(self, event: Event) -> Response | None:
         platform = self._platforms[event.channel.platform]
-        if isinstance(event, Reply | Reaction) and await self._ignored(event):
+        if isinstance(event, Reply | Reaction):
+            await self._in_channel(event, platform)
             return None
         if isinstance(event, DirectMessage) and event.is_bot:
             return None
@@ -172,28 +178,35 @@ class InboundChain:
             if response is not None and not response.problems:
                 await self._deliveries.done(platform.name, event.event_id)
             return response
+        raise AssertionError(f"unknown event {event!r}")
+
+    async def _in_channel(self, event: Reply | Reaction, platform: Platform) -> None:
+        """An answer, an edit or a reaction: the channel is looked up once, here, and the
+        event ignored outside a quiz channel."""
+        if event.is_bot:
+            return
+        channel = await self._engine.channel(event.channel)
+        if channel is None:
+            return
         if isinstance(event, Reaction):
             # Its id is recorded in the transaction of its effect, and only when that
             # changed something: a redelivery is refused there, before any change.
             try:
-                await self._engine.on_reaction(event)
+                await self._engine.on_reaction(event, channel)
             except DuplicateDelivery:
                 self._deliveries.duplicate(platform.name)
-            return None
+            return
         if event.edited:
             # Its id is recorded only *after* its effect committed: recorded first, the
             # redelivery of an edit whose work then failed would look like a duplicate and
             # be lost. Its effect is idempotent, so two racing deliveries count once.
             if await self._deliveries.seen_before(platform.name, event.event_id):
-                return None
-            response = await self._handler(event, platform)
+                return
+            await self._on_reply(event, channel, platform)
             await self._deliveries.done(platform.name, event.event_id)
-            return response
+            return
         # A new answer: the store records it once per event id, in the same transaction.
-        return await self._handler(event, platform)
-
-    async def _ignored(self, event: Reply | Reaction) -> bool:
-        return event.is_bot or await self._engine.channel(event.channel) is None
+        await self._on_reply(event, channel, platform)
 
     async def _check_admin(
         self, event: Command, invocation: Invocation, platform: Platform

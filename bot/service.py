@@ -34,13 +34,12 @@ from bot.kernel.events import (
     DirectMessage,
     Event,
     FormSubmit,
-    Reaction,
     Reply,
 )
 from bot.kernel.grades import Grade
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics, NoMetrics
-from bot.kernel.models import AnswerOutcome, AnswerRecord, ChannelSettings, Round
+from bot.kernel.models import AnswerMode, AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
@@ -152,6 +151,7 @@ class QuizService:
             self.platforms,
             DeliveryLog(store, clock, self.metrics),
             self._dispatch,
+            self._on_reply,
             self.commands.run,
         )
         # Without background work (tests), nothing fires by itself: tests call
@@ -317,18 +317,18 @@ class QuizService:
         """
         return await self.inbound(event)
 
+    async def _on_reply(self, event: Reply, channel: ChannelSettings, platform: Platform) -> None:
+        if channel.answer_mode is not AnswerMode.BLIND:
+            await self.engine.on_reply(event, channel)
+            return
+        if await self.blind.take_reply(event, channel, platform):
+            return
+        outcome = await self.engine.on_reply(event, channel)
+        if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
+            await self.blind.hint_after_reply(event, channel, platform)
+
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
-            case Reply():
-                if await self.blind.take_reply(event, platform):
-                    return None
-                outcome = await self.engine.on_reply(event)
-                if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
-                    await self.blind.hint_after_reply(event, platform)
-                return None
-            case Reaction():
-                await self.engine.on_reaction(event)
-                return None
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)

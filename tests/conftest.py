@@ -14,6 +14,13 @@ from questions.catalog import Catalog
 from questions.pack import Pack
 from storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from tests.fakes import FakeClock, FakePlatform
+
+# hooks: a test, fixture or teardown that hangs fails with its tasks
+from tests.hang_watch import (  # noqa: F401
+    pytest_runtest_call,
+    pytest_runtest_setup,
+    pytest_runtest_teardown,
+)
 from tests.harness import QuizHarness, running_service
 
 

@@ -218,16 +218,13 @@ class BlindAnswers:
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 
-    async def take_reply(self, reply: Reply, platform: Platform) -> bool:
+    async def take_reply(self, reply: Reply, quiz: ChannelSettings, platform: Platform) -> bool:
         """One answer per member and round: a new reply in the thread of a blind round whose
         author has a blind answer waiting becomes that answer (its text and message, so votes
         on the reply count for it; its points and time stay) rather than a second answer
         beside it, and its author is told so privately. True when it did: the reply is then
         recorded."""
-        if reply.edited:
-            return False
-        quiz = await self._engine.channel(reply.channel)
-        if quiz is None or quiz.answer_mode is not AnswerMode.BLIND:
+        if reply.edited or quiz.answer_mode is not AnswerMode.BLIND:
             return False
         round_ = await self._rounds.open_round(quiz.id)
         thread = reply.thread.thread_id
@@ -250,11 +247,12 @@ class BlindAnswers:
         await _hint(reply, platform, REPLACED_HINT)
         return True
 
-    async def hint_after_reply(self, reply: Reply, platform: Platform) -> None:
+    async def hint_after_reply(
+        self, reply: Reply, quiz: ChannelSettings, platform: Platform
+    ) -> None:
         """Tell a member who answered in the thread of a blind round, privately, that the
         channel answers blind (their reply still counts)."""
-        quiz = await self._engine.channel(reply.channel)
-        if quiz is None or quiz.answer_mode is not AnswerMode.BLIND:
+        if quiz.answer_mode is not AnswerMode.BLIND:
             return
         round_ = await self._rounds.open_round(quiz.id)
         thread = reply.thread.thread_id

@@ -270,11 +270,9 @@ class QuizEngine:
 
     # inbound
 
-    async def on_reply(self, event: Reply) -> AnswerOutcome | None:
-        """Record a member's reply in a round's thread. Returns None when it is not an answer."""
-        channel = await self.channel(event.channel)
-        if channel is None:
-            return None
+    async def on_reply(self, event: Reply, channel: ChannelSettings) -> AnswerOutcome | None:
+        """Record a member's reply in a round's thread of ``channel`` (the quiz channel the
+        reply was posted in). Returns None when it is not an answer."""
         round_id = await self._round_id_for_thread(channel.id, event.thread.thread_id)
         if round_id is None:
             return None
@@ -329,14 +327,12 @@ class QuizEngine:
         ):
             self._wake_outbox()
 
-    async def on_reaction(self, event: Reaction) -> bool:
-        """Apply a reveal or vote reaction, recording its event id with its effect; False
-        when it changed nothing (any other emoji, a message that is no question or answer,
-        a round already revealed). Raises :class:`~bot.kernel.errors.DuplicateDelivery` for a
-        redelivery of a reaction that had its effect."""
-        channel = await self.channel(event.channel)
-        if channel is None:
-            return False
+    async def on_reaction(self, event: Reaction, channel: ChannelSettings) -> bool:
+        """Apply a reveal or vote reaction in ``channel`` (the quiz channel it was made in),
+        recording its event id with its effect; False when it changed nothing (any other
+        emoji, a message that is no question or answer, a round already revealed). Raises
+        :class:`~bot.kernel.errors.DuplicateDelivery` for a redelivery of a reaction that had
+        its effect."""
         delivery = Delivery(event.channel.platform, event.event_id)
         if same_emoji(event.emoji, channel.reveal_emoji) and await self._reveal_reaction(
             channel, event, delivery

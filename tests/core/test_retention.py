@@ -83,13 +83,15 @@ async def test_event_ids_are_kept_for_the_redelivery_window_then_forgotten(
         quiz.member("bob"),
         "first",
     )
-    assert await quiz.service.engine.on_reply(redelivered) is AnswerOutcome.DUPLICATE
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert channel is not None
+    assert await quiz.service.engine.on_reply(redelivered, channel) is AnswerOutcome.DUPLICATE
 
     quiz.clock.advance(days=2)
     pruned = await quiz.service.retention.prune()
     assert pruned.events >= 1
     assert "ev-answer" not in event_ids(db_path)
     # Past the window the answer is still counted once: it is unique per round and message.
-    assert await quiz.service.engine.on_reply(redelivered) is AnswerOutcome.DUPLICATE
+    assert await quiz.service.engine.on_reply(redelivered, channel) is AnswerOutcome.DUPLICATE
     answers = await quiz.service.store.answers.round_answers((await quiz.round()).id)
     assert [(a.message_id, a.points > 0) for a in answers] == [("a1", True)]
