@@ -102,21 +102,11 @@ def find_subcommand(name: str) -> Subcommand | None:
     return COMMANDS_BY_NAME.get(name.strip().lower())
 
 
-def needs_admin(name: str, args: Sequence[str]) -> bool:
-    """Whether ``/quiz NAME ARGS`` needs an admin (``topics`` and ``schedule`` only change
-    things when given arguments), decided before the arguments are parsed."""
-    subcommand = find_subcommand(name)
-    return subcommand is not None and subcommand.needs_admin(args)
-
-
 def works_in_direct(name: str, args: Sequence[str]) -> bool:
     """Whether ``/quiz NAME ARGS`` may run in direct messages with the bot: only a subcommand
     declared ``in_direct``, and never an admin's use (it would act on a channel). An unknown
     one gets help, which works anywhere."""
-    subcommand = find_subcommand(name)
-    if subcommand is None:
-        return True
-    return subcommand.in_direct and not subcommand.needs_admin(args)
+    return parse_invocation(name, args).in_direct
 
 
 def direct_refusal(name: str) -> str:

@@ -22,7 +22,6 @@ from bot.kernel.scoring import streak
 from bot.learning.cards import current_grade_card, goal_card, mastery_card, me_card
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.practice import cards as practice_cards
 from bot.practice.sessions import PracticeSessions
 from bot.recaps.weekly import WeeklyRecaps
 from bot.rounds.store import ReportStore, RoundStore
@@ -93,7 +92,7 @@ class LearningCommands:
             return await self._practice.grade(ctx.platform, session, command.grade)
         if ctx.event.direct:
             if session is not None:
-                return Response(practice_cards.waiting_for_grade())
+                return self._practice.how_to_grade()
             raise Refused(NOTHING_TO_GRADE_HERE)
         if ctx.channel is None:
             return Response(info("No quiz here yet", NO_QUIZ_YET))

@@ -169,6 +169,11 @@ class PracticeSessions:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
         return await self.in_direct(channel)
 
+    @staticmethod
+    def how_to_grade() -> Response:
+        """What a member is told who asked to grade practice without a grade to give."""
+        return Response(practice_cards.waiting_for_grade())
+
     async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
