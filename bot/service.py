@@ -37,7 +37,6 @@ from bot.kernel.events import (
     Reply,
 )
 from bot.kernel.grades import Grade
-from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import AnswerMode, AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.kernel.platform import Platform
@@ -58,15 +57,9 @@ from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.rounds import cards
 from bot.rounds.commands import RoundCommands
-from bot.rounds.engine import NoQuestions, QuizEngine
-from bot.scheduling.schedule_spec import (
-    MissedSlot,
-    ScheduleError,
-    missed_slot,
-    parse_schedule,
-    parse_timezone,
-)
+from bot.rounds.engine import QuizEngine
 from bot.scheduling.scheduler import QuizScheduler
+from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
@@ -154,11 +147,18 @@ class QuizService:
             self._on_reply,
             self.commands.run,
         )
+        self.slots = ChannelSlots(
+            channels=store.channels,
+            rounds=store.rounds,
+            start_round=self.engine.start_round,
+            platforms=self.platforms,
+            clock=clock,
+        )
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
         self.background = background
         self.scheduler = (
-            QuizScheduler(self.post_slot, clock, spread=self.config.replicas_share_store)
+            QuizScheduler(self.slots.post_slot, clock, spread=self.config.replicas_share_store)
             if background
             else None
         )
@@ -257,7 +257,7 @@ class QuizService:
         await self.engine.load()
         channels = await self.store.channels.list_channels()
         self.engine.know_channels(channels)
-        await self.catch_up(channels)
+        await self.slots.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
         reminders = await self.reminders.load(self.platforms.keys())
@@ -389,60 +389,7 @@ class QuizService:
 
     async def post_slot(self, channel_id: int, slot: datetime) -> None:
         """A scheduled slot fired for a channel."""
-        channel = await self.store.channels.get_channel_by_id(channel_id)
-        if channel is None or not self._runs_here(channel):
-            return
-        try:
-            await self.engine.start_round(channel, scheduled_for=slot, scheduled=True)
-        except NoQuestions:
-            log.warning("no eligible question: every topic disabled?", extra=about(channel.ref))
-
-    async def catch_up(self, channels: list[ChannelSettings]) -> None:
-        """After downtime: each channel's last due slot within its grace window, once."""
-        now = self.clock.now()
-        latest_slots = await self.store.rounds.latest_round_times()
-        skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
-        for channel in channels:
-            if channel.schedule is None or not self._runs_here(channel):
-                continue
-            try:
-                spec = parse_schedule(channel.schedule)
-                zone = parse_timezone(channel.timezone)
-            except ScheduleError as problem:
-                log.error("bad schedule: %s", problem, extra=about(channel.ref))
-                continue
-            decision = missed_slot(
-                spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
-            )
-            if decision.skipped:
-                log.debug(
-                    "%d missed slot(s) skipped (%s to %s)",
-                    decision.skipped,
-                    decision.oldest_skipped,
-                    decision.newest_skipped,
-                    extra=about(channel.ref),
-                )
-                skipped.setdefault(channel.grace_hours, []).append(decision)
-            if decision.post is not None:
-                log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
-                await self.post_slot(channel.id, decision.post)
-        for grace_hours, decisions in sorted(skipped.items()):
-            # one line for all channels (10,000 after a long outage), the channels at debug
-            log.warning(
-                "%d missed slot(s) of %d channel(s) older than the %g h grace window skipped"
-                " (%s to %s)",
-                sum(d.skipped for d in decisions),
-                len(decisions),
-                grace_hours,
-                min(d.oldest_skipped for d in decisions if d.oldest_skipped is not None),
-                max(d.newest_skipped for d in decisions if d.newest_skipped is not None),
-            )
-
-    def _runs_here(self, channel: ChannelSettings) -> bool:
-        """Scheduled questions are due: a schedule, not paused or disabled, and its
-        platform runs in this process (a channel of a platform not running now gets
-        no backlog of rounds that would all be posted when it comes back)."""
-        return channel.ref.platform in self.platforms and channel.is_scheduled()
+        await self.slots.post_slot(channel_id, slot)
 
     def channel_changed(self, channel: ChannelSettings) -> None:
         if self.scheduler is None or self.recap_scheduler is None:
