@@ -83,6 +83,7 @@ class ChannelSync:
         self._listening: bool | None = None  # None: not tried yet
         self._waiting: dict[Key, list[asyncio.Future[Any]]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     @property
     def listening(self) -> bool:
@@ -99,11 +100,17 @@ class ChannelSync:
     def start(self) -> None:
         """Apply what was heard since :meth:`begin`, and go on in the background."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="channel-sync")
 
     async def stop(self) -> None:
         """Stop following and close the listener."""
         if self._task is not None:
+            # Told as well as cancelled: a library call that finishes in the turn of the
+            # cancellation may swallow it (Python 3.11's wait_for does), and the loop must
+            # end all the same, or a replica's shutdown waits for it for ever.
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -202,9 +209,9 @@ class ChannelSync:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._interval.total_seconds()
-        while True:
+        while not self._stopping:
             self._wake.clear()
-            while self._heard:
+            while self._heard and not self._stopping:
                 kind, number = next(iter(self._heard))
                 del self._heard[(kind, number)]
                 await self._refresh(kind, number)
@@ -216,7 +223,8 @@ class ChannelSync:
                 deadline = loop.time() + self._interval.total_seconds()
                 continue
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), deadline - loop.time())
+                async with asyncio.timeout_at(deadline):
+                    await self._wake.wait()
 
     async def _refresh(self, kind: ChangeKind, number: int) -> bool:
         """Read the row and apply it; False when that failed (tried again later)."""

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORM_LIBRARIES = ("discord", "slack_bolt", "slack_sdk", "aiohttp")
-DATABASE_DRIVERS = ("aiosqlite", "sqlite3")
+DATABASE_DRIVERS = ("aiosqlite", "sqlite3", "asyncpg")
 
 # package → the top-level imports it must never make
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -109,7 +109,7 @@ def test_importing_every_core_module_loads_no_platform_or_driver() -> None:
         for p in (ROOT / package).rglob("*.py")
         if p.stem != "__init__"
     )
-    forbidden = (*PLATFORM_LIBRARIES, "aiosqlite")
+    forbidden = (*PLATFORM_LIBRARIES, "aiosqlite", "asyncpg")
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

@@ -7,6 +7,7 @@ tests/storage/test_replicas_see_channel_changes.py; these cover the decisions of
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -230,3 +231,30 @@ async def test_a_followed_row_that_is_gone_is_applied_as_gone_and_notices_name_t
     assert applied == [(7, None), (8, "10:00")]
     assert channels == []  # a reminder's number is no channel's
     await sync.stop()
+
+
+async def test_stopping_ends_the_sync_even_when_a_read_swallows_the_cancellation(
+    store: SharedStore,
+) -> None:
+    """A replica's shutdown waited for ever, once in about twenty runs of the replica
+    tests: stopping cancelled the sync while it read a changed row, the read's library
+    call finished in the same loop turn and swallowed the cancellation (as Python 3.11's
+    ``wait_for`` does), and the sync went on waiting for its next notice."""
+    reading = asyncio.Event()
+
+    async def read_swallowing_a_cancellation(channel_id: int) -> ChannelSettings | None:
+        reading.set()
+        with contextlib.suppress(asyncio.CancelledError):  # it came in the same turn
+            await asyncio.Event().wait()
+        return store.channels.get(channel_id)
+
+    sync = ChannelSync(store, read_swallowing_a_cancellation, lambda _: None)
+    await sync.begin()
+    sync.start()
+    assert store.changed is not None
+    store.changed(ChangeKind.CHANNEL, 1)
+    await reading.wait()
+
+    async with asyncio.timeout(2):
+        await sync.stop()
+    assert store.listeners[0].closed
