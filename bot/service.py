@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import random
 from collections.abc import Mapping
@@ -22,13 +21,14 @@ from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
 from bot.channels.commands import ChannelCommands, next_post
 from bot.channels.editor import ChannelSettingsEditor
+from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel import cards as kernel_cards
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
-from bot.kernel.errors import WORKSPACE_REMOVED, Refused
+from bot.kernel.errors import Refused
 from bot.kernel.events import (
     ButtonPress,
     DirectMessage,
@@ -146,6 +146,13 @@ class QuizService:
             self._dispatch,
             self._on_reply,
             self.commands.run,
+        )
+        self.switch = ChannelSwitch(
+            channels=store.channels,
+            outbox=store.outbox,
+            save=self.engine.save_channel,
+            rescheduled=self.channel_changed,
+            clock=clock,
         )
         self.slots = ChannelSlots(
             channels=store.channels,
@@ -411,54 +418,13 @@ class QuizService:
         return next_post(channel, self.clock.now())
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
-        # From the stored settings: an admin may have changed them during the send.
-        current = await self.store.channels.get_channel_by_id(channel.id) or channel
-        disabled = dataclasses.replace(current, disabled_reason=reason)
-        await self.engine.save_channel(disabled)
-        await self.store.outbox.fail_channel_actions(
-            channel.id, f"channel disabled: {reason}", self.clock.now()
-        )
-        self.channel_changed(disabled)
+        """The platform says the channel is gone (the outbox worker calls this)."""
+        await self.switch.disable_channel(channel, reason)
 
     async def disable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was removed from a workspace: each of its running quiz channels is
-        disabled (no scheduled round, its pending sends failed). Idempotent; returns how
-        many channels were running until now."""
-        stopped = 0
-        for channel in await self.store.channels.list_channels():
-            if _in_workspace(channel, platform, workspace) and not channel.disabled_reason:
-                await self.disable_channel(channel, WORKSPACE_REMOVED)
-                stopped += 1
-        if stopped:
-            log.info(
-                "app removed from %s workspace %s: %d channel(s) disabled",
-                platform,
-                workspace,
-                stopped,
-            )
-        return stopped
+        """The app was removed from a workspace (the core's ``WorkspaceSwitch``)."""
+        return await self.switch.disable_workspace(platform, workspace)
 
     async def enable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was installed (again) in a workspace: the channels its removal
-        disabled run again; channels disabled for another reason stay so."""
-        restarted = 0
-        for channel in await self.store.channels.list_channels():
-            if _in_workspace(channel, platform, workspace) and (
-                channel.disabled_reason == WORKSPACE_REMOVED
-            ):
-                enabled = dataclasses.replace(channel, disabled_reason=None)
-                await self.engine.save_channel(enabled)
-                self.channel_changed(enabled)
-                restarted += 1
-        if restarted:
-            log.info(
-                "app installed in %s workspace %s: %d channel(s) enabled again",
-                platform,
-                workspace,
-                restarted,
-            )
-        return restarted
-
-
-def _in_workspace(channel: ChannelSettings, platform: str, workspace: str) -> bool:
-    return channel.ref.platform == platform and channel.ref.workspace == workspace
+        """The app was installed (again) in a workspace (the core's ``WorkspaceSwitch``)."""
+        return await self.switch.enable_workspace(platform, workspace)
