@@ -25,10 +25,8 @@ from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
-from bot.kernel import cards as kernel_cards
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
-from bot.kernel.errors import Refused
 from bot.kernel.events import (
     ButtonPress,
     DirectMessage,
@@ -36,7 +34,6 @@ from bot.kernel.events import (
     FormSubmit,
     Reply,
 )
-from bot.kernel.grades import Grade
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import AnswerMode, AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.kernel.platform import Platform
@@ -48,14 +45,14 @@ from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
-from bot.practice.cards import NEXT_ACTION, session_of_value
 from bot.practice.commands import PracticeCommands
-from bot.practice.sessions import PracticeSessions
+from bot.practice.sessions import PracticeSessions, is_practice_button
 from bot.recaps.commands import RecapCommands
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.rounds import cards
+from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.scheduling.scheduler import QuizScheduler
@@ -136,6 +133,7 @@ class QuizService:
         )
         self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
         self.grading = RoundGrading(self.learning, store.answers, clock)
+        self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
             self.engine, self.channel_changed, self._command_handlers(), self.platforms
         )
@@ -341,7 +339,9 @@ class QuizService:
                     return await self.review.on_button(event, platform)
                 if event.action == cards.ANSWER_ACTION:
                     return await self.blind.on_button(event)
-                return await self._on_button(event, platform)
+                if is_practice_button(event):
+                    return await self.practice.on_button(event, platform)
+                return await self.round_buttons.on_press(event)
             case FormSubmit():
                 if event.kind == ANSWER_FORM:
                     return await self.blind.on_form(event)
@@ -350,36 +350,6 @@ class QuizService:
                 await self.practice.on_direct(event, platform)
                 return None
         raise AssertionError(f"unknown event {event!r}")
-
-    async def _on_button(self, event: ButtonPress, platform: Platform) -> Response | None:
-        grade = cards.grade_of_action(event.action)
-        if event.action == NEXT_ACTION or session_of_value(event.value) is not None:
-            return await self._on_practice_button(event, platform, grade)
-        if event.action != cards.REVEAL_ACTION and grade is None:
-            raise Refused("That button is no longer supported.")
-        channel = await self.engine.channel(event.channel)
-        round_id = cards.round_id_from(event.value)
-        round_ = await self.store.rounds.get_round(round_id) if round_id is not None else None
-        if channel is None or round_ is None or round_.channel_id != channel.id:
-            raise Refused("That round is not in this channel.")
-        if grade is not None:
-            return await self.grading.grade(channel, round_, event.member, grade)
-        if await self.engine.reveal(channel, round_):
-            return Response(kernel_cards.info("Revealing the outline in the thread."))
-        return Response(kernel_cards.info("The outline is already in the thread."))
-
-    async def _on_practice_button(
-        self, event: ButtonPress, platform: Platform, grade: Grade | None
-    ) -> Response:
-        if event.action == NEXT_ACTION:
-            session_id = int(event.value) if event.value.isascii() and event.value.isdigit() else 0
-            return await self.practice.next_question(
-                platform, event.member, event.channel, session_id
-            )
-        session = await self.practice.waiting_for_grade(event.channel)
-        if grade is None or session is None or session.id != session_of_value(event.value):
-            raise Refused("That practice session is over. Start another with `/quiz practice`.")
-        return await self.practice.grade(platform, session, grade)
 
     # what a connector may ask (the console shows where a typed line goes)
 

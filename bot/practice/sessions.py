@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from bot.kernel import cards
 from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
-from bot.kernel.events import DirectMessage
+from bot.kernel.events import ButtonPress, DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Delivery
@@ -24,7 +24,9 @@ from bot.kernel.stores import DeliveryStore
 from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import cards as practice_cards
+from bot.practice.cards import NEXT_ACTION, session_of_value
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
+from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
 from questions.pack import Question
 
@@ -41,6 +43,11 @@ ALREADY_OPEN = (
 
 def same_place(a: ChannelRef, b: ChannelRef) -> bool:
     return (a.platform, a.channel_id) == (b.platform, b.channel_id)
+
+
+def is_practice_button(press: ButtonPress) -> bool:
+    """A practice card's Next button, or a grade button that names its session."""
+    return press.action == NEXT_ACTION or session_of_value(press.value) is not None
 
 
 class PracticeSessions:
@@ -168,6 +175,18 @@ class PracticeSessions:
     async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
         return await self.in_direct(channel)
+
+    async def on_button(self, press: ButtonPress, platform: Platform) -> Response:
+        """A practice card's button: the next question, or the grade of the session's."""
+        if press.action == NEXT_ACTION:
+            value = press.value
+            session_id = int(value) if value.isascii() and value.isdigit() else 0
+            return await self.next_question(platform, press.member, press.channel, session_id)
+        grade = grade_of_action(press.action)
+        session = await self.waiting_for_grade(press.channel)
+        if grade is None or session is None or session.id != session_of_value(press.value):
+            raise Refused("That practice session is over. Start another with `/quiz practice`.")
+        return await self.grade(platform, session, grade)
 
     @staticmethod
     def how_to_grade() -> Response:
