@@ -300,7 +300,7 @@ async def simulate(seed: int, setup: str, args: argparse.Namespace, workdir: Pat
         bank_index = {ids_by_key[("bench", f"q-{n}")]: n for n in range(args.questions)}
         for member in members:
             await run.command(member, f"goal {end.date().isoformat()}")
-        learning = service.engine.learning  # the shipped policy
+        learning = service.learning  # the shipped policy
         compared = COMPARED_POLICIES.get(setup)
         if compared is not None:
             learning = LearningService(store.learning, service.engine.question_topics, compared())

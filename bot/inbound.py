@@ -20,7 +20,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from bot.commands.registry import direct_refusal, needs_admin, works_in_direct
+from bot.commands.registry import Invocation, parse_invocation
+from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
 from bot.kernel.events import (
@@ -38,7 +39,6 @@ from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
-from bot.rounds import cards
 from bot.rounds.engine import QuizEngine
 from bot.store import Store
 
@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Event, Platform], Awaitable[Response | None]]
 # An answer or its edit, with the quiz channel the chain looked up for it.
 ReplyHandler = Callable[[Reply, ChannelSettings, Platform], Awaitable[None]]
+CommandHandler = Callable[[Command, Invocation], Awaitable[Response]]
 FAILURE = "Something went wrong; it was logged. Try again."
 
 
@@ -106,12 +107,14 @@ class InboundChain:
         deliveries: DeliveryLog,
         handler: Handler,
         on_reply: ReplyHandler,
+        run_command: CommandHandler,
     ) -> None:
         self._engine = engine
         self._platforms = platforms
         self._deliveries = deliveries
         self._handler = handler
         self._on_reply = on_reply
+        self._run_command = run_command
 
     async def __call__(self, event: Event) -> Response | None:
         """Raises :class:`~bot.kernel.errors.NotRecorded` (chained from the cause) when an answer,
@@ -159,9 +162,12 @@ class InboundChain:
             if not await self._deliveries.first_delivery(platform.name, event.event_id):
                 return None
             if isinstance(event, Command):
-                if event.direct and not works_in_direct(event.name, event.args):
-                    raise Refused(direct_refusal(event.name))
-                await self._check_admin(event, platform)
+                # Parsed once: the rules below and the runner read the same invocation.
+                invocation = parse_invocation(event.name, event.args, event.text)
+                if event.direct and not invocation.in_direct:
+                    raise Refused(invocation.direct_refusal())
+                await self._check_admin(event, invocation, platform)
+                return await self._run_command(event, invocation)
             return await self._handler(event, platform)
         if isinstance(event, FormSubmit):
             # Recorded only once accepted: a refused form is submitted again (Slack keeps
@@ -202,10 +208,10 @@ class InboundChain:
         # A new answer: the store records it once per event id, in the same transaction.
         await self._on_reply(event, channel, platform)
 
-    async def _check_admin(self, event: Command, platform: Platform) -> None:
-        if needs_admin(event.name, event.args) and not await platform.is_admin(
-            event.member, event.channel
-        ):
+    async def _check_admin(
+        self, event: Command, invocation: Invocation, platform: Platform
+    ) -> None:
+        if invocation.admin and not await platform.is_admin(event.member, event.channel):
             raise Refused(
                 f"`/quiz {event.name}` needs a quiz admin of this channel ({platform.admin_rule})."
             )

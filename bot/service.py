@@ -8,56 +8,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
+from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
+from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
+from bot.channels.commands import ChannelCommands, next_post
+from bot.channels.editor import ChannelSettingsEditor
+from bot.channels.switch import ChannelSwitch
+from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
-from bot.kernel.errors import WORKSPACE_REMOVED, Refused
 from bot.kernel.events import (
     ButtonPress,
-    Command,
     DirectMessage,
     Event,
     FormSubmit,
     Reply,
 )
-from bot.kernel.grades import Grade
-from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import AnswerMode, AnswerOutcome, AnswerRecord, ChannelSettings, Round
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
+from bot.learning.commands import LearningCommands
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
-from bot.practice.cards import NEXT_ACTION, session_of_value
-from bot.practice.sessions import PracticeSessions
+from bot.practice.commands import PracticeCommands
+from bot.practice.sessions import PracticeSessions, is_practice_button
+from bot.recaps.commands import RecapCommands
 from bot.recaps.weekly import WeeklyRecaps
+from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.rounds import cards
-from bot.rounds.engine import NoQuestions, QuizEngine
-from bot.rounds.grading import grade_round
-from bot.scheduling.schedule_spec import (
-    MissedSlot,
-    ScheduleError,
-    missed_slot,
-    next_slot,
-    parse_schedule,
-    parse_timezone,
-)
+from bot.rounds.buttons import RoundButtons
+from bot.rounds.commands import RoundCommands
+from bot.rounds.engine import QuizEngine
 from bot.scheduling.scheduler import QuizScheduler
+from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
@@ -107,28 +106,64 @@ class QuizService:
             hand_over=self.outbox.hand_over,
             metrics=self.metrics,
         )
-        self.recaps = WeeklyRecaps(
-            store=store, memory=self.engine.learning, clock=clock, wake_outbox=self.outbox.wake
+        self.learning = LearningService(
+            store.learning,
+            self.engine.question_topics,
+            graded_topics=self.engine.questions.graded_topics,
         )
-        self.practice = PracticeSessions(self.engine)
+        self.recaps = WeeklyRecaps(
+            store=store, memory=self.learning, clock=clock, wake_outbox=self.outbox.wake
+        )
+        self.practice = PracticeSessions(
+            self.engine,
+            sessions=store.practice,
+            members=store.answers,
+            deliveries=store.deliveries,
+            learning=self.learning,
+        )
         self.reminders = DailyReminders(
             store=store, clock=clock, send_direct=self.engine.send_direct
         )
-        self.commands = CommandRunner(self.engine, self, self.platforms)
-        self.review = ReviewDesk(self.engine)
-        self.blind = BlindAnswers(self.engine)
+        self.review = ReviewDesk(
+            self.engine,
+            bank=store.bank,
+            rounds=store.rounds,
+            members=store.answers,
+            channels=store.channels,
+        )
+        self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
+        self.grading = RoundGrading(self.learning, store.answers, clock)
+        self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
+        self.commands = CommandRunner(
+            self.engine, self.channel_changed, self._command_handlers(), self.platforms
+        )
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
             DeliveryLog(store, clock, self.metrics),
             self._dispatch,
             self._on_reply,
+            self.commands.run,
+        )
+        self.switch = ChannelSwitch(
+            channels=store.channels,
+            outbox=store.outbox,
+            save=self.engine.save_channel,
+            rescheduled=self.channel_changed,
+            clock=clock,
+        )
+        self.slots = ChannelSlots(
+            channels=store.channels,
+            rounds=store.rounds,
+            start_round=self.engine.start_round,
+            platforms=self.platforms,
+            clock=clock,
         )
         # Without background work (tests), nothing fires by itself: tests call
         # post_slot() and settle() when they choose.
         self.background = background
         self.scheduler = (
-            QuizScheduler(self.post_slot, clock, spread=self.config.replicas_share_store)
+            QuizScheduler(self.slots.post_slot, clock, spread=self.config.replicas_share_store)
             if background
             else None
         )
@@ -175,6 +210,38 @@ class QuizService:
             else None
         )
 
+    def _command_handlers(self) -> tuple[object, ...]:
+        """Each feature's ``/quiz`` handlers, given what they use."""
+        store, clock = self.store, self.clock
+        settings = ChannelSettingsEditor(self.engine.save_channel, self.channel_changed)
+        return (
+            HelpCommands(),
+            RoundCommands(self.engine, store.rounds, store.reports, self.learning),
+            LearningCommands(
+                learning=self.learning,
+                grading=self.grading,
+                practice=self.practice,
+                recaps=self.recaps,
+                members=store.answers,
+                rounds=store.rounds,
+                reports=store.reports,
+                clock=clock,
+                default_timezone=self.config.default_timezone,
+            ),
+            PracticeCommands(self.practice),
+            BlindCommands(self.blind),
+            ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            RecapCommands(self.recaps, settings, clock),
+            BankCommands(self.review, self.engine.questions, self.engine.catalog),
+            ChannelCommands(
+                settings=settings,
+                questions=self.engine.questions,
+                blind=self.blind,
+                config=self.config,
+                clock=clock,
+            ),
+        )
+
     def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
         return self.engine.question_for(channel, question_id)
 
@@ -195,7 +262,7 @@ class QuizService:
         await self.engine.load()
         channels = await self.store.channels.list_channels()
         self.engine.know_channels(channels)
-        await self.catch_up(channels)
+        await self.slots.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
         reminders = await self.reminders.load(self.platforms.keys())
@@ -267,14 +334,14 @@ class QuizService:
 
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
-            case Command():
-                return await self.commands.run(event)
             case ButtonPress():
                 if event.action in REVIEW_ACTIONS:
                     return await self.review.on_button(event, platform)
                 if event.action == cards.ANSWER_ACTION:
                     return await self.blind.on_button(event)
-                return await self._on_button(event, platform)
+                if is_practice_button(event):
+                    return await self.practice.on_button(event, platform)
+                return await self.round_buttons.on_press(event)
             case FormSubmit():
                 if event.kind == ANSWER_FORM:
                     return await self.blind.on_form(event)
@@ -283,36 +350,6 @@ class QuizService:
                 await self.practice.on_direct(event, platform)
                 return None
         raise AssertionError(f"unknown event {event!r}")
-
-    async def _on_button(self, event: ButtonPress, platform: Platform) -> Response | None:
-        grade = cards.grade_of_action(event.action)
-        if event.action == NEXT_ACTION or session_of_value(event.value) is not None:
-            return await self._on_practice_button(event, platform, grade)
-        if event.action != cards.REVEAL_ACTION and grade is None:
-            raise Refused("That button is no longer supported.")
-        channel = await self.engine.channel(event.channel)
-        round_id = cards.round_id_from(event.value)
-        round_ = await self.store.rounds.get_round(round_id) if round_id is not None else None
-        if channel is None or round_ is None or round_.channel_id != channel.id:
-            raise Refused("That round is not in this channel.")
-        if grade is not None:
-            return await grade_round(self.engine, channel, round_, event.member, grade)
-        if await self.engine.reveal(channel, round_):
-            return Response(cards.info("Revealing the outline in the thread."))
-        return Response(cards.info("The outline is already in the thread."))
-
-    async def _on_practice_button(
-        self, event: ButtonPress, platform: Platform, grade: Grade | None
-    ) -> Response:
-        if event.action == NEXT_ACTION:
-            session_id = int(event.value) if event.value.isascii() and event.value.isdigit() else 0
-            return await self.practice.next_question(
-                platform, event.member, event.channel, session_id
-            )
-        session = await self.practice.waiting_for_grade(event.channel)
-        if grade is None or session is None or session.id != session_of_value(event.value):
-            raise Refused("That practice session is over. Start another with `/quiz practice`.")
-        return await self.practice.grade(platform, session, grade)
 
     # what a connector may ask (the console shows where a typed line goes)
 
@@ -329,66 +366,7 @@ class QuizService:
 
     async def post_slot(self, channel_id: int, slot: datetime) -> None:
         """A scheduled slot fired for a channel."""
-        channel = await self.store.channels.get_channel_by_id(channel_id)
-        if channel is None or not self._runs_here(channel):
-            return
-        try:
-            await self.engine.start_round(channel, scheduled_for=slot, scheduled=True)
-        except NoQuestions:
-            log.warning("no eligible question: every topic disabled?", extra=about(channel.ref))
-
-    async def catch_up(self, channels: list[ChannelSettings]) -> None:
-        """After downtime: each channel's last due slot within its grace window, once."""
-        now = self.clock.now()
-        latest_slots = await self.store.rounds.latest_round_times()
-        skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
-        for channel in channels:
-            if channel.schedule is None or not self._runs_here(channel):
-                continue
-            try:
-                spec = parse_schedule(channel.schedule)
-                zone = parse_timezone(channel.timezone)
-            except ScheduleError as problem:
-                log.error("bad schedule: %s", problem, extra=about(channel.ref))
-                continue
-            decision = missed_slot(
-                spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
-            )
-            if decision.skipped:
-                log.debug(
-                    "%d missed slot(s) skipped (%s to %s)",
-                    decision.skipped,
-                    decision.oldest_skipped,
-                    decision.newest_skipped,
-                    extra=about(channel.ref),
-                )
-                skipped.setdefault(channel.grace_hours, []).append(decision)
-            if decision.post is not None:
-                log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
-                await self.post_slot(channel.id, decision.post)
-        for grace_hours, decisions in sorted(skipped.items()):
-            # one line for all channels (10,000 after a long outage), the channels at debug
-            log.warning(
-                "%d missed slot(s) of %d channel(s) older than the %g h grace window skipped"
-                " (%s to %s)",
-                sum(d.skipped for d in decisions),
-                len(decisions),
-                grace_hours,
-                min(d.oldest_skipped for d in decisions if d.oldest_skipped is not None),
-                max(d.newest_skipped for d in decisions if d.newest_skipped is not None),
-            )
-
-    def normalize(self, spec: str, timezone: str) -> tuple[str, str]:
-        try:
-            return parse_schedule(spec).text, parse_timezone(timezone).key
-        except ScheduleError as problem:
-            raise ValueError(str(problem)) from problem
-
-    def _runs_here(self, channel: ChannelSettings) -> bool:
-        """Scheduled questions are due: a schedule, not paused or disabled, and its
-        platform runs in this process (a channel of a platform not running now gets
-        no backlog of rounds that would all be posted when it comes back)."""
-        return channel.ref.platform in self.platforms and channel.is_scheduled()
+        await self.slots.post_slot(channel_id, slot)
 
     def channel_changed(self, channel: ChannelSettings) -> None:
         if self.scheduler is None or self.recap_scheduler is None:
@@ -407,63 +385,16 @@ class QuizService:
         self.channel_changed(channel)
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
-        if not channel.is_scheduled() or channel.schedule is None:
-            return None
-        try:
-            spec = parse_schedule(channel.schedule)
-        except ScheduleError:
-            return None
-        return next_slot(spec, ZoneInfo(channel.timezone), self.clock.now())
+        return next_post(channel, self.clock.now())
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
-        # From the stored settings: an admin may have changed them during the send.
-        current = await self.store.channels.get_channel_by_id(channel.id) or channel
-        disabled = dataclasses.replace(current, disabled_reason=reason)
-        await self.engine.save_channel(disabled)
-        await self.store.outbox.fail_channel_actions(
-            channel.id, f"channel disabled: {reason}", self.clock.now()
-        )
-        self.channel_changed(disabled)
+        """The platform says the channel is gone (the outbox worker calls this)."""
+        await self.switch.disable_channel(channel, reason)
 
     async def disable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was removed from a workspace: each of its running quiz channels is
-        disabled (no scheduled round, its pending sends failed). Idempotent; returns how
-        many channels were running until now."""
-        stopped = 0
-        for channel in await self.store.channels.list_channels():
-            if _in_workspace(channel, platform, workspace) and not channel.disabled_reason:
-                await self.disable_channel(channel, WORKSPACE_REMOVED)
-                stopped += 1
-        if stopped:
-            log.info(
-                "app removed from %s workspace %s: %d channel(s) disabled",
-                platform,
-                workspace,
-                stopped,
-            )
-        return stopped
+        """The app was removed from a workspace (the core's ``WorkspaceSwitch``)."""
+        return await self.switch.disable_workspace(platform, workspace)
 
     async def enable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was installed (again) in a workspace: the channels its removal
-        disabled run again; channels disabled for another reason stay so."""
-        restarted = 0
-        for channel in await self.store.channels.list_channels():
-            if _in_workspace(channel, platform, workspace) and (
-                channel.disabled_reason == WORKSPACE_REMOVED
-            ):
-                enabled = dataclasses.replace(channel, disabled_reason=None)
-                await self.engine.save_channel(enabled)
-                self.channel_changed(enabled)
-                restarted += 1
-        if restarted:
-            log.info(
-                "app installed in %s workspace %s: %d channel(s) enabled again",
-                platform,
-                workspace,
-                restarted,
-            )
-        return restarted
-
-
-def _in_workspace(channel: ChannelSettings, platform: str, workspace: str) -> bool:
-    return channel.ref.platform == platform and channel.ref.workspace == workspace
+        """The app was installed (again) in a workspace (the core's ``WorkspaceSwitch``)."""
+        return await self.switch.enable_workspace(platform, workspace)

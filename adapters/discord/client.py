@@ -22,7 +22,7 @@ from adapters.discord.commands import QuizGroup, TopicSource
 from adapters.discord.forms import is_form_id
 from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
-from bot.rounds import cards
+from bot.kernel import cards
 
 log = logging.getLogger(__name__)
 

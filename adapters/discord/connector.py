@@ -57,13 +57,13 @@ from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
 from bot.bank.review_desk import may_open_form
+from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, Event, FormSubmit
 from bot.kernel.forms import Form
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.kernel.runtime import EventHandler
-from bot.rounds import cards
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)

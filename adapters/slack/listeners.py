@@ -39,12 +39,12 @@ from adapters.slack.inbound import (
 )
 from adapters.slack.payloads import QUIZ_COMMAND, describe, route
 from adapters.slack.render import ACTION_PREFIX, FORM_PREFIX, render_card
+from bot.kernel import cards
 from bot.kernel.errors import NotRecorded, PlatformError
 from bot.kernel.events import ButtonPress, Command, DirectMessage, Event, Reply
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.kernel.runtime import EventHandler
-from bot.rounds import cards
 
 log = logging.getLogger(__name__)
 

@@ -39,15 +39,18 @@ from bot.bank.store import (
     TooManyWaiting,
 )
 from bot.blind import answers as blind_answers
+from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, FormSubmit
 from bot.kernel.forms import Form, FormField
 from bot.kernel.log_context import about
+from bot.kernel.members import MemberIds
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
-from bot.rounds import cards
+from bot.kernel.stores import ChannelStore
 from bot.rounds.engine import QuizEngine
+from bot.rounds.store import RoundStore
 from questions.pack import Question
 from questions.question_check import FieldProblem, QuestionInvalid
 from questions.seed_import import slugify
@@ -124,12 +127,20 @@ def approved_question_id(suggestion: Suggestion) -> str:
 class ReviewDesk:
     """Suggestions, flags and their review, for members and admins."""
 
-    def __init__(self, engine: QuizEngine) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        *,
+        bank: BankStore,
+        rounds: RoundStore,
+        members: MemberIds,
+        channels: ChannelStore,
+    ) -> None:
         self._engine = engine
-
-    @property
-    def _bank(self) -> BankStore:
-        return self._engine.store.bank
+        self._bank = bank
+        self._rounds = rounds
+        self._members = members
+        self._channels = channels
 
     # member side
 
@@ -143,10 +154,10 @@ class ReviewDesk:
             )
         engine = self._engine
         quiz = await engine.channel(channel)
-        round_ = await engine.store.rounds.latest_round(quiz.id) if quiz else None
+        round_ = await self._rounds.latest_round(quiz.id) if quiz else None
         if quiz is None or round_ is None:
             return Response(cards.error("There is no round in this channel to flag yet."))
-        member_id = await engine.store.answers.member_id(member)
+        member_id = await self._members.member_id(member)
         earlier = await self._bank.open_flag_by(round_.id, member_id)
         if earlier is not None:
             return Response(
@@ -266,7 +277,7 @@ class ReviewDesk:
             question = question_from_values(submit.values, question_id=PLACEHOLDER_ID)
         except QuestionInvalid as invalid:
             return _refused("Your suggestion", invalid, submit.values)
-        member_id = await engine.store.answers.member_id(submit.member)
+        member_id = await self._members.member_id(submit.member)
         if len(await self._waiting(submit)) >= MAX_PENDING_SUGGESTIONS:
             return await self._too_many_waiting(submit)
         duplicate = self._near_duplicate(submit, question)
@@ -356,7 +367,7 @@ class ReviewDesk:
         approval = await self._bank.approve_suggestion(
             found.id,
             question,
-            decided_by=await engine.store.answers.member_id(by),
+            decided_by=await self._members.member_id(by),
             at=engine.clock.now(),
             bonus_points=bonus,
         )
@@ -403,7 +414,7 @@ class ReviewDesk:
             return found
         rejected = await self._bank.reject_suggestion(
             found.id,
-            decided_by=await engine.store.answers.member_id(by),
+            decided_by=await self._members.member_id(by),
             reason=reason or None,
             at=engine.clock.now(),
         )
@@ -421,7 +432,7 @@ class ReviewDesk:
         return Response(cards.info(f"Rejected #{item}", because.strip()))
 
     async def _tell(self, platform: Platform, suggestion: Suggestion, card: Card) -> None:
-        channel = await self._engine.store.channels.get_channel_by_id(suggestion.channel_id)
+        channel = await self._channels.get_channel_by_id(suggestion.channel_id)
         if channel is None:
             return
         try:
@@ -490,7 +501,7 @@ class ReviewDesk:
             where = "edited in this workspace's questions"
         else:
             override = Override(question_id, space, question)
-            member_id = await engine.store.answers.member_id(submit.member)
+            member_id = await self._members.member_id(submit.member)
             await self._bank.save_override(override, member_id=member_id, at=now)
             engine.questions.put_override(override)
             where = "corrected for this workspace (the bundled pack file is unchanged)"

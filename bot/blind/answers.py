@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 
 from bot.blind.posts import placeholder
+from bot.kernel import cards as kernel_cards
 from bot.kernel.errors import PlatformError, Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit, Reply
 from bot.kernel.forms import FieldProblem, Form, FormField
@@ -37,6 +38,7 @@ from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Field, Response
 from bot.rounds import cards
 from bot.rounds.engine import QuizEngine
+from bot.rounds.store import AnswerStore, RoundStore
 
 log = logging.getLogger(__name__)
 
@@ -124,17 +126,19 @@ class BlindAnswers:
     """Takes blind answers (the form, ``/quiz answer``) and hints at blind mode to members
     who reply in the thread. Holds no state of its own: the store is the truth."""
 
-    def __init__(self, engine: QuizEngine) -> None:
+    def __init__(self, engine: QuizEngine, rounds: RoundStore, answers: AnswerStore) -> None:
         self._engine = engine
+        self._rounds = rounds
+        self._answers = answers
 
     async def form(self, channel: ChannelRef, member: MemberRef, round_id: int | None) -> Response:
         """The answer form for the channel's open round (``round_id``: the round a pressed
         button belongs to), pre-filled with the member's answer so far."""
         _, round_ = await self._answerable(channel, round_id)
-        member_id = await self._engine.store.answers.member_id(member)
+        member_id = await self._answers.member_id(member)
         current = await self._blind_answer_so_far(round_, member_id)
         return Response(
-            cards.info(
+            kernel_cards.info(
                 f"Answer question #{round_.number}",
                 "Fill in the form, or type `/quiz answer TEXT`.",
             ),
@@ -152,7 +156,9 @@ class BlindAnswers:
         text = submit.values.get(ANSWER_FIELD, "").strip()
         problem = _text_problem(text)
         if problem is not None:
-            return Response(cards.error(problem), problems=(FieldProblem(ANSWER_FIELD, problem),))
+            return Response(
+                kernel_cards.error(problem), problems=(FieldProblem(ANSWER_FIELD, problem),)
+            )
         return await self.answer(
             submit.channel, submit.member, text, submit.event_id, round_id=round_id or -1
         )
@@ -175,13 +181,13 @@ class BlindAnswers:
         quiz, round_ = await self._answerable(channel, round_id)
         engine = self._engine
         now = engine.clock.now()
-        member_id = await engine.store.answers.member_id(member)
+        member_id = await self._answers.member_id(member)
         await self._blind_answer_so_far(round_, member_id)  # refused after a reply in the thread
         message_id = placeholder(member_id)
-        changed = await engine.store.answers.edit_blind_answer(round_.id, message_id, text, now)
+        changed = await self._answers.edit_blind_answer(round_.id, message_id, text, now)
         if not changed:
             rules = engine.config.scoring
-            result = await engine.store.answers.record_answer(
+            result = await self._answers.record_answer(
                 AnswerDraft(
                     event_id=f"{EVENT_PREFIX}{event_id}",
                     platform=channel.platform,
@@ -199,16 +205,12 @@ class BlindAnswers:
             if result.outcome is AnswerOutcome.DUPLICATE:
                 # an answer is there (a racing submission was first, or the change above was
                 # too late: the reveal or the close may be posting the answer as it stands)
-                changed = await engine.store.answers.edit_blind_answer(
-                    round_.id, message_id, text, now
-                )
+                changed = await self._answers.edit_blind_answer(round_.id, message_id, text, now)
                 if not changed:
                     raise Refused(await self._too_late(round_) or revealed_refusal(round_))
             elif result.answer_id is not None:
                 too_late = await self._too_late(round_)
-                if too_late and await engine.store.answers.withdraw_answer(
-                    result.answer_id, message_id
-                ):
+                if too_late and await self._answers.withdraw_answer(result.answer_id, message_id):
                     # revealed or closed between the check above and the write (even if the
                     # clock read before it was older): its answers may be posted already, so
                     # this one would never be (kept if they just posted it after all)
@@ -224,23 +226,22 @@ class BlindAnswers:
         recorded."""
         if reply.edited or quiz.answer_mode is not AnswerMode.BLIND:
             return False
-        store = self._engine.store
-        round_ = await store.rounds.open_round(quiz.id)
+        round_ = await self._rounds.open_round(quiz.id)
         thread = reply.thread.thread_id
         if round_ is None or round_.revealed_at is not None or round_.thread != thread:
             return False
-        mine = placeholder(await store.answers.member_id(reply.member))
+        mine = placeholder(await self._answers.member_id(reply.member))
         waiting = [
-            a for a in await store.answers.waiting_blind_answers(round_.id) if a.message_id == mine
+            a for a in await self._answers.waiting_blind_answers(round_.id) if a.message_id == mine
         ]
         now = self._engine.clock.now()
         # the text first: a crash before the message id is recorded leaves a blind answer
         # that this reply, delivered again, takes over once more
-        if not waiting or not await store.answers.edit_blind_answer(
+        if not waiting or not await self._answers.edit_blind_answer(
             round_.id, mine, reply.text, now
         ):
             return False
-        if not await store.answers.answer_posted(waiting[0].id, mine, reply.message.message_id):
+        if not await self._answers.answer_posted(waiting[0].id, mine, reply.message.message_id):
             return False  # the reveal posted it meanwhile: the reply is a later answer
         log.info("a reply took over a blind answer", extra=about(reply.channel))
         await _hint(reply, platform, REPLACED_HINT)
@@ -253,7 +254,7 @@ class BlindAnswers:
         channel answers blind (their reply still counts)."""
         if quiz.answer_mode is not AnswerMode.BLIND:
             return
-        round_ = await self._engine.store.rounds.open_round(quiz.id)
+        round_ = await self._rounds.open_round(quiz.id)
         thread = reply.thread.thread_id
         if round_ is None or round_.revealed_at is not None or round_.thread != thread:
             return
@@ -268,7 +269,7 @@ class BlindAnswers:
             raise Refused(NOT_HERE)
         if quiz.answer_mode is not AnswerMode.BLIND:
             raise Refused(NOT_BLIND)
-        round_ = await self._engine.store.rounds.open_round(quiz.id)
+        round_ = await self._rounds.open_round(quiz.id)
         if round_ is not None and round_id is not None and round_.id != round_id:
             raise Refused(STALE_QUESTION)
         if round_ is None:
@@ -282,11 +283,10 @@ class BlindAnswers:
         in the thread (the reveal of a thread channel posts none): those of the open
         question before its reveal refuse the switch, naming it; any other round's are
         queued to be posted in its thread now. Returns what to add to the note."""
-        store = self._engine.store
-        rounds = await store.rounds.rounds_with_unposted_blind_answers(channel.id)
+        rounds = await self._rounds.rounds_with_unposted_blind_answers(channel.id)
         for round_ in rounds:
             if round_.state is RoundState.OPEN and round_.revealed_at is None:
-                waiting = await store.answers.waiting_blind_answers(round_.id)
+                waiting = await self._answers.waiting_blind_answers(round_.id)
                 raise Refused(waiting_refusal(round_, len(waiting)))
         if not rounds:
             return ""
@@ -300,7 +300,7 @@ class BlindAnswers:
 
     async def _too_late(self, round_: Round) -> str | None:
         """Why the round takes no more answers now (revealed or closed since it was read)."""
-        now = await self._engine.store.rounds.get_round(round_.id)
+        now = await self._rounds.get_round(round_.id)
         if now is None or now.revealed_at is not None:
             return revealed_refusal(round_)
         if now.state is not RoundState.OPEN:
@@ -312,7 +312,7 @@ class BlindAnswers:
         they replied in the thread: one answer per member and round, and that reply is it."""
         mine = placeholder(member_id)
         text = ""
-        for answer in await self._engine.store.answers.round_answers(round_.id):
+        for answer in await self._answers.round_answers(round_.id):
             if answer.member_id == member_id:
                 if answer.message_id != mine:  # a reply, or posted since the round was read
                     raise Refused(await self._too_late(round_) or replied_refusal(round_))
@@ -323,7 +323,7 @@ class BlindAnswers:
 async def _hint(reply: Reply, platform: Platform, text: str) -> None:
     """Tell the reply's author privately about blind mode (best effort)."""
     try:
-        await platform.tell(reply.member, reply.channel, cards.info("Blind mode", text))
+        await platform.tell(reply.member, reply.channel, kernel_cards.info("Blind mode", text))
     except PlatformError as problem:
         log.warning("could not send the blind-mode hint: %s", problem, extra=about(reply.channel))
 

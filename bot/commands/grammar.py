@@ -23,7 +23,8 @@ from bot.commands.typed import CommandError
 from bot.kernel.quoting import quoted
 
 if TYPE_CHECKING:
-    from bot.commands.handlers import CommandContext
+    from bot.commands.context import CommandContext
+    from bot.commands.typed import QuizCommand
     from bot.kernel.render import Response
 
 C = TypeVar("C")
@@ -126,7 +127,14 @@ class Setting(Generic[C]):
     build: Callable[[Any], C]
 
 
-Handler = Callable[["CommandContext", Any], Awaitable["Response"]]
+def _unbuilt(arguments: Arguments) -> QuizCommand:
+    """The build of a subcommand that parses its words another way (``settings``)."""
+    raise LookupError("this subcommand builds its command from its settings")
+
+
+# A handler is a method of its feature's commands class (e.g. ``PracticeCommands.practice``),
+# declared unbound; the runner calls it on the instance the service built with what it uses.
+Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +145,7 @@ class Subcommand:
     summary: str
     example: str
     handler: Handler
-    build: Callable[[Arguments], Any] = dict  # the typed command from parsed arguments
+    build: Callable[[Arguments], QuizCommand] = _unbuilt  # the typed command from parsed arguments
     params: tuple[Param, ...] = ()
     settings: tuple[Setting[Any], ...] = ()
     admin: bool = False  # always needs an admin, whatever its arguments
@@ -169,7 +177,7 @@ class Subcommand:
     def problem(self, text: str) -> CommandError:
         return CommandError(f"{text}\nUse: {self.form()}\nExample: {self.example}")
 
-    def parse(self, words: Sequence[str], text: str | None = None) -> Any:
+    def parse(self, words: Sequence[str], text: str | None = None) -> QuizCommand:
         """The typed command for these words; raises CommandError with the form on bad input.
 
         ``text`` is the raw text the words were split from (None: each word is one argument
@@ -230,13 +238,14 @@ class Subcommand:
             raise ValueError(f"Unexpected {quoted(' '.join(rest))}.")
         return values
 
-    def _parse_setting(self, words: Sequence[str]) -> Any:
+    def _parse_setting(self, words: Sequence[str]) -> QuizCommand:
         if len(words) != 2:
             raise ValueError("Give one setting and its value.")
         setting = next((s for s in self.settings if s.name == words[0].lower()), None)
         if setting is None:
             raise ValueError(f"Unknown setting {quoted(words[0])}.")
-        return setting.build(setting.value.convert(words[1]))
+        command: QuizCommand = setting.build(setting.value.convert(words[1]))
+        return command
 
 
 def _free_text(words: Sequence[str], parsed: int, text: str | None) -> str:

@@ -1,4 +1,4 @@
-"""Carries out ``/quiz`` commands: parsing, the channel's quiz, then the handler."""
+"""Carries out ``/quiz`` commands: the channel's quiz, then the subcommand's handler."""
 
 from __future__ import annotations
 
@@ -6,23 +6,54 @@ import asyncio
 import dataclasses
 import logging
 import weakref
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Protocol
 
+from bot.commands.context import NO_QUIZ_YET, CommandContext
 from bot.commands.grammar import Subcommand
-from bot.commands.handlers import NO_QUIZ_YET, CommandContext, ScheduleBook
-from bot.commands.registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, find_subcommand, parse_command
+from bot.commands.registry import QUIZ_COMMANDS, Invocation, parse_invocation
 from bot.commands.typed import Help, QuizCommand
+from bot.kernel.cards import info
 from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
+from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
-from bot.rounds import cards
-from bot.rounds.engine import QuizEngine
 
 log = logging.getLogger(__name__)
 HELP_LINES = tuple((c.form(), c.summary, c.admin) for c in QUIZ_COMMANDS)
+BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response]]
+
+
+class QuizChannels(Protocol):
+    """The channels' quiz settings as the runner finds or creates them (the engine)."""
+
+    async def channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
+
+    def cached_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
+
+    async def stored_channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
+
+    async def create_channel(self, ref: ChannelRef) -> ChannelSettings: ...
+
+    async def save_channel(self, settings: ChannelSettings) -> None: ...
+
+
+def bind(subcommands: Sequence[Subcommand], handlers: Sequence[object]) -> dict[str, BoundHandler]:
+    """Each subcommand's handler on the object of its feature that holds it: a subcommand
+    declares ``PracticeCommands.practice``, the service built a ``PracticeCommands``."""
+    bound: dict[str, BoundHandler] = {}
+    for subcommand in subcommands:
+        method = subcommand.handler
+        owner = next((h for h in handlers if vars(type(h)).get(method.__name__) is method), None)
+        if owner is None:
+            raise LookupError(
+                f"/quiz {subcommand.name}: no handlers given for {method.__qualname__}"
+            )
+        bound[subcommand.name] = getattr(owner, method.__name__)
+    return bound
 
 
 class CommandRunner:
@@ -30,12 +61,14 @@ class CommandRunner:
 
     def __init__(
         self,
-        engine: QuizEngine,
-        schedules: ScheduleBook,
+        channels: QuizChannels,
+        rescheduled: Callable[[ChannelSettings], None],
+        handlers: Sequence[object],
         platforms: Mapping[str, Platform] | None = None,
     ) -> None:
-        self._engine = engine
-        self._schedules = schedules
+        self._channels = channels
+        self._rescheduled = rescheduled
+        self._handlers = bind(QUIZ_COMMANDS, handlers)
         self._platforms = platforms if platforms is not None else {}
         # Admin commands of one channel run one at a time: each reads the channel's
         # settings, changes one and saves them all, so two at once would undo each
@@ -44,28 +77,27 @@ class CommandRunner:
             weakref.WeakValueDictionary()
         )
 
-    async def run(self, event: Command) -> Response:
+    async def run(self, event: Command, invocation: Invocation | None = None) -> Response:
         """Run an invocation the inbound chain let through (a member's admin command is
-        refused there); a bad argument raises CommandError."""
-        subcommand = find_subcommand(event.name)
-        admin = subcommand is not None and subcommand.needs_admin(event.args)
-        command = parse_command(event.name, event.args, event.text)
-        if isinstance(command, Help) or subcommand is None:
-            subcommand = COMMANDS_BY_NAME["help"]
-            channel = None
-        elif admin:
+        refused there), as it parsed it; a bad argument raises CommandError."""
+        if invocation is None:
+            invocation = parse_invocation(event.name, event.args, event.text)
+        command = invocation.command
+        subcommand = invocation.subcommand
+        if isinstance(command, Help):  # help, or an unknown subcommand: anywhere, no quiz
+            return await self._handle(subcommand, command, event, None)
+        if invocation.admin:
             ref = event.channel
             key = (ref.platform, ref.workspace, ref.channel_id)
             async with self._channel_locks.setdefault(key, asyncio.Lock()):
                 channel = await self._admin_channel(event)
                 return await self._handle(subcommand, command, event, channel)
-        elif event.direct:
-            channel = None  # direct messages are never a quiz channel
-        else:
-            channel = await self._engine.channel(event.channel)
-            if channel is None and subcommand.needs_channel:
-                return Response(cards.info("No quiz here yet", NO_QUIZ_YET))
-        return await self._handle(subcommand, command, event, channel)
+        if event.direct:  # direct messages are never a quiz channel
+            return await self._handle(subcommand, command, event, None)
+        found = await self._channels.channel(event.channel)
+        if found is None and subcommand.needs_channel:
+            return Response(info("No quiz here yet", NO_QUIZ_YET))
+        return await self._handle(subcommand, command, event, found)
 
     async def _handle(
         self,
@@ -75,15 +107,10 @@ class CommandRunner:
         channel: ChannelSettings | None,
     ) -> Response:
         context = CommandContext(
-            self._engine,
-            self._schedules,
-            event,
-            channel,
-            HELP_LINES,
-            self._platforms.get(event.channel.platform),
+            event, channel, HELP_LINES, self._platforms.get(event.channel.platform)
         )
         try:
-            return await subcommand.handler(context, command)
+            return await self._handlers[subcommand.name](context, command)
         except BadArgument as bad:
             raise subcommand.problem(str(bad)) from None
 
@@ -93,16 +120,16 @@ class CommandRunner:
 
         Read from the store, not the cache: the command saves all the settings, so what
         another replica changed since they were cached here would be undone."""
-        cached = self._engine.cached_channel(event.channel)
-        channel = await self._engine.stored_channel(event.channel)
+        cached = self._channels.cached_channel(event.channel)
+        channel = await self._channels.stored_channel(event.channel)
         if channel is not None and channel != cached:
-            self._schedules.channel_changed(channel)
+            self._rescheduled(channel)
         if channel is None:
-            channel = await self._engine.create_channel(event.channel)
-            self._schedules.channel_changed(channel)
+            channel = await self._channels.create_channel(event.channel)
+            self._rescheduled(channel)
         elif channel.disabled_reason:
             log.info("channel enabled again by an admin", extra=about(channel.ref))
             channel = dataclasses.replace(channel, disabled_reason=None)
-            await self._engine.save_channel(channel)
-            self._schedules.channel_changed(channel)
+            await self._channels.save_channel(channel)
+            self._rescheduled(channel)
         return channel

@@ -1,1 +1,2 @@
-"""The learning loop: grades, each member's memory model (FSRS) and what comes due."""
+"""The learning loop: grades (of rounds and practice), each member's memory model (FSRS),
+what comes due, and their goal."""

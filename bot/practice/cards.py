@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.kernel import cards as kernel_cards
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Button, Card, CardKind, Field
 from bot.rounds import cards
@@ -74,7 +75,7 @@ def graded_card(grade: Grade, due: datetime, timezone: str, session_id: int) -> 
     return Card(
         title=f"Practice graded: {grade.word}",
         body=(
-            f"This question comes back for you on {cards.day_text(due, timezone)}. "
+            f"This question comes back for you on {kernel_cards.day_text(due, timezone)}. "
             "Next question: the button, or `/quiz practice` right here."
         ),
         buttons=(Button("Next question", NEXT_ACTION, str(session_id)),),
@@ -83,10 +84,10 @@ def graded_card(grade: Grade, due: datetime, timezone: str, session_id: int) -> 
 
 
 def waiting_for_grade() -> Card:
-    return cards.info(
+    return kernel_cards.info(
         "Grade first", f"Grade your answers with the buttons above or `/quiz grade {WORDS}`."
     )
 
 
 def help_card() -> Card:
-    return cards.info("Practice", HELP_TEXT)
+    return kernel_cards.info("Practice", HELP_TEXT)

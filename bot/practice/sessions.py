@@ -11,17 +11,22 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from bot.kernel import cards
 from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
-from bot.kernel.events import DirectMessage
+from bot.kernel.events import ButtonPress, DirectMessage
 from bot.kernel.grades import Grade
+from bot.kernel.members import MemberIds
 from bot.kernel.models import Delivery
 from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
+from bot.kernel.stores import DeliveryStore
+from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import cards as practice_cards
-from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
-from bot.rounds import cards
+from bot.practice.cards import NEXT_ACTION, session_of_value
+from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
+from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
 from questions.pack import Question
 
@@ -40,12 +45,28 @@ def same_place(a: ChannelRef, b: ChannelRef) -> bool:
     return (a.platform, a.channel_id) == (b.platform, b.channel_id)
 
 
+def is_practice_button(press: ButtonPress) -> bool:
+    """A practice card's Next button, or a grade button that names its session."""
+    return press.action == NEXT_ACTION or session_of_value(press.value) is not None
+
+
 class PracticeSessions:
     """Starts, advances, grades and ends members' private practice sessions."""
 
-    def __init__(self, engine: QuizEngine) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        *,
+        sessions: PracticeStore,
+        members: MemberIds,
+        deliveries: DeliveryStore,
+        learning: LearningService,
+    ) -> None:
         self._engine = engine
-        self._store = engine.store.practice
+        self._store = sessions
+        self._members = members
+        self._deliveries = deliveries
+        self._learning = learning
 
     async def current(self, member_id: int) -> PracticeSession | None:
         """The member's open session; one untouched for a day is closed quietly first."""
@@ -79,7 +100,7 @@ class PracticeSessions:
         if topic is not None and topic not in known:
             raise unknown_topic(topic, known)
         if member_id is None:
-            member_id = await self._engine.store.answers.member_id(member)
+            member_id = await self._members.member_id(member)
         current = await self.current(member_id)
         if current is not None:
             if current.state is PracticeState.ANSWER and current.answers == 0:
@@ -89,7 +110,7 @@ class PracticeSessions:
                 await self._send(platform, current, "question", card)
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
-        question_id = await self._engine.learning.choose_practice(member_id, now, topic=topic)
+        question_id = await self._learning.choose_practice(member_id, now, topic=topic)
         if question_id is None:
             which = f" of {topic}" if topic else ""
             raise Refused(
@@ -109,7 +130,7 @@ class PracticeSessions:
         )
 
     async def stop(self, member: MemberRef) -> Response:
-        member_id = await self._engine.store.answers.member_id(member)
+        member_id = await self._members.member_id(member)
         session = await self.current(member_id)
         if session is None:
             return Response(cards.info("No practice session is open."))
@@ -124,9 +145,7 @@ class PracticeSessions:
         # the session before that step (and queues the same card, whose key sends it once,
         # and moves nothing) or finds the id here, so it never brings the step after.
         delivery = Delivery(event.channel.platform, event.event_id)
-        if await self._engine.store.deliveries.event_processed(
-            delivery.platform, delivery.event_id
-        ):
+        if await self._deliveries.event_processed(delivery.platform, delivery.event_id):
             raise DuplicateDelivery(f"{delivery.platform} event {delivery.event_id}")
         if session is None:
             await self._engine.send_direct(
@@ -157,13 +176,30 @@ class PracticeSessions:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
         return await self.in_direct(channel)
 
+    async def on_button(self, press: ButtonPress, platform: Platform) -> Response:
+        """A practice card's button: the next question, or the grade of the session's."""
+        if press.action == NEXT_ACTION:
+            value = press.value
+            session_id = int(value) if value.isascii() and value.isdigit() else 0
+            return await self.next_question(platform, press.member, press.channel, session_id)
+        grade = grade_of_action(press.action)
+        session = await self.waiting_for_grade(press.channel)
+        if grade is None or session is None or session.id != session_of_value(press.value):
+            raise Refused("That practice session is over. Start another with `/quiz practice`.")
+        return await self.grade(platform, session, grade)
+
+    @staticmethod
+    def how_to_grade() -> Response:
+        """What a member is told who asked to grade practice without a grade to give."""
+        return Response(practice_cards.waiting_for_grade())
+
     async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
         now = self._engine.clock.now()
         try:
             # The session closes in the grade's transaction: never closed without its grade.
-            result = await self._engine.learning.grade(
+            result = await self._learning.grade(
                 session.member_id, session.question_id, grade, now, closes_session=session.id
             )
         except SessionOver:
@@ -189,7 +225,7 @@ class PracticeSessions:
         DM carries no guild, so the member found by the guild-less ref would be a stranger."""
         if same_place(session.direct, channel):
             return True
-        return await self._engine.store.answers.member_id(member) == session.member_id
+        return await self._members.member_id(member) == session.member_id
 
     def _question(self, session: PracticeSession) -> Question:
         question = self._engine.question_for(session.direct, session.question_id)

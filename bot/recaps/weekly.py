@@ -19,10 +19,11 @@ from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.refs import MessageRef, ThreadRef
-from bot.kernel.render import Card, Image
+from bot.kernel.render import Card, Field, Image
 from bot.learning.team_memory import TeamMemory
 from bot.recaps import chart_png
 from bot.recaps.chart_data import RecapChart
+from bot.recaps.progress_chart import activity_field, me_chart, me_image
 from bot.recaps.recap import (
     build_recap,
     recap_card,
@@ -51,6 +52,21 @@ class WeeklyRecaps:
         self._clock = clock
         self._wake_outbox = wake_outbox
         self._settings: dict[int, RecapSetting] = {}
+
+    async def member_activity(
+        self,
+        channel: ChannelSettings,
+        member_id: int,
+        name: str,
+        now: datetime,
+        target: datetime | None,
+    ) -> tuple[Field, Image]:
+        """What ``/quiz me`` shows beside a member's figures: their last weeks as text and
+        the chart of those weeks and their mastery (recall forecast for ``target``)."""
+        chart = await me_chart(
+            self._store.recaps, self.memory, channel, member_id, name, now, target
+        )
+        return activity_field(chart), await me_image(chart)
 
     # settings
 

@@ -19,11 +19,11 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from datetime import date, datetime, timedelta
 
+from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.reminders.store import Reminder
-from bot.rounds import cards
 from bot.scheduling.schedule_spec import (
     ScheduleError,
     missed_slot,

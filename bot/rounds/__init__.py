@@ -1,1 +1,2 @@
-"""The daily round: posting a question, answers and votes, the reveal, grading a round."""
+"""The daily round: posting a question, answers and votes, the reveal, and the
+channel's leaderboard and stats."""

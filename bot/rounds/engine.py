@@ -39,7 +39,6 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
-from bot.learning.service import LearningService
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
@@ -87,9 +86,6 @@ class QuizEngine:
         self._open_round: dict[int, int | None] = {}
         # Rounds whose follow-ups were queued (forgetting one only costs a redundant enqueue).
         self._follow_ups_queued: BoundedCache[int, bool] = BoundedCache(config.round_cache_size)
-        self.learning = LearningService(
-            store.learning, self.question_topics, graded_topics=self.questions.graded_topics
-        )
 
     async def load(self) -> None:
         """Register the catalog's questions in the store and read the workspaces' own

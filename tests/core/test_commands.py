@@ -7,25 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands.registry import find_subcommand, parse_command
-from bot.commands.typed import (
-    CommandError,
-    Help,
-    PostNow,
+from bot.channels.commands import (
     SetFollowUps,
     SetGrace,
     SetPaused,
     SetRevealEmoji,
     SetSchedule,
     SetTopics,
-    ShowLeaderboard,
-    ShowStats,
 )
+from bot.commands.registry import find_subcommand, parse_command
+from bot.commands.typed import CommandError, Help
 from bot.kernel.errors import unknown_topic, unknown_topics
 from bot.kernel.events import Reply
 from bot.kernel.models import FollowUpPolicy
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.scoring import Period
+from bot.rounds.commands import PostNow, ShowLeaderboard, ShowStats
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
 

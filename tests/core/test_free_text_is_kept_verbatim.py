@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.bank.commands import FlagRound, ReviewDecision
+from bot.blind.commands import AnswerRound
 from bot.commands.grammar import Param, ParamKind, Subcommand
 from bot.commands.registry import parse_command
-from bot.commands.typed import AnswerRound, CommandError, FlagRound, ReviewDecision
+from bot.commands.typed import CommandError
 from bot.kernel.events import split_command
 
 

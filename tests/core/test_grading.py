@@ -255,10 +255,10 @@ async def test_goal_set_shown_and_cleared(quiz: QuizHarness) -> None:
     assert set_.card.title == "Goal: Fri 15 Jan 2027"
     assert "46 days away" in set_.card.body
     member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
-    target = await quiz.service.engine.learning.target(member_id, quiz.clock.now())
+    target = await quiz.service.learning.target(member_id, quiz.clock.now())
     assert target == datetime(2027, 1, 15, tzinfo=UTC)
     assert (await quiz.command("goal off", by="alice")).card.title == "No goal set"
-    target = await quiz.service.engine.learning.target(member_id, quiz.clock.now())
+    target = await quiz.service.learning.target(member_id, quiz.clock.now())
     assert target == quiz.clock.now() + timedelta(days=30)
 
 

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
+from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.models import direct_draft
 from bot.kernel.refs import ChannelRef, MessageRef
-from bot.rounds import cards
 from tests.harness import QuizHarness
 from tests.round_trips import RoundTripCounter
 

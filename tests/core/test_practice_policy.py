@@ -102,7 +102,7 @@ async def test_choose_practice_skips_what_was_graded_today_and_applies_the_topic
     await quiz.react("alice", "💡")
     await quiz.command("grade good", by="alice")
     graded_id = (await quiz.round()).question_id
-    learning = quiz.service.engine.learning
+    learning = quiz.service.learning
     member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
     topics = quiz.service.engine.question_topics()
     gpu = sorted(q for q, t in topics.items() if t == "gpu")
@@ -119,7 +119,7 @@ async def test_choose_practice_skips_what_was_graded_today_and_applies_the_topic
 
 async def test_the_goal_changes_the_choice(quiz: QuizHarness) -> None:
     await quiz.command("now")
-    learning = quiz.service.engine.learning
+    learning = quiz.service.learning
     member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
     topics = quiz.service.engine.question_topics()
     gpu_1, gpu_2 = sorted(q for q, t in topics.items() if t == "gpu")
@@ -148,7 +148,7 @@ async def test_the_forecast_runs_off_the_event_loop(quiz: QuizHarness) -> None:
     """A choice forecasts every question (tens of milliseconds with hundreds of them):
     on the event loop's thread every other channel's events would wait for it."""
     await quiz.command("now")
-    learning = quiz.service.engine.learning
+    learning = quiz.service.learning
     recording = ThreadRecordingPolicy()
     learning.policy = recording
     member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))

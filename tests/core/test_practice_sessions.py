@@ -126,7 +126,7 @@ async def test_the_grade_command_in_the_dm_grades_the_session(quiz: QuizHarness)
 async def test_the_policy_chooses_the_question(quiz: QuizHarness) -> None:
     member_id = await quiz.service.store.answers.member_id(quiz.member("carol"))
     now = quiz.clock.now()
-    expected = await quiz.service.engine.learning.choose_practice(member_id, now)
+    expected = await quiz.service.learning.choose_practice(member_id, now)
     await quiz.command("practice", by="carol")
     session = await session_of(quiz, "carol")
     assert session is not None and session.question_id == expected

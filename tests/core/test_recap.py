@@ -109,7 +109,7 @@ async def test_the_recap_of_a_seeded_week_says_what_happened(quiz: QuizHarness) 
     assert field(card, "Streak leaders") == "Alice 5 in a row, Bob 1 in a row"
     assert field(card, "Members per day") == "Mon 2, Tue 1, Wed 3, Thu 1, Fri 2, Sat 0, Sun 0"
 
-    learning = quiz.service.engine.learning
+    learning = quiz.service.learning
     mastery = await learning.channel_mastery(channel.id, FRIDAY_RECAP)
     assert mastery, "the grades made channel cards"
     ranked = sorted(mastery.items(), key=lambda item: (-round(item[1] * 100), item[0]))

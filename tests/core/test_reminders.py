@@ -37,7 +37,7 @@ async def make_review_due(quiz: QuizHarness, member: str) -> datetime:
     await quiz.command("now")
     round_ = await quiz.round()
     member_id = await quiz.service.store.answers.member_id(quiz.member(member))
-    result = await quiz.service.engine.learning.grade(
+    result = await quiz.service.learning.grade(
         member_id, round_.question_id, Grade.MISSED, quiz.clock.now()
     )
     return result.card.due

@@ -23,6 +23,6 @@ async def test_a_graded_workspace_question_counts_in_me_stats_and_due(quiz: Quiz
     channel = await quiz.service.engine.channel(quiz.channel)
     assert channel is not None
     now = quiz.clock.now()
-    learning = quiz.service.engine.learning
+    learning = quiz.service.learning
     assert "kv-cache" in await learning.channel_mastery(channel.id, now)
     assert await learning.channel_due(channel.id, now, now + timedelta(days=7)) == {"kv-cache": 1}

@@ -422,7 +422,7 @@ async def test_a_review_reminder_in_the_discord_dm(quiz: Quiz) -> None:
     (reminder,) = await quiz.store.reminders.reminders()
     assert (reminder.local_time, reminder.timezone) == ("08:30", "Europe/Berlin")
     round_ = await quiz.round()
-    graded = await quiz.service.engine.learning.grade(
+    graded = await quiz.service.learning.grade(
         reminder.member_id, round_.question_id, Grade.MISSED, quiz.clock.now()
     )
     berlin = ZoneInfo("Europe/Berlin")

@@ -34,7 +34,7 @@ async def set_up_due_review(slack_quiz: SlackQuiz) -> tuple[int, datetime]:
     stored = await slack_quiz.service.store.reminders.reminders()
     assert [(r.direct.channel_id, r.local_time) for r in stored] == [(IM, "08:30")]
     member_id = stored[0].member_id
-    graded = await slack_quiz.service.engine.learning.grade(
+    graded = await slack_quiz.service.learning.grade(
         member_id, round_.question_id, Grade.MISSED, slack_quiz.clock.now()
     )
     day = (graded.card.due + timedelta(days=1)).astimezone(BERLIN).date()

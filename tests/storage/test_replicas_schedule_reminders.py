@@ -75,7 +75,7 @@ async def test_reminders_taken_by_a_replica_that_is_down_are_sent_by_another_onc
         for name in MEMBERS:
             await a.command("remind 08:30 UTC", by=name)
             member_id = await a.service.store.answers.member_id(a.member(name))
-            graded = await a.service.engine.learning.grade(
+            graded = await a.service.learning.grade(
                 member_id, question, Grade.MISSED, pair.clock.now()
             )
             ids.append(member_id)

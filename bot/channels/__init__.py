@@ -1,0 +1,1 @@
+"""A channel's quiz settings: topics, schedule, pause, and the ``/quiz config`` settings."""

@@ -1,0 +1,404 @@
+"""``/quiz topics``, ``/quiz schedule``, ``/quiz pause``, ``/quiz resume`` and ``/quiz
+config``: a channel's quiz settings as members see them and admins change them."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.bank.catalog import WorkspaceCatalog, workspace_of
+from bot.blind.answers import BlindAnswers
+from bot.channels.cards import schedule_card, topics_card
+from bot.channels.editor import ChannelSettingsEditor
+from bot.commands.context import CommandContext
+from bot.commands.grammar import Param, ParamKind, Setting, Subcommand, Suggest
+from bot.commands.typed import QuizCommand
+from bot.kernel.cards import info
+from bot.kernel.clock import Clock
+from bot.kernel.config import QuizConfig
+from bot.kernel.emoji import canonical, emoji_count, same_emoji
+from bot.kernel.errors import BadArgument, Refused, unknown_topics
+from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
+from bot.kernel.quoting import quoted
+from bot.kernel.render import Response
+from bot.scheduling.schedule_spec import ScheduleError, next_slot, parse_schedule, parse_timezone
+
+MAX_GRACE_HOURS = 48
+MAX_REVEAL_REACTORS = 50
+
+ANSWER_MODE_NOTES = {
+    AnswerMode.THREAD: "Answers: in the question's thread, for everyone to read.",
+    AnswerMode.BLIND: (
+        "Answers: blind. Members answer privately with `/quiz answer TEXT` or the Answer"
+        " button of the questions posted from now on, and every answer is posted in the"
+        " thread at the reveal."
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ShowTopics(QuizCommand):
+    """List the topics and which are enabled in the channel."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetTopics(QuizCommand):
+    """Enable or disable topics in the channel."""
+
+    enable: bool
+    topics: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSchedule(QuizCommand):
+    """Show the channel's schedule and the next post."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetSchedule(QuizCommand):
+    """Set the channel's schedule, in a timezone if given."""
+
+    spec: str
+    timezone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPaused(QuizCommand):
+    """Pause or resume scheduled questions in the channel."""
+
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetRevealEmoji(QuizCommand):
+    """Set the emoji that reveals a question's outline."""
+
+    emoji: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetFollowUps(QuizCommand):
+    """Set when follow-up questions are posted."""
+
+    policy: FollowUpPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class SetGrace(QuizCommand):
+    """Set how late a slot missed during downtime may still be posted."""
+
+    hours: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetRevealReactors(QuizCommand):
+    """Set how many members must react before the outline is revealed."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetAnswerMode(QuizCommand):
+    """Where members answer: in the thread, or blind until the reveal."""
+
+    mode: AnswerMode
+
+
+ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode
+
+
+def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
+    """The schedule and the timezone's canonical name ("europe/berlin" -> "Europe/Berlin")
+    as they will be stored; raises ValueError with the right form."""
+    try:
+        return parse_schedule(spec).text, parse_timezone(timezone).key
+    except ScheduleError as problem:
+        raise ValueError(str(problem)) from problem
+
+
+def next_post(channel: ChannelSettings, now: datetime) -> datetime | None:
+    """When the channel's next scheduled question is posted; None when none is."""
+    if not channel.is_scheduled() or channel.schedule is None:
+        return None
+    try:
+        spec = parse_schedule(channel.schedule)
+    except ScheduleError:
+        return None
+    return next_slot(spec, ZoneInfo(channel.timezone), now)
+
+
+def one_emoji(typed: str) -> str:
+    """The reveal emoji an admin typed, as the core keeps it (``:bulb:`` is 💡, a skin tone
+    left out); refused when it is more than one emoji (none of them would reveal)."""
+    if emoji_count(typed) > 1:
+        raise BadArgument(f"{quoted(typed)} is more than one emoji: pick exactly one.")
+    return canonical(typed)
+
+
+def refuse_the_vote_emoji(emoji: str, config: QuizConfig) -> None:
+    """The vote emoji (in any skin tone or name) cannot reveal: every vote would."""
+    if same_emoji(emoji, config.vote_emoji):
+        raise BadArgument(
+            f"{emoji} is the vote emoji: members react with it to vote for answers, so it"
+            " cannot also reveal the outline. Pick another emoji."
+        )
+
+
+class ChannelCommands:
+    """The handlers of the channel settings' subcommands."""
+
+    def __init__(
+        self,
+        *,
+        settings: ChannelSettingsEditor,
+        questions: WorkspaceCatalog,
+        blind: BlindAnswers,
+        config: QuizConfig,
+        clock: Clock,
+    ) -> None:
+        self._settings = settings
+        self._questions = questions
+        self._blind = blind
+        self._config = config
+        self._clock = clock
+
+    async def topics(self, ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
+        known = self._questions.topics(workspace_of(ctx.event.channel))
+        if isinstance(command, ShowTopics):
+            enabled = ctx.channel.topics if ctx.channel else None
+            return Response(topics_card(known, enabled))
+        channel = ctx.quiz
+        unknown = [t for t in command.topics if t not in known]
+        if unknown:
+            raise unknown_topics(unknown, known, "enable" if command.enable else "disable")
+        current = set(known if channel.topics is None else channel.topics)
+        chosen = set(command.topics)
+        current = current | chosen if command.enable else current - chosen
+        if not current:
+            raise Refused("At least one topic must stay enabled.")
+        enabled = None if current >= set(known) else tuple(sorted(current))
+        shown = ", ".join(sorted(current))
+        changed = dataclasses.replace(channel, topics=enabled)
+        return await self._settings.change(changed, f"Enabled topics: {shown}.")
+
+    async def schedule(self, ctx: CommandContext, command: ShowSchedule | SetSchedule) -> Response:
+        channel = ctx.quiz
+        if isinstance(command, ShowSchedule):
+            return Response(schedule_card(channel, next_post(channel, self._clock.now())))
+        try:
+            normalized, zone = normalized_schedule(
+                command.spec, command.timezone or channel.timezone
+            )
+        except ValueError as problem:
+            raise Refused(str(problem)) from problem
+        return await self._settings.change(
+            dataclasses.replace(channel, schedule=normalized, timezone=zone),
+            f"Questions will be posted {normalized} ({zone}).",
+        )
+
+    async def set_paused(self, ctx: CommandContext, command: SetPaused) -> Response:
+        channel, paused = ctx.quiz, command.paused
+        if channel.paused == paused:
+            state = "paused" if paused else "running"
+            return Response(info(f"The quiz is already {state}."))
+        note = "Paused: no scheduled questions until `/quiz resume`." if paused else "Resumed."
+        return await self._settings.change(dataclasses.replace(channel, paused=paused), note)
+
+    async def configure(self, ctx: CommandContext, command: ChannelSetting) -> Response:
+        channel = ctx.quiz
+        match command:
+            case SetRevealEmoji(emoji=typed):
+                emoji = await ctx.reaction_emoji(one_emoji(typed))
+                refuse_the_vote_emoji(emoji, self._config)
+                changed = dataclasses.replace(channel, reveal_emoji=emoji)
+                note = f"React {emoji} on a question to reveal its outline."
+            case SetFollowUps(policy=policy):
+                changed = dataclasses.replace(channel, followup_policy=policy)
+                note = f"Follow-up questions: {policy.value}."
+            case SetGrace(hours=hours):
+                changed = dataclasses.replace(channel, grace_hours=hours)
+                note = f"A slot missed during downtime is still posted up to {hours:g} h late."
+            case SetRevealReactors(count=count):
+                changed = dataclasses.replace(channel, reveal_min_reactors=count)
+                note = f"The outline is revealed once {count} member(s) react."
+            case SetAnswerMode(mode=mode):
+                note = ANSWER_MODE_NOTES[mode]
+                if mode is AnswerMode.THREAD:
+                    note += await self._blind.before_thread_mode(channel)
+                changed = dataclasses.replace(channel, answer_mode=mode)
+        return await self._settings.change(changed, note)
+
+
+TOPICS = Subcommand(
+    "topics",
+    "list topics; admins enable or disable them",
+    "/quiz topics enable gpu-architecture rdma",
+    params=(
+        Param(
+            "action",
+            ParamKind.CHOICE,
+            "Admins: enable or disable",
+            choices=("enable", "disable"),
+            admin=True,
+            label="action",
+        ),
+        Param(
+            "names",
+            ParamKind.WORDS,
+            "Topics, space-separated",
+            metavar="TOPIC",
+            label="topic",
+            required=True,
+            admin=True,
+            needs="action",
+            suggest=Suggest.TOPICS,
+        ),
+    ),
+    build=lambda a: (
+        SetTopics(
+            enable=a["action"] == "enable",
+            topics=tuple(dict.fromkeys(str(t).lower() for t in a["names"])),  # type: ignore[union-attr]
+        )
+        if "action" in a
+        else ShowTopics()
+    ),
+    handler=ChannelCommands.topics,
+    needs_channel=False,
+    in_direct=True,
+)
+
+
+def looks_like_timezone(word: str) -> bool:
+    """'Europe/Berlin' or 'UTC', but not a cron field such as '*/2'."""
+    return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
+
+
+SCHEDULE = Subcommand(
+    "schedule",
+    "show the schedule; admins set it (weekdays|daily|mon,wed,fri HH:MM, or 5-field cron)",
+    "/quiz schedule weekdays 09:30 Europe/Berlin",
+    params=(
+        Param(
+            "spec",
+            ParamKind.WORDS,
+            'Admins: e.g. "weekdays 09:30" or "mon,wed,fri 10:00"',
+            metavar="SPEC",
+            label="schedule",
+            admin=True,
+        ),
+        Param(
+            "timezone",
+            ParamKind.WORD,
+            "Admins: IANA timezone, e.g. Europe/Berlin",
+            metavar="TIMEZONE",
+            label="timezone",
+            admin=True,
+            needs="spec",
+            recognize=looks_like_timezone,
+            suggest=Suggest.TIMEZONES,
+        ),
+    ),
+    build=lambda a: (
+        SetSchedule(
+            spec=" ".join(a["spec"]),  # type: ignore[arg-type]
+            timezone=None if a.get("timezone") is None else str(a["timezone"]),
+        )
+        if "spec" in a
+        else ShowSchedule()
+    ),
+    handler=ChannelCommands.schedule,
+)
+
+PAUSE = Subcommand(
+    "pause",
+    "stop scheduled questions",
+    "/quiz pause",
+    build=lambda _: SetPaused(paused=True),
+    handler=ChannelCommands.set_paused,
+    admin=True,
+)
+
+RESUME = Subcommand(
+    "resume",
+    "resume scheduled questions",
+    "/quiz resume",
+    build=lambda _: SetPaused(paused=False),
+    handler=ChannelCommands.set_paused,
+    admin=True,
+)
+
+CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
+    Setting(
+        "reveal-emoji",
+        Param(
+            "value",
+            ParamKind.EMOJI,
+            "an emoji",
+            metavar="EMOJI",
+            invalid="{value} is not an emoji.",
+        ),
+        lambda emoji: SetRevealEmoji(emoji=emoji),
+    ),
+    Setting(
+        "followups",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "when follow-ups are posted",
+            metavar="POLICY",  # the help's summary lists the policies
+            choices=tuple(p.value for p in FollowUpPolicy),
+            invalid="Unknown follow-up policy {value}.",
+        ),
+        lambda policy: SetFollowUps(policy=FollowUpPolicy(policy)),
+    ),
+    Setting(
+        "grace",
+        Param(
+            "value",
+            ParamKind.NUMBER,
+            "hours",
+            metavar="HOURS",
+            maximum=MAX_GRACE_HOURS,
+            invalid=f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.",
+        ),
+        lambda hours: SetGrace(hours=hours),
+    ),
+    Setting(
+        "reveal-reactors",
+        Param(
+            "value",
+            ParamKind.NUMBER,
+            "members",
+            metavar="N",
+            minimum=1,
+            maximum=MAX_REVEAL_REACTORS,
+            integer=True,
+            invalid=f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.",
+        ),
+        lambda count: SetRevealReactors(count=count),
+    ),
+    Setting(
+        "answers",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "where members answer: in the thread, or blind until the reveal",
+            choices=tuple(m.value for m in AnswerMode),
+            invalid="Unknown answer mode {value}: give thread or blind.",
+        ),
+        lambda mode: SetAnswerMode(mode=AnswerMode(mode)),
+    ),
+)
+
+CONFIG = Subcommand(
+    "config",
+    "channel behaviour (POLICY: after_first_answer, immediately, with_reveal;"
+    " answers: thread, or blind until the reveal)",
+    "/quiz config answers blind",
+    settings=CHANNEL_SETTINGS,
+    handler=ChannelCommands.configure,
+    admin=True,
+)

@@ -1,0 +1,218 @@
+"""``/quiz grade``, ``/quiz goal`` and ``/quiz me``: the learning loop as a member sees it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from bot.bank.catalog import workspace_of
+from bot.commands.context import NO_QUIZ_YET, CommandContext
+from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.commands.typed import QuizCommand
+from bot.kernel.cards import info
+from bot.kernel.clock import Clock
+from bot.kernel.errors import BadArgument, Refused
+from bot.kernel.grades import GRADE_WORDS, Grade
+from bot.kernel.members import MemberIds
+from bot.kernel.quoting import quoted
+from bot.kernel.render import Response
+from bot.kernel.scoring import streak
+from bot.learning.cards import current_grade_card, goal_card, mastery_card, me_card
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
+from bot.practice.sessions import PracticeSessions
+from bot.recaps.weekly import WeeklyRecaps
+from bot.rounds.store import ReportStore, RoundStore
+
+GOAL_OFF = "off"
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+NOTHING_TO_GRADE_HERE = (
+    "No practice question is waiting for your grade here: practice with `/quiz practice`"
+    " and grade after its sample answer outline. A channel round is graded in its channel,"
+    " after the reveal."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GradeRound(QuizCommand):
+    """A member's grade of the channel's latest round (None: show the current one)."""
+
+    grade: Grade | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowGoal(QuizCommand):
+    """``/quiz goal``: the member's goal date."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetGoal(QuizCommand):
+    """``/quiz goal YYYY-MM-DD|off``: set or clear the member's goal date."""
+
+    goal: date | None  # None: no goal (practice aims 30 days ahead)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowMe(QuizCommand):
+    """Show the member's own points, rank, streaks and topics."""
+
+
+class LearningCommands:
+    """The handlers of the learning loop's subcommands."""
+
+    def __init__(
+        self,
+        *,
+        learning: LearningService,
+        grading: RoundGrading,
+        practice: PracticeSessions,
+        recaps: WeeklyRecaps,
+        members: MemberIds,
+        rounds: RoundStore,
+        reports: ReportStore,
+        clock: Clock,
+        default_timezone: str,
+    ) -> None:
+        self._learning = learning
+        self._grading = grading
+        self._practice = practice
+        self._recaps = recaps
+        self._members = members
+        self._rounds = rounds
+        self._reports = reports
+        self._clock = clock
+        self._default_timezone = default_timezone
+
+    async def grade(self, ctx: CommandContext, command: GradeRound) -> Response:
+        session = await self._practice.waiting_for_grade(ctx.event.channel)
+        if session is not None and command.grade is not None and ctx.platform is not None:
+            return await self._practice.grade(ctx.platform, session, command.grade)
+        if ctx.event.direct:
+            if session is not None:
+                return self._practice.how_to_grade()
+            raise Refused(NOTHING_TO_GRADE_HERE)
+        if ctx.channel is None:
+            return Response(info("No quiz here yet", NO_QUIZ_YET))
+        round_ = await self._rounds.latest_round(ctx.quiz.id)
+        if round_ is None:
+            raise Refused("There is no question to grade yet.")
+        if command.grade is None:
+            member_id = await self._members.member_id(ctx.event.member)
+            given = await self._learning.store.round_grades(round_.id)
+            return Response(current_grade_card(round_.number, given.get(member_id)))
+        return await self._grading.grade(ctx.quiz, round_, ctx.event.member, command.grade)
+
+    async def goal(self, ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
+        now = self._clock.now()
+        member_id = await self._members.member_id(ctx.event.member)
+        if isinstance(command, SetGoal):
+            if command.goal is not None and command.goal <= now.date():
+                raise BadArgument(
+                    f"{quoted(command.goal.isoformat())} is not after today: give a later date,"
+                    " or off."
+                )
+            await self._learning.set_goal(member_id, command.goal)
+        current = await self._learning.store.goal(member_id)
+        return Response(goal_card(current, now))
+
+    async def show_me(self, ctx: CommandContext, command: ShowMe) -> Response:
+        member_id = await self._members.member_id(ctx.event.member)
+        workspace = workspace_of(ctx.event.channel)
+        now = self._clock.now()
+        mastery = await self._learning.mastery(member_id, now, workspace)
+        if ctx.channel is None:  # outside a quiz channel: private practice only
+            name = ctx.event.member.label()
+            return Response(mastery_card(name, mastery, self._default_timezone))
+        channel = ctx.quiz
+        history = await self._reports.member_history(channel.id, member_id)
+        open_round = await self._rounds.open_round(channel.id)
+        member_streak = streak(
+            history.scheduled_round_ids,
+            history.answered_round_ids,
+            open_round.id if open_round else None,
+        )
+        card = me_card(
+            ctx.event.member.label(),
+            history.points,
+            history.answers,
+            history.rank,
+            member_streak,
+            history.answers_per_topic,
+            mastery,
+            channel.timezone,
+        )
+        activity, image = await self._recaps.member_activity(
+            channel, member_id, ctx.event.member.label(), now, mastery.target
+        )
+        return Response(dataclasses.replace(card, fields=(*card.fields, activity), image=image))
+
+
+def grade_command(arguments: Arguments) -> GradeRound:
+    word = arguments.get("grade")
+    return GradeRound(None if word is None else Grade.from_word(str(word)))
+
+
+def goal_command(arguments: Arguments) -> ShowGoal | SetGoal:
+    if arguments.get("date") is None:
+        return ShowGoal()
+    word = str(arguments["date"])
+    if word.lower() == GOAL_OFF:
+        return SetGoal(None)
+    try:
+        if not ISO_DATE.fullmatch(word):
+            raise ValueError(word)
+        return SetGoal(date.fromisoformat(word))
+    except ValueError:
+        raise ValueError(f"{word!r} is not a date: give YYYY-MM-DD or off.") from None
+
+
+ME = Subcommand(
+    "me",
+    "your points, rank, streaks, topics and mastery",
+    "/quiz me",
+    build=lambda _: ShowMe(),
+    handler=LearningCommands.show_me,
+    needs_channel=False,
+    in_direct=True,
+)
+
+GRADE = Subcommand(
+    "grade",
+    "after the reveal, grade your answer (only you see it)",
+    "/quiz grade partly",
+    params=(
+        Param(
+            "grade",
+            ParamKind.CHOICE,
+            "How your answer compared with the outline's key points",
+            choices=GRADE_WORDS,
+        ),
+    ),
+    build=grade_command,
+    handler=LearningCommands.grade,
+    needs_channel=False,
+    in_direct=True,
+)
+
+GOAL = Subcommand(
+    "goal",
+    "the date your practice aims at, e.g. an interview (default: 30 days ahead)",
+    "/quiz goal 2027-01-15",
+    params=(
+        Param(
+            "date",
+            ParamKind.WORD,
+            "YYYY-MM-DD, or off",
+            metavar="YYYY-MM-DD",
+            alone=GOAL_OFF,
+            label="date",
+        ),
+    ),
+    build=goal_command,
+    handler=LearningCommands.goal,
+    needs_channel=False,
+    in_direct=True,
+)

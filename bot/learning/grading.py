@@ -1,0 +1,43 @@
+"""A member grades a round: from ``/quiz grade`` or a grade button to the private answer."""
+
+from __future__ import annotations
+
+from bot.kernel.clock import Clock
+from bot.kernel.errors import Refused
+from bot.kernel.grades import Grade
+from bot.kernel.members import MemberIds
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.refs import MemberRef
+from bot.kernel.render import Response
+from bot.learning.cards import graded_card
+from bot.learning.service import LearningService, NotRevealed, RoundToGrade
+
+
+class RoundGrading:
+    """Records members' grades of channel rounds and tells each when the question returns."""
+
+    def __init__(self, learning: LearningService, members: MemberIds, clock: Clock) -> None:
+        self._learning = learning
+        self._members = members
+        self._clock = clock
+
+    async def grade(
+        self, channel: ChannelSettings, round_: Round, member: MemberRef, grade: Grade
+    ) -> Response:
+        """Record the grade (replacing the member's earlier one of the round) and say, to the
+        member only, when the question comes back; refused before the reveal."""
+        member_id = await self._members.member_id(member)
+        target = RoundToGrade(
+            round_.id, channel.id, round_.question_id, round_.revealed_at is not None
+        )
+        try:
+            result = await self._learning.grade_round(target, member_id, grade, self._clock.now())
+        except NotRevealed:
+            raise Refused(
+                f"Round #{round_.number} is not revealed yet: answer first, then react "
+                f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
+                "answer against the outline."
+            ) from None
+        return Response(
+            graded_card(round_.number, grade, result.replaced, result.card.due, channel.timezone)
+        )

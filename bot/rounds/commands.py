@@ -1,0 +1,186 @@
+"""``/quiz now``, ``/quiz reveal``, ``/quiz skip``, ``/quiz leaderboard`` and ``/quiz
+stats``: a channel's rounds and what they add up to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.bank.catalog import workspace_of
+from bot.commands.context import CommandContext
+from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
+from bot.commands.typed import QuizCommand
+from bot.kernel.cards import info
+from bot.kernel.errors import Refused, unknown_topic
+from bot.kernel.render import Response
+from bot.kernel.scoring import Period, period_start
+from bot.learning.service import LearningService
+from bot.rounds.cards import leaderboard_card, stats_card
+from bot.rounds.engine import NoQuestions, QuizEngine
+from bot.rounds.store import ReportStore, RoundStore
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLeaderboard(QuizCommand):
+    """Show the channel's top members for a period, privately or in the channel."""
+
+    period: Period = Period.WEEK
+    public: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStats(QuizCommand):
+    """Show the channel's totals, privately or in the channel."""
+
+    public: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PostNow(QuizCommand):
+    """Post a question now, from one topic if given."""
+
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RevealNow(QuizCommand):
+    """Reveal the latest round's outline now."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkipRound(QuizCommand):
+    """Close the open round without revealing it."""
+
+
+class RoundCommands:
+    """The handlers of the rounds' subcommands."""
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        rounds: RoundStore,
+        reports: ReportStore,
+        learning: LearningService,
+    ) -> None:
+        self._engine = engine
+        self._rounds = rounds
+        self._reports = reports
+        self._learning = learning
+
+    async def show_leaderboard(self, ctx: CommandContext, command: ShowLeaderboard) -> Response:
+        channel = ctx.quiz
+        since = period_start(command.period, self._engine.clock.now(), channel.timezone)
+        rows = await self._reports.leaderboard(channel.id, since, limit=10)
+        return Response(leaderboard_card(command.period, rows), public=command.public)
+
+    async def show_stats(self, ctx: CommandContext, command: ShowStats) -> Response:
+        stats = await self._reports.channel_stats(ctx.quiz.id)
+        weakest = await self._learning.weakest_topics(
+            ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
+        )
+        return Response(stats_card(ctx.quiz, stats, weakest), public=command.public)
+
+    async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:
+        engine, topic = self._engine, command.topic
+        workspace = workspace_of(ctx.event.channel)
+        if topic is not None and topic not in engine.questions.topics(workspace):
+            await engine.read_bank(workspace)  # approved a moment ago?
+            if topic not in engine.questions.topics(workspace):
+                raise unknown_topic(topic, engine.questions.topics(workspace))
+        try:
+            round_ = await engine.start_round(
+                ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
+            )
+        except NoQuestions:
+            raise Refused(
+                "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
+            ) from None
+        if round_ is None:
+            return Response(info("A question was just posted."))
+        return Response(info(f"Posting question #{round_.number}."))
+
+    async def reveal_now(self, ctx: CommandContext, command: RevealNow) -> Response:
+        round_ = await self._rounds.latest_round(ctx.quiz.id)
+        if round_ is None:
+            raise Refused("There is no round to reveal yet.")
+        if self._engine.was_skipped(round_):
+            raise Refused(
+                f"There is no open round to reveal: question #{round_.number} was closed with"
+                " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."
+            )
+        if not await self._engine.reveal(ctx.quiz, round_):
+            return Response(info(f"Round #{round_.number} is already revealed."))
+        return Response(info(f"Revealing the outline of round #{round_.number}."))
+
+    async def skip_round(self, ctx: CommandContext, command: SkipRound) -> Response:
+        skipped = await self._engine.skip(ctx.quiz)
+        if skipped is None:
+            return Response(info("No round is open."))
+        return Response(info(f"Round #{skipped.number} is closed."), public=True)
+
+
+PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")
+
+LEADERBOARD = Subcommand(
+    "leaderboard",
+    "top members of this channel",
+    "/quiz leaderboard week",
+    params=(
+        Param(
+            "period",
+            ParamKind.CHOICE,
+            "Which answers count",
+            choices=tuple(p.value for p in Period),
+        ),
+        PUBLIC,
+    ),
+    build=lambda a: ShowLeaderboard(
+        period=Period(str(a.get("period", Period.WEEK))), public=bool(a.get("public"))
+    ),
+    handler=RoundCommands.show_leaderboard,
+)
+
+STATS = Subcommand(
+    "stats",
+    "this channel's totals",
+    "/quiz stats",
+    params=(PUBLIC,),
+    build=lambda a: ShowStats(public=bool(a.get("public"))),
+    handler=RoundCommands.show_stats,
+)
+
+NOW = Subcommand(
+    "now",
+    "post a question now",
+    "/quiz now attention",
+    params=(
+        Param(
+            "topic",
+            ParamKind.WORD,
+            "Only from this topic",
+            metavar="TOPIC",
+            label="topic",
+            suggest=Suggest.TOPICS,
+        ),
+    ),
+    build=lambda a: PostNow(topic=None if a.get("topic") is None else str(a["topic"]).lower()),
+    handler=RoundCommands.post_now,
+    admin=True,
+)
+
+REVEAL = Subcommand(
+    "reveal",
+    "post the answer outline now",
+    "/quiz reveal",
+    build=lambda _: RevealNow(),
+    handler=RoundCommands.reveal_now,
+    admin=True,
+)
+
+SKIP = Subcommand(
+    "skip",
+    "close the current round",
+    "/quiz skip",
+    build=lambda _: SkipRound(),
+    handler=RoundCommands.skip_round,
+    admin=True,
+)

@@ -1,0 +1,78 @@
+"""A subcommand is declared once, beside its handler: what its builder returns is a typed
+command its handler accepts, so the parse and the handler cannot drift apart."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import typing
+from collections.abc import Iterator
+
+import pytest
+
+import bot
+from bot.commands.grammar import Subcommand
+from bot.commands.help import HELP
+from bot.commands.registry import QUIZ_COMMANDS
+from bot.commands.typed import CommandError, QuizCommand
+
+
+def sample_words(subcommand: Subcommand) -> Iterator[list[str]]:
+    """The words of its example, none at all, and one use of each setting."""
+    yield subcommand.example.split()[2:]
+    yield []
+    for setting in subcommand.settings:
+        value = setting.value
+        word = value.choices[0] if value.choices else {"emoji": "🎉"}.get(value.kind, "1")
+        yield [setting.name, word]
+
+
+def accepted(subcommand: Subcommand) -> object:
+    hints = typing.get_type_hints(subcommand.handler)
+    return hints["command"]
+
+
+@pytest.mark.parametrize("subcommand", QUIZ_COMMANDS, ids=lambda s: s.name)
+def test_what_the_builder_returns_is_what_the_handler_takes(subcommand: Subcommand) -> None:
+    takes = accepted(subcommand)
+    built = []
+    for words in sample_words(subcommand):
+        try:
+            built.append(subcommand.parse(words))
+        except CommandError:
+            continue  # e.g. ``/quiz flag`` needs its reason
+    assert built, f"/quiz {subcommand.name}: none of its samples parsed"
+    for command in built:
+        assert isinstance(command, QuizCommand)
+        assert isinstance(command, takes), f"/quiz {subcommand.name} built {command!r}"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("subcommand", QUIZ_COMMANDS, ids=lambda s: s.name)
+def test_every_handler_takes_typed_commands_only(subcommand: Subcommand) -> None:
+    takes = accepted(subcommand)
+    members = typing.get_args(takes) or (takes,)
+    assert all(isinstance(t, type) and issubclass(t, QuizCommand) for t in members)
+
+
+def declared_subcommands() -> Iterator[tuple[str, Subcommand]]:
+    """Every Subcommand a feature's ``commands`` module (or the generic help) declares."""
+    for package in pkgutil.iter_modules(bot.__path__):
+        if not package.ispkg:
+            continue
+        name = f"bot.{package.name}.commands"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+            continue
+        for attribute, value in vars(module).items():
+            if isinstance(value, Subcommand):
+                yield f"{name}.{attribute}", value
+    yield "bot.commands.help.HELP", HELP
+
+
+def test_every_declared_subcommand_is_in_the_registry() -> None:
+    declared = list(declared_subcommands())
+    assert len(declared) >= len(QUIZ_COMMANDS)
+    assert [where for where, s in declared if s not in QUIZ_COMMANDS] == []
