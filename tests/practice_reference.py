@@ -1,6 +1,6 @@
 """The practice choice as it was computed before it was made fast: the member's whole grade
 log read for the pace, and every question's forecast through the recursive arithmetic of
-``bot.learning.practice_forecast`` as it stood then. Kept as the reference the fast path must agree
+``bot.learning._practice_forecast`` as it stood then. Kept as the reference the fast path must agree
 with exactly (tests/core/test_practice_choice_is_unchanged.py) and as the "before" of
 bench/practice_choice.py."""
 
@@ -13,8 +13,8 @@ from fsrs import Rating
 
 from bot.bank.rotation import eligible_questions
 from bot.learning import memory_model
+from bot.learning._practice_forecast import DAY, MAX_PLANNED_REVIEWS
 from bot.learning.memory_model import PRIOR_RECALL, SCHEDULER, MemoryCard
-from bot.learning.practice_forecast import DAY, MAX_PLANNED_REVIEWS
 from bot.learning.practice_policy import PracticeRequest
 from bot.learning.service import ONE_REVIEW_A_DAY, PACE_MINIMUM, PACE_WINDOW, LearningService
 

@@ -1,4 +1,5 @@
-"""Dependencies point one way: adapters → bot → questions, and storage implements bot's ports.
+"""Dependencies point one way: adapters → bot → questions, and storage implements bot's ports;
+inside bot/, features stand on the kernel and use each other only through public modules.
 
 Check it by hand with: ``python -m pytest tests/test_boundaries.py``.
 """
@@ -157,3 +158,106 @@ def test_importing_every_core_module_loads_no_platform_or_driver() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+# Inside bot/: a shared kernel, one package per feature, and the service that wires them.
+KERNEL = "bot.kernel"
+FEATURES = sorted(
+    p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+)
+APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(source: str) -> set[str]:
+    """Every module an import names, ``from bot.x import y`` counting as ``bot.x.y`` too
+    (``y`` may be a module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def feature_of(module: str) -> str | None:
+    """``practice`` for ``bot.practice.sessions``; None outside the feature packages."""
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[0] == "bot" and parts[1] in FEATURES and parts[1] != "kernel":
+        return parts[1]
+    return None
+
+
+def internals_reached(source: str, importer: str) -> set[str]:
+    """The other features' internal modules (named ``_*``) that ``source`` imports."""
+    reached = set()
+    for module in imported_modules(source):
+        feature = feature_of(module)
+        parts = module.split(".")
+        if (
+            feature
+            and feature != feature_of(importer)
+            and any(p.startswith("_") for p in parts[2:])
+        ):
+            reached.add(module)
+    return reached
+
+
+def test_the_kernel_imports_no_feature() -> None:
+    reached = {
+        f"{module_name(path)} -> {module}"
+        for path in (ROOT / "bot" / "kernel").rglob("*.py")
+        for module in imported_modules(path.read_text(encoding="utf-8"))
+        if module.startswith("bot.") and not module.startswith(KERNEL)
+    }
+    assert len(list((ROOT / "bot" / "kernel").rglob("*.py"))) >= 10
+    assert reached == set()
+
+
+@pytest.mark.parametrize("package", ["bot", "adapters", "storage", "bench"])
+def test_nothing_reaches_into_another_features_internals(package: str) -> None:
+    """A feature's public API is its modules without a leading underscore; adapters,
+    storage and the other features use only those."""
+    reached = {
+        f"{module_name(path)} -> {module}"
+        for path in (ROOT / package).rglob("*.py")
+        for module in internals_reached(path.read_text(encoding="utf-8"), module_name(path))
+    }
+    assert reached == set()
+
+
+def test_features_are_given_what_they_use_and_never_reach_the_service() -> None:
+    reached = {
+        f"{module_name(path)} -> {module}"
+        for feature in FEATURES
+        if feature != "kernel"
+        for path in (ROOT / "bot" / feature).rglob("*.py")
+        for module in imported_modules(path.read_text(encoding="utf-8"))
+        if module.startswith(APP_MODULES)
+    }
+    assert reached == set()
+
+
+def test_every_feature_has_internal_modules_the_rule_can_see() -> None:
+    """The rules above would pass on a tree they cannot see into."""
+    assert {"rounds", "practice", "learning", "recaps"} <= set(FEATURES)
+    assert list((ROOT / "bot" / "learning").glob("_*.py"))
+
+
+@pytest.mark.parametrize(
+    ("source", "importer", "reached"),
+    [
+        ("from bot.learning._cards import mastery_card\n", "bot.rounds.cards", True),
+        ("from bot.learning import _cards\n", "adapters.slack.render", True),
+        ("from bot.learning._cards import mastery_card\n", "bot.learning.commands", False),
+        ("from bot.learning.service import LearningService\n", "bot.rounds.engine", False),
+    ],
+)
+def test_the_internals_rule_sees_what_it_forbids(source: str, importer: str, reached: bool) -> None:
+    assert bool(internals_reached(source, importer)) is reached

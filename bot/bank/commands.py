@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.bank.cards import packs_card
+from bot.bank._cards import packs_card
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.review_desk import ReviewDesk, no_quiz_to_suggest_to, suggest_form
 from bot.commands.context import CommandContext

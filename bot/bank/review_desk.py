@@ -14,14 +14,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.bank.catalog import workspace_of
-from bot.bank.question_form import (
+from bot.bank._question_form import (
     echo,
     form_problems,
     question_form,
     question_from_values,
     question_values,
 )
+from bot.bank.catalog import workspace_of
 from bot.bank.review_cards import (
     APPROVE_ACTION,
     EDIT_ACTION,

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.blind.answers import BlindAnswers
-from bot.channels.cards import schedule_card, topics_card
+from bot.channels._cards import schedule_card, topics_card
 from bot.channels.editor import ChannelSettingsEditor
 from bot.commands.context import CommandContext
 from bot.commands.grammar import Param, ParamKind, Setting, Subcommand, Suggest

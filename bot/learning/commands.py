@@ -19,7 +19,7 @@ from bot.kernel.members import MemberIds
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Response
 from bot.kernel.scoring import streak
-from bot.learning.cards import current_grade_card, goal_card, mastery_card, me_card
+from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.practice.sessions import PracticeSessions

@@ -9,7 +9,7 @@ from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Response
-from bot.learning.cards import graded_card
+from bot.learning._cards import graded_card
 from bot.learning.service import LearningService, NotRevealed, RoundToGrade
 
 

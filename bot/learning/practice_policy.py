@@ -4,7 +4,7 @@ The shipped policy picks the question whose practice now raises the member's exp
 recall on their target date the most, as the FSRS model forecasts it, never-seen
 questions included with a prior, and counting the practice still to come: each question
 is forecast with its share of the reviews the member will make before the target at
-their own pace (see :mod:`bot.learning.practice_forecast`). In simulation (bench/learning.py) this
+their own pace (see :mod:`bot.learning._practice_forecast`). In simulation (bench/learning.py) this
 beat round-robin practice by about 3%, and the same rule without the practice to come by
 about 1.5%; "due first at 90% retention" lost to round-robin: it spends the budget
 re-reviewing early questions and never reaches new ones.
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.learning._practice_forecast import DAY, Forecast, state_of
 from bot.learning.memory_model import PRIOR_RECALL, MemoryCard, recall_gain
-from bot.learning.practice_forecast import DAY, Forecast, state_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,8 @@ from bot.kernel.render import Card, Response
 from bot.kernel.stores import DeliveryStore
 from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
-from bot.practice import cards as practice_cards
-from bot.practice.cards import NEXT_ACTION, session_of_value
+from bot.practice import _cards as practice_cards
+from bot.practice._cards import NEXT_ACTION, session_of_value
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine

@@ -13,7 +13,7 @@ from bot.kernel.cards import info_fields
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, Field, Response
-from bot.recaps.schedule import DEFAULT_RECAP_TIME, RecapSetting, parse_recap_time
+from bot.recaps._schedule import DEFAULT_RECAP_TIME, RecapSetting, parse_recap_time
 from bot.recaps.weekly import WeeklyRecaps
 from bot.scheduling.schedule_spec import next_slot
 

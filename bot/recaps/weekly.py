@@ -22,8 +22,9 @@ from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.render import Card, Field, Image
 from bot.learning.team_memory import TeamMemory
 from bot.recaps import chart_png
+from bot.recaps._progress_chart import activity_field, me_chart, me_image
+from bot.recaps._schedule import RecapSetting, recap_plan
 from bot.recaps.chart_data import RecapChart
-from bot.recaps.progress_chart import activity_field, me_chart, me_image
 from bot.recaps.recap import (
     build_recap,
     recap_card,
@@ -32,7 +33,6 @@ from bot.recaps.recap import (
     recap_week,
     week_before,
 )
-from bot.recaps.schedule import RecapSetting, recap_plan
 from bot.recaps.store import RecapRecord
 from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduling.scheduler import ChannelPlan

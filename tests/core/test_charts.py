@@ -17,8 +17,8 @@ from matplotlib.patches import Rectangle
 from PIL import Image as PilImage
 
 from bot.recaps import chart_png
+from bot.recaps._progress_chart import activity_field
 from bot.recaps.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
-from bot.recaps.progress_chart import activity_field
 from bot.recaps.recap import Recap, TopAnswer, recap_card, recap_chart
 
 RECAP = Recap(
@@ -163,7 +163,7 @@ def test_starting_the_bot_does_not_import_matplotlib() -> None:
     code = (
         "import sys\n"
         "import adapters.cli.main, adapters.ops.runtime, adapters.console.session\n"
-        "import bot.service, bot.recaps.weekly, bot.recaps.progress_chart, bot.recaps.chart_png\n"
+        "import bot.service, bot.recaps.weekly, bot.recaps._progress_chart, bot.recaps.chart_png\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
     )
     result = subprocess.run(

@@ -19,7 +19,7 @@ import pytest
 from bot.kernel.errors import NotRecorded
 from bot.kernel.events import DirectMessage
 from bot.kernel.refs import MessageRef
-from bot.practice.cards import practice_value
+from bot.practice._cards import practice_value
 from questions.catalog import Catalog
 from tests.core.test_practice_sessions import dm, dm_cards, press, session_of
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash

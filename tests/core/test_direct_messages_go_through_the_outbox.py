@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.practice.cards import practice_value
+from bot.practice._cards import practice_value
 from questions.catalog import Catalog
 from tests.core.test_practice_sessions import press, write
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash

@@ -13,7 +13,7 @@ from fsrs import Rating
 
 from bot.kernel.grades import Grade
 from bot.learning import memory_model
-from bot.learning.practice_forecast import (
+from bot.learning._practice_forecast import (
     DAY,
     Forecast,
     State,

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.kernel.grades import Grade
+from bot.learning._practice_forecast import practice_gain
 from bot.learning.memory_model import MemoryCard, recall, recall_gain, review
-from bot.learning.practice_forecast import practice_gain
 from bot.learning.practice_policy import ExpectedRecallGain, PlannedRecallGain, PracticeRequest
 from tests.harness import QuizHarness
 

@@ -12,8 +12,8 @@ from bot.kernel.events import ButtonPress, Command, DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef, MessageRef
 from bot.kernel.render import Card, Response
-from bot.practice import cards as practice_cards
-from bot.practice.cards import NEXT_ACTION, practice_value
+from bot.practice import _cards as practice_cards
+from bot.practice._cards import NEXT_ACTION, practice_value
 from bot.practice.sessions import ALREADY_OPEN, same_place
 from bot.practice.store import PracticeSession
 from tests.harness import QuizHarness
