@@ -53,7 +53,8 @@ def test_imports_point_one_way(package: str) -> None:
 
 
 def imported_modules(source: str) -> set[str]:
-    """The full names of the modules a module's source imports (absolute imports)."""
+    """The full names of the modules a module's source imports (absolute imports);
+    ``from bot.x import y`` counts as ``bot.x.y`` too (``y`` may be a module)."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -171,19 +172,6 @@ APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings")
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imported_modules(source: str) -> set[str]:
-    """Every module an import names, ``from bot.x import y`` counting as ``bot.x.y`` too
-    (``y`` may be a module)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
 
 
 def feature_of(module: str) -> str | None:
