@@ -22,13 +22,23 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.recaps import chart_png
-from bot.recaps.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
+from bot.recaps.chart_data import (
+    ACTIVITY_WEEKS,
+    TREND_WEEKS,
+    DayParticipation,
+    MeChart,
+    RankedTopic,
+    RecallPoint,
+    RecapChart,
+    Standing,
+    mastery_rows,
+)
 
 TARGET_MEDIAN_MS = 150.0
 TARGET_P99_MS = 300.0
@@ -46,10 +56,24 @@ STARTUP_IMPORTS = "import adapters.cli.main, adapters.ops.runtime, bot.service, 
 
 def charts() -> dict[str, Callable[[], bytes]]:
     days = ACTIVITY_WEEKS * 7
-    recap = RecapChart(
-        "Weekly recap · 27 Nov – 04 Dec 2026", mastery_rows(TOPICS), (4, 3, 5, 2, 4, 0, 1)
+    title = "Weekly recap · 27 Nov – 04 Dec 2026"
+    ranked = tuple(
+        RankedTopic(row.topic, row.percent, Standing.STRONGEST if n < 3 else Standing.WEAKEST)
+        for n, row in enumerate(mastery_rows(TOPICS))
     )
-    empty_recap = RecapChart("Weekly recap · 27 Nov – 04 Dec 2026", (), (1, 0, 0, 0, 0, 0, 0))
+    weeks = [date(2026, 10, 16) + timedelta(weeks=n) for n in range(TREND_WEEKS)]
+    trend = tuple(RecallPoint(day, 40 + 4 * n) for n, day in enumerate(weeks))
+    week_days = tuple(
+        DayParticipation(date(2026, 11, 30) + timedelta(days=n), members)
+        for n, members in enumerate((4, 3, 5, 2, 4))
+    )
+    recap = RecapChart(title, ranked, trend, week_days, date(2027, 1, 3))
+    empty_recap = RecapChart(
+        title,
+        (),
+        tuple(RecallPoint(day, None) for day in weeks),
+        (DayParticipation(date(2026, 11, 30), 1),),
+    )
     me = MeChart(
         "alice in #practice",
         mastery_rows(TOPICS),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -219,6 +219,27 @@ class LearningService:
         target = await self.target(member_id, at)
         return self._per_topic(await self.store.member_cards(member_id), target, workspace)
 
+    async def members_recall(
+        self,
+        member_ids: Collection[int],
+        moments: Sequence[datetime],
+        workspace: Workspace | None = None,
+    ) -> list[float | None]:
+        """For each moment, the mean expected recall at that moment of every question the
+        members had graded by then: each member's cards rebuilt from their grade log up to
+        the moment (a grade as it stands now, dated at the review it corrects)."""
+        topics = self._graded_topics(workspace)
+        logs = [
+            [
+                (q, grade, at)
+                for q, grade, at, replaced in await self.store.grade_log(m)
+                if not replaced
+            ]
+            for m in sorted(member_ids)
+        ]
+        # replaying a few hundred grades is pure CPU: off the event loop
+        return await asyncio.to_thread(_recall_at_moments, logs, topics, moments)
+
     def _per_topic(
         self, cards: Mapping[int, MemoryCard], target: datetime, workspace: Workspace | None
     ) -> dict[str, float]:
@@ -229,3 +250,28 @@ class LearningService:
             if topic is not None:
                 recalls[topic].append(memory_model.recall(card, target))
         return {t: sum(r) / len(r) for t, r in sorted(recalls.items())}
+
+
+def _recall_at_moments(
+    logs: Sequence[Sequence[tuple[int, Grade, datetime]]],
+    topics: Mapping[int, str],
+    moments: Sequence[datetime],
+) -> list[float | None]:
+    """The mean recall at each moment (ascending) of the cards the logs (oldest first) had
+    built by then, one log per member; only questions with a topic in ``topics``."""
+    totals = [0.0] * len(moments)
+    counts = [0] * len(moments)
+    for log in logs:
+        graded = [entry for entry in log if entry[0] in topics]
+        cards: dict[int, MemoryCard] = {}
+        applied = 0
+        for index, moment in enumerate(moments):
+            while applied < len(graded) and graded[applied][2] <= moment:
+                question_id, grade, at = graded[applied]
+                cards[question_id] = memory_model.review(
+                    question_id, cards.get(question_id), grade, at
+                )
+                applied += 1
+            totals[index] += sum(memory_model.recall(card, moment) for card in cards.values())
+            counts[index] += len(cards)
+    return [total / count if count else None for total, count in zip(totals, counts, strict=True)]

@@ -3,10 +3,16 @@
 The learning loop (:class:`bot.learning.service.LearningService`) owns grades and memory cards;
 charts and recaps only read these figures through :class:`TeamMemory`. With no grade
 they are empty, and every chart and recap then says "no grades yet".
+
+The recap's recall line is :meth:`TeamMemory.members_recall`: at each past moment, the
+members' cards rebuilt from the grades they had given by then (each grade as it stands
+now: a grade changed later counts with its new value, dated at the review it corrects),
+so a point is what the model knew at that moment, not today's cards looked at backwards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -34,4 +40,15 @@ class TeamMemory(Protocol):
     ) -> dict[str, float]:
         """Mean expected recall (0-1) of the member's graded questions on their target date
         (their goal, or 30 days after ``at``), per topic."""
+        ...
+
+    async def members_recall(
+        self,
+        member_ids: Collection[int],
+        moments: Sequence[datetime],
+        workspace: Workspace | None = None,
+    ) -> list[float | None]:
+        """For each moment, the mean expected recall (0-1) at that moment of every question
+        these members had graded by then (their cards rebuilt from their grade log up to
+        it); None where none had graded anything yet."""
         ...

@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from enum import StrEnum
 
 WEEKDAY_LABELS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 ACTIVITY_WEEKS = 12
+TREND_WEEKS = 8  # the recap's recall line: one point a week, the recap's moment the last
+# The calendar's steps: a scored answer is one a round (the first answer of a member),
+# so one a day is a full day of a daily quiz and takes the full colour; more than one
+# (/quiz now besides the scheduled question) a darker one.
+CALENDAR_BOUNDS = (0, 1, 2)  # the lowest count of each step
+CALENDAR_LABELS = ("0", "1", "2+")  # answers on the day
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +30,56 @@ class TopicMastery:
     percent: int  # mean expected recall of the topic's graded questions, 0-100
 
 
+class Standing(StrEnum):
+    """Which of the recap's lists a charted topic is on."""
+
+    STRONGEST = "strongest"
+    WEAKEST = "weakest"
+
+
+@dataclass(frozen=True, slots=True)
+class RankedTopic:
+    """One bar of the recap's mastery chart: a topic on the strongest or weakest list."""
+
+    topic: str
+    percent: int
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class RecallPoint:
+    """One point of the recap's recall line: the team's mean expected recall at ``day``'s
+    moment; None before any grade was known."""
+
+    day: date
+    percent: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DayParticipation:
+    """One column of the recap's participation chart: a day of the window and how many
+    members answered on it."""
+
+    day: date
+    members: int
+
+    @property
+    def label(self) -> str:
+        """ "Fri 04 Dec": the weekday alone would fold two Fridays of a week into one."""
+        return f"{WEEKDAY_LABELS[self.day.weekday()]} {self.day:%d %b}"
+
+
 @dataclass(frozen=True, slots=True)
 class RecapChart:
-    """The weekly recap's picture: topic mastery (bars) and members per day (columns)."""
+    """The weekly recap's picture: the strongest and weakest topics (bars, marked), the
+    team's expected recall over the last TREND_WEEKS weeks (a line) and the members who
+    answered on each day of the week (columns, in the window's order)."""
 
     title: str
-    mastery: tuple[TopicMastery, ...]  # strongest first
-    members_per_day: tuple[int, ...]  # Monday first, seven values
+    mastery: tuple[RankedTopic, ...]  # strongest first
+    recall_trend: tuple[RecallPoint, ...]  # oldest first, TREND_WEEKS points
+    participation: tuple[DayParticipation, ...]  # the window's days, in order
+    mastery_on: date | None = None  # the day the bars forecast recall for
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +91,10 @@ class MeChart:
     first_day: date  # a Monday: the calendar's first column
     answers_per_day: tuple[int, ...]  # ACTIVITY_WEEKS * 7 values from first_day
     mastery_on: date | None = None  # the day mastery forecasts recall for (the target date)
+
+    def calendar_step(self, count: int) -> int:
+        """The calendar step (an index of CALENDAR_LABELS) of a day with ``count`` answers."""
+        return sum(1 for bound in CALENDAR_BOUNDS[1:] if count >= bound)
 
     @property
     def answers(self) -> int:
@@ -68,6 +122,11 @@ def mastery_rows(per_topic: Mapping[str, float]) -> tuple[TopicMastery, ...]:
     """Topics by mean recall (0-1), strongest first, ties by name."""
     rows = [TopicMastery(topic, percent(recall)) for topic, recall in per_topic.items()]
     return tuple(sorted(rows, key=lambda row: (-row.percent, row.topic)))
+
+
+def recall_axis_label(on: date | None) -> str:
+    """The mastery bars' axis: recall expected on the day they forecast, never "now"."""
+    return f"Expected recall on {on:%d %b %Y} (%)" if on else "Expected recall (%)"
 
 
 def calendar_start(today: date) -> date:

@@ -8,23 +8,37 @@ stored rounds, answers and grades when the outbox sends it: nothing rendered is 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from itertools import takewhile
 from zoneinfo import ZoneInfo
 
 from bot.bank.catalog import workspace_of
+from bot.bank.store import Workspace
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import streak
 from bot.learning.team_memory import TeamMemory
-from bot.recaps.chart_data import WEEKDAY_LABELS, RecapChart, TopicMastery, mastery_rows
-from bot.recaps.store import RecapStore, WeekAnswer
+from bot.recaps.chart_data import (
+    TREND_WEEKS,
+    DayParticipation,
+    RankedTopic,
+    RecallPoint,
+    RecapChart,
+    Standing,
+    TopicMastery,
+    mastery_rows,
+    percent,
+)
+from bot.recaps.store import RecapStore, StreakRounds, WeekAnswer
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, slots_after
 
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3
 STREAK_LEADERS = 3
 TOPICS_SHOWN = 3  # strongest and weakest each
+MASTERY_HORIZON = timedelta(days=30)  # the strongest and weakest are forecast this far ahead
 EXCERPT_LENGTH = 140
 NO_GRADES = "No grades yet."
 NONE_BEHIND = "No topic is behind the others yet."
@@ -80,13 +94,20 @@ class Recap:
     strongest: tuple[TopicMastery, ...]
     weakest: tuple[TopicMastery, ...]
     due_next_week: tuple[tuple[str, int], ...]  # (topic, questions due), most first
-    members_per_day: tuple[int, ...]  # Monday first
+    participation: tuple[DayParticipation, ...]  # the week's scheduled days, in order
+    recall_trend: tuple[RecallPoint, ...] = ()  # oldest first, the recap's moment last
+    mastery_on: date | None = None  # the day strongest and weakest are forecast for
 
     @property
-    def charted_topics(self) -> tuple[TopicMastery, ...]:
-        """The topics the chart shows: the strongest, then the weakest not among them."""
-        shown = list(self.strongest)
-        shown += [row for row in self.weakest if row not in shown]
+    def charted_topics(self) -> tuple[RankedTopic, ...]:
+        """The topics the chart shows, strongest first, each marked with its list (a topic
+        on both, which :func:`strongest_and_weakest` never makes, once, as strongest)."""
+        shown = [RankedTopic(r.topic, r.percent, Standing.STRONGEST) for r in self.strongest]
+        shown += [
+            RankedTopic(r.topic, r.percent, Standing.WEAKEST)
+            for r in self.weakest
+            if r not in self.strongest
+        ]
         return tuple(sorted(shown, key=lambda row: (-row.percent, row.topic)))
 
 
@@ -112,6 +133,7 @@ async def build_recap(
     top = await _top_answers(week.answers, link)
     first_day = start.astimezone(zone).date()
     last_day = (end - timedelta(microseconds=1)).astimezone(zone).date()
+    streaks = await store.streak_rounds(channel.id, slot)
     return Recap(
         title=f"Weekly recap · {first_day:%d %b} – {last_day:%d %b %Y}",
         rounds=week.rounds,
@@ -119,11 +141,30 @@ async def build_recap(
         rounds_before=before.rounds,
         members_before=_members(before.answers),
         top_answers=top,
-        streak_leaders=await _streak_leaders(store, channel.id, slot),
+        streak_leaders=_streak_leaders(streaks),
         strongest=strongest,
         weakest=weakest,
         due_next_week=tuple(sorted(due.items(), key=lambda item: (-item[1], item[0]))),
-        members_per_day=_members_per_day(week.answers, zone),
+        participation=participation(week.answers, _scheduled_days(channel, start, end, zone), zone),
+        recall_trend=await recall_trend(memory, streaks.answered, slot, zone, workspace),
+        mastery_on=(slot + MASTERY_HORIZON).astimezone(zone).date(),
+    )
+
+
+async def recall_trend(
+    memory: TeamMemory,
+    member_ids: Collection[int],
+    slot: datetime,
+    zone: ZoneInfo,
+    workspace: Workspace | None,
+) -> tuple[RecallPoint, ...]:
+    """The members' mean expected recall at the recap's moment and at the same moment of
+    each of the TREND_WEEKS - 1 weeks before, from the grades they had given by then."""
+    moments = [slot - WEEK * weeks_back for weeks_back in range(TREND_WEEKS - 1, -1, -1)]
+    recalls = await memory.members_recall(member_ids, moments, workspace)
+    return tuple(
+        RecallPoint(moment.astimezone(zone).date(), None if recall is None else percent(recall))
+        for moment, recall in zip(moments, recalls, strict=True)
     )
 
 
@@ -156,7 +197,8 @@ def recap_card(recap: Recap) -> Card:
             _topics_text(recap.weakest, NONE_BEHIND if recap.strongest else NO_GRADES),
         ),
         Field("Due to review next week", _due_text(recap.due_next_week)),
-        Field("Members per day", _days_text(recap.members_per_day)),
+        Field("Members per day", _days_text(recap.participation)),
+        Field(f"Expected recall, last {TREND_WEEKS} weeks", trend_text(recap.recall_trend)),
     ]
     return Card(title=recap.title, fields=tuple(fields), kind=CardKind.INFO)
 
@@ -165,7 +207,9 @@ def recap_chart(recap: Recap) -> RecapChart:
     return RecapChart(
         title=recap.title,
         mastery=recap.charted_topics,
-        members_per_day=recap.members_per_day,
+        recall_trend=recap.recall_trend,
+        participation=recap.participation,
+        mastery_on=recap.mastery_on,
     )
 
 
@@ -176,11 +220,33 @@ def _members(answers: Sequence[WeekAnswer]) -> int:
     return len({a.member_id for a in answers})
 
 
-def _members_per_day(answers: Sequence[WeekAnswer], zone: ZoneInfo) -> tuple[int, ...]:
-    members: list[set[int]] = [set() for _ in WEEKDAY_LABELS]
+def participation(
+    answers: Sequence[WeekAnswer], scheduled: Collection[date], zone: ZoneInfo
+) -> tuple[DayParticipation, ...]:
+    """Members who answered on each scheduled day, and on any other day someone answered
+    (a /quiz now on a Saturday), in date order: a Friday-to-Friday week's two Fridays are
+    two columns, and a day nobody was asked and nobody answered is not one."""
+    members: dict[date, set[int]] = {day: set() for day in scheduled}
     for answer in answers:
-        members[answer.answered_at.astimezone(zone).weekday()].add(answer.member_id)
-    return tuple(len(day) for day in members)
+        members.setdefault(answer.answered_at.astimezone(zone).date(), set()).add(answer.member_id)
+    return tuple(DayParticipation(day, len(members[day])) for day in sorted(members))
+
+
+def _scheduled_days(
+    channel: ChannelSettings, start: datetime, end: datetime, zone: ZoneInfo
+) -> set[date]:
+    """The local days of [start, end) with a slot of the channel's schedule as it is now
+    (none without a schedule)."""
+    if not channel.schedule:
+        return set()
+    try:
+        spec = parse_schedule(channel.schedule)
+    except ScheduleError:
+        return set()
+    slots = takewhile(
+        lambda slot: slot < end, slots_after(spec, zone, start - timedelta(microseconds=1))
+    )
+    return {slot.astimezone(zone).date() for slot in slots}
 
 
 async def _top_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tuple[TopAnswer, ...]:
@@ -195,10 +261,7 @@ async def _top_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tuple
     )
 
 
-async def _streak_leaders(
-    store: RecapStore, channel_id: int, until: datetime
-) -> tuple[tuple[str, int], ...]:
-    rounds = await store.streak_rounds(channel_id, until)
+def _streak_leaders(rounds: StreakRounds) -> tuple[tuple[str, int], ...]:
     current = [
         (rounds.names[member], streak(rounds.scheduled_round_ids, answered, None).current)
         for member, answered in rounds.answered.items()
@@ -253,5 +316,14 @@ def _due_text(due: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{topic} ({count})" for topic, count in due)
 
 
-def _days_text(per_day: Sequence[int]) -> str:
-    return ", ".join(f"{day} {count}" for day, count in zip(WEEKDAY_LABELS, per_day, strict=True))
+def _days_text(days: Sequence[DayParticipation]) -> str:
+    if not days:
+        return "No scheduled day."
+    return ", ".join(f"{day.label} {day.members}" for day in days)
+
+
+def trend_text(points: Sequence[RecallPoint]) -> str:
+    """ "18 Oct 40%, 25 Oct 52%, …": the recall line's points; a week before any grade
+    is left out."""
+    known = [f"{p.day:%d %b} {p.percent}%" for p in points if p.percent is not None]
+    return ", ".join(known) if known else NO_GRADES

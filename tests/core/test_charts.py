@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
+from datetime import date, timedelta
 from typing import cast, overload
 
 from matplotlib.patches import Rectangle
@@ -18,8 +18,29 @@ from PIL import Image as PilImage
 
 from bot.recaps import chart_png
 from bot.recaps._progress_chart import activity_field
-from bot.recaps.chart_data import ACTIVITY_WEEKS, MeChart, RecapChart, mastery_rows
+from bot.recaps.chart_data import (
+    ACTIVITY_WEEKS,
+    DayParticipation,
+    MeChart,
+    RecallPoint,
+    RecapChart,
+    mastery_rows,
+)
 from bot.recaps.recap import Recap, TopAnswer, recap_card, recap_chart
+
+# Friday 27 November 16:00 to Friday 4 December 16:00: both Fridays are days of the window
+WINDOW_DAYS = (
+    DayParticipation(date(2026, 11, 27), 1),
+    DayParticipation(date(2026, 11, 30), 2),
+    DayParticipation(date(2026, 12, 1), 1),
+    DayParticipation(date(2026, 12, 2), 3),
+    DayParticipation(date(2026, 12, 3), 1),
+    DayParticipation(date(2026, 12, 4), 2),
+)
+TREND = tuple(
+    RecallPoint(date(2026, 10, 16) + timedelta(weeks=n), None if n < 2 else 40 + 5 * n)
+    for n in range(8)
+)
 
 RECAP = Recap(
     title="Weekly recap · 27 Nov – 04 Dec 2026",
@@ -32,7 +53,9 @@ RECAP = Recap(
     strongest=tuple(mastery_rows({"attention": 0.91, "gpu": 0.72, "rdma": 0.5})),
     weakest=tuple(reversed(mastery_rows({"rdma": 0.5, "storage": 0.33, "networking": 0.12}))),
     due_next_week=(("gpu", 2),),
-    members_per_day=(2, 1, 3, 1, 2, 0, 0),
+    participation=WINDOW_DAYS,
+    recall_trend=TREND,
+    mastery_on=date(2027, 1, 3),
 )
 FIRST_DAY = date(2026, 9, 14)  # a Monday
 ME = MeChart(
@@ -70,17 +93,29 @@ def test_the_me_chart_is_a_png_of_the_expected_size_with_data_and_without() -> N
     assert size_of(chart_png.me_png(NEWCOMER)) == (1000, 500)
 
 
+def topic_names(axes: object) -> list[str]:
+    """The topic names drawn above the bars, top to bottom, unwrapped."""
+    return [
+        t.get_text().replace("\n", "")
+        for t in axes.texts  # type: ignore[attr-defined]
+        if t.get_gid() == chart_png.TOPIC_NAME
+    ]
+
+
 def test_the_recap_chart_shows_the_figures_of_its_text() -> None:
     card = recap_card(RECAP)
     text = {f.name: f.value for f in card.fields}
     figure = chart_png.recap_figure(recap_chart(RECAP))
-    mastery_axes, days_axes = figure.axes
+    mastery_axes, trend_axes, days_axes = figure.axes
     assert figure.get_suptitle() == card.title
 
-    charted = {
-        label.get_text(): round(bar.get_width())
-        for label, bar in zip(mastery_axes.get_yticklabels(), bars(mastery_axes), strict=True)
-    }
+    charted = dict(
+        zip(
+            topic_names(mastery_axes),
+            [round(bar.get_width()) for bar in bars(mastery_axes)],
+            strict=True,
+        )
+    )
     in_text = {}
     for name in ("Strongest topics", "Weakest topics"):
         for item in text[name].split(", "):
@@ -97,35 +132,41 @@ def test_the_recap_chart_shows_the_figures_of_its_text() -> None:
             "networking": 12,
         }
     )
-    assert sorted(texts(mastery_axes)) == sorted(f"{p}%" for p in in_text.values())
+    shown = [t for t in texts(mastery_axes) if t not in in_text]
+    assert sorted(shown) == sorted(f"{p}%" for p in in_text.values())
 
     per_day = [round(bar.get_height()) for bar in bars(days_axes)]
-    labels = [label.get_text() for label in days_axes.get_xticklabels()]
-    assert (
-        ", ".join(f"{d} {n}" for d, n in zip(labels, per_day, strict=True))
-        == text["Members per day"]
+    labels = [label.get_text().replace("\n", " ") for label in days_axes.get_xticklabels()]
+    assert labels == ["Fri 27", "Mon 30", "Tue 01", "Wed 02", "Thu 03", "Fri 04"]
+    assert per_day == [1, 2, 1, 3, 1, 2]
+    assert text["Members per day"] == (
+        "Fri 27 Nov 1, Mon 30 Nov 2, Tue 01 Dec 1, Wed 02 Dec 3, Thu 03 Dec 1, Fri 04 Dec 2"
     )
-    assert days_axes.get_xlabel() and days_axes.get_ylabel() and days_axes.get_title()
-    assert mastery_axes.get_xlabel() and mastery_axes.get_title()
+    assert days_axes.get_title() and trend_axes.get_title() and trend_axes.get_xlabel()
+    assert mastery_axes.get_xlabel() and mastery_axes.get_title(loc="left")
 
 
 def test_the_me_chart_shows_the_figures_of_its_text() -> None:
     figure = chart_png.me_figure(ME)
     mastery_axes, calendar_axes = figure.axes
-    widths = {
-        label.get_text(): round(bar.get_width())
-        for label, bar in zip(mastery_axes.get_yticklabels(), bars(mastery_axes), strict=True)
-    }
+    widths = dict(
+        zip(
+            topic_names(mastery_axes),
+            [round(bar.get_width()) for bar in bars(mastery_axes)],
+            strict=True,
+        )
+    )
     assert widths == {"attention": 88, "gpu": 40}
     assert calendar_axes.get_title() == ME.activity_text == "34 answers on 17 days"
     assert activity_field(ME).value.startswith(ME.activity_text)
     cells = calendar_axes.images[0].get_array()
     assert cells is not None
-    assert int(cells.sum()) == ME.answers
+    days = [ME.answers_per_day[week * 7 + day] for day in range(7) for week in range(12)]
+    assert [int(c) for c in cells.flatten()] == [ME.calendar_step(n) for n in days]
     assert int((cells > 0).sum()) == ME.active_days
     legend = calendar_axes.get_legend()
     assert legend is not None
-    assert [t.get_text() for t in legend.get_texts()] == ["0", "1", "2", "3+"]
+    assert [t.get_text() for t in legend.get_texts()] == ["0", "1", "2+"]
 
 
 def test_a_member_with_no_data_gets_a_readable_chart() -> None:
@@ -134,8 +175,12 @@ def test_a_member_with_no_data_gets_a_readable_chart() -> None:
     assert any(t.startswith("No grades yet") for t in texts(mastery_axes))
     assert "No answers yet" in texts(calendar_axes)
     assert calendar_axes.get_title() == "0 answers on 0 days"
-    recap = recap_chart(Recap("t", 1, 0, 0, 0, (), (), (), (), (), (0,) * 7))
-    assert any(t.startswith("No grades yet") for t in texts(chart_png.recap_figure(recap).axes[0]))
+    no_grades = tuple(RecallPoint(point.day, None) for point in TREND)
+    recap = recap_chart(Recap("t", 1, 0, 0, 0, (), (), (), (), (), (), no_grades))
+    mastery_axes, trend_axes, days_axes = chart_png.recap_figure(recap).axes
+    assert any(t.startswith("No grades yet") for t in texts(mastery_axes))
+    assert "No grades yet" in texts(trend_axes)
+    assert "No scheduled day" in texts(days_axes)
 
 
 def test_charts_use_a_shipped_font_and_colour_blind_safe_colours() -> None:
@@ -175,14 +220,15 @@ def test_starting_the_bot_does_not_import_matplotlib() -> None:
 def test_a_chart_keeps_its_data_in_plain_types() -> None:
     chart = recap_chart(RECAP)
     assert isinstance(chart, RecapChart)
-    assert chart.members_per_day == RECAP.members_per_day
+    assert chart.participation == RECAP.participation
+    assert chart.recall_trend == RECAP.recall_trend
 
 
-class _GatedDays(Sequence[int]):
+class _GatedDays(Sequence[DayParticipation]):
     """Members per day that, once a render reads them, say so (``reached``) and make it
     wait for ``gate``: the test decides where two renders interleave."""
 
-    def __init__(self, days: Sequence[int]) -> None:
+    def __init__(self, days: Sequence[DayParticipation]) -> None:
         self._days = tuple(days)
         self.reached, self.gate = threading.Event(), threading.Event()
 
@@ -191,12 +237,12 @@ class _GatedDays(Sequence[int]):
         return len(self._days)
 
     @overload
-    def __getitem__(self, index: int) -> int: ...
+    def __getitem__(self, index: int) -> DayParticipation: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[int]: ...
+    def __getitem__(self, index: slice) -> Sequence[DayParticipation]: ...
 
-    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+    def __getitem__(self, index: int | slice) -> DayParticipation | Sequence[DayParticipation]:
         self._wait()
         return self._days[index]
 
@@ -205,8 +251,8 @@ class _GatedDays(Sequence[int]):
         assert self.gate.wait(timeout=60)
 
     def chart(self) -> RecapChart:
-        days = cast(tuple[int, ...], self)
-        return dataclasses.replace(recap_chart(RECAP), members_per_day=days)
+        days = cast(tuple[DayParticipation, ...], self)
+        return dataclasses.replace(recap_chart(RECAP), participation=days)
 
 
 def test_renders_in_threads_that_overlap_neither_interfere_nor_touch_global_settings() -> None:
@@ -214,7 +260,7 @@ def test_renders_in_threads_that_overlap_neither_interfere_nor_touch_global_sett
 
     expected = chart_png.recap_png(recap_chart(RECAP))
     before = dict(matplotlib.rcParams)
-    first, second = _GatedDays(RECAP.members_per_day), _GatedDays(RECAP.members_per_day)
+    first, second = _GatedDays(RECAP.participation), _GatedDays(RECAP.participation)
     with ThreadPoolExecutor(max_workers=2) as pool:
         # the first render stops halfway, the second starts and stops halfway too, the
         # first finishes, then the second: a setting they shared would change under it

@@ -107,7 +107,13 @@ async def test_the_recap_of_a_seeded_week_says_what_happened(quiz: QuizHarness) 
     assert top[2].startswith("3. Carol (1 vote): “Carol's answer on day 2")
     assert "…”" in top[0]  # a short excerpt, not the whole answer
     assert field(card, "Streak leaders") == "Alice 5 in a row, Bob 1 in a row"
-    assert field(card, "Members per day") == "Mon 2, Tue 1, Wed 3, Thu 1, Fri 2, Sat 0, Sun 0"
+    # the week's scheduled days by date, in order: no empty weekend, no folded Fridays
+    assert field(card, "Members per day") == (
+        "Mon 30 Nov 2, Tue 01 Dec 1, Wed 02 Dec 3, Thu 03 Dec 1, Fri 04 Dec 2"
+    )
+    # the first grades were this week: the seven weeks before have no point
+    trend = field(card, "Expected recall, last 8 weeks")
+    assert trend.startswith("04 Dec ") and trend.endswith("%") and "," not in trend
 
     learning = quiz.service.learning
     mastery = await learning.channel_mastery(channel.id, FRIDAY_RECAP)
@@ -173,7 +179,10 @@ async def test_the_week_before_is_compared(quiz: QuizHarness) -> None:
     assert field(latest, "Rounds") == "1 (-4 on the week before: 5)"
     assert field(latest, "Members who answered") == "0 (-3 on the week before: 3)"
     assert field(latest, "Most-voted answers") == "No votes this week."
-    assert field(latest, "Members per day") == "Mon 0, Tue 0, Wed 0, Thu 0, Fri 0, Sat 0, Sun 0"
+    assert field(latest, "Members per day") == (
+        "Mon 07 Dec 0, Tue 08 Dec 0, Wed 09 Dec 0, Thu 10 Dec 0, Fri 11 Dec 0"
+    )
+    assert field(latest, "Expected recall, last 8 weeks").count("%") == 2  # two graded weeks
 
 
 async def test_a_week_without_rounds_gets_no_recap(quiz: QuizHarness) -> None:
