@@ -158,8 +158,9 @@ async def recall_trend(
     zone: ZoneInfo,
     workspace: Workspace | None,
 ) -> tuple[RecallPoint, ...]:
-    """The members' mean expected recall at the recap's moment and at the same moment of
-    each of the TREND_WEEKS - 1 weeks before, from the grades they had given by then."""
+    """The mean expected recall of the members who answer in the channel, at the recap's
+    moment and at the same moment of each of the TREND_WEEKS - 1 weeks before: their own
+    cards (private practice counts too) rebuilt from the grades they had given by then."""
     moments = [slot - WEEK * weeks_back for weeks_back in range(TREND_WEEKS - 1, -1, -1)]
     recalls = await memory.members_recall(member_ids, moments, workspace)
     return tuple(

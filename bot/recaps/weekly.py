@@ -24,13 +24,14 @@ from bot.learning.team_memory import TeamMemory
 from bot.recaps import chart_png
 from bot.recaps._progress_chart import activity_field, me_chart, me_image
 from bot.recaps._schedule import RecapSetting, recap_plan
-from bot.recaps.chart_data import RecapChart
+from bot.recaps.chart_data import TREND_WEEKS, RecapChart
 from bot.recaps.recap import (
     build_recap,
     recap_card,
     recap_chart,
     recap_key,
     recap_week,
+    trend_text,
     week_before,
 )
 from bot.recaps.store import RecapRecord
@@ -200,5 +201,13 @@ class WeeklyRecaps:
 
 def describe(chart: RecapChart) -> str:
     """The chart's alt text."""
-    topics = ", ".join(f"{row.topic} {row.percent}%" for row in chart.mastery) or "no grades yet"
-    return f"topic mastery ({topics}) and members per day"
+    topics = (
+        ", ".join(f"{row.topic} {row.percent}% ({row.standing})" for row in chart.mastery)
+        or "no grades yet"
+    )
+    days = ", ".join(f"{day.label} {day.members}" for day in chart.participation) or "none"
+    return (
+        f"strongest and weakest topics ({topics}); the team's expected recall over the last"
+        f" {TREND_WEEKS} weeks ({trend_text(chart.recall_trend)}); members who answered"
+        f" each day ({days})"
+    )
