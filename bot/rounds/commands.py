@@ -90,10 +90,8 @@ class RoundCommands:
             round_ = await engine.start_round(
                 ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
             )
-        except NoQuestions:
-            raise Refused(
-                "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-            ) from None
+        except NoQuestions as none:
+            raise Refused(str(none)) from None
         if round_ is None:
             return Response(info("A question was just posted."))
         return Response(info(f"Posting question #{round_.number}."))
