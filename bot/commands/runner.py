@@ -23,7 +23,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
 log = logging.getLogger(__name__)
-HELP_LINES = tuple((c.form(), c.summary, c.admin) for c in QUIZ_COMMANDS)
+HELP_LINES = tuple(line for c in QUIZ_COMMANDS for line in c.usages())
 BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response]]
 
 
