@@ -181,6 +181,11 @@ class Subcommand:
         leading = [self._form(p) for p in self.params if not p.needs]
         return " ".join([f"/quiz {self.name}", *leading])
 
+    def member_form(self) -> str:
+        """The form without the parameters only admins give: ``/quiz topics``."""
+        leading = [self._form(p) for p in self.params if not p.needs and not p.admin]
+        return " ".join([f"/quiz {self.name}", *leading])
+
     def _form(self, param: Param) -> str:
         followers = [self._form(p) for p in self.params if p.needs == param.name]
         text = " ".join([param.form(), *followers])

@@ -24,6 +24,8 @@ from bot.kernel.render import Response
 
 log = logging.getLogger(__name__)
 HELP_LINES = tuple(line for c in QUIZ_COMMANDS for line in c.usages())
+# In direct messages only what works there, as a member runs it (an admin's use never does).
+DIRECT_HELP_LINES = tuple((c.member_form(), c.summary, False) for c in QUIZ_COMMANDS if c.in_direct)
 BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response]]
 
 
@@ -106,8 +108,9 @@ class CommandRunner:
         event: Command,
         channel: ChannelSettings | None,
     ) -> Response:
+        usages = DIRECT_HELP_LINES if event.direct else HELP_LINES
         context = CommandContext(
-            event, channel, HELP_LINES, self._platforms.get(event.channel.platform)
+            event, channel, usages, self._platforms.get(event.channel.platform)
         )
         try:
             return await self._handlers[subcommand.name](context, command)
