@@ -149,7 +149,8 @@ def _unbuilt(arguments: Arguments) -> QuizCommand:
 
 # A handler is a method of its feature's commands class (e.g. ``PracticeCommands.practice``),
 # declared unbound; the runner calls it on the instance the service built with what it uses.
-Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response"]]
+# None: nothing more to tell the member (what they asked for was sent where it belongs).
+Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response | None"]]
 
 
 @dataclass(frozen=True, slots=True)
