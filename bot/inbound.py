@@ -39,8 +39,8 @@ from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
+from bot.kernel.stores import DeliveryStore
 from bot.rounds.engine import QuizEngine
-from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -69,21 +69,21 @@ def _with_typed_back(card: Card, values: Mapping[str, str]) -> Card:
 class DeliveryLog:
     """Which inbound event ids were already handled (``processed_events``)."""
 
-    def __init__(self, store: Store, clock: Clock, metrics: Metrics) -> None:
-        self._store = store
+    def __init__(self, deliveries: DeliveryStore, clock: Clock, metrics: Metrics) -> None:
+        self._deliveries = deliveries
         self._clock = clock
         self._metrics = metrics
 
     async def first_delivery(self, platform: str, event_id: str) -> bool:
         """Record the event id; False for a duplicate delivery (a retry or a replay)."""
-        if await self._store.deliveries.mark_event_processed(platform, event_id, self._clock.now()):
+        if await self._deliveries.mark_event_processed(platform, event_id, self._clock.now()):
             return True
         self.duplicate(platform)
         return False
 
     async def seen_before(self, platform: str, event_id: str) -> bool:
         """True for a delivery whose effect was already recorded (a retry or a replay)."""
-        if await self._store.deliveries.event_processed(platform, event_id):
+        if await self._deliveries.event_processed(platform, event_id):
             self.duplicate(platform)
             return True
         return False
@@ -93,7 +93,7 @@ class DeliveryLog:
         self._metrics.duplicate_event(platform)
 
     async def done(self, platform: str, event_id: str) -> None:
-        await self._store.deliveries.mark_event_processed(platform, event_id, self._clock.now())
+        await self._deliveries.mark_event_processed(platform, event_id, self._clock.now())
 
 
 class InboundChain:

@@ -140,7 +140,7 @@ class QuizService:
         self.inbound = InboundChain(
             self.engine,
             self.platforms,
-            DeliveryLog(store, clock, self.metrics),
+            DeliveryLog(store.deliveries, clock, self.metrics),
             self._dispatch,
             self._on_reply,
             self.commands.run,
