@@ -110,6 +110,7 @@ class QuizService:
             store.learning,
             self.engine.question_topics,
             graded_topics=self.engine.questions.graded_topics,
+            question_difficulties=self.engine.question_difficulties,
         )
         self.recaps = WeeklyRecaps(
             store=store, memory=self.learning, clock=clock, wake_outbox=self.outbox.wake

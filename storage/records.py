@@ -19,12 +19,14 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stored_cards import card_from_json, card_to_json
+from questions.pack import Difficulty
 from storage.sql.session import Row
 from storage.timestamps import from_db, optional_from_db
 
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
-    "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode"
+    "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode, "
+    "difficulty"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -45,6 +47,12 @@ ANSWER_COLUMNS = (
 # channels read at start-up); an unknown value still raises the enum's ValueError.
 _POLICIES = {policy.value: policy for policy in FollowUpPolicy}
 _ANSWER_MODES = {mode.value: mode for mode in AnswerMode}
+_DIFFICULTIES = {level.value: level for level in Difficulty}
+
+
+def difficulty_from_db(value: str | None) -> Difficulty | None:
+    """A stored difficulty (NULL: any)."""
+    return None if value is None else _DIFFICULTIES.get(value) or Difficulty(value)
 
 
 def channel_from_row(row: Row) -> ChannelSettings:
@@ -63,6 +71,7 @@ def channel_from_row(row: Row) -> ChannelSettings:
         paused=bool(row["paused"]),
         disabled_reason=row["disabled_reason"],
         answer_mode=_ANSWER_MODES.get(row["answer_mode"]) or AnswerMode(row["answer_mode"]),
+        difficulty=difficulty_from_db(row["difficulty"]),
     )
 
 
@@ -83,6 +92,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "paused": int(settings.paused),
         "disabled_reason": settings.disabled_reason,
         "answer_mode": settings.answer_mode.value,
+        "difficulty": None if settings.difficulty is None else settings.difficulty.value,
     }
 
 

@@ -21,6 +21,8 @@ from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
 from bot.commands.registry import QUIZ_COMMANDS, parse_command
 from bot.commands.typed import Help
 from bot.kernel.events import Command, Event
+from bot.practice.commands import StartPractice
+from questions.pack import Difficulty
 
 SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
 SAMPLES_BY_NAME = {
@@ -103,7 +105,14 @@ def test_every_subcommand_and_setting_is_generated() -> None:
     names = {i.name for i in INVOCATIONS}
     assert names == {c.name for c in QUIZ_COMMANDS}
     config = [i.words[0] for i in INVOCATIONS if i.name == "config"]
-    assert {"reveal-emoji", "followups", "grace", "reveal-reactors", "answers"} <= set(config)
+    assert {
+        "reveal-emoji",
+        "followups",
+        "grace",
+        "reveal-reactors",
+        "answers",
+        "difficulty",
+    } <= set(config)
 
 
 @pytest.mark.parametrize("invocation", INVOCATIONS, ids=str)
@@ -161,3 +170,55 @@ async def test_discord_offers_it_and_passes_it_to_the_core(invocation: Invocatio
     [(name, words)] = dispatched  # free text is one argument, as typed: the same command
     assert name == invocation.name
     assert parse_command(name, words) == parse_command(invocation.name, invocation.words)
+
+
+PRACTICE_WORDS = {  # what a member types -> (topic, difficulty)
+    ("gpu", "hard"): ("gpu", "hard"),
+    ("hard",): (None, "hard"),
+    ("gpu",): ("gpu", None),
+    ("gpu", "any"): ("gpu", None),
+}
+
+
+@pytest.mark.parametrize("words", list(PRACTICE_WORDS), ids=" ".join)
+async def test_practice_takes_a_topic_and_a_difficulty_on_every_platform(
+    words: tuple[str, ...],
+) -> None:
+    topic, level = PRACTICE_WORDS[words]
+    expected = StartPractice(topic, None if level is None else Difficulty(level))
+    assert parse_command("practice", words) == expected
+
+    slack = command_from(
+        {
+            "team_id": "T1",
+            "channel_id": "C1",
+            "user_id": "U1",
+            "trigger_id": "t.1",
+            "text": " ".join(["practice", *words]),
+        }
+    )
+    assert parse_command(slack.name, slack.args) == expected
+
+    service = RecordingService()
+    session = ConsolePlatform(out=io.StringIO()).session(service.handle)
+    await session.handle_line(" ".join(["/quiz", "practice", *words]))
+    [event] = service.events
+    assert isinstance(event, Command) and parse_command(event.name, event.args) == expected
+
+    dispatched: list[tuple[str, tuple[str, ...]]] = []
+
+    async def dispatch(interaction: Any, name: str, said: tuple[str, ...]) -> None:
+        dispatched.append((name, said))
+
+    group = QuizGroup(dispatch, topics=lambda: ["gpu"])
+    command = group.get_command("practice")
+    assert isinstance(command, app_commands.Command)
+    options = {"topic": None if words[0] in PRACTICE_LEVELS else words[0]}
+    if words[-1] in PRACTICE_LEVELS:
+        options["difficulty"] = words[-1]
+    await command.callback(cast(Any, None), **options)  # type: ignore[call-arg]
+    [(name, said)] = dispatched
+    assert parse_command(name, said) == expected
+
+
+PRACTICE_LEVELS = ("easy", "medium", "hard", "any")

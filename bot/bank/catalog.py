@@ -8,12 +8,13 @@ rotation treat both alike. Only the channels of that workspace are offered its q
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
+from bot.bank.rotation import eligible_questions
 from bot.bank.store import Override, OwnQuestion, StoredQuestion, Workspace
 from bot.kernel.refs import ChannelRef
 from questions.catalog import Catalog
-from questions.pack import Question
+from questions.pack import Difficulty, Question
 from questions.similarity import similarity
 
 
@@ -28,6 +29,7 @@ class WorkspaceCatalog:
         self.catalog = catalog
         self._bundled: dict[int, tuple[str, str]] = {}  # database id -> (pack, question id)
         self._bundled_topics: dict[int, str] = {}
+        self._bundled_difficulties: dict[int, Difficulty | None] = {}
         self._own: dict[Workspace, dict[int, Question]] = {}
         self._overrides: dict[Workspace, dict[int, Question]] = {}
 
@@ -36,6 +38,11 @@ class WorkspaceCatalog:
         self._bundled = {db_id: key for key, db_id in ids.items()}
         self._bundled_topics = {
             db_id: entry.question.topic
+            for db_id, key in self._bundled.items()
+            if (entry := self.catalog.get(*key)) is not None
+        }
+        self._bundled_difficulties = {
+            db_id: entry.question.difficulty
             for db_id, key in self._bundled.items()
             if (entry := self.catalog.get(*key)) is not None
         }
@@ -60,6 +67,34 @@ class WorkspaceCatalog:
 
     def bundled_topics(self) -> Mapping[int, str]:
         return self._bundled_topics
+
+    def bundled_difficulties(self) -> Mapping[int, Difficulty | None]:
+        return self._bundled_difficulties
+
+    def difficulties(self, workspace: Workspace) -> dict[int, Difficulty | None]:
+        """The difficulty of every question of :meth:`eligible`, as the workspace shows it."""
+        levels = dict(self._bundled_difficulties)
+        levels.update({q: o.difficulty for q, o in self._overrides.get(workspace, {}).items()})
+        levels.update({q: own.difficulty for q, own in self._own.get(workspace, {}).items()})
+        return levels
+
+    def choosable(
+        self,
+        workspace: Workspace,
+        enabled_topics: Collection[str] | None,
+        topic: str | None = None,
+        difficulty: Difficulty | None = None,
+    ) -> list[int]:
+        """The questions a channel of the workspace may be asked: of its enabled topics (or
+        of ``topic``) and, when it has one, of its difficulty."""
+        levels = None if difficulty is None else self.difficulties(workspace)
+        return eligible_questions(
+            self.eligible(workspace),
+            enabled_topics,
+            topic,
+            difficulty=difficulty,
+            difficulties=levels,
+        )
 
     def graded_topics(self, workspace: Workspace | None) -> dict[int, str]:
         """The topic each graded question counts under in mastery and reviews: as the

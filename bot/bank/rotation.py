@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping, Sequence
 
+from questions.pack import Difficulty
+
 
 def pick_question(
     eligible: Sequence[int], ask_counts: Mapping[int, int], rng: random.Random
@@ -24,12 +26,47 @@ def pick_question(
 
 
 def eligible_questions(
-    questions: Mapping[int, str], enabled_topics: Collection[str] | None, topic: str | None = None
+    questions: Mapping[int, str],
+    enabled_topics: Collection[str] | None,
+    topic: str | None = None,
+    *,
+    difficulty: Difficulty | None = None,
+    difficulties: Mapping[int, Difficulty | None] | None = None,
 ) -> list[int]:
-    """Question ids (mapped to their topic) of the enabled topics, or of ``topic`` alone."""
+    """Question ids (mapped to their topic) of the enabled topics, or of ``topic`` alone;
+    with a ``difficulty``, only those ``difficulties`` gives that one (a question without a
+    difficulty counts only when any is asked for: ``difficulty`` None)."""
     if topic is not None:
-        return sorted(q for q, t in questions.items() if t == topic)
-    if enabled_topics is None:
-        return sorted(questions)
-    wanted = set(enabled_topics)
-    return sorted(q for q, t in questions.items() if t in wanted)
+        chosen = sorted(q for q, t in questions.items() if t == topic)
+    elif enabled_topics is None:
+        chosen = sorted(questions)
+    else:
+        wanted = set(enabled_topics)
+        chosen = sorted(q for q, t in questions.items() if t in wanted)
+    if difficulty is None:
+        return chosen
+    levels = difficulties or {}
+    return [q for q in chosen if levels.get(q) is difficulty]
+
+
+def none_eligible(
+    difficulty: Difficulty | None, enabled_topics: Collection[str] | None, topic: str | None
+) -> str:
+    """What an admin is told when no question is eligible, and what to change."""
+    if difficulty is None:
+        return "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
+    if topic is not None:
+        return (
+            f"No {difficulty} question in {topic}. Pick another topic, or another difficulty"
+            " with `/quiz config difficulty easy|medium|hard|any`."
+        )
+    which = (
+        "in any topic"
+        if enabled_topics is None
+        else f"in the enabled topics ({', '.join(sorted(enabled_topics))})"
+    )
+    return (
+        f"No {difficulty} question {which}. Enable more topics with"
+        " `/quiz topics enable TOPIC`, or pick another difficulty with"
+        " `/quiz config difficulty easy|medium|hard|any`."
+    )

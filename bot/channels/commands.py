@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
+from bot.bank.rotation import none_eligible
 from bot.blind.answers import BlindAnswers
 from bot.channels._cards import schedule_card, settings_card, topics_card
 from bot.channels.editor import ChannelSettingsEditor
@@ -25,6 +26,7 @@ from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Response
 from bot.scheduling.schedule_spec import ScheduleError, next_slot, parse_schedule, parse_timezone
+from questions.pack import Difficulty
 
 MAX_GRACE_HOURS = 48
 MAX_REVEAL_REACTORS = 50
@@ -114,7 +116,17 @@ class ShowSettings(QuizCommand):
     setting: str | None = None
 
 
-ChannelSetting = SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode
+@dataclass(frozen=True, slots=True)
+class SetDifficulty(QuizCommand):
+    """Ask only questions of one difficulty in the channel (None: any)."""
+
+    difficulty: Difficulty | None
+
+
+ChannelSetting = (
+    SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode | SetDifficulty
+)
+ANY_DIFFICULTY = "any"
 
 
 def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
@@ -189,6 +201,7 @@ class ChannelCommands:
         enabled = None if current >= set(known) else tuple(sorted(current))
         shown = ", ".join(sorted(current))
         changed = dataclasses.replace(channel, topics=enabled)
+        self._refuse_no_questions(changed)
         return await self._settings.change(changed, f"Enabled topics: {shown}.")
 
     async def schedule(self, ctx: CommandContext, command: ShowSchedule | SetSchedule) -> Response:
@@ -241,7 +254,24 @@ class ChannelCommands:
                 if mode is AnswerMode.THREAD:
                     note += await self._blind.before_thread_mode(channel)
                 changed = dataclasses.replace(channel, answer_mode=mode)
+            case SetDifficulty(difficulty=difficulty):
+                changed = dataclasses.replace(channel, difficulty=difficulty)
+                self._refuse_no_questions(changed)
+                note = (
+                    "Questions of any difficulty."
+                    if difficulty is None
+                    else f"Only {difficulty} questions from now on."
+                )
         return await self._settings.change(changed, note)
+
+    def _refuse_no_questions(self, changed: ChannelSettings) -> None:
+        """A change that would leave the channel no question to ask is refused, saying
+        which topics and difficulty left none (instead of a day with no question)."""
+        if changed.difficulty is None:
+            return  # every enabled topic has a question
+        workspace = workspace_of(changed.ref)
+        if not self._questions.choosable(workspace, changed.topics, None, changed.difficulty):
+            raise Refused(none_eligible(changed.difficulty, changed.topics, None))
 
 
 TOPICS = Subcommand(
@@ -409,12 +439,25 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda mode: SetAnswerMode(mode=AnswerMode(mode)),
         lambda channel: channel.answer_mode.value,
     ),
+    Setting(
+        "difficulty",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "only questions of this difficulty, or any",
+            choices=(*(d.value for d in Difficulty), ANY_DIFFICULTY),
+            invalid="Unknown difficulty {value}: give easy, medium, hard or any.",
+        ),
+        lambda level: SetDifficulty(None if level == ANY_DIFFICULTY else Difficulty(level)),
+        lambda channel: ANY_DIFFICULTY if channel.difficulty is None else channel.difficulty.value,
+    ),
 )
 
 CONFIG = Subcommand(
     "config",
     "channel behaviour (POLICY: after_first_answer, immediately, with_reveal;"
-    " answers: thread, or blind until the reveal)",
+    " answers: thread, or blind until the reveal; difficulty: only easy, medium or hard"
+    " questions, or any)",
     "/quiz config answers blind",
     settings=CHANNEL_SETTINGS,
     build=lambda a: ShowSettings(setting=None if SETTING_NAME not in a else str(a[SETTING_NAME])),

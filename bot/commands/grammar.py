@@ -266,6 +266,8 @@ class Subcommand:
                 raise ValueError(f"The {needed.label} is missing before the {param.label}.")
             if param.name not in values and param.required and _given(param.needs, values):
                 raise ValueError(param.missing or f"Name at least one {param.label}.")
+            if _stands_alone(param, values):
+                break  # what follows is refused below, not read as the next parameters
         alone = next((p.alone for p in self.params if _stands_alone(p, values)), None)
         if alone is not None and (rest or len(values) > 1):
             raise ValueError(f"{alone} takes nothing after it.")

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
+from questions.pack import Difficulty
 
 
 class FollowUpPolicy(StrEnum):
@@ -85,6 +86,7 @@ class ChannelSettings:
     paused: bool = False
     disabled_reason: str | None = None
     answer_mode: AnswerMode = AnswerMode.THREAD
+    difficulty: Difficulty | None = None  # None: any (questions without one too)
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

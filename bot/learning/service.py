@@ -21,6 +21,7 @@ from bot.learning import memory_model
 from bot.learning.memory_model import MemoryCard
 from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
 from bot.learning.store import GradeDraft, GradeResult, LearningStore
+from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
 ONE_REVIEW_A_DAY = timedelta(days=1)  # a question graded this recently is not practised again
@@ -61,9 +62,11 @@ class LearningService:
         question_topics: Callable[[], Mapping[int, str]],
         policy: PracticePolicy | None = None,
         graded_topics: Callable[[Workspace | None], Mapping[int, str]] | None = None,
+        question_difficulties: Callable[[], Mapping[int, Difficulty | None]] | None = None,
     ) -> None:
         self.store = store
         self._question_topics = question_topics  # what private practice offers
+        self._question_difficulties = question_difficulties or dict
         # the topic a graded question counts under, as a workspace shows it
         self._graded_topics = graded_topics or (lambda _: question_topics())
         self.policy: PracticePolicy = policy or PlannedRecallGain()
@@ -130,16 +133,20 @@ class LearningService:
         *,
         topic: str | None = None,
         topics: Collection[str] | None = None,
+        difficulty: Difficulty | None = None,
     ) -> int | None:
-        """The member's next practice question of ``topic`` (or of ``topics``; None: all),
-        chosen by the policy; a question graded in the last day is not offered again.
-        None when no question is eligible."""
+        """The member's next practice question of ``topic`` (or of ``topics``; None: all)
+        and of ``difficulty`` (None: any), chosen by the policy; a question graded in the
+        last day is not offered again. None when no question is eligible."""
         cards = await self.store.member_cards(member_id)
         target = await self.target(member_id, at)
         pace = await self.pace(member_id, at)
         # Filtering hundreds of questions and forecasting each is pure CPU (milliseconds to
         # tens of them): in a worker thread, other channels' events go on meanwhile.
-        eligible = eligible_questions(self._question_topics(), topics, topic)
+        levels = None if difficulty is None else self._question_difficulties()
+        eligible = eligible_questions(
+            self._question_topics(), topics, topic, difficulty=difficulty, difficulties=levels
+        )
         return await asyncio.to_thread(self._choose, member_id, eligible, cards, at, target, pace)
 
     def _choose(

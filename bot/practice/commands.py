@@ -1,4 +1,5 @@
-"""``/quiz practice [TOPIC]`` and ``/quiz practice stop``: private practice in the DMs."""
+"""``/quiz practice [TOPIC] [DIFFICULTY]`` and ``/quiz practice stop``: private practice in
+the DMs."""
 
 from __future__ import annotations
 
@@ -10,15 +11,19 @@ from bot.commands.typed import QuizCommand
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
 from bot.practice.sessions import NO_DIRECT_MESSAGES, PracticeSessions
+from questions.pack import Difficulty
 
 PRACTICE_STOP = "stop"
+ANY_DIFFICULTY = "any"
+DIFFICULTY_WORDS = (*(d.value for d in Difficulty), ANY_DIFFICULTY)
 
 
 @dataclass(frozen=True, slots=True)
 class StartPractice(QuizCommand):
-    """``/quiz practice [TOPIC]``: start private practice in the member's DMs."""
+    """``/quiz practice [TOPIC] [DIFFICULTY]``: start private practice in the member's DMs."""
 
     topic: str | None  # None: any topic
+    difficulty: Difficulty | None = None  # None: any difficulty
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,22 +44,31 @@ class PracticeCommands:
             return await self._sessions.stop(ctx.event.member)
         if ctx.platform is None:
             raise Refused(NO_DIRECT_MESSAGES)
-        return await self._sessions.start(ctx.platform, ctx.event.member, command.topic)
+        return await self._sessions.start(
+            ctx.platform, ctx.event.member, command.topic, difficulty=command.difficulty
+        )
+
+
+def is_difficulty(word: str) -> bool:
+    return word.lower() in DIFFICULTY_WORDS
 
 
 def practice_command(arguments: Arguments) -> StartPractice | StopPractice:
     topic = arguments.get("topic")
+    level = str(arguments.get("difficulty", ANY_DIFFICULTY))
+    difficulty = None if level == ANY_DIFFICULTY else Difficulty(level)
     if topic is None:
-        return StartPractice(None)
+        return StartPractice(None, difficulty)
     if str(topic).lower() == PRACTICE_STOP:
         return StopPractice()
-    return StartPractice(str(topic).lower())
+    return StartPractice(str(topic).lower(), difficulty)
 
 
 PRACTICE = Subcommand(
     "practice",
-    "practise alone in your direct messages, like an interview; stop ends it",
-    "/quiz practice attention",
+    "practise alone in your direct messages, like an interview, of a topic and a"
+    " difficulty if given; stop ends it",
+    "/quiz practice attention hard",
     params=(
         Param(
             "topic",
@@ -63,7 +77,17 @@ PRACTICE = Subcommand(
             metavar="TOPIC",
             alone=PRACTICE_STOP,
             label="topic",
+            # a word that is a difficulty is the difficulty: `/quiz practice hard`
+            recognize=lambda word: not is_difficulty(word),
             suggest=Suggest.TOPICS,
+        ),
+        Param(
+            "difficulty",
+            ParamKind.CHOICE,
+            "Only questions of this difficulty, or any",
+            choices=DIFFICULTY_WORDS,
+            label="difficulty",
+            invalid="Unknown difficulty {value}: give easy, medium, hard or any.",
         ),
     ),
     build=practice_command,

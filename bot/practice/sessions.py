@@ -1,6 +1,6 @@
 """Private practice in a member's direct messages, walked like an interview.
 
-``/quiz practice [TOPIC]`` asks one question chosen by the practice policy; each answer
+``/quiz practice [TOPIC] [DIFFICULTY]`` asks one question chosen by the practice policy; each answer
 in the DM brings the next follow-up, then the outline with the grade buttons; the grade
 updates the member's own card (never the channel's leaderboard). One open session per
 member; a session untouched for a day expires quietly.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from bot.bank.rotation import eligible_questions
 from bot.kernel import cards
 from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
 from bot.kernel.events import ButtonPress, DirectMessage
@@ -28,7 +29,7 @@ from bot.practice._cards import NEXT_ACTION, session_of_value
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
-from questions.pack import Question
+from questions.pack import Difficulty, Question
 
 log = logging.getLogger(__name__)
 
@@ -91,14 +92,30 @@ class PracticeSessions:
         member: MemberRef,
         topic: str | None,
         member_id: int | None = None,
+        *,
+        difficulty: Difficulty | None = None,
     ) -> Response:
         """A new session for ``member`` (``member_id``: who they are in the store, when
-        known; a Discord DM carries no guild to find it by)."""
+        known; a Discord DM carries no guild to find it by), of ``topic`` and ``difficulty``
+        when given (None: any)."""
         if not isinstance(platform, DirectMessages):
             raise Refused(NO_DIRECT_MESSAGES)
-        known = sorted(set(self._engine.question_topics().values()))
+        topics = self._engine.question_topics()
+        known = sorted(set(topics.values()))
         if topic is not None and topic not in known:
             raise unknown_topic(topic, known)
+        if difficulty is not None and not eligible_questions(
+            topics,
+            None,
+            topic,
+            difficulty=difficulty,
+            difficulties=self._engine.question_difficulties(),
+        ):
+            where = f" in {topic}" if topic else ""
+            raise Refused(
+                f"No {difficulty} question{where} to practise. Pick another difficulty, e.g."
+                f" `/quiz practice {topic + ' ' if topic else ''}any`."
+            )
         if member_id is None:
             member_id = await self._members.member_id(member)
         current = await self.current(member_id)
@@ -110,16 +127,19 @@ class PracticeSessions:
                 await self._send(platform, current, "question", card)
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
-        question_id = await self._learning.choose_practice(member_id, now, topic=topic)
+        question_id = await self._learning.choose_practice(
+            member_id, now, topic=topic, difficulty=difficulty
+        )
         if question_id is None:
             which = f" of {topic}" if topic else ""
+            level = f" {difficulty}" if difficulty else ""
             raise Refused(
-                f"Nothing to practise right now: every question{which} was graded in the "
+                f"Nothing to practise right now: every{level} question{which} was graded in the "
                 "last day. Come back tomorrow."
             )
         direct = await platform.open_direct(member)
         session = await self._store.start_session(
-            PracticeDraft(member_id, direct, question_id, topic, now)
+            PracticeDraft(member_id, direct, question_id, topic, now, difficulty)
         )
         if session is None:
             raise Refused(ALREADY_OPEN)
@@ -214,11 +234,18 @@ class PracticeSessions:
     async def next_question(
         self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int
     ) -> Response:
-        """ "Next question": a new session of the same topic as the one just graded."""
+        """ "Next question": a new session of the same topic and difficulty as the one
+        just graded."""
         previous = await self._store.session(after_session)
         if previous is None or not await self._owns(previous, member, channel):
             raise Refused("That button belongs to someone else's practice.")
-        return await self.start(platform, member, previous.topic, previous.member_id)
+        return await self.start(
+            platform,
+            member,
+            previous.topic,
+            previous.member_id,
+            difficulty=previous.difficulty,
+        )
 
     async def _owns(self, session: PracticeSession, member: MemberRef, channel: ChannelRef) -> bool:
         """Whether ``member``, pressing in ``channel``, is the member of ``session``. A press

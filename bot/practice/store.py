@@ -14,6 +14,7 @@ from typing import Protocol
 
 from bot.kernel.models import Delivery
 from bot.kernel.refs import ChannelRef
+from questions.pack import Difficulty
 
 
 class PracticeState(StrEnum):
@@ -36,6 +37,7 @@ class PracticeSession:
     state: PracticeState
     started_at: datetime
     touched_at: datetime  # the last step; the session expires a day after it
+    difficulty: Difficulty | None = None  # the difficulty asked for; "Next question" keeps it
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,7 @@ class PracticeDraft:
     question_id: int
     topic: str | None
     at: datetime
+    difficulty: Difficulty | None = None  # None: any
 
 
 class PracticeStore(Protocol):

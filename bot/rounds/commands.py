@@ -113,10 +113,8 @@ class RoundCommands:
                 topic=topic,
                 asked_again=repeated.append,
             )
-        except NoQuestions:
-            raise Refused(
-                "No topic is enabled. Enable one with `/quiz topics enable TOPIC`."
-            ) from None
+        except NoQuestions as none:
+            raise Refused(str(none)) from None
         if round_ is None:
             return Response(info("A question was just posted."))
         notes = [f"Posting question #{round_.number}."]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
-from bot.bank.rotation import eligible_questions, pick_question
+from bot.bank.rotation import none_eligible, pick_question
 from bot.bank.store import StoredQuestion, Workspace
 from bot.kernel.bounded_cache import BoundedCache
 from bot.kernel.clock import Clock
@@ -41,7 +41,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.store import Store
 from questions.catalog import Catalog
-from questions.pack import Question
+from questions.pack import Difficulty, Question
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,8 @@ REVEAL_KINDS = (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
 
 
 class NoQuestions(Refused):
-    """No question is eligible (every topic disabled, or an unknown topic)."""
+    """No question is eligible (every topic disabled, an unknown topic, or none of the
+    channel's difficulty); its text says which and what to change."""
 
 
 class QuizEngine:
@@ -127,6 +128,10 @@ class QuizEngine:
         are not in private practice)."""
         return self.questions.bundled_topics()
 
+    def question_difficulties(self) -> Mapping[int, Difficulty | None]:
+        """The difficulty of every bundled question (None: it has none), by question id."""
+        return self.questions.bundled_difficulties()
+
     # channels
 
     async def channel(self, ref: ChannelRef) -> ChannelSettings | None:
@@ -197,14 +202,14 @@ class QuizEngine:
         ``asked_again`` is told whether every eligible question had been asked in the
         channel already, so that the chosen one comes round again."""
         workspace = workspace_of(channel.ref)
-        eligible = eligible_questions(self.questions.eligible(workspace), channel.topics, topic)
+        level = channel.difficulty
+        eligible = self.questions.choosable(workspace, channel.topics, topic, level)
         if not eligible:
             # the channel may ask only questions another replica approved a moment ago
             await self.read_bank(workspace)
-            offered = self.questions.eligible(workspace)
-            eligible = eligible_questions(offered, channel.topics, topic)
+            eligible = self.questions.choosable(workspace, channel.topics, topic, level)
         if not eligible:
-            raise NoQuestions(topic or "")
+            raise NoQuestions(none_eligible(level, channel.topics, topic))
 
         def choose(ask_counts: Mapping[int, int]) -> int:
             chosen = pick_question(eligible, ask_counts, self._rng)

@@ -62,8 +62,8 @@ class ChannelSlots:
             return
         try:
             await self._start_round(channel, scheduled_for=slot, scheduled=True)
-        except NoQuestions:
-            log.warning("no eligible question: every topic disabled?", extra=about(channel.ref))
+        except NoQuestions as none:
+            log.warning("no eligible question: %s", none, extra=about(channel.ref))
 
     async def catch_up(self, channels: list[ChannelSettings]) -> None:
         """After downtime: each channel's last due slot within its grace window, once."""

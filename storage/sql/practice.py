@@ -10,6 +10,7 @@ from datetime import datetime
 from bot.kernel.models import Delivery
 from bot.kernel.refs import ChannelRef
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState
+from storage.records import difficulty_from_db
 from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
@@ -17,7 +18,7 @@ from storage.timestamps import from_db, to_db
 DIRECT_NAME = "DM"
 SESSION_COLUMNS = (
     "id, member_id, platform, workspace, direct_channel, question_id, topic, answers, state,"
-    " started_at, touched_at"
+    " started_at, touched_at, difficulty"
 )
 
 
@@ -54,8 +55,8 @@ class Practice:
         async with self._db.transaction() as session:
             new_id = await session.insert_returning_id(
                 "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
-                " question_id, topic, answers, state, started_at, touched_at)"
-                " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?"
+                " question_id, topic, answers, state, started_at, touched_at, difficulty)"
+                " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?"
                 " WHERE NOT EXISTS (SELECT 1 FROM practice_sessions"
                 " WHERE member_id = ? AND closed_at IS NULL)"
                 # a session opened at the same time (a second start, on PostgreSQL) is
@@ -71,6 +72,7 @@ class Practice:
                     PracticeState.ANSWER.value,
                     at,
                     at,
+                    None if draft.difficulty is None else draft.difficulty.value,
                     draft.member_id,
                 ),
             )
@@ -87,6 +89,7 @@ class Practice:
             PracticeState.ANSWER,
             draft.at,
             draft.at,
+            draft.difficulty,
         )
 
     async def advance(
@@ -132,4 +135,5 @@ def _session(row: Row) -> PracticeSession:
         state=PracticeState(row[8]),
         started_at=from_db(row[9]),
         touched_at=from_db(row[10]),
+        difficulty=difficulty_from_db(row[11]),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.channels.commands import CHANNEL_SETTINGS
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     EPHEMERAL,
@@ -30,7 +31,7 @@ async def test_a_member_sees_every_setting_or_one(quiz: Quiz) -> None:  # noqa: 
     await quiz.command(ANN, "config", {"setting": "reveal-reactors"})
     one = {f["name"]: f["value"] for f in last_private_embed(quiz)["fields"]}
 
-    assert set(every) == {"reveal-emoji", "followups", "grace", "reveal-reactors", "answers"}
+    assert list(every) == [s.name for s in CHANNEL_SETTINGS]
     assert every["reveal-reactors"].startswith("2 ")
     assert "`/quiz config grace HOURS`" in every["grace"]
     assert one == {"reveal-reactors": every["reveal-reactors"]}

@@ -30,8 +30,10 @@ from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.service import QuizService
 from questions.catalog import Catalog
+from questions.pack import Difficulty
 from storage.postgres.store import PostgresStore
 from tests.conftest import sample_pack
+from tests.core.test_difficulty import levels_pack
 from tests.fakes import FakeClock, FakePlatform
 from tests.storage.backends import postgres_schema
 
@@ -62,6 +64,7 @@ async def replica(
     *,
     background: bool,
     setup: StoreSetup | None = None,
+    catalog: Catalog | None = None,
 ) -> AsyncIterator[QuizService]:
     async with PostgresStore.open(url, replica=name) as store:
         if setup is not None:
@@ -69,7 +72,7 @@ async def replica(
         service = QuizService(
             store=store,
             platforms={platform.name: platform},
-            catalog=Catalog([sample_pack()]),
+            catalog=catalog or Catalog([sample_pack()]),
             clock=clock,
             config=QuizConfig(default_schedule=None, replicas_share_store=True),
             rng=random.Random(7),
@@ -84,7 +87,11 @@ async def replica(
 
 @asynccontextmanager
 async def two_replicas(
-    *, background: bool, before_b: tuple[str, ...] = (), setup_b: StoreSetup | None = None
+    *,
+    background: bool,
+    before_b: tuple[str, ...] = (),
+    setup_b: StoreSetup | None = None,
+    catalog: Catalog | None = None,
 ) -> AsyncIterator[Replicas]:
     """Replicas a and b on one database; ``before_b``: a's commands before b starts."""
     platform = FakePlatform()  # one workspace, which both replicas post to
@@ -92,12 +99,20 @@ async def two_replicas(
     run = uuid.uuid4().hex[:8]  # names no other test's replica has
     async with postgres_schema() as url, AsyncExitStack() as stack:
         a = await stack.enter_async_context(
-            replica(url, f"a-{run}", platform, clock, background=False)
+            replica(url, f"a-{run}", platform, clock, background=False, catalog=catalog)
         )
         for text in before_b:
             await command(a, text)
         b = await stack.enter_async_context(
-            replica(url, f"b-{run}", platform, clock, background=background, setup=setup_b)
+            replica(
+                url,
+                f"b-{run}",
+                platform,
+                clock,
+                background=background,
+                setup=setup_b,
+                catalog=catalog,
+            )
         )
         yield Replicas(a, b, url, f"b-{run}")
 
@@ -223,6 +238,31 @@ async def test_a_schedule_set_on_one_replica_moves_the_other_replicas_slots() ->
 
         await change_on_a(r, "resume")
         assert next_slot_on(r.b, channel.id) == datetime(2031, 1, 15, 12, 0, tzinfo=UTC)
+
+
+async def test_a_difficulty_set_on_one_replica_limits_the_other_replicas_questions() -> None:
+    async with two_replicas(background=False, catalog=Catalog([levels_pack()])) as replicas:
+        b = replicas.b
+        await command(b, "stats")  # b has read the channel's settings
+
+        stored = await change_on_a(replicas, "config difficulty hard")
+        assert stored.difficulty is Difficulty.HARD
+
+        for _ in range(2):
+            await command(b, "now")
+            round_ = await latest_round(b)
+            question = b.engine.question_for(CHANNEL, round_.question_id)
+            assert question is not None and question.id == "gpu-hard", (
+                "replica b asked a question of any difficulty after replica a set hard"
+            )
+            clock_step(b)
+
+
+def clock_step(service: QuizService) -> None:
+    """Two `/quiz now` a moment apart are two rounds."""
+    clock = service.engine.clock
+    assert isinstance(clock, FakeClock)
+    clock.advance(seconds=1)
 
 
 async def test_a_channel_set_up_on_one_replica_is_scheduled_on_the_other() -> None:

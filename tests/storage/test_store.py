@@ -32,6 +32,7 @@ from bot.kernel.render import Button, Card, CardKind, Field
 from bot.practice.store import PracticeDraft, PracticeState
 from bot.store import Store
 from questions.catalog import QuestionKey
+from questions.pack import Difficulty
 from storage.errors import NotFoundError, StoreClosedError
 from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
@@ -182,8 +183,10 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
         grace_hours=1.5,
         disabled_reason="archived",
         answer_mode=AnswerMode.BLIND,
+        difficulty=Difficulty.HARD,
     )
     assert created.answer_mode is AnswerMode.THREAD
+    assert created.difficulty is None
     await store.channels.update_channel(changed)
     assert await store.channels.get_channel(created.ref) == changed
     assert await store.channels.get_channel_by_id(created.id) == changed
@@ -742,6 +745,22 @@ async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None
     assert await store.practice.close_session(started.id, "graded", T0)
     assert await store.practice.open_session(ann) is None
     assert await store.practice.start_session(again) is not None
+
+
+async def test_a_practice_session_keeps_its_difficulty(store: SqliteStore) -> None:
+    channel_id = await new_channel(store)
+    question_id = (await new_round(store, channel_id)).question_id
+    ann, bob = await member(store, "ann"), await member(store, "bob")
+    direct = ChannelRef("slack", "T1", "D-ann", "DM")
+    draft = PracticeDraft(ann, direct, question_id, "gpu", T0, Difficulty.EASY)
+    started = await store.practice.start_session(draft)
+    assert started is not None and started.difficulty is Difficulty.EASY
+    assert await store.practice.session(started.id) == started
+    assert await store.practice.open_session(ann) == started
+    plain = PracticeDraft(bob, replace(direct, channel_id="D-bob"), question_id, None, T0)
+    other = await store.practice.start_session(plain)
+    assert other is not None and other.difficulty is None
+    assert await store.practice.open_session_in(other.direct) == other
 
 
 async def test_recap_catch_up_queries_work_on_every_backend(store: SqliteStore) -> None:
