@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Event, Platform], Awaitable[Response | None]]
 # An answer or its edit, with the quiz channel the chain looked up for it.
 ReplyHandler = Callable[[Reply, ChannelSettings, Platform], Awaitable[None]]
-CommandHandler = Callable[[Command, Invocation], Awaitable[Response]]
+CommandHandler = Callable[[Command, Invocation], Awaitable[Response | None]]
 FAILURE = "Something went wrong; it was logged. Try again."
 
 

@@ -156,6 +156,7 @@ class QuizService:
         self.slots = ChannelSlots(
             channels=store.channels,
             rounds=store.rounds,
+            meta=store.meta,
             start_round=self.engine.start_round,
             platforms=self.platforms,
             clock=clock,

@@ -35,7 +35,17 @@ CONTROLS = (
     ":quit                leave",
     "anything else        your answer, in the thread of the last question",
 )
+FORM_CONTROLS = (
+    "field: text          inside a form: set a field; a line without `field:` continues it",
+    f"{SUBMIT:<21}inside a form: submit it",
+    f"{CANCEL:<21}inside a form: drop it",
+)
 ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
+
+
+def works_inside_a_form(text: str) -> bool:
+    """The controls that still work while a form is open; any other line is the form's."""
+    return text in (":quit", ":help") or text.split(maxsplit=1)[0:1] == [":as"]
 
 
 async def nothing_to_wait_for() -> None:
@@ -57,14 +67,16 @@ class ConsoleSession:
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
     _form: FormEntry | None = None
+    _form_member: str = ""  # who opened the form: it is theirs, whoever speaks meanwhile
     _direct: bool = False  # in the member's direct messages with the bot (``:dm``)
 
     def _next_id(self, kind: str) -> str:
         self._counter += 1
         return f"console-{self._session}-{kind}{self._counter}"
 
-    def _member_ref(self) -> MemberRef:
-        return MemberRef("console", CONSOLE_CHANNEL.workspace, self.member, self.member)
+    def _member_ref(self, name: str | None = None) -> MemberRef:
+        name = name or self.member
+        return MemberRef("console", CONSOLE_CHANNEL.workspace, name, name)
 
     def _channel(self) -> ChannelRef:
         return direct_channel(self.member) if self._direct else CONSOLE_CHANNEL
@@ -73,7 +85,9 @@ class ConsoleSession:
         return self.member if self._direct else None
 
     def prompt(self) -> str:
-        return f"{self.member} (DM)> " if self._direct else f"{self.member}> "
+        where = " (DM)" if self._direct else ""
+        form = f" [form: {self._form.form.title}]" if self._form is not None else ""
+        return f"{self.member}{where}{form}> "
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         async for raw in lines:
@@ -90,16 +104,23 @@ class ConsoleSession:
 
     async def handle_line(self, line: str) -> bool:
         """Act on one input line; False means quit."""
-        if self._form is not None:
+        text = line.strip()
+        if self._form is not None and not works_inside_a_form(text):
             await self._fill_form(line)
             return True
-        text = line.strip()
         if not text:
             return True
         if text == ":quit":
             return False
         if text == ":help":
-            for control in CONTROLS:
+            controls: tuple[str, ...] = CONTROLS
+            if self._form is not None:
+                self.transcript.note(f"the form {self._form.form.title!r} is open:")
+                controls = (
+                    *FORM_CONTROLS,
+                    *(c for c in CONTROLS if works_inside_a_form(c.split()[0])),
+                )
+            for control in controls:
                 self.transcript.note(control)
         elif text in (":dm", ":channel"):
             self._direct = text == ":dm"
@@ -131,6 +152,8 @@ class ConsoleSession:
             self.view.admins.discard(self.member)
         role = "an admin" if self.member in self.view.admins else "a member"
         self.transcript.note(f"you are now {self.member}, {role}")
+        if self._form is not None:
+            self.transcript.note(f"the form stays open, {self._form_member}'s to submit")
 
     async def _command(self, text: str) -> None:
         if self.echo:
@@ -148,18 +171,20 @@ class ConsoleSession:
         )
         await self._show(await self.handle(event))
 
-    async def _show(self, response: Response | None) -> None:
+    async def _show(self, response: Response | None, to: str | None = None) -> None:
         if response is None:
             return
+        member = to or self.member
         if response.form is not None:
             self._form = FormEntry(response.form)
+            self._form_member = member
             lines = self._form.instructions()
-            self.transcript.say(None, f"quizbot → {self.member} (private)", lines)
+            self.transcript.say(None, f"quizbot → {member} (private)", lines)
             return
         if response.public:
             self.transcript.show(None, "quizbot", response.card)
         else:
-            self.transcript.tell(self.member, response.card, self._direct_name())
+            self.transcript.tell(member, response.card, self._direct_name())
 
     async def _fill_form(self, line: str) -> None:
         entry = self._form
@@ -178,18 +203,18 @@ class ConsoleSession:
         submit = FormSubmit(
             self._next_id("form"),
             CONSOLE_CHANNEL,
-            self._member_ref(),
+            self._member_ref(self._form_member),
             entry.form.kind,
             entry.form.target,
             dict(entry.values),
         )
         response = await self.handle(submit)
         if response is not None and response.problems:
-            self.transcript.tell(self.member, response.card)
+            self.transcript.tell(self._form_member, response.card)
             self.transcript.note(f"the form is still open: fix the field, then `{SUBMIT}`")
             return
         self._form = None
-        await self._show(response)
+        await self._show(response, to=self._form_member)
 
     async def _direct_message(self, text: str) -> None:
         channel = self._channel()

@@ -125,7 +125,10 @@ class QuizGroup(app_commands.Group):
 def _options(subcommand: Subcommand) -> tuple[list[inspect.Parameter], dict[str, str]]:
     if subcommand.settings:
         names = tuple(s.name for s in subcommand.settings)
-        parameters = [_parameter(SETTING, _literal(names)), _parameter(VALUE, str)]
+        parameters = [  # neither given: every setting is shown; a setting alone: that one
+            _parameter(SETTING, _literal(names) | None, default=None),
+            _parameter(VALUE, str | None, default=None),
+        ]
         described = ", ".join(f"{s.name}: {s.value.description}" for s in subcommand.settings)
         return parameters, {SETTING: "Which setting", VALUE: described[:DESCRIPTION_LIMIT]}
     parameters = []

@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.rotation import none_eligible
 from bot.blind.answers import BlindAnswers
-from bot.channels._cards import schedule_card, topics_card
+from bot.channels._cards import schedule_card, settings_card, topics_card
 from bot.channels.editor import ChannelSettingsEditor
 from bot.commands.context import CommandContext
-from bot.commands.grammar import Param, ParamKind, Setting, Subcommand, Suggest
+from bot.commands.grammar import SETTING_NAME, Param, ParamKind, Setting, Subcommand, Suggest
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
@@ -107,6 +107,13 @@ class SetAnswerMode(QuizCommand):
     """Where members answer: in the thread, or blind until the reveal."""
 
     mode: AnswerMode
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSettings(QuizCommand):
+    """Show the channel's settings (or one of them), each with the command that changes it."""
+
+    setting: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,9 +227,14 @@ class ChannelCommands:
         note = "Paused: no scheduled questions until `/quiz resume`." if paused else "Resumed."
         return await self._settings.change(dataclasses.replace(channel, paused=paused), note)
 
-    async def configure(self, ctx: CommandContext, command: ChannelSetting) -> Response:
+    async def configure(
+        self, ctx: CommandContext, command: ShowSettings | ChannelSetting
+    ) -> Response:
         channel = ctx.quiz
         match command:
+            case ShowSettings(setting=name):
+                shown = [s for s in CHANNEL_SETTINGS if name is None or s.name == name]
+                return Response(settings_card(channel, shown))
             case SetRevealEmoji(emoji=typed):
                 emoji = await ctx.reaction_emoji(one_emoji(typed))
                 refuse_the_vote_emoji(emoji, self._config)
@@ -371,6 +383,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid="{value} is not an emoji.",
         ),
         lambda emoji: SetRevealEmoji(emoji=emoji),
+        lambda channel: channel.reveal_emoji,
     ),
     Setting(
         "followups",
@@ -383,6 +396,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid="Unknown follow-up policy {value}.",
         ),
         lambda policy: SetFollowUps(policy=FollowUpPolicy(policy)),
+        lambda channel: channel.followup_policy.value,
     ),
     Setting(
         "grace",
@@ -395,6 +409,8 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid=f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.",
         ),
         lambda hours: SetGrace(hours=hours),
+        lambda channel: channel.grace_hours,
+        lambda hours: f"{hours:g} h",
     ),
     Setting(
         "reveal-reactors",
@@ -409,6 +425,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid=f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.",
         ),
         lambda count: SetRevealReactors(count=count),
+        lambda channel: channel.reveal_min_reactors,
     ),
     Setting(
         "answers",
@@ -420,6 +437,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid="Unknown answer mode {value}: give thread or blind.",
         ),
         lambda mode: SetAnswerMode(mode=AnswerMode(mode)),
+        lambda channel: channel.answer_mode.value,
     ),
     Setting(
         "difficulty",
@@ -431,6 +449,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             invalid="Unknown difficulty {value}: give easy, medium, hard or any.",
         ),
         lambda level: SetDifficulty(None if level == ANY_DIFFICULTY else Difficulty(level)),
+        lambda channel: ANY_DIFFICULTY if channel.difficulty is None else channel.difficulty.value,
     ),
 )
 
@@ -441,6 +460,6 @@ CONFIG = Subcommand(
     " questions, or any)",
     "/quiz config answers blind",
     settings=CHANNEL_SETTINGS,
+    build=lambda a: ShowSettings(setting=None if SETTING_NAME not in a else str(a[SETTING_NAME])),
     handler=ChannelCommands.configure,
-    admin=True,
 )

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bot.commands.typed import CommandError
+from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 
 if TYPE_CHECKING:
@@ -120,11 +121,25 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class Setting(Generic[C]):
-    """One channel setting of ``/quiz config``: its value and the command that sets it."""
+    """One channel setting of ``/quiz config``: its value, the command that sets it, and
+    how its current value is read from a channel's settings and shown."""
 
     name: str
     value: Param
     build: Callable[[Any], C]
+    read: Callable[[ChannelSettings], Any]
+    show: Callable[[Any], str] = str
+
+    def form(self) -> str:
+        """``grace HOURS``."""
+        return f"{self.name} {self.value.form()}"
+
+    def shown(self, channel: ChannelSettings) -> str:
+        """The channel's value of this setting, as members read it."""
+        return self.show(self.read(channel))
+
+
+SETTING_NAME = "setting"  # the argument a subcommand with settings builds its view from
 
 
 def _unbuilt(arguments: Arguments) -> QuizCommand:
@@ -134,7 +149,8 @@ def _unbuilt(arguments: Arguments) -> QuizCommand:
 
 # A handler is a method of its feature's commands class (e.g. ``PracticeCommands.practice``),
 # declared unbound; the runner calls it on the instance the service built with what it uses.
-Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response"]]
+# None: nothing more to tell the member (what they asked for was sent where it belongs).
+Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response | None"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +161,9 @@ class Subcommand:
     summary: str
     example: str
     handler: Handler
-    build: Callable[[Arguments], QuizCommand] = _unbuilt  # the typed command from parsed arguments
+    # the typed command from parsed arguments; for a subcommand with settings, the command
+    # that shows them (all, or the one named by SETTING_NAME)
+    build: Callable[[Arguments], QuizCommand] = _unbuilt
     params: tuple[Param, ...] = ()
     settings: tuple[Setting[Any], ...] = ()
     admin: bool = False  # always needs an admin, whatever its arguments
@@ -159,9 +177,14 @@ class Subcommand:
     def form(self) -> str:
         """``/quiz leaderboard [week|month|all] [public]``."""
         if self.settings:
-            forms = " | ".join(f"{s.name} {s.value.form()}" for s in self.settings)
+            forms = " | ".join(s.form() for s in self.settings)
             return f"/quiz {self.name} {forms}"
         leading = [self._form(p) for p in self.params if not p.needs]
+        return " ".join([f"/quiz {self.name}", *leading])
+
+    def member_form(self) -> str:
+        """The form without the parameters only admins give: ``/quiz topics``."""
+        leading = [self._form(p) for p in self.params if not p.needs and not p.admin]
         return " ".join([f"/quiz {self.name}", *leading])
 
     def _form(self, param: Param) -> str:
@@ -171,8 +194,23 @@ class Subcommand:
             text = f"{param.alone}|{text}"
         return text if param.required else f"[{text}]"
 
+    def view_form(self) -> str:
+        """``/quiz config [SETTING]``: how a subcommand with settings shows them."""
+        return f"/quiz {self.name} [SETTING]" if self.settings else ""
+
+    def usages(self) -> tuple[tuple[str, str, bool], ...]:
+        """The help's lines of this subcommand: (form, summary, admin only). A subcommand
+        with settings has two: everyone may view them, only admins change them."""
+        if self.settings:
+            view = (self.view_form(), "the channel's settings and how to change them", False)
+            return (view, (self.form(), self.summary, True))
+        return ((self.form(), self.summary, self.admin),)
+
     def needs_admin(self, words: Sequence[str]) -> bool:
-        return self.admin or (any(p.admin for p in self.params) and any(w.strip() for w in words))
+        given = [w for w in words if w.strip()]
+        if self.settings:  # naming a setting shows it; giving a value changes it
+            return self.admin or len(given) > 1
+        return self.admin or (any(p.admin for p in self.params) and bool(given))
 
     def problem(self, text: str) -> CommandError:
         return CommandError(f"{text}\nUse: {self.form()}\nExample: {self.example}")
@@ -241,11 +279,16 @@ class Subcommand:
         return values
 
     def _parse_setting(self, words: Sequence[str]) -> QuizCommand:
-        if len(words) != 2:
-            raise ValueError("Give one setting and its value.")
+        if not words:
+            return self.build({})
+        if len(words) > 2:
+            raise ValueError("Give one setting and its value, or one setting to see it.")
         setting = next((s for s in self.settings if s.name == words[0].lower()), None)
         if setting is None:
-            raise ValueError(f"Unknown setting {quoted(words[0])}.")
+            known = ", ".join(s.name for s in self.settings)
+            raise ValueError(f"Unknown setting {quoted(words[0])}: the settings are {known}.")
+        if len(words) == 1:
+            return self.build({SETTING_NAME: setting.name})
         command: QuizCommand = setting.build(setting.value.convert(words[1]))
         return command
 

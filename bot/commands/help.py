@@ -14,8 +14,9 @@ def help_card(usages: Sequence[tuple[str, str, bool]], note: str = "") -> Card:
     """One line per subcommand: (form, summary, admin only), members' commands first."""
     lines = [note] if note else []
     lines += [f"`{form}` — {summary}" for form, summary, admin in usages if not admin]
-    lines += ["", "Admins:"]
-    lines += [f"`{form}` — {summary}" for form, summary, admin in usages if admin]
+    admins = [f"`{form}` — {summary}" for form, summary, admin in usages if admin]
+    if admins:
+        lines += ["", "Admins:", *admins]
     return Card(title="quizbot commands", body="\n".join(lines), kind=CardKind.INFO)
 
 

@@ -23,8 +23,10 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
 log = logging.getLogger(__name__)
-HELP_LINES = tuple((c.form(), c.summary, c.admin) for c in QUIZ_COMMANDS)
-BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response]]
+HELP_LINES = tuple(line for c in QUIZ_COMMANDS for line in c.usages())
+# In direct messages only what works there, as a member runs it (an admin's use never does).
+DIRECT_HELP_LINES = tuple((c.member_form(), c.summary, False) for c in QUIZ_COMMANDS if c.in_direct)
+BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response | None]]
 
 
 class QuizChannels(Protocol):
@@ -77,7 +79,7 @@ class CommandRunner:
             weakref.WeakValueDictionary()
         )
 
-    async def run(self, event: Command, invocation: Invocation | None = None) -> Response:
+    async def run(self, event: Command, invocation: Invocation | None = None) -> Response | None:
         """Run an invocation the inbound chain let through (a member's admin command is
         refused there), as it parsed it; a bad argument raises CommandError."""
         if invocation is None:
@@ -105,9 +107,10 @@ class CommandRunner:
         command: QuizCommand,
         event: Command,
         channel: ChannelSettings | None,
-    ) -> Response:
+    ) -> Response | None:
+        usages = DIRECT_HELP_LINES if event.direct else HELP_LINES
         context = CommandContext(
-            event, channel, HELP_LINES, self._platforms.get(event.channel.platform)
+            event, channel, usages, self._platforms.get(event.channel.platform)
         )
         try:
             return await self._handlers[subcommand.name](context, command)

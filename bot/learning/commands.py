@@ -86,10 +86,11 @@ class LearningCommands:
         self._clock = clock
         self._default_timezone = default_timezone
 
-    async def grade(self, ctx: CommandContext, command: GradeRound) -> Response:
+    async def grade(self, ctx: CommandContext, command: GradeRound) -> Response | None:
         session = await self._practice.waiting_for_grade(ctx.event.channel)
         if session is not None and command.grade is not None and ctx.platform is not None:
-            return await self._practice.grade(ctx.platform, session, command.grade)
+            await self._practice.grade(ctx.platform, session, command.grade)
+            return None  # the confirmation is posted in the DM
         if ctx.event.direct:
             if session is not None:
                 return self._practice.how_to_grade()

@@ -196,7 +196,7 @@ class PracticeSessions:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
         return await self.in_direct(channel)
 
-    async def on_button(self, press: ButtonPress, platform: Platform) -> Response:
+    async def on_button(self, press: ButtonPress, platform: Platform) -> Response | None:
         """A practice card's button: the next question, or the grade of the session's."""
         if press.action == NEXT_ACTION:
             value = press.value
@@ -206,14 +206,17 @@ class PracticeSessions:
         session = await self.waiting_for_grade(press.channel)
         if grade is None or session is None or session.id != session_of_value(press.value):
             raise Refused("That practice session is over. Start another with `/quiz practice`.")
-        return await self.grade(platform, session, grade)
+        await self.grade(platform, session, grade)
+        return None
 
     @staticmethod
     def how_to_grade() -> Response:
         """What a member is told who asked to grade practice without a grade to give."""
         return Response(practice_cards.waiting_for_grade())
 
-    async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> Response:
+    async def grade(self, platform: Platform, session: PracticeSession, grade: Grade) -> None:
+        """Grade the session's question. The confirmation, with its "Next question" button,
+        is posted in the DM once, and is the only one: nothing is told privately besides."""
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
         now = self._engine.clock.now()
@@ -226,9 +229,7 @@ class PracticeSessions:
             raise Refused(SESSION_OVER) from None
         zone = self._engine.config.default_timezone
         card = practice_cards.graded_card(grade, result.card.due, zone, session.id)
-        # The confirmation with its "Next question" button stays in the DM, sent once.
         await self._send(platform, session, "graded", card)
-        return Response(cards.info(card.title))
 
     async def next_question(
         self, platform: Platform, member: MemberRef, channel: ChannelRef, after_session: int

@@ -40,6 +40,7 @@ from bot.scheduling.scheduler import ChannelPlan
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key: ISO time of a recap slot
 
 
 class WeeklyRecaps:
@@ -144,7 +145,12 @@ class WeeklyRecaps:
             elif decision.newest_skipped is not None:
                 missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
         recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
-        unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
+        warned_through = await self._skips_warned_through()
+        unrecorded = [
+            (c, slot)
+            for c, slot, key in missed
+            if key not in recorded and (warned_through is None or slot > warned_through)
+        ]
         # one query for both: the due recaps' weeks, and the missed ones' (a week without a
         # round would have had no recap, so skipping it is nothing to warn about)
         slots = due + unrecorded
@@ -155,11 +161,19 @@ class WeeklyRecaps:
         windows = [(c.id, *weeks[slot, c.timezone]) for c, slot in slots]
         last_rounds = await self._store.recaps.last_rounds_between(windows)
         due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
-        self._warn_missed(
-            [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
-        )
+        skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
+        self._warn_missed(skipped)
+        if skipped:
+            newest = max(slot for _, slot in skipped)
+            await self._store.meta.set_meta(SKIPS_WARNED_THROUGH, newest.isoformat())
         for (channel, slot), last_round in zip(due, due_rounds, strict=True):
             await self._record(channel, slot, last_round)
+
+    async def _skips_warned_through(self) -> datetime | None:
+        """The newest skipped recap slot already warned about: a skipped recap is never
+        recorded, so without this every later start would warn about it again."""
+        stored = await self._store.meta.get_meta(SKIPS_WARNED_THROUGH)
+        return None if stored is None else datetime.fromisoformat(stored)
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
         """One warning per grace window for the recaps skipped; the channels at debug."""

@@ -11,6 +11,7 @@ from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused, unknown_topic
+from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Response
 from bot.kernel.scoring import Period, period_start
 from bot.learning.service import LearningService
@@ -51,6 +52,23 @@ class SkipRound(QuizCommand):
     """Close the open round without revealing it."""
 
 
+def topic_notes(channel: ChannelSettings, topic: str, *, asked_again: bool) -> list[str]:
+    """What an admin who asked for a question of ``topic`` should know about it: that the
+    channel has it disabled, that its every question was asked already."""
+    notes = []
+    if channel.topics is not None and topic not in channel.topics:
+        notes.append(
+            f"{topic} is disabled in this channel: scheduled questions skip it"
+            f" (`/quiz topics enable {topic}` turns it on)."
+        )
+    if asked_again:
+        notes.append(
+            f"Every question of {topic} was asked in this channel already, so this one is"
+            " asked again."
+        )
+    return notes
+
+
 class RoundCommands:
     """The handlers of the rounds' subcommands."""
 
@@ -86,15 +104,23 @@ class RoundCommands:
             await engine.read_bank(workspace)  # approved a moment ago?
             if topic not in engine.questions.topics(workspace):
                 raise unknown_topic(topic, engine.questions.topics(workspace))
+        repeated: list[bool] = []
         try:
             round_ = await engine.start_round(
-                ctx.quiz, scheduled_for=engine.clock.now(), scheduled=False, topic=topic
+                ctx.quiz,
+                scheduled_for=engine.clock.now(),
+                scheduled=False,
+                topic=topic,
+                asked_again=repeated.append,
             )
         except NoQuestions as none:
             raise Refused(str(none)) from None
         if round_ is None:
             return Response(info("A question was just posted."))
-        return Response(info(f"Posting question #{round_.number}."))
+        notes = [f"Posting question #{round_.number}."]
+        if topic is not None:
+            notes += topic_notes(ctx.quiz, topic, asked_again=bool(repeated and repeated[-1]))
+        return Response(info(" ".join(notes)))
 
     async def reveal_now(self, ctx: CommandContext, command: RevealNow) -> Response:
         round_ = await self._rounds.latest_round(ctx.quiz.id)

@@ -195,8 +195,12 @@ class QuizEngine:
         scheduled_for: datetime,
         scheduled: bool,
         topic: str | None = None,
+        asked_again: Callable[[bool], None] | None = None,
     ) -> Round | None:
-        """Record a new round and its actions; None if the slot already has one."""
+        """Record a new round and its actions; None if the slot already has one.
+
+        ``asked_again`` is told whether every eligible question had been asked in the
+        channel already, so that the chosen one comes round again."""
         workspace = workspace_of(channel.ref)
         level = channel.difficulty
         eligible = self.questions.choosable(workspace, channel.topics, topic, level)
@@ -210,6 +214,8 @@ class QuizEngine:
         def choose(ask_counts: Mapping[int, int]) -> int:
             chosen = pick_question(eligible, ask_counts, self._rng)
             assert chosen is not None  # some question is eligible
+            if asked_again is not None:
+                asked_again(ask_counts.get(chosen, 0) > 0)
             return chosen
 
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]

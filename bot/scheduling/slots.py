@@ -12,7 +12,7 @@ from typing import Protocol
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings, Round
-from bot.kernel.stores import ChannelStore
+from bot.kernel.stores import ChannelStore, MetaStore
 from bot.rounds.engine import NoQuestions
 from bot.rounds.store import RoundStore
 from bot.scheduling.schedule_spec import (
@@ -24,6 +24,7 @@ from bot.scheduling.schedule_spec import (
 )
 
 log = logging.getLogger(__name__)
+SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key: ISO time of a question slot
 
 
 class StartRound(Protocol):
@@ -42,12 +43,14 @@ class ChannelSlots:
         *,
         channels: ChannelStore,
         rounds: RoundStore,
+        meta: MetaStore,
         start_round: StartRound,
         platforms: Collection[str],
         clock: Clock,
     ) -> None:
         self._channels = channels
         self._rounds = rounds
+        self._meta = meta
         self._start_round = start_round
         self._platforms = platforms  # the platforms running here (the service's, as it grows)
         self._clock = clock
@@ -66,6 +69,10 @@ class ChannelSlots:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self._clock.now()
         latest_slots = await self._rounds.latest_round_times()
+        # A skipped slot leaves no round behind: without this, every start until the next
+        # round would warn about the same slots again.
+        stored = await self._meta.get_meta(SKIPS_WARNED_THROUGH)
+        warned_through = None if stored is None else datetime.fromisoformat(stored)
         skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
@@ -87,10 +94,15 @@ class ChannelSlots:
                     decision.newest_skipped,
                     extra=about(channel.ref),
                 )
-                skipped.setdefault(channel.grace_hours, []).append(decision)
+                newest = decision.newest_skipped
+                if warned_through is None or (newest is not None and newest > warned_through):
+                    skipped.setdefault(channel.grace_hours, []).append(decision)
             if decision.post is not None:
                 log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
                 await self.post_slot(channel.id, decision.post)
+        warned = [d.newest_skipped for ds in skipped.values() for d in ds if d.newest_skipped]
+        if warned:
+            await self._meta.set_meta(SKIPS_WARNED_THROUGH, max(warned).isoformat())
         for grace_hours, decisions in sorted(skipped.items()):
             # one line for all channels (10,000 after a long outage), the channels at debug
             log.warning(

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from adapters.console.connector import ConsolePlatform
+from questions.loader import load_catalog
+from tests.conftest import START
+from tests.console.script import run_script
 from tests.console.test_console import run_console
+from tests.fakes import FakeClock
+from tests.harness import running_service
 
 SUGGESTION = """/quiz now
 :as alice
@@ -50,3 +58,42 @@ def test_cancel_drops_the_form(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "form dropped" in result.stdout
     assert "Nothing to review" in result.stdout
+
+
+def test_controls_still_work_inside_a_form(tmp_path: Path) -> None:
+    script = (
+        "/quiz now\n:as alice\n/quiz suggest\ntopic: kv-cache\n:help\n:as bob\n"
+        "question: How large is the KV cache?\noutline: 2 x layers x heads x dim x 2 bytes.\n"
+        ".\n:quit\n/quiz help\n"
+    )
+    result = run_console(script, tmp_path / "q.db")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "(the form 'Suggest a question' is open:)" in out  # :help, not a field's text
+    assert "(.                    inside a form: submit it)" in out
+    assert "(you are now bob, a member)" in out
+    assert "Suggestion #s1 waits for an admin's review" in out
+    assert "quizbot → alice (private): Thanks for the suggestion" in out  # the opener's form
+    assert "quizbot commands" not in out  # :quit ended the session
+
+
+async def test_the_prompt_shows_that_a_form_is_open(tmp_path: Path) -> None:
+    prompts: list[str] = []
+
+    async def read(prompt: Callable[[], str]) -> AsyncIterator[str]:
+        for line in ("/quiz now", "/quiz suggest", "topic: kv-cache", ":cancel", "/quiz help"):
+            prompts.append(prompt())
+            yield line
+
+    platform = ConsolePlatform(io.StringIO(), read, echo=True)
+    async with running_service(
+        tmp_path / "p.db", [platform], FakeClock(START), load_catalog()
+    ) as service:
+        await run_script(service, platform)
+    assert prompts == [
+        "you> ",
+        "you> ",
+        "you [form: Suggest a question]> ",
+        "you [form: Suggest a question]> ",
+        "you> ",
+    ]

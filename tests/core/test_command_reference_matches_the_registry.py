@@ -29,7 +29,8 @@ def registry_forms(subcommand: Subcommand) -> set[str]:
     full = subcommand.form()
     forms = {full}
     head = f"/quiz {subcommand.name}"
-    forms |= {f"{head} {s.name} {s.value.form()}" for s in subcommand.settings}
+    forms |= {f"{head} {s.form()}" for s in subcommand.settings}
+    forms |= {form for form, _, _ in subcommand.usages()}
     rest = full.removeprefix(head).strip()
     if _one_optional_part(rest):
         forms |= {head, f"{head} {rest[1:-1]}"}

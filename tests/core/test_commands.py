@@ -80,7 +80,7 @@ def test_grammar_accepts(text: str, expected: object) -> None:
         ("config followups sometimes", "Unknown follow-up policy"),
         ("config reveal-emoji bulb", "not an emoji"),
         ("config colour blue", "Unknown setting"),
-        ("config grace", "Give one setting and its value"),
+        ("config grace 1 2", "Give one setting and its value"),
         ("config reveal-reactors ²", "Reveal reactors must be from 1 to"),
         ("config reveal-reactors 0", "Reveal reactors must be from 1 to"),
     ],

@@ -3,7 +3,12 @@ registry: the member's own ones; never one that acts on a channel or an admin's 
 
 from __future__ import annotations
 
+import re
+
 from bot.commands.registry import QUIZ_COMMANDS, direct_refusal, works_in_direct
+from bot.kernel.events import Command
+from bot.kernel.refs import ChannelRef
+from tests.harness import QuizHarness
 
 MEMBERS_OWN = {"help", "me", "grade", "goal", "practice", "remind", "topics", "packs"}
 
@@ -23,3 +28,21 @@ def test_the_refusal_says_where_to_run_it_and_what_works_here() -> None:
     text = direct_refusal("Now")
     assert text.startswith("`/quiz now` works only in a channel")
     assert all(f"`/quiz {name}`" in text for name in MEMBERS_OWN)
+
+
+async def test_help_in_direct_messages_lists_only_what_works_there(quiz: QuizHarness) -> None:
+    dm = ChannelRef(quiz.channel.platform, quiz.channel.workspace, "D1", "alice")
+    event = Command("ev-dm", dm, quiz.member("alice"), "help", (), direct=True)
+
+    response = await quiz.service.handle(event)
+
+    assert response is not None
+    listed = set(re.findall(r"`/quiz ([a-z-]+)", response.card.plain_text()))
+    assert listed == MEMBERS_OWN
+    assert "Admins" not in response.card.plain_text()
+    assert "`/quiz topics`" in response.card.plain_text()  # as a member lists them
+
+
+async def test_help_in_a_channel_still_lists_everything(quiz: QuizHarness) -> None:
+    text = (await quiz.command("help", by="alice")).card.plain_text()
+    assert set(re.findall(r"`/quiz ([a-z-]+)", text)) == {c.name for c in QUIZ_COMMANDS}

@@ -14,7 +14,7 @@ from bot.kernel.render import CardKind, Response
 from bot.practice._cards import NEXT_ACTION, practice_value
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Pack
-from tests.core.test_practice_sessions import dm_cards, press, session_of, write
+from tests.core.test_practice_sessions import dm_cards, press, press_grade, session_of, write
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, harness_on
 from tests.storage.backends import BACKENDS
@@ -181,7 +181,7 @@ async def test_practice_of_a_difficulty_asks_it_and_keeps_it_for_the_next_questi
     assert session.topic is None
 
     await write(quiz, "alice", "my answer")
-    await press(quiz, "alice", "grade_good", practice_value(session.id))
+    await press_grade(quiz, "alice", "grade_good", practice_value(session.id))
     (next_button,) = dm_cards(quiz, "alice")[-1].buttons
     again = await press(quiz, "alice", NEXT_ACTION, next_button.value)
     assert again.card.title == "Practice started", again.card.body

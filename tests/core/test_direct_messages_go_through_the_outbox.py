@@ -11,7 +11,7 @@ import pytest
 
 from bot.practice._cards import practice_value
 from questions.catalog import Catalog
-from tests.core.test_practice_sessions import press, write
+from tests.core.test_practice_sessions import press_grade, write
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service
 
@@ -45,7 +45,7 @@ async def test_every_practice_step_is_an_outbox_action(
     assert direct_rows(db_path) == [("practice:1:question", "direct", "done", "D-ann")]
     await write(quiz, "ann", "my answer")
     await write(quiz, "ann", "my follow-up answer")
-    await press(quiz, "ann", "grade_good", practice_value(1))
+    await press_grade(quiz, "ann", "grade_good", practice_value(1))
     await write(quiz, "ann", "hello?")  # no session: the help text
     rows = direct_rows(db_path)
     assert [row[0] for row in rows[:4]] == [

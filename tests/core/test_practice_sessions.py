@@ -62,6 +62,28 @@ async def press(quiz: QuizHarness, name: str, action: str, value: str) -> Respon
     return response
 
 
+async def grade_quietly(quiz: QuizHarness, name: str, event: Command | ButtonPress) -> None:
+    """A practice grade: nothing is told privately, the DM's confirmation is the only one."""
+    assert await quiz.service.handle(event) is None
+    await quiz.service.settle()
+    graded = [c for c in dm_cards(quiz, name) if c.title.startswith("Practice graded")]
+    assert len(graded) == 1
+
+
+async def press_grade(quiz: QuizHarness, name: str, action: str, value: str) -> None:
+    channel = dm(quiz, name)
+    press = ButtonPress(
+        quiz.event_id(), channel, MessageRef(channel, "m-card"), quiz.member(name), action, value
+    )
+    await grade_quietly(quiz, name, press)
+
+
+async def grade_in_dm(quiz: QuizHarness, name: str, text: str) -> None:
+    word, *args = text.split()
+    command = Command(quiz.event_id(), dm(quiz, name), quiz.member(name), word, tuple(args))
+    await grade_quietly(quiz, name, command)
+
+
 async def session_of(quiz: QuizHarness, name: str) -> PracticeSession | None:
     member_id = await quiz.service.store.answers.member_id(quiz.member(name))
     return await quiz.service.practice.current(member_id)
@@ -93,8 +115,7 @@ async def test_a_whole_practice_session_walks_the_question_like_an_interview(
     outline = dm_cards(quiz, "alice")[-1]
     assert [b.value for b in outline.buttons] == [practice_value(session.id)] * 4
 
-    graded = await press(quiz, "alice", "grade_good", practice_value(session.id))
-    assert graded.card.title == "Practice graded: good"
+    await press_grade(quiz, "alice", "grade_good", practice_value(session.id))
     confirmation = dm_cards(quiz, "alice")[-1]  # in the DM, through the outbox
     assert confirmation.title == "Practice graded: good"
     assert "comes back for you on" in confirmation.body
@@ -118,8 +139,8 @@ async def test_the_grade_command_in_the_dm_grades_the_session(quiz: QuizHarness)
     assert early.card.body == "Answer the question and its follow-ups first, then grade."
     while dm_cards(quiz, "bob")[-1].title != "Sample answer outline":
         await write(quiz, "bob", "an answer")
-    graded = await in_dm(quiz, "bob", "grade partly")
-    assert graded.card.title == "Practice graded: partly"
+    await grade_in_dm(quiz, "bob", "grade partly")
+    assert dm_cards(quiz, "bob")[-1].title == "Practice graded: partly"
     assert await session_of(quiz, "bob") is None
 
 

@@ -336,6 +336,28 @@ async def test_after_downtime_beyond_the_grace_the_recap_is_skipped(
     assert "older than the 6 h grace window; skipped" in caplog.text
 
 
+async def test_a_recap_skipped_after_downtime_is_warned_about_once_not_at_every_start(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    quiz: QuizHarness,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await seed_week(quiz)
+    await quiz.service.stop()
+    clock.set(FRIDAY_RECAP + timedelta(hours=7))  # the grace window is 6 h
+    warnings = []
+    for _ in range(3):  # three starts in the days after
+        caplog.clear()
+        async with running_service(db_path, [platform], clock, catalog) as service:
+            await service.settle()
+        warnings.append("older than the 6 h grace window; skipped" in caplog.text)
+        clock.advance(hours=20)
+    assert warnings == [True, False, False]
+    assert recaps(platform) == []
+
+
 async def test_a_missed_recap_of_a_week_without_rounds_is_not_warned_about(
     db_path: Path,
     platform: FakePlatform,

@@ -168,3 +168,21 @@ async def test_slots_an_outage_skipped_are_one_warning_for_all_channels(
     assert len(warnings) == 1, warnings
     assert "missed slot(s) of 30 channel(s)" in warnings[0]
     assert "older than the 6 h grace window skipped" in warnings[0]
+
+
+async def test_slots_an_outage_skipped_are_warned_about_once_not_at_every_start(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await add_channels(db_path, 3, catalog)
+    warned = []
+    for hours in (8, 9, 10):  # every slot beyond the grace; started again before the next
+        caplog.clear()
+        back = SATURDAY + timedelta(days=2, hours=hours)
+        with caplog.at_level(logging.WARNING, logger="bot.scheduling.slots"):
+            async with started(db_path, platform, catalog, background=False, at=back):
+                pass
+        warned.append(any(r.name == "bot.scheduling.slots" for r in caplog.records))
+    assert warned == [True, False, False]

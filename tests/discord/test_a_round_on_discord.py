@@ -395,10 +395,10 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     )
     replies = len(quiz.fake.interaction_replies)
     await quiz.run("INTERACTION_CREATE", dm_button(quiz.fake, ANN, outline, good))
-    # deferred, then the private follow-up
+    # deferred, then the placeholder deleted: the confirmation is the DM's, shown once
     await eventually(lambda: len(quiz.fake.interaction_replies) >= replies + 2)
     graded = str(quiz.fake.interaction_replies[replies:])
-    assert "Practice graded: good" in graded
+    assert "Practice graded" not in graded and "'deleted': True" in graded
     ann = await quiz.store.answers.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN))
     )

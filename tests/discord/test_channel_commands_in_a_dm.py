@@ -52,3 +52,9 @@ async def test_practice_from_a_dm_still_starts(quiz: Quiz) -> None:  # noqa: F81
     said, dm = await run_in_dm(quiz, ANN, "practice")
     assert "only in a channel" not in said
     assert bot_posts(quiz.fake, dm)[0]["embeds"][0]["title"] == "Practice question"
+
+
+async def test_help_in_a_dm_lists_only_what_works_there(quiz: Quiz) -> None:  # noqa: F811
+    said, _ = await run_in_dm(quiz, ANN, "help")
+    assert "/quiz practice" in said and "/quiz remind" in said
+    assert "/quiz now" not in said and "/quiz leaderboard" not in said and "Admins" not in said

@@ -93,12 +93,14 @@ async def test_a_whole_practice_session_in_the_discord_dm(quiz: Quiz) -> None:  
     assert [next(a for a in GRADE_ACTIONS if a in g) for g in grades] == GRADE_ACTIONS
 
     said = await press_in_dm(quiz, outline, grades[2])  # good
-    assert "Practice graded: good" in said
+    assert "Practice graded" not in said  # shown once: the confirmation in the DM
+    assert "'deleted': True" in said  # the placeholder of the deferred answer
     [(card_question, card)] = (await quiz.store.learning.member_cards(await ann_id(quiz))).items()
     assert card_question == session.question_id and card.due > quiz.clock.now()
     assert await quiz.store.reports.leaderboard(1, None) == []  # never the channel's leaderboard
     graded = bot_posts(quiz.fake, dm)[-1]
     assert graded["embeds"][0]["title"] == "Practice graded: good"
+    assert sum("Practice graded" in str(m["embeds"]) for m in bot_posts(quiz.fake, dm)) == 1
     assert "comes back for you on" in graded["embeds"][0]["description"]
     [next_button] = buttons(graded)
     assert next_button["label"] == "Next question"

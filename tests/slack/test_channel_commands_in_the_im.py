@@ -67,3 +67,11 @@ async def test_a_private_channel_is_still_a_quiz_channel(slack_quiz: SlackQuiz) 
     [channel] = await slack_quiz.service.store.channels.list_channels()
     assert channel.ref.channel_id == PRIVATE_CHANNEL[0]
     assert slack_quiz.question().channel == PRIVATE_CHANNEL[0]
+
+
+async def test_help_in_the_im_lists_only_what_works_there(slack_quiz: SlackQuiz) -> None:
+    slack_quiz.channel = IM
+    response = await slack_quiz.command("help", by="U0ALICE")
+    told = said(slack_quiz) + response.body
+    assert "/quiz practice" in told and "/quiz remind" in told
+    assert "/quiz now" not in told and "/quiz leaderboard" not in told and "Admins" not in told
