@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 WIDTH_PX, HEIGHT_PX, DPI = 1000, 500, 100
 # Okabe & Ito (2008), "Color Universal Design".
-BLUE, VERMILLION, GREY, BLACK = "#0072B2", "#D55E00", "#E6E6E6", "#000000"
+BLUE, VERMILLION, GREEN = "#0072B2", "#D55E00", "#009E73"  # Okabe-Ito: colour-blind safe
+GREY, BLACK = "#E6E6E6", "#000000"
 STANDING_COLOURS = {Standing.STRONGEST: BLUE, Standing.WEAKEST: VERMILLION}
 # grey for a day without an answer, the full blue for a day's one scored answer, a
 # darker blue for more
@@ -170,7 +171,7 @@ def _participation_panel(axes: Axes, chart: RecapChart) -> None:
     days = chart.participation
     positions = list(range(len(days)))
     counts = [day.members for day in days]
-    columns = axes.bar(positions, counts, color=VERMILLION, width=0.7)
+    columns = axes.bar(positions, counts, color=GREEN, width=0.7)  # not a standing's colour
     axes.bar_label(columns, padding=2, **SMALL)
     axes.set_xticks(
         positions,

@@ -217,3 +217,13 @@ def test_one_scored_answer_a_day_is_the_calendars_full_colour() -> None:
     legend = chart_png.me_figure(chart).axes[1].get_legend()
     assert legend is not None
     assert [t.get_text() for t in legend.get_texts()] == ["0", "1", "2+"]
+
+
+def test_the_weakest_topics_colour_means_weakest_only() -> None:
+    """Vermillion marks the weakest topics; the participation bars beside them took the
+    same colour, as if every day were a weak one."""
+    figure = chart_png.recap_figure(recap(ranked(["attention", "gpu", "storage", "networking"])))
+    [days_axes] = [a for a in figure.axes if a.get_title().startswith("Members who answered")]
+    colours = {to_hex(bar.get_facecolor()).upper() for bar in days_axes.patches}
+    assert colours, "the recap drew no participation bars"
+    assert not colours & set(chart_png.STANDING_COLOURS.values())
