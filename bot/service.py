@@ -113,7 +113,12 @@ class QuizService:
             question_difficulties=self.engine.question_difficulties,
         )
         self.recaps = WeeklyRecaps(
-            store=store, memory=self.learning, clock=clock, wake_outbox=self.outbox.wake
+            recaps=store.recaps,
+            channels=store.channels,
+            meta=store.meta,
+            memory=self.learning,
+            clock=clock,
+            wake_outbox=self.outbox.wake,
         )
         self.practice = PracticeSessions(
             self.engine,
@@ -123,7 +128,10 @@ class QuizService:
             learning=self.learning,
         )
         self.reminders = DailyReminders(
-            store=store, clock=clock, send_direct=self.engine.send_direct
+            reminders=store.reminders,
+            learning=store.learning,
+            clock=clock,
+            send_direct=self.engine.send_direct,
         )
         self.review = ReviewDesk(
             self.engine,

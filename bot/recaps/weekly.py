@@ -20,6 +20,7 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.render import Card, Field, Image
+from bot.kernel.stores import ChannelStore, MetaStore
 from bot.learning.team_memory import TeamMemory
 from bot.recaps import chart_png
 from bot.recaps._progress_chart import activity_field, me_chart, me_image
@@ -34,10 +35,9 @@ from bot.recaps.recap import (
     trend_text,
     week_before,
 )
-from bot.recaps.store import RecapRecord
+from bot.recaps.store import RecapRecord, RecapStore
 from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduling.scheduler import ChannelPlan
-from bot.store import Store
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key: ISO time of a recap slot
@@ -47,9 +47,18 @@ class WeeklyRecaps:
     """Each channel's weekly recap: when it is due, recording it once, its card."""
 
     def __init__(
-        self, *, store: Store, memory: TeamMemory, clock: Clock, wake_outbox: Callable[[], None]
+        self,
+        *,
+        recaps: RecapStore,
+        channels: ChannelStore,
+        meta: MetaStore,
+        memory: TeamMemory,
+        clock: Clock,
+        wake_outbox: Callable[[], None],
     ) -> None:
-        self._store = store
+        self._recaps = recaps
+        self._channels = channels
+        self._meta = meta
         self.memory = memory
         self._clock = clock
         self._wake_outbox = wake_outbox
@@ -65,15 +74,13 @@ class WeeklyRecaps:
     ) -> tuple[Field, Image]:
         """What ``/quiz me`` shows beside a member's figures: their last weeks as text and
         the chart of those weeks and their mastery (recall forecast for ``target``)."""
-        chart = await me_chart(
-            self._store.recaps, self.memory, channel, member_id, name, now, target
-        )
+        chart = await me_chart(self._recaps, self.memory, channel, member_id, name, now, target)
         return activity_field(chart), await me_image(chart)
 
     # settings
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
-        stored = await self._store.recaps.recap_schedules()
+        stored = await self._recaps.recap_schedules()
         for channel in channels:
             enabled, schedule = stored.get(channel.id, (True, None))
             self._settings[channel.id] = RecapSetting(enabled, schedule)
@@ -82,7 +89,7 @@ class WeeklyRecaps:
         return self._settings.get(channel_id, RecapSetting())
 
     async def change(self, channel_id: int, setting: RecapSetting) -> None:
-        await self._store.recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
+        await self._recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
         self._settings[channel_id] = setting
 
     def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
@@ -96,11 +103,11 @@ class WeeklyRecaps:
 
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
         """A recap slot fired: record the recap of the week before it, if it had rounds."""
-        channel = await self._store.channels.get_channel_by_id(channel_id)
+        channel = await self._channels.get_channel_by_id(channel_id)
         if channel is None or self.plan(channel) is None:
             return
         start, end = week_before(slot, ZoneInfo(channel.timezone))
-        last_round = await self._store.recaps.last_round_between(channel.id, start, end)
+        last_round = await self._recaps.last_round_between(channel.id, start, end)
         await self._record(channel, slot, last_round)
 
     async def _record(
@@ -111,7 +118,7 @@ class WeeklyRecaps:
             return
         week = recap_week(slot, ZoneInfo(channel.timezone))
         record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
-        if await self._store.recaps.record_recap(record, last_round, self._clock.now()):
+        if await self._recaps.record_recap(record, last_round, self._clock.now()):
             log.info("recap of %s recorded", week, extra=about(channel.ref))
             self._wake_outbox()
 
@@ -144,7 +151,7 @@ class WeeklyRecaps:
                 due.append((channel, decision.post))
             elif decision.newest_skipped is not None:
                 missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
-        recorded = await self._store.recaps.recorded_keys([key for _, _, key in missed])
+        recorded = await self._recaps.recorded_keys([key for _, _, key in missed])
         warned_through = await self._skips_warned_through()
         unrecorded = [
             (c, slot)
@@ -159,20 +166,20 @@ class WeeklyRecaps:
             if (slot, channel.timezone) not in weeks:
                 weeks[slot, channel.timezone] = week_before(slot, ZoneInfo(channel.timezone))
         windows = [(c.id, *weeks[slot, c.timezone]) for c, slot in slots]
-        last_rounds = await self._store.recaps.last_rounds_between(windows)
+        last_rounds = await self._recaps.last_rounds_between(windows)
         due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
         skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
         self._warn_missed(skipped)
         if skipped:
             newest = max(slot for _, slot in skipped)
-            await self._store.meta.set_meta(SKIPS_WARNED_THROUGH, newest.isoformat())
+            await self._meta.set_meta(SKIPS_WARNED_THROUGH, newest.isoformat())
         for (channel, slot), last_round in zip(due, due_rounds, strict=True):
             await self._record(channel, slot, last_round)
 
     async def _skips_warned_through(self) -> datetime | None:
         """The newest skipped recap slot already warned about: a skipped recap is never
         recorded, so without this every later start would warn about it again."""
-        stored = await self._store.meta.get_meta(SKIPS_WARNED_THROUGH)
+        stored = await self._meta.get_meta(SKIPS_WARNED_THROUGH)
         return None if stored is None else datetime.fromisoformat(stored)
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
@@ -196,7 +203,7 @@ class WeeklyRecaps:
     async def card(self, platform: Platform, channel: ChannelSettings, key: str) -> Card | None:
         """The recap's card with its chart, built now from stored data; None when there
         is nothing to send (no such recap, or its week has no round any more)."""
-        record = await self._store.recaps.recap_by_key(key)
+        record = await self._recaps.recap_by_key(key)
         if record is None:
             return None
 
@@ -204,7 +211,7 @@ class WeeklyRecaps:
             where = ThreadRef(channel.ref, thread) if thread else None
             return await platform.link(MessageRef(channel.ref, message), where)
 
-        recap = await build_recap(self._store.recaps, self.memory, channel, record.slot, link)
+        recap = await build_recap(self._recaps, self.memory, channel, record.slot, link)
         if recap is None:
             return None
         chart = recap_chart(recap)

@@ -23,7 +23,8 @@ from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
-from bot.reminders.store import Reminder
+from bot.learning.store import LearningStore
+from bot.reminders.store import Reminder, ReminderStore
 from bot.scheduling.schedule_spec import (
     ScheduleError,
     missed_slot,
@@ -33,7 +34,6 @@ from bot.scheduling.schedule_spec import (
     previous_slot,
 )
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler
-from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,16 @@ def reminder_card(due: int) -> Card:
 class DailyReminders:
     """Members' reminders: kept in the store, fired by a scheduler, sent by the outbox."""
 
-    def __init__(self, *, store: Store, clock: Clock, send_direct: SendDirect) -> None:
-        self._store = store
+    def __init__(
+        self,
+        *,
+        reminders: ReminderStore,
+        learning: LearningStore,
+        clock: Clock,
+        send_direct: SendDirect,
+    ) -> None:
+        self._reminders = reminders
+        self._learning = learning
         self._clock = clock
         self._send_direct = send_direct
         self.scheduler: QuizScheduler | None = None  # None: nothing fires by itself (tests)
@@ -80,18 +88,18 @@ class DailyReminders:
     async def load(self, platforms: Collection[str]) -> list[Reminder]:
         """Schedule every stored reminder of a platform running here; returns them."""
         self._platforms = platforms
-        reminders = [r for r in await self._store.reminders.reminders() if self._here(r)]
+        reminders = [r for r in await self._reminders.reminders() if self._here(r)]
         for reminder in reminders:
             self._schedule(reminder)
         return reminders
 
     async def reminder(self, member_id: int) -> Reminder | None:
-        return await self._store.reminders.reminder(member_id)
+        return await self._reminders.reminder(member_id)
 
     async def set(self, reminder: Reminder) -> datetime | None:
         """Store and schedule the reminder; when it fires next (UTC)."""
         plan = reminder_plan(reminder)  # validated before anything is stored
-        await self._store.reminders.set_reminder(reminder, self._clock.now())
+        await self._reminders.set_reminder(reminder, self._clock.now())
         self._schedule(reminder)
         return self.next_time(plan)
 
@@ -108,7 +116,7 @@ class DailyReminders:
     async def stop(self, member_id: int) -> bool:
         if self.scheduler is not None:
             self.scheduler.remove_channel(member_id)
-        return await self._store.reminders.clear_reminder(member_id)
+        return await self._reminders.clear_reminder(member_id)
 
     def next_time(self, plan: ChannelPlan) -> datetime | None:
         """When the reminder's slot comes next (UTC)."""
@@ -129,7 +137,7 @@ class DailyReminders:
 
     async def on_slot(self, member_id: int, slot: datetime) -> None:
         """A reminder slot fired: queue the day's reminder if reviews are due."""
-        reminder = await self._store.reminders.reminder(member_id)
+        reminder = await self._reminders.reminder(member_id)
         if reminder is None:
             return  # turned off meanwhile
         plan = reminder_plan(reminder)
@@ -155,7 +163,7 @@ class DailyReminders:
 
     async def _remind(self, reminder: Reminder, day: date) -> None:
         now = self._clock.now()
-        member_cards = await self._store.learning.member_cards(reminder.member_id)
+        member_cards = await self._learning.member_cards(reminder.member_id)
         due = sum(1 for card in member_cards.values() if card.due <= now)
         if due == 0:
             log.debug("member %d: no review due on %s; no reminder", reminder.member_id, day)
