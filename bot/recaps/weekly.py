@@ -38,9 +38,10 @@ from bot.recaps.recap import (
 from bot.recaps.store import RecapRecord, RecapStore
 from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduling.scheduler import ChannelPlan
+from bot.scheduling.skips_warned import SkipsWarned
 
 log = logging.getLogger(__name__)
-SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key: ISO time of a recap slot
+SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned
 
 
 class WeeklyRecaps:
@@ -58,7 +59,7 @@ class WeeklyRecaps:
     ) -> None:
         self._recaps = recaps
         self._channels = channels
-        self._meta = meta
+        self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
         self.memory = memory
         self._clock = clock
         self._wake_outbox = wake_outbox
@@ -152,7 +153,7 @@ class WeeklyRecaps:
             elif decision.newest_skipped is not None:
                 missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
         recorded = await self._recaps.recorded_keys([key for _, _, key in missed])
-        warned_through = await self._skips_warned_through()
+        warned_through = await self._skips_warned.through()
         unrecorded = [
             (c, slot)
             for c, slot, key in missed
@@ -170,17 +171,9 @@ class WeeklyRecaps:
         due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
         skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
         self._warn_missed(skipped)
-        if skipped:
-            newest = max(slot for _, slot in skipped)
-            await self._meta.set_meta(SKIPS_WARNED_THROUGH, newest.isoformat())
+        await self._skips_warned.warned(slot for _, slot in skipped)
         for (channel, slot), last_round in zip(due, due_rounds, strict=True):
             await self._record(channel, slot, last_round)
-
-    async def _skips_warned_through(self) -> datetime | None:
-        """The newest skipped recap slot already warned about: a skipped recap is never
-        recorded, so without this every later start would warn about it again."""
-        stored = await self._meta.get_meta(SKIPS_WARNED_THROUGH)
-        return None if stored is None else datetime.fromisoformat(stored)
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
         """One warning per grace window for the recaps skipped; the channels at debug."""

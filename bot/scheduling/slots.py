@@ -22,9 +22,10 @@ from bot.scheduling.schedule_spec import (
     parse_schedule,
     parse_timezone,
 )
+from bot.scheduling.skips_warned import SkipsWarned
 
 log = logging.getLogger(__name__)
-SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key: ISO time of a question slot
+SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key of SkipsWarned
 
 
 class StartRound(Protocol):
@@ -50,7 +51,7 @@ class ChannelSlots:
     ) -> None:
         self._channels = channels
         self._rounds = rounds
-        self._meta = meta
+        self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
         self._start_round = start_round
         self._platforms = platforms  # the platforms running here (the service's, as it grows)
         self._clock = clock
@@ -69,10 +70,7 @@ class ChannelSlots:
         """After downtime: each channel's last due slot within its grace window, once."""
         now = self._clock.now()
         latest_slots = await self._rounds.latest_round_times()
-        # A skipped slot leaves no round behind: without this, every start until the next
-        # round would warn about the same slots again.
-        stored = await self._meta.get_meta(SKIPS_WARNED_THROUGH)
-        warned_through = None if stored is None else datetime.fromisoformat(stored)
+        warned_through = await self._skips_warned.through()
         skipped: dict[float, list[MissedSlot]] = {}  # by grace window, for one warning each
         for channel in channels:
             if channel.schedule is None or not self._runs_here(channel):
@@ -100,9 +98,9 @@ class ChannelSlots:
             if decision.post is not None:
                 log.info("posting the missed %s slot late", decision.post, extra=about(channel.ref))
                 await self.post_slot(channel.id, decision.post)
-        warned = [d.newest_skipped for ds in skipped.values() for d in ds if d.newest_skipped]
-        if warned:
-            await self._meta.set_meta(SKIPS_WARNED_THROUGH, max(warned).isoformat())
+        await self._skips_warned.warned(
+            d.newest_skipped for ds in skipped.values() for d in ds if d.newest_skipped
+        )
         for grace_hours, decisions in sorted(skipped.items()):
             # one line for all channels (10,000 after a long outage), the channels at debug
             log.warning(
