@@ -1,48 +1,62 @@
 """The learning loop on simulated learners: does practice chosen by the shipped policy help?
 
-Ten learners share one channel for 90 days on a synthetic bank of 60 questions. Each
-learner's true memory follows the FSRS forgetting curve with hidden parameters of their
-own (initial stabilities, stability growth and decay drawn from a seeded source) and a
-prior recall of 0.1-0.3 for each question they have never seen. On weekdays each learner
-answers the channel's question with probability 0.7, and on 70% of weekdays practises 2
-questions more. Answers and grades are honest, with noise.
+Learners share one channel (ten to a channel, one channel per seed) on a synthetic bank
+of 30, 60 and 120 questions. Each learner's true memory follows the FSRS forgetting curve
+with hidden parameters of their own (initial stabilities, stability growth and decay
+drawn from a seeded source) and a recall on first sight of a question never seen drawn
+around a level of their own, itself drawn from 0.05-0.6: a team new to the field to a
+team of seniors. The policy is not told it: it learns it from the grades. On weekdays
+each learner answers the channel's question with probability 0.7, and on 70% of weekdays
+practises 2 questions more. Answers and grades are honest, with noise.
 
 Everything runs through the real core: ``QuizService`` on a SQLite store with a
 FakePlatform and an injected clock; rounds come from ``/quiz now``, answers are thread
 replies, the reveal is a 💡 reaction, channel grades are ``/quiz grade`` commands and
-practice is ``LearningService.choose_practice`` then ``LearningService.grade``. Five
-set-ups, with the same learners, activity and seeds:
+practice is ``LearningService.choose_practice`` then ``LearningService.grade``. Set-ups,
+with the same learners, activity and seeds:
 
-    (a) channel-only   the channel question, no practice
-    (b) shipped        plus practice chosen by the shipped policy (expected recall gain
-                       on the learner's goal date, set with /quiz goal to day 90, counting
-                       the practice still to come at the learner's pace)
-    (c) round-robin    plus practice in bank order
-    (d) due-first      plus FSRS "due first" practice (cards due at 90% retention first,
-                       then new questions in bank order)
-    (e) one-review     plus practice by expected recall gain as if nothing were practised
-                       after it (the shipped rule without the practice to come)
+    channel-only   the channel question, no practice
+    round-robin    plus practice in bank order
+    shipped        plus practice chosen by the shipped policy (learned prior; the goal
+                   date, or its no-goal horizons; counting the practice still to come)
+    current        plus practice by the rule as shipped before: the same forecast with a
+                   constant prior of 0.2, planning 30 days ahead without a goal (a copy
+                   kept here, so both run in the same bench)
+    one-review     plus the shipped policy without the practice still to come
 
-It prints the mean probability, over learners and bank questions, of recalling the
-answer on day 90, per seed and averaged over the seeds, and last:
-``learning: shipped B channel-only A round-robin C due-first D vs-channel X vs-round-robin Y``.
-Targets: vs-channel >= 1.3 and vs-round-robin >= 1.02.
+each in two settings: "goal", every learner's goal set with ``/quiz goal`` to the
+evaluation day (day 90), recall measured that day; "no goal", no goal set, recall
+measured on days 30, 60, 90 and 180 of one run. Round-robin and channel-only ignore goals:
+one run of theirs serves both settings.
 
-    PYTHONPATH=. python bench/learning.py [--seeds 5] [--first-seed 1] [--learners 10]
-                                          [--days 90] [--questions 60]
+It prints, per setting, bank and day, the mean over learners and bank questions of the
+probability of recalling the answer, and the shipped policy's ratio to round-robin, to
+the current rule and to one-review: the mean over learners of each learner's ratio, ±
+its standard error. Targets: every ratio to round-robin >= 1.02 (>= 1.03 at 60 questions
+with the goal), none below the current rule by more than its standard error.
+
+    PYTHONPATH=. python bench/learning.py [--seeds 4] [--first-seed 1] [--learners 10]
+        [--banks 30,60,120] [--jobs 2] [--quick] [--no-goal-horizons 30,90,180]
+
+``--quick``: two seeds and the 60-question bank only. ``--no-goal-horizons``: the shipped
+policy's horizons without a goal, to compare choices of them (``--only-no-goal`` runs only
+that setting's policies).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import random
 import statistics
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 from fsrs import Card, Rating, Scheduler
@@ -52,7 +66,14 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.events import Command, Reaction, Reply
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.learning.practice_policy import ExpectedRecallGain, PracticePolicy, PracticeRequest
+from bot.learning._practice_forecast import DAY, Forecast, state_of
+from bot.learning.practice_policy import (
+    NO_GOAL_HORIZONS,
+    ExpectedRecallGain,
+    PlannedRecallGain,
+    PracticePolicy,
+    PracticeRequest,
+)
 from bot.learning.service import LearningService
 from bot.service import QuizService
 from questions.catalog import Catalog
@@ -67,9 +88,15 @@ ANSWER_CHANCE = 0.7
 PRACTICE_DAY_CHANCE = 0.7
 PRACTICE_PER_DAY = 2
 GRADE_NOISE = 0.2  # chance a grade is one step off the learner's true rating
-SETUPS = ("channel-only", "shipped", "round-robin", "due-first", "one-review")
-TARGET_VS_CHANNEL = 1.3
+PRIOR_LEVELS = (0.05, 0.6)  # a learner's recall on first sight is drawn around one of these
+PRIOR_SPREAD = 0.25  # each question's: the learner's level times 1 +- this
+GOAL_DAY = 90
+NO_GOAL_DAYS = (30, 60, 90, 180)
+BANKS = (30, 60, 120)
 TARGET_VS_ROUND_ROBIN = 1.02
+TARGET_VS_ROUND_ROBIN_GOAL_60 = 1.03
+CURRENT_PRIOR = 0.2  # the rule as shipped before: a constant prior...
+CURRENT_NO_GOAL = timedelta(days=30)  # ...and 30 days ahead without a goal
 
 
 def synthetic_pack(questions: int) -> Pack:
@@ -107,6 +134,9 @@ class Learner:
             return self.priors[question]
         return float(self.memory.get_card_retrievability(card, at))
 
+    def mean_recall(self, questions: int, at: datetime) -> float:
+        return statistics.fmean(self.recall(q, at) for q in range(questions))
+
     def attempt(self, question: int, at: datetime, rng: random.Random) -> Grade:
         """Try to recall the answer, see the outline (a review of the true memory) and
         return the grade the learner gives themselves: honest, with noise."""
@@ -140,7 +170,10 @@ def learners(seed: int, count: int, questions: int) -> list[Learner]:
         memory = Scheduler(
             parameters=weights, learning_steps=(), relearning_steps=(), enable_fuzzing=False
         )
-        priors = {q: rng.uniform(0.1, 0.3) for q in range(questions)}
+        level = rng.uniform(*PRIOR_LEVELS)
+        priors = {
+            q: level * rng.uniform(1 - PRIOR_SPREAD, 1 + PRIOR_SPREAD) for q in range(questions)
+        }
         made.append(Learner(f"learner{n}", memory, priors))
     return made
 
@@ -185,26 +218,59 @@ class RoundRobin:
         return chosen
 
 
-class DueFirst:
-    """Textbook FSRS: the most overdue card (due at 90% retention) first, then new ones in
-    bank order, then the card due soonest."""
+@dataclass(frozen=True, slots=True)
+class CurrentRule:
+    """The rule as shipped before the prior was learned: ``PlannedRecallGain`` with every
+    never-graded question recalled with 0.2, aiming 30 days ahead without a goal."""
 
     def choose(self, request: PracticeRequest) -> int | None:
-        cards = request.cards
-        due = [q for q in request.candidates if q in cards and cards[q].due <= request.now]
-        if due:
-            return min(due, key=lambda q: (cards[q].due, q))
-        new = [q for q in request.candidates if q not in cards]
-        if new:
-            return new[0]
-        return min(request.candidates, key=lambda q: (cards[q].due, q), default=None)
+        if not request.candidates:
+            return None
+        target = request.target or request.now + CURRENT_NO_GOAL
+        days_left = max(0.0, (target - request.now) / DAY)
+        share = request.reviews_per_day * days_left / len(request.candidates)
+        forecast = Forecast((target - request.now) / DAY, share, CURRENT_PRIOR)
+        never_graded: float | None = None
+        best: tuple[float, int] | None = None
+        for question_id in request.candidates:
+            card = request.cards.get(question_id)
+            if card is None and never_graded is not None:
+                gain = never_graded
+            else:
+                gain = forecast.gain(state_of(card, request.now))
+                if card is None:
+                    never_graded = gain
+            if best is None or gain > best[0]:
+                best = (gain, question_id)
+        return None if best is None else best[1]
 
 
-COMPARED_POLICIES: dict[str, Callable[[], PracticePolicy]] = {
-    "round-robin": RoundRobin,
-    "due-first": DueFirst,
-    "one-review": ExpectedRecallGain,
-}
+@dataclass(frozen=True)
+class Setup:
+    name: str
+    policy: Callable[[], PracticePolicy] | None  # None: no practice
+    goal: bool  # whether learners set their goal to the evaluation day
+    days: tuple[int, ...]  # the days recall is measured on
+
+
+def setups(horizons: tuple[float, ...], only_no_goal: bool) -> list[Setup]:
+    shipped = partial(PlannedRecallGain, horizons)
+    one_review = partial(ExpectedRecallGain, horizons)
+    no_goal = [
+        Setup("round-robin", RoundRobin, False, NO_GOAL_DAYS),
+        Setup("shipped", shipped, False, NO_GOAL_DAYS),
+        Setup("current", CurrentRule, False, NO_GOAL_DAYS),
+        Setup("one-review", one_review, False, NO_GOAL_DAYS),
+    ]
+    if only_no_goal:
+        return no_goal
+    return [
+        Setup("channel-only", None, False, NO_GOAL_DAYS),
+        *no_goal,
+        Setup("shipped", shipped, True, (GOAL_DAY,)),
+        Setup("current", CurrentRule, True, (GOAL_DAY,)),
+        Setup("one-review", one_review, True, (GOAL_DAY,)),
+    ]
 
 
 # One simulated run
@@ -273,15 +339,20 @@ class Run:
             await self.command(member, f"grade {grade.word}")
 
 
-async def simulate(seed: int, setup: str, args: argparse.Namespace, workdir: Path) -> float:
-    """The mean recall on the last day of one set-up for one seed."""
-    catalog = Catalog([synthetic_pack(args.questions)])
+async def simulate(
+    seed: int, questions: int, setup: Setup, learner_count: int, workdir: Path
+) -> dict[int, list[float]]:
+    """Each learner's mean recall over the bank on each of the set-up's days."""
+    catalog = Catalog([synthetic_pack(questions)])
     clock = FakeClock(START)
     platform = FakePlatform()
-    people = learners(seed, args.learners, args.questions)
+    people = learners(seed, learner_count, questions)
     outcomes = random.Random(f"outcomes-{seed}")
-    end = START + timedelta(days=args.days)
-    async with SqliteStore.open(workdir / f"{setup}-{seed}.db") as store:
+    end = START + timedelta(days=max(setup.days))
+    measured: dict[int, list[float]] = {}
+    pending = sorted(setup.days)
+    path = workdir / f"{setup.name}-{setup.goal}-{questions}-{seed}.db"
+    async with SqliteStore.open(path) as store:
         service = QuizService(
             store=store,
             platforms={platform.name: platform},
@@ -297,20 +368,28 @@ async def simulate(seed: int, setup: str, args: argparse.Namespace, workdir: Pat
         members = [MemberRef("fake", "team", p.name, p.name) for p in people]
         ids = [await store.answers.member_id(m) for m in members]
         ids_by_key = await store.rounds.sync_questions(catalog.keys())
-        bank_index = {ids_by_key[("bench", f"q-{n}")]: n for n in range(args.questions)}
-        for member in members:
-            await run.command(member, f"goal {end.date().isoformat()}")
-        learning = service.learning  # the shipped policy
-        compared = COMPARED_POLICIES.get(setup)
-        if compared is not None:
-            learning = LearningService(store.learning, service.engine.question_topics, compared())
-        for day in activity(seed, args.learners, args.days):
-            if day.at >= end:
-                break
+        bank_index = {ids_by_key[("bench", f"q-{n}")]: n for n in range(questions)}
+        if setup.goal:
+            for member in members:
+                await run.command(member, f"goal {end.date().isoformat()}")
+        learning = None
+        if setup.policy is not None:
+            learning = LearningService(
+                store.learning, service.engine.question_topics, setup.policy()
+            )
+
+        def measure_until(moment: datetime) -> None:
+            while pending and START + timedelta(days=pending[0]) <= moment:
+                day = pending.pop(0)
+                at = START + timedelta(days=day)
+                measured[day] = [p.mean_recall(questions, at) for p in people]
+
+        for day in activity(seed, learner_count, max(setup.days)):
+            measure_until(day.at)
             clock.set(day.at + timedelta(hours=1))
-            answering = [(members[n], people[n]) for n in range(args.learners) if day.answers[n]]
+            answering = [(members[n], people[n]) for n in range(learner_count) if day.answers[n]]
             await run.channel_round(admin, answering, bank_index, outcomes)
-            if setup == "channel-only":
+            if learning is None:
                 continue
             clock.set(day.at + timedelta(hours=10))
             for n, learner in enumerate(people):
@@ -323,55 +402,125 @@ async def simulate(seed: int, setup: str, args: argparse.Namespace, workdir: Pat
                         break
                     grade = learner.attempt(bank_index[chosen], clock.now(), outcomes)
                     await learning.grade(ids[n], chosen, grade, clock.now())
+        measure_until(end)
         await service.stop()
-    return statistics.fmean(
-        learner.recall(q, end) for learner in people for q in range(args.questions)
-    )
+    return measured
 
 
-async def main(args: argparse.Namespace) -> None:
-    started = time.perf_counter()
-    results: dict[str, list[float]] = {setup: [] for setup in SETUPS}
+Job = tuple[int, int, Setup, int]
+
+
+def run_job(job: Job) -> tuple[Job, dict[int, list[float]]]:
+    seed, questions, setup, learner_count = job
     with tempfile.TemporaryDirectory() as directory:
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            # The set-ups of a seed are independent runs (own database, clock and
-            # platform): run side by side, one waits on SQLite while another computes.
-            recalls = await asyncio.gather(
-                *(simulate(seed, setup, args, Path(directory)) for setup in SETUPS)
+        return job, asyncio.run(simulate(seed, questions, setup, learner_count, Path(directory)))
+
+
+# The report
+
+
+@dataclass(frozen=True)
+class Ratio:
+    mean: float
+    error: float  # the standard error of the mean over learners
+
+    def __str__(self) -> str:
+        return f"{self.mean:.3f} ± {self.error:.3f}"
+
+
+def ratio(numerators: Sequence[float], denominators: Sequence[float]) -> Ratio:
+    ratios = [n / d for n, d in zip(numerators, denominators, strict=True)]
+    error = statistics.stdev(ratios) / math.sqrt(len(ratios)) if len(ratios) > 1 else 0.0
+    return Ratio(statistics.fmean(ratios), error)
+
+
+Results = dict[tuple[str, bool, int, int], list[float]]  # (setup, goal, bank, day) -> learners
+
+
+def report(results: Results, banks: Sequence[int], only_no_goal: bool) -> list[str]:
+    """The table's rows, and whether every target was met (the last line)."""
+    lines = [
+        "| setting | bank | day | shipped | round-robin | current | vs round-robin"
+        " | vs current | vs one-review |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    met = True
+    settings = [(False, d) for d in NO_GOAL_DAYS]
+    if not only_no_goal:
+        settings = [(True, GOAL_DAY), *settings]
+    for goal, day in settings:
+        for bank in banks:
+
+            def of(
+                name: str, goal_of: bool = goal, bank: int = bank, day: int = day
+            ) -> list[float]:
+                return results[(name, goal_of, bank, day)]
+
+            shipped = of("shipped")
+            round_robin = of("round-robin", False)
+            vs_rr = ratio(shipped, round_robin)
+            vs_current = ratio(shipped, of("current"))
+            vs_one = ratio(shipped, of("one-review"))
+            floor = TARGET_VS_ROUND_ROBIN_GOAL_60 if goal and bank == 60 else TARGET_VS_ROUND_ROBIN
+            ok = vs_rr.mean >= floor and vs_current.mean >= 1 - vs_current.error
+            met = met and ok
+            lines.append(
+                f"| {'goal' if goal else 'no goal'} | {bank} | {day} "
+                f"| {statistics.fmean(shipped):.3f} | {statistics.fmean(round_robin):.3f} "
+                f"| {statistics.fmean(of('current')):.3f} | {vs_rr} | {vs_current} "
+                f"| {vs_one} |{'' if ok else ' MISSED'}"
             )
-            for setup, recall in zip(SETUPS, recalls, strict=True):
-                results[setup].append(recall)
-            row = " ".join(f"{s} {r:.3f}" for s, r in zip(SETUPS, recalls, strict=True))
-            print(f"seed {seed}: {row}", flush=True)
-    mean = {setup: statistics.fmean(values) for setup, values in results.items()}
-    vs_channel = mean["shipped"] / mean["channel-only"]
-    vs_round_robin = mean["shipped"] / mean["round-robin"]
+    if not only_no_goal:
+        for bank in banks:
+            channel = results[("channel-only", False, bank, GOAL_DAY)]
+            shipped = results[("shipped", True, bank, GOAL_DAY)]
+            lines.append(f"vs channel-only, goal, {bank} questions: {ratio(shipped, channel)}")
+    lines.append(f"targets {'met' if met else 'MISSED'}")
+    return lines
+
+
+def main(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    seeds = range(args.first_seed, args.first_seed + (2 if args.quick else args.seeds))
+    banks = (60,) if args.quick else tuple(int(b) for b in args.banks.split(","))
+    horizons = tuple(float(h) for h in args.no_goal_horizons.split(","))
+    jobs: list[Job] = [
+        (seed, bank, setup, args.learners)
+        for bank in banks
+        for seed in seeds
+        for setup in setups(horizons, args.only_no_goal)
+    ]
+    results: Results = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for (seed, bank, setup, _), measured in pool.map(run_job, jobs):
+            for day, recalls in measured.items():
+                results.setdefault((setup.name, setup.goal, bank, day), []).extend(recalls)
+            print(
+                f"seed {seed} bank {bank} {setup.name} "
+                f"{'goal' if setup.goal else 'no goal'}: "
+                + " ".join(f"day {d} {statistics.fmean(r):.3f}" for d, r in measured.items()),
+                flush=True,
+            )
+    learners_count = len(seeds) * args.learners
     print(
-        f"{args.learners} learners, {args.questions} questions, {args.days} days, "
-        f"{args.seeds} seeds in {time.perf_counter() - started:.0f} s; "
-        f"vs-channel {vs_channel:.4f} (target >= {TARGET_VS_CHANNEL}: "
-        f"{'met' if vs_channel >= TARGET_VS_CHANNEL else 'MISSED'}), "
-        f"vs-round-robin {vs_round_robin:.4f} (target >= {TARGET_VS_ROUND_ROBIN}: "
-        f"{'met' if vs_round_robin >= TARGET_VS_ROUND_ROBIN else 'MISSED'}); "
-        f"one-review {mean['one-review']:.3f}, "
-        f"vs-one-review {mean['shipped'] / mean['one-review']:.4f}"
+        f"{learners_count} learners a setting, banks {banks}, no-goal horizons {horizons},"
+        f" {time.perf_counter() - started:.0f} s"
     )
-    print(
-        f"learning: shipped {mean['shipped']:.3f} channel-only {mean['channel-only']:.3f} "
-        f"round-robin {mean['round-robin']:.3f} due-first {mean['due-first']:.3f} "
-        f"vs-channel {vs_channel:.2f} vs-round-robin {vs_round_robin:.2f}"
-    )
+    print("\n".join(report(results, banks, args.only_no_goal)))
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--first-seed", type=int, default=1, help="seeds first..first+seeds-1")
-    parser.add_argument("--learners", type=int, default=10)
-    parser.add_argument("--days", type=int, default=90)
-    parser.add_argument("--questions", type=int, default=60)
+    parser.add_argument("--learners", type=int, default=10, help="a seed's channel's learners")
+    parser.add_argument("--banks", default=",".join(str(b) for b in BANKS))
+    parser.add_argument("--jobs", type=int, default=2, help="runs side by side (processes)")
+    parser.add_argument("--quick", action="store_true", help="two seeds, 60 questions")
+    parser.add_argument("--no-goal-horizons", default=",".join(f"{h:g}" for h in NO_GOAL_HORIZONS))
+    parser.add_argument("--only-no-goal", action="store_true")
     return parser.parse_args()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(parse_args()))
+    main(parse_args())

@@ -185,10 +185,13 @@ class Forecast:
         self._more = _Plan.of(horizon, int(share) + 1)
         self._weight = share - int(share)
 
-    def gain(self, state: State) -> float:
-        """How much practising the question now raises its expected recall at the target."""
+    def gain(self, state: State, prior: float | None = None) -> float:
+        """How much practising the question now raises its expected recall at the target
+        (``prior``: a never-graded question's recall on first sight, if not the
+        forecast's)."""
+        prior = self.prior if prior is None else prior
         if state is None:
-            chance = self.prior
+            chance = prior
             good: State = (_FIRST_STABILITY_GOOD, _FIRST_DIFFICULTY_GOOD, 0.0)
             again: State = (_FIRST_STABILITY_AGAIN, _FIRST_DIFFICULTY_AGAIN, 0.0)
         else:
@@ -206,23 +209,24 @@ class Forecast:
                 0.0,
             )
         after = chance * self.share_recall(good) + (1 - chance) * self.share_recall(again)
-        return after - self.share_recall(state)
+        return after - self.share_recall(state, prior)
 
-    def share_recall(self, state: State) -> float:
+    def share_recall(self, state: State, prior: float | None = None) -> float:
         """The expected recall at the target after the question's share of the reviews to
         come: the plans of the two whole numbers of reviews around it, weighted."""
-        value = self._planned(state, self._fewer)
+        prior = self.prior if prior is None else prior
+        value = self._planned(state, self._fewer, prior)
         if self._weight > 0:
-            more = self._planned(state, self._more)
+            more = self._planned(state, self._more, prior)
             value = (1 - self._weight) * value + self._weight * more
         return value
 
-    def _planned(self, state: State, plan: _Plan) -> float:
+    def _planned(self, state: State, plan: _Plan, prior: float) -> float:
         """The expected recall at the target after the reviews of ``plan``."""
         if not plan.times:
-            return recall_at(state, self.horizon, self.prior)
+            return recall_at(state, self.horizon, prior)
         if state is None:  # recalled with the prior at the first review
-            chance = self.prior
+            chance = prior
             good = _after(_FIRST_STABILITY_GOOD, _FIRST_DIFFICULTY_GOOD, plan, 0)
             again = _after(_FIRST_STABILITY_AGAIN, _FIRST_DIFFICULTY_AGAIN, plan, 0)
             return chance * good + (1 - chance) * again

@@ -16,11 +16,12 @@ from itertools import groupby
 from fsrs import Card, Scheduler, State
 
 from bot.kernel.grades import Grade
+from bot.learning.first_sight import DEFAULT_PRIOR_RECALL
 
 SCHEDULER = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-# A never-graded question is assumed to be recalled with this probability (a member
-# often knows part of an answer before practising it).
-PRIOR_RECALL = 0.2
+# A never-graded question is recalled with the member's learned prior (a member often
+# knows part of an answer before practising it); this is it with no first grade at all.
+PRIOR_RECALL = DEFAULT_PRIOR_RECALL
 
 
 @dataclass(frozen=True, slots=True)

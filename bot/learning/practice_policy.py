@@ -2,23 +2,29 @@
 
 The shipped policy picks the question whose practice now raises the member's expected
 recall on their target date the most, as the FSRS model forecasts it, never-seen
-questions included with a prior, and counting the practice still to come: each question
-is forecast with its share of the reviews the member will make before the target at
-their own pace (see :mod:`bot.learning._practice_forecast`). In simulation (bench/learning.py) this
-beat round-robin practice by about 3%, and the same rule without the practice to come by
-about 1.5%; "due first at 90% retention" lost to round-robin: it spends the budget
-re-reviewing early questions and never reaches new ones.
+questions included at the member's learned prior recall (:mod:`bot.learning.first_sight`),
+and counting the practice still to come: each question is forecast with its share of the
+reviews the member will make before the target at their own pace (see
+:mod:`bot.learning._practice_forecast`). A member without a goal date has no target: the
+gain is then the mean of the gains at the horizons of :data:`NO_GOAL_HORIZONS`, the
+planning that measured best on the bench over recall measured 30 to 180 days on.
+bench/learning.py compares it with round-robin practice and with the rule as shipped
+before (a constant prior of 0.2, 30 days ahead without a goal).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
 from bot.learning._practice_forecast import DAY, Forecast, state_of
-from bot.learning.memory_model import PRIOR_RECALL, MemoryCard, recall_gain
+from bot.learning.first_sight import DEFAULT_PRIOR_RECALL
+from bot.learning.memory_model import MemoryCard
+
+# Days ahead planned for, each weighing the same, when the member has no goal date.
+NO_GOAL_HORIZONS: tuple[float, ...] = (30.0, 90.0, 180.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,13 +35,23 @@ class PracticeRequest:
     candidates: Sequence[int]  # eligible question ids, in bank order
     cards: Mapping[int, MemoryCard]  # the member's cards (absent: never graded)
     now: datetime
-    target: datetime
+    target: datetime | None  # the member's goal; None: no goal set (or it has passed)
     reviews_per_day: float = 0.0  # the member's pace of grades (practice and channel)
+    # the member's recall on first sight of each candidate they never graded (absent:
+    # DEFAULT_PRIOR_RECALL)
+    priors: Mapping[int, float] = field(default_factory=dict)
+
+    def horizons(self, no_goal: Sequence[float]) -> list[float]:
+        """The days ahead to plan for: to the goal, or ``no_goal`` without one."""
+        if self.target is None:
+            return list(no_goal)
+        return [max(0.0, (self.target - self.now) / DAY)]
+
+    def prior(self, question_id: int) -> float:
+        return self.priors.get(question_id, DEFAULT_PRIOR_RECALL)
 
 
 class PracticePolicy(Protocol):
-    """Chooses a member's next practice question."""
-
     """Picks a member's next practice question among the candidates."""
 
     def choose(self, request: PracticeRequest) -> int | None:
@@ -45,28 +61,32 @@ class PracticePolicy(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class PlannedRecallGain:
-    """The shipped policy: the largest :func:`practice_gain`, each question counting on an
-    equal share of the reviews the member makes before the target at their pace; ties go
-    to the earlier question."""
+    """The shipped policy: the largest practice gain, each question counting on an equal
+    share of the reviews the member makes before each horizon at their pace, averaged
+    over the horizons; ties go to the earlier question."""
 
-    prior: float = PRIOR_RECALL
+    no_goal_horizons: tuple[float, ...] = NO_GOAL_HORIZONS
 
     def choose(self, request: PracticeRequest) -> int | None:
         if not request.candidates:
             return None
-        days_left = max(0.0, (request.target - request.now) / DAY)
-        share = request.reviews_per_day * days_left / len(request.candidates)
-        forecast = Forecast((request.target - request.now) / DAY, share, self.prior)
-        never_graded: float | None = None  # the same gain for every such question
+        forecasts = [
+            Forecast(days, request.reviews_per_day * days / len(request.candidates))
+            for days in request.horizons(self.no_goal_horizons)
+        ]
+        never_graded: dict[float, float] = {}  # the same gain for every such question
         best: tuple[float, int] | None = None
         for question_id in request.candidates:
             card = request.cards.get(question_id)
-            if card is None and never_graded is not None:
-                gain = never_graded
+            if card is None:
+                prior = request.prior(question_id)
+                gain = never_graded.get(prior)
+                if gain is None:
+                    gain = sum(f.gain(None, prior) for f in forecasts) / len(forecasts)
+                    never_graded[prior] = gain
             else:
-                gain = forecast.gain(state_of(card, request.now))
-                if card is None:
-                    never_graded = gain
+                state = state_of(card, request.now)
+                gain = sum(f.gain(state) for f in forecasts) / len(forecasts)
             if best is None or gain > best[0]:
                 best = (gain, question_id)
         return None if best is None else best[1]
@@ -74,16 +94,13 @@ class PlannedRecallGain:
 
 @dataclass(frozen=True, slots=True)
 class ExpectedRecallGain:
-    """The largest :func:`recall_gain` (as if nothing were practised after this review);
-    ties go to the earlier question. Outscored by :class:`PlannedRecallGain`."""
+    """The one-review rule: the largest ``memory_model.recall_gain``, as if nothing were
+    practised after this review (the forecast with no share of practice to come, which is
+    that gain to the last bit), averaged over the horizons; ties go to the earlier
+    question."""
 
-    prior: float = PRIOR_RECALL
+    no_goal_horizons: tuple[float, ...] = NO_GOAL_HORIZONS
 
     def choose(self, request: PracticeRequest) -> int | None:
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            card = request.cards.get(question_id)
-            gain = recall_gain(question_id, card, request.now, request.target, self.prior)
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
+        planned = PlannedRecallGain(self.no_goal_horizons)
+        return planned.choose(replace(request, reviews_per_day=0.0))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.bank.rotation import eligible_questions
@@ -117,14 +117,23 @@ class LearningService:
         await self.store.set_goal(member_id, goal)
 
     async def target(self, member_id: int, at: datetime) -> datetime:
-        """The moment recall is planned for: the member's goal date, or 30 days ahead
+        """The moment mastery is shown for: the member's goal date, or 30 days ahead
         (also once the goal has passed)."""
+        return await self.goal_target(member_id, at) or at + DEFAULT_HORIZON
+
+    async def goal_target(self, member_id: int, at: datetime) -> datetime | None:
+        """The member's goal date as a moment, while it is ahead; None without one (practice
+        then plans for the policy's horizons)."""
         goal = await self.store.goal(member_id)
         if goal is not None:
             moment = datetime.combine(goal, time(), UTC)
             if moment > at:
                 return moment
-        return at + DEFAULT_HORIZON
+        return None
+
+    async def prior_recall(self, member_id: int, topic: str | None = None) -> float:
+        """The member's learned recall on first sight of a question of ``topic``."""
+        return (await self.store.first_sights(member_id)).prior(topic)
 
     async def choose_practice(
         self,
@@ -139,32 +148,30 @@ class LearningService:
         and of ``difficulty`` (None: any), chosen by the policy; a question graded in the
         last day is not offered again. None when no question is eligible."""
         cards = await self.store.member_cards(member_id)
-        target = await self.target(member_id, at)
+        target = await self.goal_target(member_id, at)
         pace = await self.pace(member_id, at)
+        first_sights = await self.store.first_sights(member_id)
         # Filtering hundreds of questions and forecasting each is pure CPU (milliseconds to
         # tens of them): in a worker thread, other channels' events go on meanwhile.
         levels = None if difficulty is None else self._question_difficulties()
+        question_topics = self._question_topics()
         eligible = eligible_questions(
-            self._question_topics(), topics, topic, difficulty=difficulty, difficulties=levels
+            question_topics, topics, topic, difficulty=difficulty, difficulties=levels
         )
-        return await asyncio.to_thread(self._choose, member_id, eligible, cards, at, target, pace)
+        unseen = {q: question_topics[q] for q in eligible if q not in cards}
+        request = PracticeRequest(
+            member_id, [], cards, at, target, pace, first_sights.priors(unseen)
+        )
+        return await asyncio.to_thread(self._choose, eligible, request)
 
-    def _choose(
-        self,
-        member_id: int,
-        eligible: list[int],
-        cards: Mapping[int, MemoryCard],
-        at: datetime,
-        target: datetime,
-        pace: float,
-    ) -> int | None:
+    def _choose(self, eligible: list[int], request: PracticeRequest) -> int | None:
+        cards, at = request.cards, request.now
         candidates = [
             q
             for q in eligible
             if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
         ]
-        request = PracticeRequest(member_id, candidates, cards, at, target, pace)
-        return self.policy.choose(request)
+        return self.policy.choose(replace(request, candidates=candidates))
 
     async def pace(self, member_id: int, at: datetime) -> float:
         """The member's grades a day (practice and channel rounds; a changed grade counts

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from bot.kernel.grades import Grade
+from bot.learning.first_sight import FirstSights
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
@@ -85,6 +86,12 @@ class LearningStore(Protocol):
         """The member's first grade at or before ``at`` and how many grades they gave from
         ``since`` to ``at`` (both included), a changed grade counted once at the review it
         corrects, as in :meth:`grade_log`; without reading the whole log."""
+        ...
+
+    async def first_sights(self, member_id: int) -> FirstSights:
+        """The first grades the member's prior recall is estimated from: each member's
+        first grade of each question they graded, per topic, the member's own, their
+        workspace's other members' and everyone's (see :mod:`bot.learning.first_sight`)."""
         ...
 
     async def goal(self, member_id: int) -> date | None: ...
