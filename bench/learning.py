@@ -253,23 +253,30 @@ class Setup:
     days: tuple[int, ...]  # the days recall is measured on
 
 
-def setups(horizons: tuple[float, ...], only_no_goal: bool) -> list[Setup]:
+def setups(
+    horizons: tuple[float, ...],
+    only_no_goal: bool,
+    goal_day: int = GOAL_DAY,
+    no_goal_days: tuple[int, ...] = NO_GOAL_DAYS,
+) -> list[Setup]:
     shipped = partial(PlannedRecallGain, horizons)
     one_review = partial(ExpectedRecallGain, horizons)
+    # round-robin ignores goals: its no-goal run is measured on the goal day too
+    every_day = tuple(sorted({*no_goal_days, goal_day}))
     no_goal = [
-        Setup("round-robin", RoundRobin, False, NO_GOAL_DAYS),
-        Setup("shipped", shipped, False, NO_GOAL_DAYS),
-        Setup("current", CurrentRule, False, NO_GOAL_DAYS),
-        Setup("one-review", one_review, False, NO_GOAL_DAYS),
+        Setup("round-robin", RoundRobin, False, every_day),
+        Setup("shipped", shipped, False, no_goal_days),
+        Setup("current", CurrentRule, False, no_goal_days),
+        Setup("one-review", one_review, False, no_goal_days),
     ]
     if only_no_goal:
         return no_goal
     return [
-        Setup("channel-only", None, False, NO_GOAL_DAYS),
+        Setup("channel-only", None, False, (goal_day,)),
         *no_goal,
-        Setup("shipped", shipped, True, (GOAL_DAY,)),
-        Setup("current", CurrentRule, True, (GOAL_DAY,)),
-        Setup("one-review", one_review, True, (GOAL_DAY,)),
+        Setup("shipped", shipped, True, (goal_day,)),
+        Setup("current", CurrentRule, True, (goal_day,)),
+        Setup("one-review", one_review, True, (goal_day,)),
     ]
 
 
@@ -437,7 +444,13 @@ def ratio(numerators: Sequence[float], denominators: Sequence[float]) -> Ratio:
 Results = dict[tuple[str, bool, int, int], list[float]]  # (setup, goal, bank, day) -> learners
 
 
-def report(results: Results, banks: Sequence[int], only_no_goal: bool) -> list[str]:
+def report(
+    results: Results,
+    banks: Sequence[int],
+    only_no_goal: bool,
+    goal_day: int = GOAL_DAY,
+    no_goal_days: tuple[int, ...] = NO_GOAL_DAYS,
+) -> list[str]:
     """The table's rows, and whether every target was met (the last line)."""
     lines = [
         "| setting | bank | day | shipped | round-robin | current | vs round-robin"
@@ -445,9 +458,9 @@ def report(results: Results, banks: Sequence[int], only_no_goal: bool) -> list[s
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     met = True
-    settings = [(False, d) for d in NO_GOAL_DAYS]
+    settings = [(False, d) for d in no_goal_days]
     if not only_no_goal:
-        settings = [(True, GOAL_DAY), *settings]
+        settings = [(True, goal_day), *settings]
     for goal, day in settings:
         for bank in banks:
 
@@ -472,8 +485,8 @@ def report(results: Results, banks: Sequence[int], only_no_goal: bool) -> list[s
             )
     if not only_no_goal:
         for bank in banks:
-            channel = results[("channel-only", False, bank, GOAL_DAY)]
-            shipped = results[("shipped", True, bank, GOAL_DAY)]
+            channel = results[("channel-only", False, bank, goal_day)]
+            shipped = results[("shipped", True, bank, goal_day)]
             lines.append(f"vs channel-only, goal, {bank} questions: {ratio(shipped, channel)}")
     lines.append(f"targets {'met' if met else 'MISSED'}")
     return lines
@@ -484,15 +497,17 @@ def main(args: argparse.Namespace) -> None:
     seeds = range(args.first_seed, args.first_seed + (2 if args.quick else args.seeds))
     banks = (60,) if args.quick else tuple(int(b) for b in args.banks.split(","))
     horizons = tuple(float(h) for h in args.no_goal_horizons.split(","))
+    no_goal_days = tuple(int(d) for d in args.no_goal_days.split(","))
     jobs: list[Job] = [
         (seed, bank, setup, args.learners)
         for bank in banks
         for seed in seeds
-        for setup in setups(horizons, args.only_no_goal)
+        for setup in setups(horizons, args.only_no_goal, args.goal_day, no_goal_days)
     ]
     results: Results = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for (seed, bank, setup, _), measured in pool.map(run_job, jobs):
+        done = pool.map(run_job, jobs) if args.jobs > 1 else map(run_job, jobs)
+        for (seed, bank, setup, _), measured in done:
             for day, recalls in measured.items():
                 results.setdefault((setup.name, setup.goal, bank, day), []).extend(recalls)
             print(
@@ -506,7 +521,7 @@ def main(args: argparse.Namespace) -> None:
         f"{learners_count} learners a setting, banks {banks}, no-goal horizons {horizons},"
         f" {time.perf_counter() - started:.0f} s"
     )
-    print("\n".join(report(results, banks, args.only_no_goal)))
+    print("\n".join(report(results, banks, args.only_no_goal, args.goal_day, no_goal_days)))
 
 
 def parse_args() -> argparse.Namespace:
@@ -519,6 +534,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="two seeds, 60 questions")
     parser.add_argument("--no-goal-horizons", default=",".join(f"{h:g}" for h in NO_GOAL_HORIZONS))
     parser.add_argument("--only-no-goal", action="store_true")
+    parser.add_argument("--goal-day", type=int, default=GOAL_DAY)
+    parser.add_argument("--no-goal-days", default=",".join(str(d) for d in NO_GOAL_DAYS))
     return parser.parse_args()
 
 

@@ -41,6 +41,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.commands import LearningCommands
+from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.outbox.retention import Retention
@@ -126,6 +127,7 @@ class QuizService:
             members=store.answers,
             deliveries=store.deliveries,
             learning=self.learning,
+            goal_hint=GoalHint(store.meta),
         )
         self.reminders = DailyReminders(
             reminders=store.reminders,

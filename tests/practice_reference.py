@@ -15,7 +15,7 @@ from bot.bank.rotation import eligible_questions
 from bot.learning import memory_model
 from bot.learning._practice_forecast import DAY, MAX_PLANNED_REVIEWS
 from bot.learning.memory_model import PRIOR_RECALL, SCHEDULER, MemoryCard
-from bot.learning.practice_policy import PracticeRequest
+from bot.learning.practice_policy import NO_GOAL_HORIZONS, PracticeRequest
 from bot.learning.service import ONE_REVIEW_A_DAY, PACE_MINIMUM, PACE_WINDOW, LearningService
 
 State = tuple[float, float, float] | None
@@ -96,8 +96,14 @@ def practice_gain(
     share: float,
     prior: float = PRIOR_RECALL,
 ) -> float:
+    return practice_gain_in(card, now, (target - now) / DAY, share, prior)
+
+
+def practice_gain_in(
+    card: MemoryCard | None, now: datetime, horizon: float, share: float, prior: float
+) -> float:
+    """:func:`practice_gain` for a target ``horizon`` days from ``now``."""
     state = state_of(card, now)
-    horizon = (target - now) / DAY
     after = sum(
         chance * share_recall(reviewed, horizon, share, prior)
         for chance, reviewed in _outcomes(state, 0.0, prior)
@@ -105,22 +111,26 @@ def practice_gain(
     return after - share_recall(state, horizon, share, prior)
 
 
-def choose(request: PracticeRequest, prior: float = PRIOR_RECALL) -> int | None:
-    """``PlannedRecallGain.choose`` as it was."""
+def choose(request: PracticeRequest) -> int | None:
+    """``PlannedRecallGain.choose`` through the recursive forecast: each question's gain
+    is the mean over the request's horizons, a never-graded one's at its own prior."""
     if not request.candidates:
         return None
-    days_left = max(0.0, (request.target - request.now) / DAY)
-    share = request.reviews_per_day * days_left / len(request.candidates)
-    never_graded: float | None = None
+    horizons = request.horizons(NO_GOAL_HORIZONS)
     best: tuple[float, int] | None = None
     for question_id in request.candidates:
         card = request.cards.get(question_id)
-        if card is None and never_graded is not None:
-            gain = never_graded
-        else:
-            gain = practice_gain(card, request.now, request.target, share, prior)
-            if card is None:
-                never_graded = gain
+        prior = request.prior(question_id)
+        gain = sum(
+            practice_gain_in(
+                card,
+                request.now,
+                days,
+                request.reviews_per_day * days / len(request.candidates),
+                prior,
+            )
+            for days in horizons
+        ) / len(horizons)
         if best is None or gain > best[0]:
             best = (gain, question_id)
     return None if best is None else best[1]
@@ -146,12 +156,15 @@ async def choose_practice(
     candidates = [
         q for q in eligible if not memory_model.reviewed_within(cards.get(q), at, ONE_REVIEW_A_DAY)
     ]
+    topics = learning._question_topics()
+    unseen = {q: topics[q] for q in eligible if q not in cards}
     request = PracticeRequest(
         member_id,
         candidates,
         cards,
         at,
-        await learning.target(member_id, at),
+        await learning.goal_target(member_id, at),
         await pace(learning, member_id, at),
+        (await learning.store.first_sights(member_id)).priors(unseen),
     )
     return choose(request)

@@ -8,6 +8,7 @@ from bot.kernel.cards import day_text, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import Streak
+from bot.learning.practice_policy import NO_GOAL_HORIZONS
 from bot.learning.service import Mastery
 
 
@@ -77,19 +78,28 @@ def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     nearest = mastery.next_review
     when = day_text(nearest, timezone) if nearest else "—"
     on = day_text(mastery.target, timezone)
-    return [
+    fields = [
         Field(f"Mastery per topic (expected recall on {on})", topics),
         Field("Due for review", str(mastery.due), inline=True),
         Field("Next review", when, inline=True),
     ]
+    if mastery.first_sight is not None:
+        # what practice counts on for a question never graded, learned from first answers
+        fields.append(Field("Known on first sight", percent(mastery.first_sight), inline=True))
+    return fields
+
+
+def _horizons() -> str:
+    days = [f"{h:g}" for h in NO_GOAL_HORIZONS]
+    return days[0] if len(days) == 1 else f"{', '.join(days[:-1])} and {days[-1]}"
 
 
 def goal_card(goal: date | None, now: datetime) -> Card:
     if goal is None:
         return info(
             "No goal set",
-            "Practice aims at your recall 30 days ahead. Set an interview date with "
-            "`/quiz goal YYYY-MM-DD`.",
+            f"Practice keeps your recall up over the months ahead (planning {_horizons()}"
+            " days on). Set an interview date with `/quiz goal YYYY-MM-DD` to aim at it.",
         )
     days = (goal - now.date()).days
     return info(

@@ -52,7 +52,7 @@ class ShowGoal(QuizCommand):
 class SetGoal(QuizCommand):
     """``/quiz goal YYYY-MM-DD|off``: set or clear the member's goal date."""
 
-    goal: date | None  # None: no goal (practice aims 30 days ahead)
+    goal: date | None  # None: no goal (practice plans for its no-goal horizons)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +200,7 @@ GRADE = Subcommand(
 
 GOAL = Subcommand(
     "goal",
-    "the date your practice aims at, e.g. an interview (default: 30 days ahead)",
+    "the date your practice aims at, e.g. an interview (default: the months ahead)",
     "/quiz goal 2027-01-15",
     params=(
         Param(

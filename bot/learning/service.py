@@ -41,6 +41,8 @@ class Mastery:
     target: datetime  # the member's goal date, or 30 days ahead
     due: int  # graded questions due for review
     next_review: datetime | None  # the earliest due date still ahead
+    # the member's learned recall on first sight of a question (see bot.learning.first_sight)
+    first_sight: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +199,7 @@ class LearningService:
             target=target,
             due=sum(1 for c in cards.values() if c.due <= at),
             next_review=min(upcoming, default=None),
+            first_sight=await self.prior_recall(member_id),
         )
 
     async def weakest_topics(

@@ -22,6 +22,7 @@ from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import DeliveryStore
+from bot.learning.goal_hint import GoalHint
 from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import _cards as practice_cards
@@ -62,8 +63,10 @@ class PracticeSessions:
         members: MemberIds,
         deliveries: DeliveryStore,
         learning: LearningService,
+        goal_hint: GoalHint | None = None,
     ) -> None:
         self._engine = engine
+        self._goal_hint = goal_hint
         self._store = sessions
         self._members = members
         self._deliveries = deliveries
@@ -145,9 +148,13 @@ class PracticeSessions:
             raise Refused(ALREADY_OPEN)
         question = self._question(session)
         await self._send(platform, session, "question", practice_cards.question_card(question))
-        return Response(
-            cards.info("Practice started", "I sent you a question in your direct messages.")
-        )
+        said = "I sent you a question in your direct messages."
+        if self._goal_hint is not None:
+            has_goal = await self._learning.goal_target(member_id, now) is not None
+            hint = await self._goal_hint.take(member_id, has_goal)
+            if hint is not None:
+                said = f"{said}\n{hint}"
+        return Response(cards.info("Practice started", said))
 
     async def stop(self, member: MemberRef) -> Response:
         member_id = await self._members.member_id(member)

@@ -24,17 +24,43 @@ def load_bench() -> ModuleType:
     return module
 
 
-async def test_a_tiny_run_prints_the_documented_last_line(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    await load_bench().main(
-        argparse.Namespace(seeds=1, first_seed=1, learners=2, days=8, questions=6)
+def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    load_bench().main(
+        argparse.Namespace(
+            seeds=1,
+            first_seed=1,
+            learners=2,
+            banks="6",
+            jobs=1,
+            quick=False,
+            no_goal_horizons="30,90",
+            only_no_goal=False,
+            goal_day=6,
+            no_goal_days="4,8",
+        )
     )
-    last = capsys.readouterr().out.strip().splitlines()[-1]
+    lines = capsys.readouterr().out.strip().splitlines()
+    ratio = r"\d+\.\d{3} ± \d+\.\d{3}"
     number = r"\d\.\d{3}"
-    ratio = r"\d+\.\d{2}"
-    assert re.fullmatch(
-        rf"learning: shipped {number} channel-only {number} round-robin {number} "
-        rf"due-first {number} vs-channel {ratio} vs-round-robin {ratio}",
-        last,
-    ), last
+    rows = [line for line in lines if line.startswith("| goal") or line.startswith("| no goal")]
+    assert [row.split(" | ")[0:3] for row in rows] == [
+        ["| goal", "6", "6"],
+        ["| no goal", "6", "4"],
+        ["| no goal", "6", "8"],
+    ]
+    for row in rows:
+        assert re.search(
+            rf"\| {number} \| {number} \| {number} \| {ratio} \| {ratio} \| {ratio} \|", row
+        ), row
+    assert re.fullmatch(r"vs channel-only, goal, 6 questions: " + ratio, lines[-2]), lines[-2]
+    assert lines[-1] in {"targets met", "targets MISSED"}
+
+
+def test_learners_first_sight_recall_spans_the_range_the_policy_must_learn() -> None:
+    bench = load_bench()
+    levels = [
+        sum(learner.priors.values()) / len(learner.priors)
+        for seed in range(1, 5)
+        for learner in bench.learners(seed, 10, 60)
+    ]
+    assert min(levels) < 0.12 and max(levels) > 0.5

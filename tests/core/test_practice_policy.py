@@ -10,7 +10,12 @@ import pytest
 from bot.kernel.grades import Grade
 from bot.learning._practice_forecast import practice_gain
 from bot.learning.memory_model import MemoryCard, recall, recall_gain, review
-from bot.learning.practice_policy import ExpectedRecallGain, PlannedRecallGain, PracticeRequest
+from bot.learning.practice_policy import (
+    NO_GOAL_HORIZONS,
+    ExpectedRecallGain,
+    PlannedRecallGain,
+    PracticeRequest,
+)
 from tests.harness import QuizHarness
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -156,3 +161,83 @@ async def test_the_forecast_runs_off_the_event_loop(quiz: QuizHarness) -> None:
     assert chosen is not None
     assert len(recording.threads) == 1
     assert recording.threads[0] != threading.get_ident()
+
+
+def no_goal(cards: dict[int, MemoryCard], candidates: list[int], **policy: object) -> int | None:
+    request = PracticeRequest(1, candidates, cards, NOW, None)
+    return PlannedRecallGain(**policy).choose(request)  # type: ignore[arg-type]
+
+
+def test_without_a_goal_the_policy_plans_for_its_own_horizons() -> None:
+    request = PracticeRequest(1, [1], {}, NOW, None)
+    assert request.horizons(NO_GOAL_HORIZONS) == list(NO_GOAL_HORIZONS)
+    assert PracticeRequest(1, [1], {}, NOW, NOW + timedelta(days=12)).horizons((30,)) == [12]
+    shaky = graded(1, Grade.MISSED, days_ago=2)
+    older = graded(2, Grade.GOOD, days_ago=10)
+    cards = {1: shaky, 2: older}
+    # the same choices as the near and far goals above, from the horizons alone
+    assert no_goal(cards, [1, 2], no_goal_horizons=(1.0,)) == 1
+    assert no_goal(cards, [1, 2], no_goal_horizons=(90.0,)) == 2
+    # a goal wins over the horizons
+    goal = PracticeRequest(1, [1, 2], cards, NOW, NOW + timedelta(days=1))
+    assert PlannedRecallGain((90.0,)).choose(goal) == 1
+
+
+def test_without_a_goal_the_gain_is_the_mean_over_the_horizons() -> None:
+    cards = {1: graded(1, Grade.PARTLY, days_ago=6), 2: graded(2, Grade.GOOD, days_ago=25)}
+    request = PracticeRequest(1, [1, 2, 3], cards, NOW, None, 0.0)
+
+    def mean_gain(question: int) -> float:
+        return sum(
+            recall_gain(question, cards.get(question), NOW, NOW + timedelta(days=h))
+            for h in NO_GOAL_HORIZONS
+        ) / len(NO_GOAL_HORIZONS)
+
+    best = max([1, 2, 3], key=mean_gain)
+    assert POLICY.choose(request) == best
+    assert ExpectedRecallGain().choose(request) == best
+
+
+def test_the_learned_prior_decides_whether_a_new_question_is_worth_introducing() -> None:
+    due = graded(1, Grade.GOOD, days_ago=10)
+    target = NOW + timedelta(days=90)
+    for prior, chosen in ((0.05, 2), (0.9, 1)):
+        request = PracticeRequest(1, [1, 2], {1: due}, NOW, target, 0.0, {2: prior})
+        assert POLICY.choose(request) == chosen, prior
+    # each never-graded question at its own prior: the less known one first
+    request = PracticeRequest(1, [2, 3], {}, NOW, target, 0.0, {2: 0.5, 3: 0.1})
+    assert POLICY.choose(request) == 3
+
+
+class RequestRecordingPolicy:
+    def __init__(self) -> None:
+        self.requests: list[PracticeRequest] = []
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        self.requests.append(request)
+        return POLICY.choose(request)
+
+
+async def test_the_service_passes_no_target_without_a_goal_and_the_learned_priors(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    learning = quiz.service.learning
+    recording = RequestRecordingPolicy()
+    learning.policy = recording
+    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    topics = quiz.service.engine.question_topics()
+    questions = sorted(topics)
+    now = quiz.clock.now()
+    for n, question in enumerate(questions[:3]):  # missed on first sight, all three
+        await learning.grade(member_id, question, Grade.MISSED, now - timedelta(days=5, hours=n))
+    await learning.choose_practice(member_id, now)
+    request = recording.requests[-1]
+    assert request.target is None
+    unseen = [q for q in request.candidates if q not in request.cards]
+    assert unseen and set(request.priors) >= set(unseen)
+    learned = await learning.prior_recall(member_id, topics[unseen[0]])
+    assert request.priors[unseen[0]] == learned < 0.2
+    await learning.set_goal(member_id, (now + timedelta(days=40)).date())
+    await learning.choose_practice(member_id, now)
+    assert recording.requests[-1].target is not None

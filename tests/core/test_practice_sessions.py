@@ -3,7 +3,7 @@ whole interview, the policy's choice, one session per member, expiry, and the re
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,6 +12,7 @@ from bot.kernel.events import ButtonPress, Command, DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef, MessageRef
 from bot.kernel.render import Card, Response
+from bot.learning.goal_hint import HINT as GOAL_HINT
 from bot.practice import _cards as practice_cards
 from bot.practice._cards import NEXT_ACTION, practice_value
 from bot.practice.sessions import ALREADY_OPEN, same_place
@@ -252,3 +253,20 @@ async def test_a_session_whose_question_could_not_be_queued_gets_it_on_the_next_
     assert [c.title for c in dm_cards(quiz, "dave")] == ["Practice question"]
     await quiz.command("practice", by="dave")
     assert len(dm_cards(quiz, "dave")) == 1  # queued again under its key: sent once
+
+
+async def test_practice_without_a_goal_says_once_that_a_goal_would_aim_it(
+    quiz: QuizHarness,
+) -> None:
+    first = await quiz.command("practice", by="alice")
+    assert first.card.title == "Practice started"
+    assert GOAL_HINT in first.card.body
+    await quiz.command("practice stop", by="alice")
+    second = await quiz.command("practice", by="alice")
+    assert second.card.title == "Practice started"
+    assert GOAL_HINT not in second.card.body  # once is enough, kept with the store's facts
+    # a member with a goal is never told: their practice aims at it already
+    await quiz.command(f"goal {(T0 + timedelta(days=400)).date().isoformat()}", by="bob")
+    with_goal = await quiz.command("practice", by="bob")
+    assert with_goal.card.title == "Practice started"
+    assert GOAL_HINT not in with_goal.card.body
