@@ -54,7 +54,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -245,6 +245,21 @@ class CurrentRule:
         return None if best is None else best[1]
 
 
+@dataclass(frozen=True, slots=True)
+class ConstantPrior:
+    """A policy told nothing of the learned prior: every never-graded question at 0.2 (to
+    tell the prior's part of a result from the horizons')."""
+
+    policy: PracticePolicy
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        return self.policy.choose(replace(request, priors={}))
+
+
+def constant_prior(make: Callable[[], PracticePolicy]) -> PracticePolicy:
+    return ConstantPrior(make())
+
+
 @dataclass(frozen=True)
 class Setup:
     name: str
@@ -258,9 +273,13 @@ def setups(
     only_no_goal: bool,
     goal_day: int = GOAL_DAY,
     no_goal_days: tuple[int, ...] = NO_GOAL_DAYS,
+    constant: bool = False,
 ) -> list[Setup]:
-    shipped = partial(PlannedRecallGain, horizons)
-    one_review = partial(ExpectedRecallGain, horizons)
+    shipped: Callable[[], PracticePolicy] = partial(PlannedRecallGain, horizons)
+    one_review: Callable[[], PracticePolicy] = partial(ExpectedRecallGain, horizons)
+    if constant:
+        shipped = partial(constant_prior, shipped)
+        one_review = partial(constant_prior, one_review)
     # round-robin ignores goals: its no-goal run is measured on the goal day too
     every_day = tuple(sorted({*no_goal_days, goal_day}))
     no_goal = [
@@ -417,9 +436,13 @@ async def simulate(
 Job = tuple[int, int, Setup, int]
 
 
+SCRATCH = Path("/dev/shm")  # a memory file system: commits need not wait for a disk
+
+
 def run_job(job: Job) -> tuple[Job, dict[int, list[float]]]:
     seed, questions, setup, learner_count = job
-    with tempfile.TemporaryDirectory() as directory:
+    scratch = SCRATCH if SCRATCH.is_dir() else None
+    with tempfile.TemporaryDirectory(dir=scratch) as directory:
         return job, asyncio.run(simulate(seed, questions, setup, learner_count, Path(directory)))
 
 
@@ -502,7 +525,9 @@ def main(args: argparse.Namespace) -> None:
         (seed, bank, setup, args.learners)
         for bank in banks
         for seed in seeds
-        for setup in setups(horizons, args.only_no_goal, args.goal_day, no_goal_days)
+        for setup in setups(
+            horizons, args.only_no_goal, args.goal_day, no_goal_days, args.constant_prior
+        )
     ]
     results: Results = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -535,6 +560,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--no-goal-horizons", default=",".join(f"{h:g}" for h in NO_GOAL_HORIZONS))
     parser.add_argument("--only-no-goal", action="store_true")
     parser.add_argument("--goal-day", type=int, default=GOAL_DAY)
+    parser.add_argument(
+        "--constant-prior", action="store_true", help="the shipped policy without its prior"
+    )
     parser.add_argument("--no-goal-days", default=",".join(str(d) for d in NO_GOAL_DAYS))
     return parser.parse_args()
 

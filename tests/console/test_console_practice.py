@@ -42,7 +42,10 @@ async def test_the_practice_example_on_the_console(tmp_path: Path) -> None:
     assert "Unknown topic" in transcript[at("you: /quiz practice net") + 2]
     started = at("you: /quiz practice networking")
     assert transcript[started + 1] == "[#practice] quizbot → you (private): Practice started"
-    assert "[DM › you] quizbot: Practice question" in transcript[started + 2 :][:3]
+    assert "[DM › you] quizbot: Practice question" in transcript[started + 2 :][:5]
+    # no goal set: the first practice says, once, that one would aim practice at it
+    hint = " ".join(line.strip() for line in transcript[started + 2 :][:4])
+    assert "`/quiz goal YYYY-MM-DD` makes practice aim at that day" in hint
     assert at("[DM › you] you: my answer") < at("[DM › you] quizbot: Follow-up 1 of 1")
     assert at("[DM › you] you: my follow-up answer") < at("[DM › you] quizbot: Sample answer")
     grade = at("[DM › you] you: /quiz grade good")

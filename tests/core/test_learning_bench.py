@@ -36,6 +36,7 @@ def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixtu
             no_goal_horizons="30,90",
             only_no_goal=False,
             goal_day=6,
+            constant_prior=False,
             no_goal_days="4,8",
         )
     )

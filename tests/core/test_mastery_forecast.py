@@ -48,3 +48,24 @@ async def test_the_team_weakest_topic_after_a_miss_is_not_100(quiz: QuizHarness)
     await quiz.command("grade missed", by="alice")
     text = (await quiz.command("stats")).card.plain_text()
     assert "100%" not in text
+
+
+async def test_me_shows_the_recall_on_first_sight_learned_from_first_grades(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    await quiz.react("alice", "💡")
+    await quiz.command("grade missed", by="ann")
+    await quiz.command("grade nailed", by="nat")
+    ann = (await quiz.command("me", by="ann")).card.plain_text()
+    nat = (await quiz.command("me", by="nat")).card.plain_text()
+
+    def known(text: str) -> int:
+        match = re.search(r"Known on first sight: (\d+)%", text)
+        assert match is not None, text
+        return int(match.group(1))
+
+    # One first sight each, shrunk toward the team (the other one), the topic's (one of
+    # two recalled: (1 + 8 * 0.2) / 10 = 0.26) and the default: missed 30%, nailed 32%.
+    assert known(ann) == round(100 * (8 * (1 + 8 * 0.26) / 9) / 9) == 30
+    assert known(nat) == round(100 * (1 + 8 * (8 * 0.26) / 9) / 9) == 32
