@@ -104,3 +104,8 @@ class ExpectedRecallGain:
     def choose(self, request: PracticeRequest) -> int | None:
         planned = PlannedRecallGain(self.no_goal_horizons)
         return planned.choose(replace(request, reviews_per_day=0.0))
+
+
+def shipped_policy() -> PracticePolicy:
+    """The policy private practice is chosen with."""
+    return PlannedRecallGain()

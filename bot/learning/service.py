@@ -19,7 +19,7 @@ from bot.bank.store import Workspace
 from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning.memory_model import MemoryCard
-from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
+from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, LearningStore
 from questions.pack import Difficulty
 
@@ -71,7 +71,7 @@ class LearningService:
         self._question_difficulties = question_difficulties or dict
         # the topic a graded question counts under, as a workspace shows it
         self._graded_topics = graded_topics or (lambda _: question_topics())
-        self.policy: PracticePolicy = policy or PlannedRecallGain()
+        self.policy: PracticePolicy = policy or shipped_policy()
 
     # grading
 
