@@ -165,6 +165,6 @@ async def choose_practice(
         at,
         await learning.goal_target(member_id, at),
         await pace(learning, member_id, at),
-        (await learning.store.first_sights(member_id)).priors(unseen),
+        (await learning.first_sights(member_id, at)).priors(unseen),
     )
     return choose(request)

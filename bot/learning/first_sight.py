@@ -14,14 +14,17 @@ prior of :data:`PSEUDO_FIRST_GRADES` first sights at the next level's rate::
     member = (recalled_member + K * team)    / (first_member + K)
 
 so ten of the member's own first sights weigh a little more than the levels behind them,
-and forty make the estimate essentially theirs. It is recomputed from the grades on every
-use: nothing to set, nothing to keep in step.
+and forty make the estimate essentially theirs. It is recomputed from the grades, with
+nothing to set or keep in step: the member's own first grades on every use, the team's
+and the topic's (every member's, a scan of the whole review log) at most every
+:data:`CROWD_REFRESH` (see :class:`~bot.learning.service.LearningService`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 # The prior recall with no first grade anywhere: the middle of what a team new to a
 # field (0.05) and a team of seniors (0.6) recall on first sight, leaning low.
@@ -31,6 +34,9 @@ DEFAULT_PRIOR_RECALL = 0.2
 # about 0.2, so the evidence of K = 0.2 / 0.16**2 ~ 8 first sights weighs as much as the
 # spread between members: the empirical-Bayes weight.
 PSEUDO_FIRST_GRADES = 8.0
+# How long the team's and the topic's first grades are counted on before being read again:
+# they move slowly, and reading them scans every member's grades.
+CROWD_REFRESH = timedelta(hours=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +84,45 @@ class FirstSights:
         """The prior of each question of ``topics`` (question id -> topic)."""
         by_topic = {topic: self.prior(topic) for topic in set(topics.values())}
         return {question_id: by_topic[topic] for question_id, topic in topics.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class FirstGradeCount:
+    """First sights of one workspace's members of one topic's questions."""
+
+    platform: str
+    workspace: str
+    topic: str | None  # None: a member with no first grade (only their workspace is known)
+    grades: FirstGrades
+
+
+def first_sights(own: Iterable[FirstGradeCount], crowd: Iterable[FirstGradeCount]) -> FirstSights:
+    """A member's first sights from their own counts and every member's (``crowd``, which
+    may be a little older: the member's own are taken out of their workspace's, never
+    below none)."""
+    own = list(own)
+    mine = {c.topic: c.grades for c in own if c.topic is not None and c.grades.graded}
+    places = {(c.platform, c.workspace) for c in own}
+    team: dict[str, FirstGrades] = {}
+    everyone: dict[str, FirstGrades] = {}
+    for count in crowd:
+        if count.topic is None:
+            continue
+        everyone[count.topic] = everyone.get(count.topic, NONE) + count.grades
+        if (count.platform, count.workspace) in places:
+            team[count.topic] = team.get(count.topic, NONE) + count.grades
+    for topic, grades in mine.items():
+        left = team.pop(topic, NONE)
+        graded = max(0, left.graded - grades.graded)
+        others = FirstGrades(graded, min(graded, max(0, left.missed - grades.missed)))
+        if others.graded:
+            team[topic] = others
+        # the crowd may be older than the member's own counts
+        everyone[topic] = _at_least(everyone.get(topic, NONE), grades)
+    return FirstSights(member=mine, team=team, everyone=everyone)
+
+
+def _at_least(counts: FirstGrades, floor: FirstGrades) -> FirstGrades:
+    if counts.graded >= floor.graded:
+        return counts
+    return floor

@@ -18,6 +18,7 @@ from bot.bank.rotation import eligible_questions
 from bot.bank.store import Workspace
 from bot.kernel.grades import Grade
 from bot.learning import memory_model
+from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, LearningStore
@@ -72,6 +73,8 @@ class LearningService:
         # the topic a graded question counts under, as a workspace shows it
         self._graded_topics = graded_topics or (lambda _: question_topics())
         self.policy: PracticePolicy = policy or shipped_policy()
+        # every member's first grades, and when they were read (see first_sights)
+        self._crowd: tuple[datetime, list[FirstGradeCount]] | None = None
 
     # grading
 
@@ -133,9 +136,17 @@ class LearningService:
                 return moment
         return None
 
-    async def prior_recall(self, member_id: int, topic: str | None = None) -> float:
+    async def first_sights(self, member_id: int, at: datetime) -> FirstSights:
+        """What the member's prior recall is learned from: their own first grades as they
+        stand, every member's as read at most :data:`CROWD_REFRESH` before ``at``."""
+        cached = self._crowd
+        if cached is None or not timedelta(0) <= at - cached[0] < CROWD_REFRESH:
+            cached = self._crowd = (at, await self.store.first_grades())
+        return first_sights(await self.store.first_grades(member_id), cached[1])
+
+    async def prior_recall(self, member_id: int, at: datetime, topic: str | None = None) -> float:
         """The member's learned recall on first sight of a question of ``topic``."""
-        return (await self.store.first_sights(member_id)).prior(topic)
+        return (await self.first_sights(member_id, at)).prior(topic)
 
     async def choose_practice(
         self,
@@ -152,7 +163,7 @@ class LearningService:
         cards = await self.store.member_cards(member_id)
         target = await self.goal_target(member_id, at)
         pace = await self.pace(member_id, at)
-        first_sights = await self.store.first_sights(member_id)
+        sights = await self.first_sights(member_id, at)
         # Filtering hundreds of questions and forecasting each is pure CPU (milliseconds to
         # tens of them): in a worker thread, other channels' events go on meanwhile.
         levels = None if difficulty is None else self._question_difficulties()
@@ -161,9 +172,7 @@ class LearningService:
             question_topics, topics, topic, difficulty=difficulty, difficulties=levels
         )
         unseen = {q: question_topics[q] for q in eligible if q not in cards}
-        request = PracticeRequest(
-            member_id, [], cards, at, target, pace, first_sights.priors(unseen)
-        )
+        request = PracticeRequest(member_id, [], cards, at, target, pace, sights.priors(unseen))
         return await asyncio.to_thread(self._choose, eligible, request)
 
     def _choose(self, eligible: list[int], request: PracticeRequest) -> int | None:
@@ -199,7 +208,7 @@ class LearningService:
             target=target,
             due=sum(1 for c in cards.values() if c.due <= at),
             next_review=min(upcoming, default=None),
-            first_sight=await self.prior_recall(member_id),
+            first_sight=await self.prior_recall(member_id, at),
         )
 
     async def weakest_topics(

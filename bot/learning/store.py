@@ -8,7 +8,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from bot.kernel.grades import Grade
-from bot.learning.first_sight import FirstSights
+from bot.learning.first_sight import FirstGradeCount
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
@@ -88,10 +88,11 @@ class LearningStore(Protocol):
         corrects, as in :meth:`grade_log`; without reading the whole log."""
         ...
 
-    async def first_sights(self, member_id: int) -> FirstSights:
-        """The first grades the member's prior recall is estimated from: each member's
-        first grade of each question they graded, per topic, the member's own, their
-        workspace's other members' and everyone's (see :mod:`bot.learning.first_sight`)."""
+    async def first_grades(self, member_id: int | None = None) -> list[FirstGradeCount]:
+        """First sights (each member's first grade of each question they graded, as it
+        stands now) per workspace and topic: the member's, with one row of no topic (and
+        none graded) when they have none, so their workspace is known; with no member,
+        every member's."""
         ...
 
     async def goal(self, member_id: int) -> date | None: ...

@@ -11,7 +11,7 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.kernel.grades import Grade
-from bot.learning.first_sight import FirstGrades, FirstSights
+from bot.learning.first_sight import FirstGradeCount, FirstGrades
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 from bot.learning.store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
 from storage.sql.session import Row, Session, SqlDatabase
@@ -20,22 +20,28 @@ from storage.timestamps import from_db, to_db
 CARD_COLUMNS = "question_id, stability, difficulty, due, last_review, reviews"
 GRADE_COLUMNS = "rating, graded_at, round_id"
 
-# Every member's first grade of each question they graded (the earliest current grade: a
-# changed grade keeps the time of the review it corrects), counted per topic and per whose
-# it is: 0 the member's, 1 another member's of their workspace, 2 anyone else's.
-_FIRST_SIGHTS = (
-    "SELECT q.topic,"
-    " CASE WHEN f.member_id = me.id THEN 0"
-    " WHEN m.platform = me.platform AND m.workspace = me.workspace THEN 1 ELSE 2 END,"
-    " COUNT(*), SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
-    " FROM (SELECT member_id, question_id, rating, ROW_NUMBER() OVER"
+# The first grade of each question a member graded (the earliest current grade: a changed
+# grade keeps the time of the review it corrects), counted per workspace and topic: of one
+# member (with a row of no topic when they have none), or of every member.
+_FIRSTS = (
+    "SELECT member_id, question_id, rating, ROW_NUMBER() OVER"
     " (PARTITION BY member_id, question_id ORDER BY graded_at, id) AS nth"
-    " FROM grades WHERE replaced_at IS NULL) AS f"
+    " FROM grades WHERE replaced_at IS NULL"
+)
+_MEMBER_FIRST_GRADES = (
+    "SELECT me.platform, me.workspace, q.topic, COUNT(f.rating),"
+    " SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
+    f" FROM members me LEFT JOIN ({_FIRSTS} AND member_id = ?) AS f ON f.nth = 1"
+    " LEFT JOIN questions q ON q.id = f.question_id"
+    " WHERE me.id = ? GROUP BY 1, 2, 3"
+)
+_EVERY_FIRST_GRADE = (
+    "SELECT m.platform, m.workspace, q.topic, COUNT(*),"
+    " SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
+    f" FROM ({_FIRSTS}) AS f"
     " JOIN questions q ON q.id = f.question_id"
     " JOIN members m ON m.id = f.member_id"
-    " JOIN members me ON me.id = ?"
-    " WHERE f.nth = 1"
-    " GROUP BY 1, 2"
+    " WHERE f.nth = 1 GROUP BY 1, 2, 3"
 )
 
 
@@ -111,19 +117,15 @@ class Learning:
         first, recent = rows[0]
         return RecentGrades(None if first is None else from_db(first), int(recent))
 
-    async def first_sights(self, member_id: int) -> FirstSights:
-        rows = await self._db.fetch(_FIRST_SIGHTS, (member_id,))
-        levels: tuple[dict[str, FirstGrades], ...] = ({}, {}, {})
-        for topic, whose, graded, missed in rows:
-            levels[int(whose)][topic] = FirstGrades(int(graded), int(missed))
-        mine, team, others = levels
-        everyone = {
-            topic: mine.get(topic, FirstGrades())
-            + team.get(topic, FirstGrades())
-            + others.get(topic, FirstGrades())
-            for topic in {*mine, *team, *others}
-        }
-        return FirstSights(member=mine, team=team, everyone=everyone)
+    async def first_grades(self, member_id: int | None = None) -> list[FirstGradeCount]:
+        if member_id is None:
+            rows = await self._db.fetch(_EVERY_FIRST_GRADE, ())
+        else:
+            rows = await self._db.fetch(_MEMBER_FIRST_GRADES, (member_id, member_id))
+        return [
+            FirstGradeCount(row[0], row[1], row[2], FirstGrades(int(row[3]), int(row[4] or 0)))
+            for row in rows
+        ]
 
     async def goal(self, member_id: int) -> date | None:
         rows = await self._db.fetch(

@@ -236,7 +236,7 @@ async def test_the_service_passes_no_target_without_a_goal_and_the_learned_prior
     assert request.target is None
     unseen = [q for q in request.candidates if q not in request.cards]
     assert unseen and set(request.priors) >= set(unseen)
-    learned = await learning.prior_recall(member_id, topics[unseen[0]])
+    learned = await learning.prior_recall(member_id, now, topics[unseen[0]])
     assert request.priors[unseen[0]] == learned < 0.2
     await learning.set_goal(member_id, (now + timedelta(days=40)).date())
     await learning.choose_practice(member_id, now)

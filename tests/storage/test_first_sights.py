@@ -15,10 +15,13 @@ from bot.kernel.grades import Grade
 from bot.kernel.models import ActionKind, ChannelSettings
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.learning.first_sight import (
+    CROWD_REFRESH,
     DEFAULT_PRIOR_RECALL,
     PSEUDO_FIRST_GRADES,
+    FirstGradeCount,
     FirstGrades,
     FirstSights,
+    first_sights,
 )
 from bot.learning.service import LearningService, RoundToGrade
 from bot.store import Store
@@ -27,6 +30,13 @@ from tests.storage.backends import BACKENDS, open_store
 
 T0 = datetime(2026, 9, 1, 8, 0, tzinfo=UTC)
 K = PSEUDO_FIRST_GRADES
+_reads = iter(range(1, 10_000))
+
+
+def later() -> datetime:
+    """A moment past the last, by more than the crowd's refresh: every member's first
+    grades are read again."""
+    return T0 + next(_reads) * 2 * CROWD_REFRESH
 
 
 @pytest.fixture(params=BACKENDS)
@@ -56,8 +66,8 @@ async def test_no_grade_anywhere_is_the_default(store: Store) -> None:
     await bank(store)
     learning = LearningService(store.learning, dict)
     alice = await member(store, "alice")
-    assert await learning.prior_recall(alice) == DEFAULT_PRIOR_RECALL
-    assert await learning.prior_recall(alice, "gpu") == DEFAULT_PRIOR_RECALL
+    assert await learning.prior_recall(alice, later()) == DEFAULT_PRIOR_RECALL
+    assert await learning.prior_recall(alice, later(), "gpu") == DEFAULT_PRIOR_RECALL
 
 
 async def test_a_few_first_grades_move_the_prior_a_little_and_many_make_it_theirs(
@@ -67,13 +77,13 @@ async def test_a_few_first_grades_move_the_prior_a_little_and_many_make_it_their
     learning = LearningService(store.learning, dict)
     alice = await member(store, "alice")
     await first_grades(learning, alice, questions[:2], Grade.GOOD)
-    few = await learning.prior_recall(alice)
+    few = await learning.prior_recall(alice, later())
     # two first sights recalled: the topic level and then the member's move toward 1
     everyone = FirstGrades(2, 0).shrunk(DEFAULT_PRIOR_RECALL)  # all topics' (None)
     assert few == pytest.approx(FirstGrades(2, 0).shrunk(everyone))
     assert DEFAULT_PRIOR_RECALL < few < 0.6
     await first_grades(learning, alice, questions[2:50], Grade.MISSED)
-    many = await learning.prior_recall(alice)
+    many = await learning.prior_recall(alice, later())
     # 50 first sights, 2 recalled: close to their own 4%, far from the default
     assert many == pytest.approx(FirstGrades(50, 48).shrunk(FirstGrades(50, 48).shrunk(0.2)))
     assert 0.04 < many < 0.07
@@ -87,7 +97,10 @@ async def test_a_member_who_misses_every_new_question_and_one_who_nails_every_on
     novice, senior = await member(store, "novice"), await member(store, "senior")
     await first_grades(learning, novice, questions[:40], Grade.MISSED)
     await first_grades(learning, senior, questions[:40], Grade.NAILED)
-    low, high = await learning.prior_recall(novice), await learning.prior_recall(senior)
+    low, high = (
+        await learning.prior_recall(novice, later()),
+        await learning.prior_recall(senior, later()),
+    )
     everyone = FirstGrades(80, 40).shrunk(DEFAULT_PRIOR_RECALL)  # both, all topics
     # each leans a little on the team, which is the other one
     assert low == pytest.approx(FirstGrades(40, 40).shrunk(FirstGrades(40, 0).shrunk(everyone)))
@@ -96,7 +109,7 @@ async def test_a_member_who_misses_every_new_question_and_one_who_nails_every_on
     assert 0.8 < high < 1  # never 1: a new question may still be missed
     # a teammate with no grade of their own leans on the team: half missed, half nailed
     newcomer = await member(store, "newcomer")
-    assert 0.4 < await learning.prior_recall(newcomer) < 0.6
+    assert 0.4 < await learning.prior_recall(newcomer, later()) < 0.6
 
 
 async def test_only_first_grades_count_and_a_changed_round_grade_is_the_first(
@@ -110,7 +123,7 @@ async def test_only_first_grades_count_and_a_changed_round_grade_is_the_first(
     for n in range(11):
         grade = Grade.MISSED if n == 0 else Grade.GOOD
         await learning.grade(alice, questions[0], grade, T0 + timedelta(days=n))
-    sights = await store.learning.first_sights(alice)
+    sights = await learning.first_sights(alice, later())
     assert sights.member == {"gpu": FirstGrades(1, 1)}
     channel = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("fake", "team", "C1"), "UTC")
@@ -127,7 +140,7 @@ async def test_only_first_grades_count_and_a_changed_round_grade_is_the_first(
     to_grade = RoundToGrade(round_.id, channel.id, questions[1], revealed=True)
     await learning.grade_round(to_grade, alice, Grade.MISSED, T0)
     await learning.grade_round(to_grade, alice, Grade.GOOD, T0 + timedelta(hours=1))
-    sights = await store.learning.first_sights(alice)
+    sights = await learning.first_sights(alice, later())
     assert sights.member == {"gpu": FirstGrades(1, 1), "net": FirstGrades(1, 0)}
 
 
@@ -138,7 +151,7 @@ async def test_team_and_topic_levels_are_whose_they_say(store: Store) -> None:
     outsider = await member(store, "carol", workspace="elsewhere")
     await first_grades(learning, bob, questions[:4], Grade.MISSED)  # 2 gpu, 2 net
     await first_grades(learning, outsider, questions[:2], Grade.GOOD)  # 1 gpu, 1 net
-    sights = await store.learning.first_sights(alice)
+    sights = await learning.first_sights(alice, later())
     assert sights.member == {}
     assert sights.team == {"gpu": FirstGrades(2, 2), "net": FirstGrades(2, 2)}
     assert sights.everyone == {"gpu": FirstGrades(3, 2), "net": FirstGrades(3, 2)}
@@ -159,3 +172,33 @@ def test_the_shrinkage_chain() -> None:
     net_team = (10 + K * net_topic) / (20 + K)
     assert sights.prior("net") == pytest.approx((8 + K * net_team) / (10 + K))
     assert sights.priors({1: "gpu", 2: "net"}) == {1: sights.prior("gpu"), 2: sights.prior("net")}
+
+
+async def test_the_crowd_is_read_again_after_its_refresh_and_the_member_at_once(
+    store: Store,
+) -> None:
+    questions = sorted(await bank(store))
+    learning = LearningService(store.learning, dict)
+    alice, bob = await member(store, "alice"), await member(store, "bob")
+    at = T0 + timedelta(days=30)
+    assert (await learning.first_sights(alice, at)).team == {}
+    await first_grades(learning, bob, questions[:2], Grade.MISSED)
+    await first_grades(learning, alice, questions[2:4], Grade.GOOD)
+    soon = await learning.first_sights(alice, at + CROWD_REFRESH / 2)
+    assert soon.member == {"gpu": FirstGrades(1, 0), "net": FirstGrades(1, 0)}  # at once
+    assert soon.team == {}  # bob's first grades are not read yet
+    fresh = await learning.first_sights(alice, at + CROWD_REFRESH)
+    assert fresh.team == {"gpu": FirstGrades(1, 1), "net": FirstGrades(1, 1)}
+    assert fresh.everyone == {"gpu": FirstGrades(2, 1), "net": FirstGrades(2, 1)}
+
+
+def test_own_counts_newer_than_the_crowd_never_make_it_negative() -> None:
+    own = [FirstGradeCount("fake", "team", "gpu", FirstGrades(5, 0))]
+    crowd = [FirstGradeCount("fake", "team", "gpu", FirstGrades(6, 3))]  # 3 of them own
+    sights = first_sights(own, crowd)
+    assert sights.team == {"gpu": FirstGrades(1, 1)}
+    assert sights.everyone == {"gpu": FirstGrades(6, 3)}
+    newer = first_sights([FirstGradeCount("fake", "team", "gpu", FirstGrades(9, 1))], crowd)
+    assert newer.team == {}
+    assert newer.everyone == {"gpu": FirstGrades(9, 1)}
+    assert 0 < newer.prior("gpu") < 1
