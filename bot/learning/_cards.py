@@ -8,7 +8,7 @@ from bot.kernel.cards import day_text, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import Streak
-from bot.learning.practice_policy import NO_GOAL_HORIZONS
+from bot.learning.practice_policy import no_goal_horizons
 from bot.learning.service import Mastery
 
 
@@ -89,17 +89,12 @@ def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     return fields
 
 
-def _horizons() -> str:
-    days = [f"{h:g}" for h in NO_GOAL_HORIZONS]
-    return days[0] if len(days) == 1 else f"{', '.join(days[:-1])} and {days[-1]}"
-
-
 def goal_card(goal: date | None, now: datetime) -> Card:
     if goal is None:
         return info(
             "No goal set",
-            f"Practice keeps your recall up over the months ahead (planning {_horizons()}"
-            " days on). Set an interview date with `/quiz goal YYYY-MM-DD` to aim at it.",
+            f"Practice looks {no_goal_horizons()} days ahead, rolling on with every day. Set an"
+            " interview date with `/quiz goal YYYY-MM-DD` to aim at that day instead.",
         )
     days = (goal - now.date()).days
     return info(

@@ -200,7 +200,7 @@ GRADE = Subcommand(
 
 GOAL = Subcommand(
     "goal",
-    "the date your practice aims at, e.g. an interview (default: the months ahead)",
+    "the date your practice aims at, e.g. an interview (default: two weeks ahead, rolling)",
     "/quiz goal 2027-01-15",
     params=(
         Param(

@@ -1,6 +1,6 @@
 """The one-time hint that a goal date makes practice aim at it.
 
-Most members never set a goal; practice then plans for several horizons at once (see
+Most members never set a goal; practice then looks a fixed horizon ahead, rolling on (see
 :data:`bot.learning.practice_policy.NO_GOAL_HORIZONS`). The first practice a member starts
 without a goal says, once, that ``/quiz goal`` would aim it at their interview; that it was
 said is kept with the store's facts, so it is said once whatever replica serves them.
@@ -9,9 +9,10 @@ said is kept with the store's facts, so it is said once whatever replica serves 
 from __future__ import annotations
 
 from bot.kernel.stores import MetaStore
+from bot.learning.practice_policy import no_goal_horizons
 
 HINT = (
-    "No goal date set: practice keeps your recall up over the months ahead. Have an"
+    f"No goal date set: practice looks {no_goal_horizons()} days ahead, rolling on. Have an"
     " interview coming? `/quiz goal YYYY-MM-DD` makes practice aim at that day."
 )
 
