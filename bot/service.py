@@ -43,6 +43,7 @@ from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.commands import LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
+from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.commands import PracticeCommands
@@ -241,6 +242,7 @@ class QuizService:
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            NoticeCommands(store.notices, store.answers, clock),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
@@ -249,6 +251,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                retime_open_round=self.engine.retime_open_round,
             ),
         )
 

@@ -20,6 +20,7 @@ from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
 from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
+from bot.notices.commands import NOTIFY
 from bot.practice.commands import PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
@@ -34,6 +35,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     PRACTICE,
     ANSWER,
     REMIND,
+    NOTIFY,
     STATS,
     TOPICS,
     SCHEDULE,

@@ -38,6 +38,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -95,6 +96,7 @@ class PostgresStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.notices = Notices(db)
         self.installations = Installations(db)
         self.changes = PostgresChanges(db, None)
 
