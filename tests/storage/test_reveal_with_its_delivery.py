@@ -20,7 +20,8 @@ from bot.kernel.models import (
 )
 from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
-from tests.storage.test_store import T0, member, new_channel, new_round, round_actions
+from tests.storage.test_store import T0, member, new_channel, new_round
+from tests.store_reads import round_actions
 
 REVEAL = (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
 
