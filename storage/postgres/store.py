@@ -43,6 +43,7 @@ from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
+from storage.sql.reviews import Reviews
 from storage.sql.unfinished_cards import UnfinishedCards
 
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -97,6 +98,7 @@ class PostgresStore:
         self.practice = Practice(db)
         self.reminders = Reminders(db)
         self.notices = Notices(db)
+        self.reviews = Reviews(db)
         self.installations = Installations(db)
         self.changes = PostgresChanges(db, None)
 
