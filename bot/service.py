@@ -44,6 +44,7 @@ from bot.learning.commands import LearningCommands
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
+from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.commands import PracticeCommands
@@ -52,6 +53,8 @@ from bot.recaps.commands import RecapCommands
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
+from bot.reviews.commands import ReviewCommands
+from bot.reviews.peer import PeerReviews
 from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
@@ -144,6 +147,18 @@ class QuizService:
         )
         self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
         self.grading = RoundGrading(self.learning, store.answers, clock)
+        self.peer_reviews = PeerReviews(
+            reviews=store.reviews,
+            answers=store.answers,
+            rounds=store.rounds,
+            learning=self.learning,
+            grading=self.grading,
+            members=store.answers,
+            question_of=self.engine.question_for,
+            send_direct=self.engine.send_direct,
+            queue=self.engine.queue,
+            clock=clock,
+        )
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
             self.engine, self.channel_changed, self._command_handlers(), self.platforms
@@ -239,10 +254,13 @@ class QuizService:
                 reports=store.reports,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
+                reviews=store.reviews,
             ),
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            NoticeCommands(store.notices, store.answers, clock),
+            ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
@@ -251,6 +269,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                retime_open_round=self.engine.retime_open_round,
             ),
         )
 

@@ -7,10 +7,12 @@ from typing import Protocol
 from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
+from bot.notices.store import NoticeStore
 from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
 from bot.reminders.store import ReminderStore
+from bot.reviews.store import ReviewStore
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
 
 
@@ -77,6 +79,16 @@ class Store(Protocol):
     @property
     def reminders(self) -> ReminderStore:
         """Members' daily review reminders (their own aggregate)."""
+        ...
+
+    @property
+    def notices(self) -> NoticeStore:
+        """Members who asked to be told when a channel's question posts."""
+        ...
+
+    @property
+    def reviews(self) -> ReviewStore:
+        """Members' reviews of each other's answers, and each round's best answer."""
         ...
 
     async def close(self) -> None: ...

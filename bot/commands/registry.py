@@ -20,9 +20,11 @@ from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
 from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
+from bot.notices.commands import NOTIFY
 from bot.practice.commands import PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
+from bot.reviews.commands import BEST, COVERED, RATE
 from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS
 
 QUIZ_COMMANDS: tuple[Subcommand, ...] = (
@@ -30,10 +32,13 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     LEADERBOARD,
     ME,
     GRADE,
+    COVERED,
+    RATE,
     GOAL,
     PRACTICE,
     ANSWER,
     REMIND,
+    NOTIFY,
     STATS,
     TOPICS,
     SCHEDULE,
@@ -42,6 +47,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     FLAG,
     NOW,
     REVEAL,
+    BEST,
     SKIP,
     PAUSE,
     RESUME,

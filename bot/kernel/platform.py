@@ -128,3 +128,11 @@ class DirectMessages(Protocol):
         """The member's direct-message channel with the bot (opened if need be); posts
         to it go through :meth:`Platform.post` like any channel's."""
         ...
+
+
+@runtime_checkable
+class AdminCommand(Protocol):
+    """A platform whose admins-only subcommands sit under a command of their own (Discord's
+    ``/quiz-admin``: one command holds only 25 subcommands), named in the help it shows."""
+
+    admin_command: str

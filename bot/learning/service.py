@@ -20,8 +20,13 @@ from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
+<<<<<<< HEAD
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, LearningStore
+=======
+from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
+from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
+>>>>>>> main
 from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
@@ -95,7 +100,14 @@ class LearningService:
         return await self._record(draft)
 
     async def grade_round(
-        self, round_: RoundToGrade, member_id: int, grade: Grade, at: datetime
+        self,
+        round_: RoundToGrade,
+        member_id: int,
+        grade: Grade,
+        at: datetime,
+        *,
+        covered: tuple[int, ...] | None = None,
+        source: GradeSource = GradeSource.SELF,
     ) -> GradeResult:
         """A member's grade of a revealed round; a second grade replaces the first.
 
@@ -105,7 +117,14 @@ class LearningService:
         if not round_.revealed:
             raise NotRevealed(round_.round_id)
         draft = GradeDraft(
-            member_id, round_.question_id, grade, at, round_.round_id, round_.channel_id
+            member_id,
+            round_.question_id,
+            grade,
+            at,
+            round_.round_id,
+            round_.channel_id,
+            covered=covered,
+            source=source,
         )
         return await self._record(draft)
 

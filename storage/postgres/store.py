@@ -38,10 +38,12 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
+from storage.sql.reviews import Reviews
 from storage.sql.unfinished_cards import UnfinishedCards
 
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -95,6 +97,8 @@ class PostgresStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.notices = Notices(db)
+        self.reviews = Reviews(db)
         self.installations = Installations(db)
         self.changes = PostgresChanges(db, None)
 
