@@ -20,13 +20,8 @@ from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
-<<<<<<< HEAD
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
-from bot.learning.store import GradeDraft, GradeResult, LearningStore
-=======
-from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
->>>>>>> main
 from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
