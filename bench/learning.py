@@ -18,8 +18,9 @@ with the same learners, activity and seeds:
     channel-only   the channel question, no practice
     round-robin    plus practice in bank order
     current        plus practice by the rule as shipped before: the planned forecast with
-                   a constant prior of 0.2, aiming 30 days ahead without a goal (a copy
-                   kept here, so both run in the same bench)
+                   a constant prior of 0.2, aiming 30 days ahead without a goal (kept
+                   here as the shipped class with those settings, so both run in the
+                   same bench)
     planned        plus practice by ``PlannedRecallGain``: the learned prior, the goal
                    date or the no-goal horizons, counting the practice still to come
     one-review     plus practice by ``ExpectedRecallGain``: the same without the practice
@@ -71,7 +72,6 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.events import Command, Reaction, Reply
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
-from bot.learning._practice_forecast import DAY, Forecast, state_of
 from bot.learning.practice_policy import (
     NO_GOAL_HORIZONS,
     ExpectedRecallGain,
@@ -101,7 +101,7 @@ NO_GOAL_DAYS = (30, 60, 90, 180)
 BANKS = (30, 60, 120)
 TARGET_VS_ROUND_ROBIN = 1.02
 TARGET_VS_ROUND_ROBIN_GOAL_60 = 1.03
-CURRENT_PRIOR = 0.2  # the rule as shipped before: a constant prior...
+# the rule as shipped before: a constant prior (DEFAULT_PRIOR_RECALL, 0.2)...
 CURRENT_NO_GOAL = timedelta(days=30)  # ...and 30 days ahead without a goal
 
 
@@ -225,33 +225,6 @@ class RoundRobin:
 
 
 @dataclass(frozen=True, slots=True)
-class CurrentRule:
-    """The rule as shipped before the prior was learned: ``PlannedRecallGain`` with every
-    never-graded question recalled with 0.2, aiming 30 days ahead without a goal."""
-
-    def choose(self, request: PracticeRequest) -> int | None:
-        if not request.candidates:
-            return None
-        target = request.target or request.now + CURRENT_NO_GOAL
-        days_left = max(0.0, (target - request.now) / DAY)
-        share = request.reviews_per_day * days_left / len(request.candidates)
-        forecast = Forecast((target - request.now) / DAY, share, CURRENT_PRIOR)
-        never_graded: float | None = None
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            card = request.cards.get(question_id)
-            if card is None and never_graded is not None:
-                gain = never_graded
-            else:
-                gain = forecast.gain(state_of(card, request.now))
-                if card is None:
-                    never_graded = gain
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
-
-
-@dataclass(frozen=True, slots=True)
 class ConstantPrior:
     """A policy told nothing of the learned prior: every never-graded question at 0.2 (to
     tell the prior's part of a result from the horizons')."""
@@ -264,6 +237,18 @@ class ConstantPrior:
 
 def constant_prior(make: Callable[[], PracticePolicy]) -> PracticePolicy:
     return ConstantPrior(make())
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentRule:
+    """The rule as shipped before the prior was learned: the planned forecast with every
+    never-graded question recalled with 0.2, aiming 30 days ahead without a goal. The
+    shipped class with those two settings is that rule operation for operation (the same
+    forecast, share and ties), which keeps the baseline on the public API."""
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        rule = PlannedRecallGain((CURRENT_NO_GOAL / timedelta(days=1),))
+        return rule.choose(replace(request, priors={}))
 
 
 @dataclass(frozen=True)
