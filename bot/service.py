@@ -53,6 +53,7 @@ from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.reviews.commands import ReviewCommands
+from bot.reviews.forms import PEER_FORMS
 from bot.reviews.peer import PeerReviews
 from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
@@ -156,6 +157,7 @@ class QuizService:
             send_direct=self.engine.send_direct,
             queue=self.engine.queue,
             clock=clock,
+            channel_of=self.engine.channel,
         )
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
@@ -368,12 +370,16 @@ class QuizService:
                     return await self.review.on_button(event, platform)
                 if event.action == cards.ANSWER_ACTION:
                     return await self.blind.on_button(event)
+                if event.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION):
+                    return await self.peer_reviews.on_button(event)
                 if is_practice_button(event):
                     return await self.practice.on_button(event, platform)
                 return await self.round_buttons.on_press(event)
             case FormSubmit():
                 if event.kind == ANSWER_FORM:
                     return await self.blind.on_form(event)
+                if event.kind in PEER_FORMS:
+                    return await self.peer_reviews.on_form(event, platform)
                 return await self.review.on_form(event, platform)
             case DirectMessage():
                 await self.practice.on_direct(event, platform)
