@@ -165,6 +165,7 @@ class QuizService:
             channels=store.channels,
             rounds=store.rounds,
             meta=store.meta,
+            skipped_days=store.skipped_days,
             start_round=self.engine.start_round,
             platforms=self.platforms,
             clock=clock,
@@ -249,6 +250,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                skipped_days=store.skipped_days,
             ),
         )
 

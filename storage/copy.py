@@ -43,6 +43,8 @@ TABLES = (
     "reminders",
     "slack_installations",
     "slack_oauth_states",
+    "skipped_days",
+    "away_periods",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.
