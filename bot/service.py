@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from bot.away.commands import AwayCommands
 from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
@@ -117,6 +118,8 @@ class QuizService:
             channels=store.channels,
             meta=store.meta,
             memory=self.learning,
+            skipped_days=store.skipped_days,
+            away=store.away,
             clock=clock,
             wake_outbox=self.outbox.wake,
         )
@@ -130,6 +133,7 @@ class QuizService:
         self.reminders = DailyReminders(
             reminders=store.reminders,
             learning=store.learning,
+            away=store.away,
             clock=clock,
             send_direct=self.engine.send_direct,
         )
@@ -236,12 +240,14 @@ class QuizService:
                 members=store.answers,
                 rounds=store.rounds,
                 reports=store.reports,
+                away=store.away,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
             ),
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
