@@ -12,7 +12,6 @@ from bot.kernel.quoting import quoted
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 RANGE_MARK = ".."
-LONGEST_RANGE = timedelta(days=366)  # a year, leap day included
 DAY_FORM = "YYYY-MM-DD"
 RANGE_FORM = "YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD"
 
@@ -78,8 +77,17 @@ def parse_day_range(word: str) -> DayRange:
     return DayRange(first, last)
 
 
+def year_after(day: date) -> date:
+    """The same date a year later (29 February: 1 March)."""
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return date(day.year + 1, 3, 1)
+
+
 def refuse_too_long(first: date, last: date) -> None:
-    if last - first >= LONGEST_RANGE:
+    """A range is shorter than a year: ``last`` comes before ``first``'s date next year."""
+    if last >= year_after(first):
         raise ValueError(
             f"{first.isoformat()}..{last.isoformat()} is longer than a year: "
             "give at most a year at a time."
