@@ -44,6 +44,7 @@ from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.commands import LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
+from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.commands import PracticeCommands
@@ -248,6 +249,7 @@ class QuizService:
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
             AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
+            NoticeCommands(store.notices, store.answers, clock),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
@@ -257,6 +259,7 @@ class QuizService:
                 config=self.config,
                 clock=clock,
                 skipped_days=store.skipped_days,
+                retime_open_round=self.engine.retime_open_round,
             ),
         )
 

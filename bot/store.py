@@ -8,6 +8,7 @@ from bot.away.store import AwayStore
 from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
+from bot.notices.store import NoticeStore
 from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
@@ -89,6 +90,11 @@ class Store(Protocol):
     @property
     def away(self) -> AwayStore:
         """Members' periods away (their own aggregate)."""
+        ...
+
+    @property
+    def notices(self) -> NoticeStore:
+        """Members who asked to be told when a channel's question posts."""
         ...
 
     async def close(self) -> None: ...

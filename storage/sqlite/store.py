@@ -27,6 +27,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -81,6 +82,7 @@ class SqliteStore:
         self.reminders = Reminders(db)
         self.skipped_days = SkippedDays(db)
         self.away = Away(db)
+        self.notices = Notices(db)
         self.installations = Installations(db)
 
     # life cycle
