@@ -13,13 +13,14 @@ import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from bot.away.commands import AwayCommands
 from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.commands import ChannelCommands, next_post
+from bot.channels.commands import ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
@@ -54,11 +55,13 @@ from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.reviews.commands import ReviewCommands
+from bot.reviews.forms import PEER_FORMS
 from bot.reviews.peer import PeerReviews
 from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
+from bot.scheduling.next_post import next_post
 from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
@@ -121,6 +124,8 @@ class QuizService:
             channels=store.channels,
             meta=store.meta,
             memory=self.learning,
+            skipped_days=store.skipped_days,
+            away=store.away,
             clock=clock,
             wake_outbox=self.outbox.wake,
         )
@@ -135,6 +140,7 @@ class QuizService:
         self.reminders = DailyReminders(
             reminders=store.reminders,
             learning=store.learning,
+            away=store.away,
             clock=clock,
             send_direct=self.engine.send_direct,
         )
@@ -158,6 +164,7 @@ class QuizService:
             send_direct=self.engine.send_direct,
             queue=self.engine.queue,
             clock=clock,
+            channel_of=self.engine.channel,
         )
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
@@ -182,6 +189,7 @@ class QuizService:
             channels=store.channels,
             rounds=store.rounds,
             meta=store.meta,
+            skipped_days=store.skipped_days,
             start_round=self.engine.start_round,
             platforms=self.platforms,
             clock=clock,
@@ -252,6 +260,7 @@ class QuizService:
                 members=store.answers,
                 rounds=store.rounds,
                 reports=store.reports,
+                away=store.away,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
                 reviews=store.reviews,
@@ -259,6 +268,7 @@ class QuizService:
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
             NoticeCommands(store.notices, store.answers, clock),
             ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
@@ -269,6 +279,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                skipped_days=store.skipped_days,
                 retime_open_round=self.engine.retime_open_round,
             ),
         )
@@ -370,12 +381,16 @@ class QuizService:
                     return await self.review.on_button(event, platform)
                 if event.action == cards.ANSWER_ACTION:
                     return await self.blind.on_button(event)
+                if event.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION):
+                    return await self.peer_reviews.on_button(event)
                 if is_practice_button(event):
                     return await self.practice.on_button(event, platform)
                 return await self.round_buttons.on_press(event)
             case FormSubmit():
                 if event.kind == ANSWER_FORM:
                     return await self.blind.on_form(event)
+                if event.kind in PEER_FORMS:
+                    return await self.peer_reviews.on_form(event, platform)
                 return await self.review.on_form(event, platform)
             case DirectMessage():
                 await self.practice.on_direct(event, platform)

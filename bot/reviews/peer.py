@@ -11,9 +11,11 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
-from bot.kernel.cards import info
+from bot.kernel.cards import error, info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
+from bot.kernel.events import ButtonPress, FormSubmit
+from bot.kernel.forms import FieldProblem, chosen
 from bot.kernel.members import MemberIds
 from bot.kernel.models import (
     ActionKind,
@@ -30,8 +32,20 @@ from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService, RoundToGrade
 from bot.learning.store import GradeSource, OwnGradeKept
 from bot.reviews.cards import answers_card, reviewed_card, reviews_card, told_author_card
-from bot.reviews.rubric import grade_from_coverage, grade_of_reviews, why
+from bot.reviews.forms import (
+    ANSWER,
+    CHECKLIST_FORM,
+    COMMENT,
+    COMMENT_LIMIT,
+    COVERED,
+    SCORE,
+    answer_choices,
+    checklist_form,
+    review_form,
+)
+from bot.reviews.rubric import SCORES, grade_from_coverage, grade_of_reviews, why
 from bot.reviews.store import ReviewDraft, ReviewStore, StoredReview
+from bot.rounds.cards import CHECKLIST_ACTION, round_id_from
 from bot.rounds.store import AnswerStore, RoundStore
 from questions.pack import Question
 
@@ -44,6 +58,7 @@ REVIEWS_WITH_POINTS = 3  # per member and round
 SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
 Queue = Callable[[Sequence[OutboxDraft]], Awaitable[None]]
 QuestionOf = Callable[[ChannelRef, int], Question | None]
+ChannelOf = Callable[[ChannelRef], Awaitable[ChannelSettings | None]]
 
 
 def best_answer_key(round_id: int, answer_id: int) -> str:
@@ -66,6 +81,7 @@ class PeerReviews:
         send_direct: SendDirect,
         queue: Queue,
         clock: Clock,
+        channel_of: ChannelOf,
     ) -> None:
         self._reviews = reviews
         self._answers = answers
@@ -77,6 +93,7 @@ class PeerReviews:
         self._send_direct = send_direct
         self._queue = queue
         self._clock = clock
+        self._channel_of = channel_of
 
     async def revealed_round(self, channel: ChannelSettings) -> Round:
         """The round reviews and ticks are about; refused when none was revealed lately."""
@@ -98,11 +115,15 @@ class PeerReviews:
     # the checklist
 
     async def covered(
-        self, channel: ChannelSettings, member: MemberRef, points: tuple[int, ...]
+        self,
+        channel: ChannelSettings,
+        member: MemberRef,
+        points: tuple[int, ...],
+        round_: Round | None = None,
     ) -> Response:
         """Grade the member's answer from the key points they ticked: the share covered
         proposes the grade, recorded with the ticks; another grade changes it, keeping them."""
-        round_ = await self.revealed_round(channel)
+        round_ = round_ or await self.revealed_round(channel)
         total = len(self._question(channel, round_).key_points)
         if not total:
             raise Refused(
@@ -129,6 +150,15 @@ class PeerReviews:
                 kind=response.card.kind,
             )
         )
+
+    async def checklist(self, channel: ChannelSettings) -> Response:
+        """The checklist form of the latest revealed round."""
+        round_ = await self.revealed_round(channel)
+        question = self._question(channel, round_)
+        if not question.key_points:
+            raise Refused(f"Question #{round_.number} has no key points to tick.")
+        form = checklist_form(round_, question)
+        return Response(info("Tick the key points your answer covered."), form=form)
 
     # reviews
 
@@ -168,9 +198,10 @@ class PeerReviews:
         score: int,
         comment: str,
         covered: tuple[int, ...] | None = None,
+        round_: Round | None = None,
     ) -> Response:
         """Record a review of answer #``number`` and tell its author privately."""
-        round_ = await self.revealed_round(channel)
+        round_ = round_ or await self.revealed_round(channel)
         answer = await self._answer(round_, number)
         reviewer_id = await self._members.member_id(reviewer)
         if answer.member_id == reviewer_id:
@@ -256,6 +287,94 @@ class PeerReviews:
             return Response(info(f"No review of answer #{number} to remove."))
         await self._grade_from_reviews(round_, answer)
         return Response(info(f"Review of answer #{number} removed", "Its points are gone too."))
+
+    # the buttons and their forms
+
+    async def on_button(self, press: ButtonPress) -> Response:
+        """Tick key points (``r<round>``... a round id) or Review (``r<round>`` under the
+        outline, ``a<answer>`` on a blind answer): the form, for the pressing member."""
+        channel = await self._channel_of(press.channel)
+        if channel is None:
+            raise Refused("There is no quiz in this channel any more.")
+        if press.action == CHECKLIST_ACTION:
+            round_ = await self._round_of(channel, press.value.removeprefix("r"))
+            question = self._question(channel, round_)
+            if not question.key_points:
+                raise Refused(f"Question #{round_.number} has no key points to tick.")
+            form = checklist_form(round_, question)
+            return Response(info("Tick the key points your answer covered."), form=form)
+        picked = None
+        if press.value.startswith("a"):
+            answer = await self._answers_answer(press.value.removeprefix("a"))
+            round_ = await self._round_of(channel, str(answer.round_id))
+            answers = await self._answers.round_answers(round_.id)
+            picked = next(n for n, a in enumerate(answers, start=1) if a.id == answer.id)
+        else:
+            round_ = await self._round_of(channel, press.value.removeprefix("r"))
+            answers = await self._answers.round_answers(round_.id)
+        if not answers:
+            raise Refused(f"Question #{round_.number} has no answers to review yet.")
+        form = review_form(round_, self._question(channel, round_), answers, picked)
+        return Response(info("Review a teammate's answer."), form=form)
+
+    async def on_form(self, submit: FormSubmit, platform: Platform | None) -> Response:
+        channel = await self._channel_of(submit.channel)
+        if channel is None:
+            raise Refused("There is no quiz in this channel any more.")
+        round_ = await self._round_of(channel, submit.target)
+        question = self._question(channel, round_)
+        total = len(question.key_points)
+        covered = chosen(submit.values.get(COVERED, ""), total)
+        if submit.kind == CHECKLIST_FORM:
+            return await self.covered(channel, submit.member, covered, round_)
+        answers = await self._answers.round_answers(round_.id)
+        problems = []
+        picked = chosen(submit.values.get(ANSWER, ""), len(answer_choices(answers)))
+        score = chosen(submit.values.get(SCORE, ""), len(SCORES))
+        if len(picked) != 1:
+            problems.append(FieldProblem(ANSWER, "Pick the answer you review."))
+        if len(score) != 1:
+            problems.append(FieldProblem(SCORE, "Pick a score from 1 to 4."))
+        comment = submit.values.get(COMMENT, "")
+        if len(comment) > COMMENT_LIMIT:
+            problems.append(
+                FieldProblem(COMMENT, f"Keep the comment to {COMMENT_LIMIT} characters.")
+            )
+        if problems:
+            said = "; ".join(p.message for p in problems)
+            return Response(error(f"The review was not sent: {said}"), problems=tuple(problems))
+        return await self.rate(
+            platform,
+            channel,
+            submit.member,
+            picked[0],
+            score[0],
+            comment,
+            covered if total else None,
+            round_,
+        )
+
+    async def _round_of(self, channel: ChannelSettings, value: str) -> Round:
+        """A revealed round of the channel, from a button's or form's id."""
+        round_id = round_id_from(value)
+        round_ = await self._rounds.get_round(round_id) if round_id is not None else None
+        if round_ is None or round_.channel_id != channel.id:
+            raise Refused("That question is not in this channel.")
+        if round_.revealed_at is None:
+            raise Refused(
+                f"Question #{round_.number} is not revealed yet: ticks and reviews come after"
+                " the outline."
+            )
+        if round_.created_at < self._clock.now() - REVIEW_WINDOW:
+            raise Refused(f"Question #{round_.number} is more than 14 days old.")
+        return round_
+
+    async def _answers_answer(self, value: str) -> AnswerRecord:
+        answer_id = round_id_from(value)
+        answer = await self._answers.answer_by_id(answer_id) if answer_id is not None else None
+        if answer is None:
+            raise Refused("That answer is gone.")
+        return answer
 
     # the best answer
 

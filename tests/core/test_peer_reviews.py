@@ -6,41 +6,39 @@ review grades a member who did not grade, ``/quiz best`` posts the best answer, 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
+from bot.kernel.events import ButtonPress, FormSubmit
+from bot.kernel.forms import Form
 from bot.kernel.grades import Grade
-from bot.kernel.render import Card, CardKind
+from bot.kernel.refs import MessageRef
+from bot.kernel.render import Card, CardKind, Response
+from bot.rounds.cards import CHECKLIST_ACTION, REVIEW_ACTION
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.conftest import sample_pack
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
+
+
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    return quiz_on_both
+
 
 KEY_POINTS = ["the ring", "the bus bandwidth", "the 2(N-1)/N factor", "NVLink", "the tests"]
 
 
-@pytest.fixture
-def catalog() -> Catalog:
+def catalog_with_key_points() -> Catalog:
+    """The sample pack, every question with the same five key points."""
     pack = sample_pack().model_dump()
     for question in pack["questions"]:
         question["key_points"] = KEY_POINTS
     return Catalog([Pack.model_validate(pack)])
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+@pytest.fixture
+def catalog() -> Catalog:
+    return catalog_with_key_points()
 
 
 async def revealed_round_with_answers(quiz: QuizHarness) -> int:
@@ -209,3 +207,74 @@ async def test_me_compares_own_grades_with_reviewers_once_three_are_reviewed(
     assert "About one grade above your reviewers" in me.card.plain_text().replace(
         "You grade yourself about", "About"
     )
+
+
+async def press(quiz: QuizHarness, by: str, action: str, value: str) -> Response:
+    round_ = await quiz.round()
+    assert round_.question_message is not None
+    response = await quiz.service.handle(
+        ButtonPress(
+            quiz.event_id(),
+            quiz.channel,
+            MessageRef(quiz.channel, round_.question_message),
+            quiz.member(by),
+            action,
+            value,
+        )
+    )
+    assert response is not None
+    return response
+
+
+async def submit(quiz: QuizHarness, by: str, form: Form, values: dict[str, str]) -> Response:
+    response = await quiz.service.handle(
+        FormSubmit(quiz.event_id(), quiz.channel, quiz.member(by), form.kind, form.target, values)
+    )
+    await quiz.service.settle()
+    assert response is not None
+    return response
+
+
+async def test_the_outline_offers_ticks_and_a_review_form(quiz: QuizHarness) -> None:
+    round_id = await revealed_round_with_answers(quiz)
+    thread = await quiz.thread()
+    [outline] = [m.card for m in quiz.platform.in_thread(thread) if m.key.endswith(":outline")]
+    actions = {b.action: b.value for b in outline.buttons}
+    assert actions[CHECKLIST_ACTION] == str(round_id)
+    assert actions[REVIEW_ACTION] == f"r{round_id}"
+
+    ticks = await press(quiz, "ann", CHECKLIST_ACTION, str(round_id))
+    assert ticks.form is not None
+    [covered] = ticks.form.fields
+    assert covered.multiple and covered.choices == tuple(KEY_POINTS)
+    graded = await submit(quiz, "ann", ticks.form, {"covered": "1 2 3 4"})
+    assert "4 of 5 key points: good" in graded.card.body
+
+    review = await press(quiz, "bob", REVIEW_ACTION, f"r{round_id}")
+    assert review.form is not None
+    answer_field = review.form.fields[0]
+    assert answer_field.choices[0].startswith("#1 Ann: ")
+    refused = await submit(quiz, "bob", review.form, {"answer": "1", "score": ""})
+    assert [p.field for p in refused.problems] == ["score"]
+    sent = await submit(
+        quiz, "bob", review.form, {"answer": "1", "score": "4", "covered": "1 2", "comment": "x"}
+    )
+    assert "saved" in sent.card.title
+    answer = (await quiz.service.store.answers.round_answers(round_id))[0]
+    [stored] = await quiz.service.store.reviews.answer_reviews(answer.id)
+    assert (stored.score, stored.covered, stored.comment) == (4, (1, 2), "x")
+
+
+async def test_a_blind_answers_review_button_picks_that_answer(quiz: QuizHarness) -> None:
+    await quiz.command("config answers blind")
+    await quiz.command("now")
+    await quiz.command("answer my blind answer", by="ann")
+    round_ = await quiz.round()
+    await quiz.react("carol", "💡", message_id=round_.question_message)
+    thread = await quiz.thread()
+    [posted] = [m.card for m in quiz.platform.in_thread(thread) if m.card.answer_by == "Ann"]
+    [button] = [b for b in posted.buttons if b.action == REVIEW_ACTION]
+
+    review = await press(quiz, "bob", REVIEW_ACTION, button.value)
+
+    assert review.form is not None and review.form.fields[0].value == "1"
