@@ -186,6 +186,7 @@ async def test_grade_buttons_on_the_outline_grade_that_round(
         ("Partly", "grade_partly", str(round_.id)),
         ("Good", "grade_good", str(round_.id)),
         ("Nailed", "grade_nailed", str(round_.id)),
+        ("Review an answer", "review_answer", f"r{round_.id}"),  # the sample pack: no key points
     ]
     response = await press(quiz, "dana", "grade_nailed", str(round_.id))
     assert response is not None and not response.public
