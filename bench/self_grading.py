@@ -23,7 +23,7 @@ The grade quizbot records comes one of three ways:
 
 ("checklist" with the shipped cut-offs, 3/4 of the points for "good" and 2/5 for "partly";
 "ticks-.8/.6" and "ticks-.6/.2" with stricter and looser ones), and each is run with
-"partly" as Hard (as shipped) and as Again (a "partly" recorded as "missed"). It prints,
+"partly" read by FSRS as Hard and as Again (as shipped since this bench). It prints,
 per set-up, the mean over learners of the true recall on day 90 (mean over the bank) with
 its standard error, and the mean ratio to "self, partly=Hard" (learner by learner, the same
 learners and luck) with its standard error.
@@ -134,6 +134,22 @@ GRADERS: dict[str, Callable[[Rating, random.Random], Grade]] = {
 }
 
 
+# How FSRS reads "partly" in each set-up (the other grades as shipped).
+RATINGS: dict[str, dict[Grade, Rating]] = {
+    "partly=Hard": {Grade.PARTLY: Rating.Hard},
+    "partly=Again": {Grade.PARTLY: Rating.Again},
+}
+
+
+def model_review(
+    question: int, card: MemoryCard | None, rating: Rating, at: datetime
+) -> MemoryCard:
+    """``bot.learning.memory_model.review`` with the rating given instead of a grade's."""
+    before = Card(card_id=question, due=at) if card is None else memory_model.to_fsrs(card)
+    after, _ = memory_model.SCHEDULER.review_card(before, rating, at)
+    return memory_model.from_fsrs(question, after, 1 if card is None else card.reviews + 1)
+
+
 def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
     """One learner's mean true recall on the last day under one set-up."""
     seed, index, source, mapping, questions, days, per_day = job
@@ -163,10 +179,9 @@ def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
                 break
             true = person.attempt(chosen, now, rng)
             grade = grade_of(true, rng)
-            if mapping == "partly=Again" and grade is Grade.PARTLY:
-                grade = Grade.MISSED
-            person.model_cards[chosen] = memory_model.review(
-                chosen, person.model_cards.get(chosen), grade, now
+            rating = RATINGS[mapping].get(grade, grade.rating)
+            person.model_cards[chosen] = model_review(
+                chosen, person.model_cards.get(chosen), rating, now
             )
     return statistics.fmean(person.recall(q, end) for q in range(questions))
 
