@@ -29,24 +29,25 @@ from storage.timestamps import from_db, to_db
 CARD_COLUMNS = "question_id, stability, difficulty, due, last_review, reviews"
 GRADE_COLUMNS = "rating, graded_at, round_id"
 
-# The first grade of each question a member graded (the earliest current grade: a changed
-# grade keeps the time of the review it corrects), counted per workspace and topic: of one
-# member (with a row of no topic when they have none), or of every member.
+# The first grade of each question a member graded themselves (the earliest current grade:
+# a changed grade keeps the time of the review it corrects; one standing in from reviewers
+# is not what the member knew), counted per workspace and topic: of one member (with a row
+# of no topic when they have none), or of every member. A first sight is a miss when FSRS
+# reads its grade as a lapse: missed or partly (bot.kernel.grades).
 _FIRSTS = (
     "SELECT member_id, question_id, rating, ROW_NUMBER() OVER"
     " (PARTITION BY member_id, question_id ORDER BY graded_at, id) AS nth"
-    " FROM grades WHERE replaced_at IS NULL"
+    " FROM grades WHERE replaced_at IS NULL AND source = 'self'"
 )
+_LAPSE = "SUM(CASE WHEN f.rating <= 2 THEN 1 ELSE 0 END)"
 _MEMBER_FIRST_GRADES = (
-    "SELECT me.platform, me.workspace, q.topic, COUNT(f.rating),"
-    " SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
+    f"SELECT me.platform, me.workspace, q.topic, COUNT(f.rating), {_LAPSE}"
     f" FROM members me LEFT JOIN ({_FIRSTS} AND member_id = ?) AS f ON f.nth = 1"
     " LEFT JOIN questions q ON q.id = f.question_id"
     " WHERE me.id = ? GROUP BY 1, 2, 3"
 )
 _EVERY_FIRST_GRADE = (
-    "SELECT m.platform, m.workspace, q.topic, COUNT(*),"
-    " SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
+    f"SELECT m.platform, m.workspace, q.topic, COUNT(*), {_LAPSE}"
     f" FROM ({_FIRSTS}) AS f"
     " JOIN questions q ON q.id = f.question_id"
     " JOIN members m ON m.id = f.member_id"
