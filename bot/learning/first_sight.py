@@ -6,8 +6,9 @@ grade each member gave each question (a round's or practice's, as it stands now)
 first sight, recalled unless graded missed or partly (a lapse to FSRS). The member's own
 first sights come first; while they are few the estimate leans on their team's (the
 other members of their workspace), then on the topic's (every member's first sights of
-that topic's questions), then on :data:`DEFAULT_PRIOR_RECALL`. Each level is shrunk toward the next as a beta
-prior of :data:`PSEUDO_FIRST_GRADES` first sights at the next level's rate::
+that topic's questions), then on :data:`DEFAULT_PRIOR_RECALL`. Each level is shrunk toward
+the next as a beta prior of :data:`PSEUDO_FIRST_GRADES` first sights at the next level's
+rate::
 
     topic  = (recalled_topic  + K * default) / (first_topic  + K)
     team   = (recalled_team   + K * topic)   / (first_team   + K)
