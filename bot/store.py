@@ -7,6 +7,7 @@ from typing import Protocol
 from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
+from bot.member_data.store import MemberDataStore
 from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
@@ -77,6 +78,11 @@ class Store(Protocol):
     @property
     def reminders(self) -> ReminderStore:
         """Members' daily review reminders (their own aggregate)."""
+        ...
+
+    @property
+    def member_data(self) -> MemberDataStore:
+        """A member's data as a whole: exports and erasure (across the other aggregates)."""
         ...
 
     async def close(self) -> None: ...

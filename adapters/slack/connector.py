@@ -57,6 +57,7 @@ from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.kernel.clock import Clock, SystemClock
 from bot.kernel.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
 from bot.kernel.installations import InstallationStore
+from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.kernel.runtime import EventHandler, WorkspaceSwitch
@@ -271,6 +272,21 @@ class SlackPlatform:
         if not channel.get("id"):
             raise PlatformError("conversations.open gave no channel")
         return direct_ref(member.workspace, str(channel["id"]))
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        """The core's ``SendsFiles``: the file uploaded into the member's IM with the bot
+        (``files_upload_v2``, scope ``files:write``; the IM needs ``im:write``)."""
+        direct = await self.open_direct(member)
+        client = (await self.workspace(member.workspace)).client
+        async with self._pacer.slot(direct.channel_id), slack_call("files.completeUploadExternal"):
+            await client.files_upload_v2(
+                channel=direct.channel_id,
+                file=file.content,
+                filename=file.filename,
+                title=file.filename,
+                initial_comment=file.comment,
+            )
+        return "in your direct messages with me"
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,

@@ -1,0 +1,178 @@
+"""A member's own page (Slack's Home tab): reviews due with a Start practice button, the
+goal date and the days left, streak and points in each channel they play in, their mastery
+chart, and a switch for each member setting that exists.
+
+The page is a platform-neutral :class:`Card`; its buttons carry a ``/quiz`` command that the
+platform runs as the member typed it in their direct messages with the bot
+(:data:`HOME_ACTION`). A new member setting becomes a switch by adding one
+:class:`Switch` to the ``switches`` the service gives :class:`HomePages`: the one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.bank.store import Workspace
+from bot.kernel.cards import day_text, plural
+from bot.kernel.clock import Clock
+from bot.kernel.models import ChannelSettings
+from bot.kernel.refs import MemberRef
+from bot.kernel.render import Button, Card, CardKind, Field, Image
+from bot.kernel.scoring import streak
+from bot.kernel.stores import ChannelStore
+from bot.learning.service import LearningService
+from bot.member_data.store import MemberDataStore
+from bot.recaps.weekly import WeeklyRecaps
+from bot.reminders.store import ReminderStore
+from bot.rounds.store import ReportStore, RoundStore
+
+HOME_ACTION = "home"  # a page button: its value is a /quiz command run in the member's DMs
+START_PRACTICE = Button("Start practice", HOME_ACTION, "practice")
+DEFAULT_REMINDER_TIME = "09:00"
+CHANNELS_SHOWN = 10
+
+
+class Switch(Protocol):
+    """One member setting on the page: how it stands, and the button that flips it."""
+
+    async def show(self, member_id: int) -> tuple[Field, Button]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderSwitch:
+    """The daily review reminder (``/quiz remind``)."""
+
+    reminders: ReminderStore
+
+    async def show(self, member_id: int) -> tuple[Field, Button]:
+        reminder = await self.reminders.reminder(member_id)
+        if reminder is None:
+            return (
+                Field("Daily reminder", "off", inline=True),
+                Button(f"Remind me daily at {DEFAULT_REMINDER_TIME}", HOME_ACTION, "remind 09:00"),
+            )
+        state = f"on, {reminder.local_time} {reminder.timezone}"
+        return Field("Daily reminder", state, inline=True), Button(
+            "Turn the reminder off", HOME_ACTION, "remind off"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HomePage:
+    """The page, and the channel its chart is drawn for (None: no chart)."""
+
+    card: Card
+    chart_channel: ChannelSettings | None
+    member_id: int | None
+
+
+class HomePages:
+    """Builds each member's page from the stores."""
+
+    def __init__(
+        self,
+        *,
+        data: MemberDataStore,
+        learning: LearningService,
+        channels: ChannelStore,
+        rounds: RoundStore,
+        reports: ReportStore,
+        recaps: WeeklyRecaps,
+        clock: Clock,
+        switches: Sequence[Switch],
+        default_timezone: str,
+    ) -> None:
+        self._data = data
+        self._learning = learning
+        self._channels = channels
+        self._rounds = rounds
+        self._reports = reports
+        self._recaps = recaps
+        self._clock = clock
+        self._switches = tuple(switches)
+        self._timezone = default_timezone
+
+    async def page(self, member: MemberRef) -> HomePage:
+        """The member's page without its chart (quick: a few reads)."""
+        now = self._clock.now()
+        member_id = await self._data.find_member(member)
+        if member_id is None:
+            card = Card(
+                title=f"{member.label()}: your quiz",
+                body="Answer a question in a quiz channel, or practise here, to see your"
+                " reviews, streaks and mastery on this page.",
+                buttons=(START_PRACTICE,),
+            )
+            return HomePage(card, None, None)
+        fields: list[Field] = []
+        mastery = await self._learning.mastery(member_id, now, workspace_of_member(member))
+        nearest = day_text(mastery.next_review, self._timezone) if mastery.next_review else "—"
+        fields.append(Field("Reviews due", str(mastery.due), inline=True))
+        fields.append(Field("Next review", nearest, inline=True))
+        goal = await self._learning.store.goal(member_id)
+        if goal is None:
+            fields.append(Field("Goal", "none (practice aims 30 days ahead)", inline=True))
+        else:
+            days = (goal - now.date()).days
+            left = plural(days, "day") + " left" if days >= 0 else "passed"
+            fields.append(Field("Goal", f"{goal:%a %d %b %Y} ({left})", inline=True))
+        chart_channel: ChannelSettings | None = None
+        for channel_id in (await self._data.member_channels(member_id))[:CHANNELS_SHOWN]:
+            channel = await self._channels.get_channel_by_id(channel_id)
+            if channel is None:
+                continue
+            chart_channel = chart_channel or channel
+            fields.append(await self._channel_field(channel, member_id))
+        buttons = [START_PRACTICE]
+        for switch in self._switches:
+            field, button = await switch.show(member_id)
+            fields.append(field)
+            buttons.append(button)
+        if mastery.per_topic:
+            topics = ", ".join(f"{t} {round(r * 100)}%" for t, r in mastery.per_topic.items())
+            fields.append(Field(f"Mastery on {day_text(mastery.target, self._timezone)}", topics))
+        card = Card(
+            title=f"{member.label()}: your quiz",
+            fields=tuple(fields),
+            buttons=tuple(buttons),
+            kind=CardKind.INFO,
+        )
+        return HomePage(card, chart_channel, member_id)
+
+    async def chart(self, member: MemberRef, page: HomePage) -> Image | None:
+        """The page's mastery chart (about a tenth of a second of drawing)."""
+        if page.chart_channel is None or page.member_id is None:
+            return None
+        now = self._clock.now()
+        target = await self._learning.target(page.member_id, now)
+        _, image = await self._recaps.member_activity(
+            page.chart_channel, page.member_id, member.label(), now, target
+        )
+        return image
+
+    async def _channel_field(self, channel: ChannelSettings, member_id: int) -> Field:
+        history = await self._reports.member_history(channel.id, member_id)
+        open_round = await self._rounds.open_round(channel.id)
+        current = streak(
+            history.scheduled_round_ids,
+            history.answered_round_ids,
+            open_round.id if open_round else None,
+        )
+        name = f"#{channel.ref.name}" if channel.ref.name else channel.ref.channel_id
+        return Field(
+            name,
+            f"{plural(history.points, 'point')}, streak {current.current} (best {current.best})",
+            inline=True,
+        )
+
+
+def workspace_of_member(member: MemberRef) -> Workspace:
+    return Workspace(member.platform, member.workspace)
+
+
+def home_command(value: str) -> tuple[str, tuple[str, ...], str]:
+    """A page button's value as a ``/quiz`` command: name, words, the text after the name."""
+    name, _, text = value.strip().partition(" ")
+    return name, tuple(text.split()), text
