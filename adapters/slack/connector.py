@@ -35,6 +35,7 @@ from adapters.slack.errors import (
     slack_call,
     to_platform_error,
 )
+from adapters.slack.home import SlackHome
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
@@ -61,6 +62,7 @@ from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.kernel.runtime import EventHandler, WorkspaceSwitch
+from bot.member_data.home import HomePages
 from bot.settings import (
     INSTALLS_NEED_HTTP,
     SLACK_INSTALL_CREDENTIALS,
@@ -132,6 +134,7 @@ class SlackPlatform:
             **options,
         )
         self._listeners.register(self.app)
+        self._home: SlackHome | None = None
         self.http_transport: HttpTransport | None = None
         self._transport: SlackTransport
         if http:
@@ -154,8 +157,19 @@ class SlackPlatform:
         if self._installs is not None:
             self._installs.watch(switch)
 
+    def show_home(self, pages: HomePages) -> None:
+        """The core's ``ShowsHome``: members' pages on the app's Home tab."""
+        self._home = SlackHome(self, pages, self._work)
+        self._home.register(self.app)
+
+    async def client_for(self, team: str) -> AsyncWebClient:
+        """The Web API client of workspace ``team``."""
+        return (await self.workspace(team)).client
+
     async def start(self, handler: EventHandler) -> None:
         self._listeners.attach(handler)
+        if self._home is not None:
+            self._home.attach(handler)
         if self._installs is None:
             async with slack_call("auth.test"):  # a wrong bot token fails here, clearly
                 identity = await self.client.auth_test()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.bank.store import Workspace
 from bot.kernel.cards import day_text, plural
@@ -176,3 +176,10 @@ def home_command(value: str) -> tuple[str, tuple[str, ...], str]:
     """A page button's value as a ``/quiz`` command: name, words, the text after the name."""
     name, _, text = value.strip().partition(" ")
     return name, tuple(text.split()), text
+
+
+@runtime_checkable
+class ShowsHome(Protocol):
+    """A connector with a page of its own for each member (Slack's Home tab)."""
+
+    def show_home(self, pages: HomePages) -> None: ...
