@@ -88,7 +88,7 @@ class MemberDataCommands:
         directs: list[ChannelRef] = []
         if isinstance(ctx.platform, DirectMessages):  # sends queued for their DMs go too
             directs.append(await ctx.platform.open_direct(member))
-        erased = await self._data.erase(member, directs)
+        erased = await self._data.erase(member, self._clock.now(), directs)
         if erased is None:
             return Response(info("Nothing to erase", "The quiz has stored nothing of you."))
         return Response(

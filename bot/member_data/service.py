@@ -95,12 +95,14 @@ class MemberDataService:
             f"Your Anki deck: {len(cards)} questions you missed, got partly or that are due.",
         )
 
-    async def erase(self, member: MemberRef, directs: Sequence[ChannelRef] = ()) -> Erased | None:
+    async def erase(
+        self, member: MemberRef, at: datetime, directs: Sequence[ChannelRef] = ()
+    ) -> Erased | None:
         """Delete the member's data in one transaction; None when nothing was stored.
         ``directs``: the member's DM channels with the bot, where the platform has them."""
         member_id = await self.store.find_member(member)
         if member_id is None:
             return None
-        erased = await self.store.erase_member(member_id, directs)
+        erased = await self.store.erase_member(member_id, at, directs)
         self._reminder_gone(member_id)
         return erased

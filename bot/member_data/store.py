@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from bot.kernel.refs import ChannelRef, MemberRef
@@ -86,15 +86,25 @@ class MemberDataStore(Protocol):
         """The member's id, None when the quiz has never stored anything of them."""
         ...
 
+    async def members_named(self, member: str) -> list[tuple[int, MemberRef]]:
+        """Every stored member whose platform id is ``member``, on any platform and in any
+        workspace (an admin's erasure names a member by that id)."""
+        ...
+
     async def member_tables(self, member_id: int) -> Tables:
         """Every row of the member's data, per table (``ERASED_TABLES`` and their goal,
         settings and the member row itself)."""
         ...
 
-    async def erase_member(self, member_id: int, directs: Sequence[ChannelRef] = ()) -> Erased:
+    async def erase_member(
+        self, member_id: int, at: datetime, directs: Sequence[ChannelRef] = ()
+    ) -> Erased:
         """Delete the member's data in every table, in one transaction; ``directs``: their
         direct-message channels as the platform knows them (those of their reminder and
-        practice sessions are found in the store)."""
+        practice sessions are found in the store). Each deleted answer's message is marked
+        handled at ``at``, so a platform replaying it (Discord's catch-up reads open
+        rounds' threads back, with the message id as the event id) does not record it
+        again within the event retention."""
         ...
 
     async def channel_tables(self, channel_id: int) -> Tables:

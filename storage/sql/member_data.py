@@ -11,13 +11,14 @@ so the other replicas drop its job.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
 from storage.sql.session import Params, Row, Session, SqlDatabase
+from storage.timestamps import to_db
 
 _OWN_ANSWERS = "SELECT id FROM answers WHERE member_id = ?"
 
@@ -36,6 +37,16 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
     ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
     ("suggestions", "SELECT * FROM suggestions WHERE member_id = ? ORDER BY id"),
+)
+
+# The platform and message id of each of the member's answers: marked handled (below).
+_ANSWER_MESSAGES = (
+    "SELECT channels.platform, answers.message_id FROM answers"
+    " JOIN channels ON channels.id = answers.channel_id WHERE answers.member_id = ?"
+)
+_MARK_HANDLED = (
+    "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (platform, event_id) DO UPDATE SET processed_at = excluded.processed_at"
 )
 
 _DIRECT_CHANNELS = (
@@ -87,16 +98,30 @@ class MemberData:
         )
         return None if row is None else int(row[0])
 
+    async def members_named(self, member: str) -> list[tuple[int, MemberRef]]:
+        rows = await self._db.fetch(
+            "SELECT id, platform, workspace, member, display_name FROM members"
+            " WHERE member = ? ORDER BY id",
+            (member,),
+        )
+        return [(int(r[0]), MemberRef(str(r[1]), str(r[2]), str(r[3]), str(r[4]))) for r in rows]
+
     async def member_tables(self, member_id: int) -> Tables:
         tables: Tables = {}
         for table, sql in _MEMBER_ROWS:
             tables[table] = await self._rows(sql, (member_id,))
         return tables
 
-    async def erase_member(self, member_id: int, directs: Sequence[ChannelRef] = ()) -> Erased:
+    async def erase_member(
+        self, member_id: int, at: datetime, directs: Sequence[ChannelRef] = ()
+    ) -> Erased:
         deleted: dict[str, int] = {}
         known = [(d.platform, d.workspace, d.channel_id) for d in directs]
         async with self._db.transaction() as session:
+            answered = await session.fetch(_ANSWER_MESSAGES, (member_id,))
+            await session.execute_many(
+                _MARK_HANDLED, [(str(r[0]), str(r[1]), to_db(at)) for r in answered]
+            )
             sends = await _direct_sends(session, member_id, known)
             for key in sends:
                 deleted["unfinished_cards"] = deleted.get("unfinished_cards", 0) + (

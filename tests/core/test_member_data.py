@@ -11,8 +11,10 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
+from bot.kernel.events import Reply
 from bot.kernel.grades import Grade
 from bot.kernel.platform import DataFile
+from bot.kernel.refs import MessageRef, ThreadRef
 from bot.member_data.anki import AnkiCard, back_html
 from tests.harness import QuizHarness
 
@@ -173,3 +175,39 @@ async def test_readiness_lists_members_with_a_goal_weakest_topics_first(
         f.name: int(f.value.split("expected recall ")[1].split("%")[0]) for f in shown.card.fields
     }
     assert recall["Alice"] < recall["Bob"]
+
+
+async def test_an_erased_answer_replayed_later_is_not_recorded_again(quiz: QuizHarness) -> None:
+    """A platform replaying an answer with its message id as the event id (Discord's
+    catch-up of open rounds after a restart) finds it handled: the erasure marked it, and
+    the mark outlives the event's first record by the event retention."""
+    await quiz.command("now")
+    thread = ThreadRef(quiz.channel, await quiz.thread())
+    answer = Reply(
+        "a-77", quiz.channel, thread, MessageRef(quiz.channel, "a-77"), quiz.member("alice"), "x"
+    )
+    await quiz.service.handle(answer)
+    quiz.clock.advance(days=6)
+    await quiz.command("forget me confirm", by="alice")
+    quiz.clock.advance(days=3)  # the answer's own record is past the 7 days' retention
+    await quiz.service.retention.prune()
+
+    await quiz.service.handle(answer)  # the same event again
+
+    round_ = await quiz.round()
+    assert await quiz.service.store.answers.round_answers(round_.id) == []
+
+
+async def test_an_erased_blind_answer_is_never_posted_at_the_reveal(quiz: QuizHarness) -> None:
+    await quiz.command("config answers blind")
+    await quiz.command("now")
+    await quiz.command("answer alice's take", by="alice")
+    await quiz.command("answer carol's take", by="carol")
+
+    await quiz.command("forget me confirm", by="alice")
+    await quiz.command("reveal")
+
+    titles = quiz.platform.titles(await quiz.thread())
+    assert "Carol's answer" in titles and "Alice's answer" not in titles
+    bodies = [m.card.body for m in quiz.platform.messages]
+    assert "alice's take" not in bodies

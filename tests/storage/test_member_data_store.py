@@ -169,7 +169,7 @@ async def test_an_erasure_leaves_no_row_of_the_member_and_spares_the_others(
     assert {"answers.member_id", "grades.member_id", "reminders.member_id"} <= set(before)
     bob_votes = await rows_naming(store, bob)
 
-    erased = await store.member_data.erase_member(alice)
+    erased = await store.member_data.erase_member(alice, T0)
 
     assert await rows_naming(store, alice) == {}
     assert erased.rows["answers"] == 1 and erased.rows["outbox"] == 1
