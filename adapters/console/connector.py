@@ -154,6 +154,10 @@ class ConsolePlatform:
             folder = self.exports_dir = Path(tempfile.mkdtemp(prefix="quizbot-exports-"))
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{member.member_id}-{file.filename}"
+        stem, suffix, number = path.stem, path.suffix, 1
+        while path.exists():  # a second export of the day keeps the first
+            number += 1
+            path = folder / f"{stem}-{number}{suffix}"
         await asyncio.to_thread(path.write_bytes, file.content)
         return f"written to {path}"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from bot.kernel.cards import plural
 from bot.kernel.grades import Grade
 from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef
@@ -51,7 +52,8 @@ class MemberDataService:
         return DataFile(
             f"quizbot-data-{at:%Y-%m-%d}.zip",
             content,
-            f"Your quizbot data: {rows} rows in {len(tables)} tables (JSON, and CSV per table).",
+            f"Your quizbot data: {plural(rows, 'row')} in {len(tables)} tables (JSON, and CSV"
+            " per table).",
         )
 
     async def anki_cards(
@@ -92,7 +94,8 @@ class MemberDataService:
         return DataFile(
             f"quizbot-{at:%Y-%m-%d}.apkg",
             await anki_package(cards, owner),
-            f"Your Anki deck: {len(cards)} questions you missed, got partly or that are due.",
+            f"Your Anki deck: {plural(len(cards), 'question')} you missed, got partly or that"
+            " are due.",
         )
 
     async def erase(
