@@ -44,9 +44,10 @@ from bot.learning.commands import LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.member_data.commands import MemberDataCommands
-from bot.member_data.home import HomePages, ReminderSwitch
+from bot.member_data.home import HomePages, NoticeSwitch, ReminderSwitch
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
+from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.practice.commands import PracticeCommands
@@ -160,7 +161,10 @@ class QuizService:
             recaps=self.recaps,
             clock=clock,
             # the member settings the page shows a switch for: add a new one here
-            switches=(ReminderSwitch(store.reminders),),
+            switches=(
+                ReminderSwitch(store.reminders),
+                NoticeSwitch(store.notices, store.member_data, store.channels),
+            ),
             default_timezone=self.config.default_timezone,
         )
         self.grading = RoundGrading(self.learning, store.answers, clock)
@@ -270,6 +274,7 @@ class QuizService:
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            NoticeCommands(store.notices, store.answers, clock),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
@@ -278,6 +283,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                retime_open_round=self.engine.retime_open_round,
             ),
         )
 

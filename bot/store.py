@@ -8,6 +8,7 @@ from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore
+from bot.notices.store import NoticeStore
 from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
@@ -83,6 +84,11 @@ class Store(Protocol):
     @property
     def member_data(self) -> MemberDataStore:
         """A member's data as a whole: exports and erasure (across the other aggregates)."""
+        ...
+
+    @property
+    def notices(self) -> NoticeStore:
+        """Members who asked to be told when a channel's question posts."""
         ...
 
     async def close(self) -> None: ...

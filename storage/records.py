@@ -26,7 +26,7 @@ from storage.timestamps import from_db, optional_from_db
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
     "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode, "
-    "difficulty"
+    "difficulty, reveal_after_minutes, last_call_minutes, ping"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -72,6 +72,9 @@ def channel_from_row(row: Row) -> ChannelSettings:
         disabled_reason=row["disabled_reason"],
         answer_mode=_ANSWER_MODES.get(row["answer_mode"]) or AnswerMode(row["answer_mode"]),
         difficulty=difficulty_from_db(row["difficulty"]),
+        reveal_after_minutes=row["reveal_after_minutes"],
+        last_call_minutes=row["last_call_minutes"],
+        ping=row["ping"],
     )
 
 
@@ -93,6 +96,9 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "disabled_reason": settings.disabled_reason,
         "answer_mode": settings.answer_mode.value,
         "difficulty": None if settings.difficulty is None else settings.difficulty.value,
+        "reveal_after_minutes": settings.reveal_after_minutes,
+        "last_call_minutes": settings.last_call_minutes,
+        "ping": settings.ping,
     }
 
 

@@ -33,6 +33,8 @@ SAMPLES_BY_NAME = {
     "day": "fri",
     "time": "16:00",
     "text": "shard the KV cache by head",
+    "round": "1",
+    "value": "backend-team",  # the one free-word setting: a group to ping
 }
 
 
@@ -56,6 +58,8 @@ def samples(param: Param) -> list[Any]:
             return [f"{param.minimum:g}", f"{param.maximum:g}"]
         case ParamKind.EMOJI:
             return ["🔍"]
+        case ParamKind.DURATION:
+            return ["90m", "off"]
     if param.suggest is not None:
         return [SAMPLES[param.suggest]]
     return [SAMPLES_BY_NAME[param.name]]

@@ -54,7 +54,7 @@ def register(commands: Any) -> None:
         "forget",
         help="erase a member's data in every channel of their workspace",
         description="Delete the member's answers, grades, cards, goal, reminder, practice "
-        "sessions, bonuses, flags, suggestions not approved and their queued direct "
+        "sessions, notices, bonuses, flags, suggestions not approved and their queued direct "
         "messages, in one transaction. What is kept, and why, is in the README.",
     )
     forget.add_argument(

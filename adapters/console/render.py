@@ -48,7 +48,7 @@ def typed_controls(text: str) -> str:
 
 def render_card(card: Card) -> list[str]:
     """A card as plain-text lines, long paragraphs wrapped (the console's renderer)."""
-    lines: list[str] = []
+    lines: list[str] = [f"@{card.ping}"] if card.ping else []
     for line in typed_controls(card.plain_text()).splitlines():
         indent = "  " if line.startswith("• ") else ""
         lines.extend(textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent) or [""])

@@ -42,6 +42,7 @@ from adapters.discord.inbound import (
     reaction_event,
     reply_event,
 )
+from adapters.discord.mentions import NO_MENTIONS, role_ping
 from adapters.discord.nonce import marker_for_key, nonce_for_key
 from adapters.discord.pacing import (
     DEFAULT_REQUESTS_PER_SECOND,
@@ -52,7 +53,7 @@ from adapters.discord.pacing import (
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
 from adapters.discord.render import attachments, message_count, render_card
-from adapters.discord.responses import NO_MENTIONS, defer, deliver, unless_gone
+from adapters.discord.responses import defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
@@ -327,21 +328,24 @@ class DiscordPlatform:
                 continue
             view = view_for(card.buttons) if part == 0 else None
             files = attachments(card, part)
+            content, mentions = role_ping(card) if part == 0 else (None, NO_MENTIONS)
             with platform_errors(where):
                 if view is None:
                     sent = await target.send(
+                        content,
                         embeds=embeds,
                         files=files,
                         nonce=nonce_for_key(key, part),
-                        allowed_mentions=NO_MENTIONS,
+                        allowed_mentions=mentions,
                     )
                 else:
                     sent = await target.send(
+                        content,
                         embeds=embeds,
                         files=files,
                         view=view,
                         nonce=nonce_for_key(key, part),
-                        allowed_mentions=NO_MENTIONS,
+                        allowed_mentions=mentions,
                     )
             if count > 1:
                 await self._store.unfinished_cards.record_card_part(key, str(sent.id))

@@ -14,10 +14,10 @@ from contextlib import contextmanager
 
 import discord
 
+from adapters.discord.mentions import NO_MENTIONS
 from adapters.discord.render import attachments, render_card
 from bot.kernel.render import Card, Response
 
-NO_MENTIONS = discord.AllowedMentions.none()
 # Discord error codes of an interaction that can no longer be answered.
 INTERACTION_GONE = {
     10062: "expired before it was answered",  # Unknown interaction (3 s / 15 min passed)

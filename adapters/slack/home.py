@@ -159,20 +159,23 @@ class SlackHome:
             raise RuntimeError("a Home tab button was pressed before the connector started")
         name = await self._outbound.display_name(member)
         member = dataclasses.replace(member, display_name=name) if name else member
-        direct = await self._outbound.open_direct(member)
-        command_name, args, text = home_command(value)
+        wanted = home_command(value)
+        if wanted.channel_id is None:
+            where = await self._outbound.open_direct(member)
+        else:
+            where = ChannelRef("slack", member.workspace, wanted.channel_id)
         command = Command(
             event_id=f"home:{trigger}",
-            channel=direct,
+            channel=where,
             member=member,
-            name=command_name,
-            args=args,
-            direct=True,
-            text=text,
+            name=wanted.name,
+            args=wanted.args,
+            direct=wanted.channel_id is None,
+            text=wanted.text,
         )
         response = await self._handler(command)
         if response is not None:
-            await self._outbound.tell(member, direct, response.card)
+            await self._outbound.tell(member, where, response.card)
         await self.publish(member)  # the switch as it stands now
 
 

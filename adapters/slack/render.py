@@ -12,6 +12,7 @@ truncated. A message Slack still refuses as too long is split further
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,9 @@ def _fit(chunk: str, limit: int) -> list[str]:
 
 def action_id(action: str) -> str:
     return f"{ACTION_PREFIX}{action}"
+
+
+SLACK_GROUP_ID = re.compile(r"S[A-Z0-9]{2,20}")
 
 
 def render_card(card: Card) -> list[SlackMessage]:
@@ -163,12 +167,22 @@ def _grouped(items: list[Block], most: int, size: Callable[[Block], int]) -> lis
 
 
 def fallback_text(card: Card) -> str:
-    """The notification text: the title (or the start of the card), escaped."""
+    """The notification text: the title (or the start of the card), escaped; led by the
+    card's user-group mention, so the group's notification says what it is about."""
     source = card.title or card.plain_text() or " "
-    return split_escaped(source, FALLBACK_TEXT_LIMIT)[0] or " "
+    text = split_escaped(source, FALLBACK_TEXT_LIMIT - len(_ping(card)) - 1)[0] or " "
+    return f"{_ping(card)} {text}" if _ping(card) else text
+
+
+def _ping(card: Card) -> str:
+    """``<!subteam^ID>`` for the card's user group; "" without one or for an id that is not
+    a Slack one (nothing the card carries is ever sent as raw markup)."""
+    return f"<!subteam^{card.ping}>" if SLACK_GROUP_ID.fullmatch(card.ping) else ""
 
 
 def card_blocks(card: Card) -> Iterator[Block]:
+    if _ping(card):
+        yield _section(_ping(card))
     if card.title:
         yield from _title_blocks(card.title)
     if card.body:

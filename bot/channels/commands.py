@@ -4,6 +4,8 @@ config``: a channel's quiz settings as members see them and admins change them."
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,6 +22,7 @@ from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
+from bot.kernel.durations import show_minutes
 from bot.kernel.emoji import canonical, emoji_count, same_emoji
 from bot.kernel.errors import BadArgument, Refused, unknown_topics
 from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
@@ -123,9 +126,41 @@ class SetDifficulty(QuizCommand):
     difficulty: Difficulty | None
 
 
+@dataclass(frozen=True, slots=True)
+class SetRevealAfter(QuizCommand):
+    """Reveal the outline this many minutes after the question if nobody did (None: off)."""
+
+    minutes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetLastCall(QuizCommand):
+    """Remind members who asked for notices this many minutes before the outline (None: off)."""
+
+    minutes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPing(QuizCommand):
+    """Mention a Discord role or Slack user group with each question (None: nobody)."""
+
+    group: str | None
+
+
 ChannelSetting = (
-    SetRevealEmoji | SetFollowUps | SetGrace | SetRevealReactors | SetAnswerMode | SetDifficulty
+    SetRevealEmoji
+    | SetFollowUps
+    | SetGrace
+    | SetRevealReactors
+    | SetAnswerMode
+    | SetDifficulty
+    | SetRevealAfter
+    | SetLastCall
+    | SetPing
 )
+OFF = "off"
+MAX_REVEAL_AFTER_MINUTES = 7 * 24 * 60
+MAX_LAST_CALL_MINUTES = 24 * 60
 ANY_DIFFICULTY = "any"
 
 
@@ -177,12 +212,14 @@ class ChannelCommands:
         blind: BlindAnswers,
         config: QuizConfig,
         clock: Clock,
+        retime_open_round: Callable[[ChannelSettings], Awaitable[None]],
     ) -> None:
         self._settings = settings
         self._questions = questions
         self._blind = blind
         self._config = config
         self._clock = clock
+        self._retime_open_round = retime_open_round
 
     async def topics(self, ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
         known = self._questions.topics(workspace_of(ctx.event.channel))
@@ -262,7 +299,35 @@ class ChannelCommands:
                     if difficulty is None
                     else f"Only {difficulty} questions from now on."
                 )
-        return await self._settings.change(changed, note)
+            case SetRevealAfter(minutes=minutes):
+                changed = dataclasses.replace(channel, reveal_after_minutes=minutes)
+                note = (
+                    "The outline is posted when a member reveals it, or when the next question"
+                    " closes the round."
+                    if minutes is None
+                    else f"The outline is posted {show_minutes(minutes)} after the question if"
+                    " nobody revealed it sooner (the open question's too)."
+                )
+            case SetLastCall(minutes=minutes):
+                changed = dataclasses.replace(channel, last_call_minutes=minutes)
+                note = (
+                    "No last call."
+                    if minutes is None
+                    else f"Members who turned notices on (`/quiz notify on`) and have not"
+                    f" answered get a last call {show_minutes(minutes)} before the outline is"
+                    " due (with `reveal-after`), or before the next scheduled question."
+                )
+            case SetPing(group=group):
+                changed = dataclasses.replace(channel, ping=group)
+                note = (
+                    "Questions mention nobody."
+                    if group is None
+                    else "Each question mentions that group; nothing else the bot posts pings."
+                )
+        response = await self._settings.change(changed, note)
+        if isinstance(command, SetRevealAfter | SetLastCall):
+            await self._retime_open_round(changed)
+        return response
 
     def _refuse_no_questions(self, changed: ChannelSettings) -> None:
         """A change that would leave the channel no question to ask is refused, saying
@@ -372,6 +437,44 @@ RESUME = Subcommand(
     admin=True,
 )
 
+PING_FORM = (
+    "Give a Discord role (@role, or its id), a Slack user group (its id, such as S0123ABCD,"
+    " from the group's profile), or off."
+)
+_DISCORD_ROLE = re.compile(r"<@&(\d{1,20})>")
+_SLACK_GROUP = re.compile(r"<!subteam\^([A-Z0-9]{2,20})(?:\|[^>]*)?>")
+_BARE_GROUP = re.compile(r"@?([A-Za-z0-9][A-Za-z0-9_.-]{0,39})")
+_EVERYONE = frozenset({"here", "everyone", "channel"})
+
+
+def ping_group(word: str) -> str | None:
+    """The group a ``/quiz config ping`` value names: a Discord role mention or id, a
+    Slack user group mention or id, a console group; None for off. Everyone-mentions are
+    refused: a question must never ping the whole channel."""
+    typed = word.strip()
+    if typed.lower() == OFF:
+        return None
+    for pattern in (_DISCORD_ROLE, _SLACK_GROUP, _BARE_GROUP):
+        if found := pattern.fullmatch(typed):
+            group = found.group(1)
+            if group.lower() in _EVERYONE:
+                break
+            return group
+    if typed.lstrip("<!@").lower().startswith(tuple(_EVERYONE)):
+        raise ValueError(
+            f"{quoted(typed)} would ping everyone in the channel: name one role or group."
+        )
+    raise ValueError(f"{quoted(typed)} is not a role or group. {PING_FORM}")
+
+
+def _shown_minutes(minutes: int | None) -> str:
+    return OFF if minutes is None else show_minutes(minutes)
+
+
+def _off_or_minutes(minutes: int) -> int | None:
+    return None if minutes == 0 else minutes
+
+
 CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
     Setting(
         "reveal-emoji",
@@ -450,6 +553,53 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         ),
         lambda level: SetDifficulty(None if level == ANY_DIFFICULTY else Difficulty(level)),
         lambda channel: ANY_DIFFICULTY if channel.difficulty is None else channel.difficulty.value,
+    ),
+    Setting(
+        "reveal-after",
+        Param(
+            "value",
+            ParamKind.DURATION,
+            "post the outline this long after the question if nobody revealed it, or off",
+            metavar="DURATION|off",
+            minimum=1,
+            maximum=MAX_REVEAL_AFTER_MINUTES,
+            alone=OFF,
+            invalid="Give reveal-after as a duration from 1m to 168h (such as 4h or 90m),"
+            " or off; not {value}.",
+        ),
+        lambda minutes: SetRevealAfter(_off_or_minutes(minutes)),
+        lambda channel: channel.reveal_after_minutes,
+        _shown_minutes,
+    ),
+    Setting(
+        "last-call",
+        Param(
+            "value",
+            ParamKind.DURATION,
+            "remind members with notices on who have not answered, this long before the"
+            " outline, or off",
+            metavar="DURATION|off",
+            minimum=1,
+            maximum=MAX_LAST_CALL_MINUTES,
+            alone=OFF,
+            invalid="Give last-call as a duration from 1m to 24h (such as 1h), or off;"
+            " not {value}.",
+        ),
+        lambda minutes: SetLastCall(_off_or_minutes(minutes)),
+        lambda channel: channel.last_call_minutes,
+        _shown_minutes,
+    ),
+    Setting(
+        "ping",
+        Param(
+            "value",
+            ParamKind.WORD,
+            "a role or user group each question mentions, or off",
+            metavar="ROLE|off",
+        ),
+        lambda word: SetPing(ping_group(str(word))),
+        lambda channel: channel.ping,
+        lambda group: OFF if group is None else f"@{group}",
     ),
 )
 

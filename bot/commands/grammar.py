@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bot.commands.typed import CommandError
+from bot.kernel.durations import parse_minutes
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 
@@ -44,6 +45,7 @@ class ParamKind(StrEnum):
     TEXT = "text"  # free text to the end, kept exactly as typed (the last parameter only)
     NUMBER = "number"  # a number from ``minimum`` to ``maximum``
     EMOJI = "emoji"  # one emoji
+    DURATION = "duration"  # whole minutes from "30m", "4h", "1h30m" (``alone``: 0, i.e. off)
 
 
 class Suggest(StrEnum):
@@ -100,11 +102,24 @@ class Param:
                 if len(word) > 64 or word.isalnum():
                     raise ValueError(self.invalid.format(value=quoted(word)))
                 return word
+            case ParamKind.DURATION:
+                return self._minutes(word)
         return word
 
     def _expected(self, word: str) -> str:
         options = " or ".join(repr(c) for c in self.choices)
         return f"Expected {options}, not {quoted(word)}."
+
+    def _minutes(self, word: str) -> int:
+        if self.alone and word.lower() == self.alone:
+            return 0
+        try:
+            minutes = parse_minutes(word) if len(word) <= LONGEST_NUMBER else -1
+        except ValueError:
+            minutes = -1
+        if not self.minimum <= minutes <= self.maximum:
+            raise ValueError(self.invalid.format(value=quoted(word)))
+        return minutes
 
     def _number(self, word: str) -> float | int:
         number: float | int = math.nan

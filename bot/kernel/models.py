@@ -47,11 +47,26 @@ class ActionKind(StrEnum):
     BLIND_ANSWERS = "blind_answers"
     RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recaps.recap)
     DIRECT = "direct"  # a stored card posted to a member's DM channel (practice, reminders)
+    # Internal steps of a round, sending nothing themselves: each queues what it decides
+    # (the outline, members' notices), so it happens once like any other action.
+    REVEAL_DUE = "reveal_due"  # the channel's reveal-after time came: reveal if nobody did
+    NOTICE = "notice"  # the question is posted: tell the members who asked
+    LAST_CALL = "last_call"  # shortly before the outline is due: remind who has not answered
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
     """The outbox key of a round's action: unique, and attached to what is sent."""
     return f"round:{round_id}:{kind.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class LaterAction:
+    """A round's action that falls due after its creation (the reveal-after time, the last
+    call), queued with the round; its key is ``action_key`` and ``suffix``."""
+
+    kind: ActionKind
+    due: datetime
+    suffix: str = ""
 
 
 class ActionState(StrEnum):
@@ -87,6 +102,9 @@ class ChannelSettings:
     disabled_reason: str | None = None
     answer_mode: AnswerMode = AnswerMode.THREAD
     difficulty: Difficulty | None = None  # None: any (questions without one too)
+    reveal_after_minutes: int | None = None  # None: revealed by members or the next question
+    last_call_minutes: int | None = None  # None: no last call
+    ping: str | None = None  # a Discord role or Slack user group the question mentions
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

@@ -67,6 +67,9 @@ class Card:
     # A member's answer the bot posts for them (blind answers at the reveal): the member's
     # name, so a platform that lists a thread's answers (the console's `:react #N`) lists it.
     answer_by: str = ""
+    # A group the card mentions (a Discord role id, a Slack user group id): the only
+    # mention a platform lets ping; member text in a card never pings.
+    ping: str = ""
 
     def plain_text(self) -> str:
         """The whole card as plain text (console, notifications, fallbacks)."""

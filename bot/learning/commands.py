@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from bot.bank.catalog import workspace_of
 from bot.commands.context import NO_QUIZ_YET, CommandContext
@@ -16,6 +16,7 @@ from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument, Refused
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.members import MemberIds
+from bot.kernel.models import Round
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Response
 from bot.kernel.scoring import streak
@@ -36,11 +37,18 @@ NOTHING_TO_GRADE_HERE = (
 )
 
 
+# A revealed round of the channel can be graded this long after it was asked.
+GRADE_WINDOW = timedelta(days=14)
+ROUND_NUMBER = re.compile(r"#?(\d{1,9})")
+
+
 @dataclass(frozen=True, slots=True)
 class GradeRound(QuizCommand):
-    """A member's grade of the channel's latest round (None: show the current one)."""
+    """A member's grade of a round of the channel (None: show the current one); the round
+    by its number, or (None) the latest revealed one."""
 
     grade: Grade | None
+    round_number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,14 +105,39 @@ class LearningCommands:
             raise Refused(NOTHING_TO_GRADE_HERE)
         if ctx.channel is None:
             return Response(info("No quiz here yet", NO_QUIZ_YET))
-        round_ = await self._rounds.latest_round(ctx.quiz.id)
-        if round_ is None:
-            raise Refused("There is no question to grade yet.")
+        round_ = await self._round_to_grade(ctx.quiz.id, command.round_number)
         if command.grade is None:
             member_id = await self._members.member_id(ctx.event.member)
             given = await self._learning.store.round_grades(round_.id)
             return Response(current_grade_card(round_.number, given.get(member_id)))
         return await self._grading.grade(ctx.quiz, round_, ctx.event.member, command.grade)
+
+    async def _round_to_grade(self, channel_id: int, number: int | None) -> Round:
+        """The round ``/quiz grade`` means: the one of that number, asked within the
+        grading window; or the latest revealed within it, else the latest round (whose
+        grade is then refused, saying it is not revealed yet)."""
+        since = self._clock.now() - GRADE_WINDOW
+        if number is None:
+            round_ = await self._rounds.latest_revealed_round(channel_id, since)
+            round_ = round_ or await self._rounds.latest_round(channel_id)
+            if round_ is None:
+                raise Refused("There is no question to grade yet.")
+            return round_
+        round_ = await self._rounds.round_by_number(channel_id, number)
+        if round_ is None:
+            raise Refused(f"This channel has no question #{number}.")
+        if round_.created_at < since:
+            raise Refused(
+                f"Question #{number} was asked more than {GRADE_WINDOW.days} days ago: grade"
+                f" questions of the last {GRADE_WINDOW.days} days (practise it again with"
+                " `/quiz practice`)."
+            )
+        if round_.skipped_at is not None:
+            raise Refused(
+                f"Question #{number} was closed with `/quiz skip` and has no outline to grade"
+                " against."
+            )
+        return round_
 
     async def goal(self, ctx: CommandContext, command: ShowGoal | SetGoal) -> Response:
         now = self._clock.now()
@@ -153,7 +186,15 @@ class LearningCommands:
 
 def grade_command(arguments: Arguments) -> GradeRound:
     word = arguments.get("grade")
-    return GradeRound(None if word is None else Grade.from_word(str(word)))
+    number = arguments.get("round")
+    return GradeRound(
+        None if word is None else Grade.from_word(str(word)),
+        None if number is None else int(str(number).lstrip("#")),
+    )
+
+
+def _is_round_number(word: str) -> bool:
+    return ROUND_NUMBER.fullmatch(word) is not None
 
 
 def goal_command(arguments: Arguments) -> ShowGoal | SetGoal:
@@ -182,9 +223,18 @@ ME = Subcommand(
 
 GRADE = Subcommand(
     "grade",
-    "after the reveal, grade your answer (only you see it)",
-    "/quiz grade partly",
+    "after the reveal, grade your answer (only you see it); ROUND: a question of the last"
+    " 14 days, by its number",
+    "/quiz grade 12 partly",
     params=(
+        Param(
+            "round",
+            ParamKind.WORD,
+            "The question's number (#N on its card); default: the latest revealed",
+            metavar="ROUND",
+            label="question number",
+            recognize=_is_round_number,
+        ),
         Param(
             "grade",
             ParamKind.CHOICE,

@@ -21,7 +21,7 @@ CONFIRM = "confirm"
 
 ERASES = (
     "your answers (and the votes on them), grades, memory cards, goal, practice sessions,"
-    " daily reminder, bonuses, flags and suggestions not approved, in every channel of"
+    " daily reminder, notices, bonuses, flags and suggestions not approved, in every channel of"
     " this workspace, and the messages queued for your direct messages"
 )
 KEEPS = (

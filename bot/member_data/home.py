@@ -24,20 +24,23 @@ from bot.kernel.scoring import streak
 from bot.kernel.stores import ChannelStore
 from bot.learning.service import LearningService
 from bot.member_data.store import MemberDataStore
+from bot.notices.store import NoticeStore
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.store import ReminderStore
 from bot.rounds.store import ReportStore, RoundStore
 
 HOME_ACTION = "home"  # a page button: its value is a /quiz command run in the member's DMs
+IN_CHANNEL = "@"  # a button's command that runs in a channel starts with @<channel id>
 START_PRACTICE = Button("Start practice", HOME_ACTION, "practice")
 DEFAULT_REMINDER_TIME = "09:00"
 CHANNELS_SHOWN = 10
 
 
 class Switch(Protocol):
-    """One member setting on the page: how it stands, and the button that flips it."""
+    """One member setting on the page: how it stands, and the button that flips it (a
+    setting of each channel gives one of each per channel)."""
 
-    async def show(self, member_id: int) -> tuple[Field, Button]: ...
+    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,17 +49,46 @@ class ReminderSwitch:
 
     reminders: ReminderStore
 
-    async def show(self, member_id: int) -> tuple[Field, Button]:
+    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]:
         reminder = await self.reminders.reminder(member_id)
         if reminder is None:
-            return (
-                Field("Daily reminder", "off", inline=True),
-                Button(f"Remind me daily at {DEFAULT_REMINDER_TIME}", HOME_ACTION, "remind 09:00"),
-            )
+            on = f"Remind me daily at {DEFAULT_REMINDER_TIME}"
+            return [
+                (
+                    Field("Daily reminder", "off", inline=True),
+                    Button(on, HOME_ACTION, f"remind {DEFAULT_REMINDER_TIME}"),
+                )
+            ]
         state = f"on, {reminder.local_time} {reminder.timezone}"
-        return Field("Daily reminder", state, inline=True), Button(
-            "Turn the reminder off", HOME_ACTION, "remind off"
-        )
+        off = Button("Turn the reminder off", HOME_ACTION, "remind off")
+        return [(Field("Daily reminder", state, inline=True), off)]
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeSwitch:
+    """Notices of each channel the member answers in (``/quiz notify``, a command of the
+    channel: its button names the channel, ``@<channel id> notify on``)."""
+
+    notices: NoticeStore
+    data: MemberDataStore
+    channels: ChannelStore
+
+    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]:
+        shown = []
+        for channel_id in (await self.data.member_channels(member_id))[:CHANNELS_SHOWN]:
+            channel = await self.channels.get_channel_by_id(channel_id)
+            if channel is None:
+                continue
+            name = channel_name(channel)
+            where = f"{IN_CHANNEL}{channel.ref.channel_id}"
+            if await self.notices.is_subscribed(channel_id, member_id):
+                field = Field(f"Notices in {name}", "on", inline=True)
+                button = Button(f"Stop notices in {name}", HOME_ACTION, f"{where} notify off")
+            else:
+                field = Field(f"Notices in {name}", "off", inline=True)
+                button = Button(f"Notify me in {name}", HOME_ACTION, f"{where} notify on")
+            shown.append((field, button))
+        return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +159,9 @@ class HomePages:
             fields.append(await self._channel_field(channel, member_id))
         buttons = [START_PRACTICE]
         for switch in self._switches:
-            field, button = await switch.show(member_id)
-            fields.append(field)
-            buttons.append(button)
+            for field, button in await switch.show(member_id):
+                fields.append(field)
+                buttons.append(button)
         if mastery.per_topic:
             topics = ", ".join(f"{t} {round(r * 100)}%" for t, r in mastery.per_topic.items())
             fields.append(Field(f"Mastery on {day_text(mastery.target, self._timezone)}", topics))
@@ -160,9 +192,8 @@ class HomePages:
             history.answered_round_ids,
             open_round.id if open_round else None,
         )
-        name = f"#{channel.ref.name}" if channel.ref.name else channel.ref.channel_id
         return Field(
-            name,
+            channel_name(channel),
             f"{plural(history.points, 'point')}, streak {current.current} (best {current.best})",
             inline=True,
         )
@@ -172,10 +203,30 @@ def workspace_of_member(member: MemberRef) -> Workspace:
     return Workspace(member.platform, member.workspace)
 
 
-def home_command(value: str) -> tuple[str, tuple[str, ...], str]:
-    """A page button's value as a ``/quiz`` command: name, words, the text after the name."""
+def channel_name(channel: ChannelSettings) -> str:
+    return f"#{channel.ref.name}" if channel.ref.name else channel.ref.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class HomeCommand:
+    """A page button's ``/quiz`` command: where it runs (None: the member's direct
+    messages; else the platform's id of the channel), its name, words and text."""
+
+    channel_id: str | None
+    name: str
+    args: tuple[str, ...]
+    text: str
+
+
+def home_command(value: str) -> HomeCommand:
+    """``remind off`` (in the member's DMs) or ``@C123 notify on`` (in channel C123)."""
+    value = value.strip()
+    channel_id: str | None = None
+    if value.startswith(IN_CHANNEL):
+        where, _, value = value.partition(" ")
+        channel_id = where.removeprefix(IN_CHANNEL) or None
     name, _, text = value.strip().partition(" ")
-    return name, tuple(text.split()), text
+    return HomeCommand(channel_id, name, tuple(text.split()), text)
 
 
 @runtime_checkable

@@ -29,6 +29,7 @@ ERASED_TABLES: tuple[str, ...] = (
     "member_cards",
     "member_goals",
     "reminders",
+    "notice_members",  # the channels they asked to be told of
     "practice_sessions",
     "bonuses",
     "flags",

@@ -28,20 +28,36 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.errors import ChannelUnavailable, PlatformError
 from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
-from bot.kernel.models import ActionKind, AnswerMode, ChannelSettings, OutboxAction, Revealed, Round
+from bot.kernel.models import (
+    ActionKind,
+    AnswerMode,
+    ChannelSettings,
+    OutboxAction,
+    OutboxDraft,
+    Revealed,
+    Round,
+    action_key,
+)
 from bot.kernel.platform import FindsSentSince, PacedSends, Platform, SendSlots, SeparateImages
 from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
+from bot.notices.sender import NoticeSender
 from bot.outbox.store import LeasedClaims
 from bot.recaps.recap import chart_key
 from bot.rounds import cards
+from bot.rounds.engine import REVEAL_KINDS
+from bot.rounds.timed import due_again
 from bot.store import Store
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
 # An action waits for these to be done first (the message or thread it acts on).
-NEEDS_QUESTION = frozenset({ActionKind.THREAD, ActionKind.HINT})
+NEEDS_QUESTION = frozenset(
+    {ActionKind.THREAD, ActionKind.HINT, ActionKind.NOTICE, ActionKind.LAST_CALL}
+)
+# A round's steps whose time follows the channel's settings as they are when they come due.
+TIMED = frozenset({ActionKind.REVEAL_DUE, ActionKind.LAST_CALL})
 NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BLIND_ANSWERS})
 SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
 # Actions that post too, but are not one message to look up by the action's own key.
@@ -109,6 +125,9 @@ class OutboxWorker:
         self._disable_channel = disable_channel
         self._metrics = metrics
         self._recap_card = recap_card
+        self._notices = NoticeSender(
+            notices=store.notices, answers=store.answers, outbox=store.outbox
+        )
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()
         self._handed: dict[int, tuple[Round, ChannelSettings, list[OutboxAction]]] = {}
@@ -227,8 +246,11 @@ class OutboxWorker:
                 if action.round_id is not None:
                     # A reveal handed over during this pass: this read has its actions.
                     self._handed.pop(action.round_id, None)
+            # The outline of a round the next question closed is started before that
+            # question (both are due at once): the team reads the answer before moving on.
+            groups = sorted(by_round.values(), key=lambda g: g[0].kind is ActionKind.QUESTION)
             completed = await self._run_rounds(
-                [self._run_round(actions) for actions in by_round.values()], limit
+                [self._run_round(actions) for actions in groups], limit
             )
             return PassResult(handed_done, completed, saturated=len(due) == pass_limit)
 
@@ -303,6 +325,8 @@ class OutboxWorker:
                     action.kind in NEEDS_THREAD and round_.thread is None
                 ):
                     break  # its prerequisite is not done yet; later actions wait too
+                if action.kind in TIMED and await self._put_off(action, round_, channel):
+                    continue
                 wait = self._pacing_wait(action, round_, channel)
                 if wait > 0:
                     # Not before the platform's pacing lets a message to the channel start:
@@ -325,6 +349,16 @@ class OutboxWorker:
         finally:
             await self._record(sent)  # the last one sent: no attempt follows to record it with
         return completed
+
+    async def _put_off(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> bool:
+        """Put a timed step off when the channel's settings, changed since it was queued,
+        make it due later; whether it was."""
+        due = due_again(action.kind, channel, round_)
+        now = self._clock.now()
+        if due is None or due <= now:
+            return False
+        await self._store.outbox.postpone_actions([action.id], due, at=now)
+        return True
 
     def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
         """Seconds the platform's per-channel pacing would hold this action's message."""
@@ -496,6 +530,7 @@ class OutboxWorker:
             case ActionKind.QUESTION:
                 blind = channel.answer_mode is AnswerMode.BLIND
                 card = cards.question_card(round_, question, channel.reveal_emoji, blind=blind)
+                card = dataclasses.replace(card, ping=channel.ping or "")
                 return (await platform.post(channel.ref, card, key=key)).message_id
             case ActionKind.THREAD:
                 parent = MessageRef(channel.ref, _known(round_.question_message))
@@ -519,11 +554,38 @@ class OutboxWorker:
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
+            case ActionKind.REVEAL_DUE:
+                await self._reveal_due(round_, channel)
+                return None
+            case ActionKind.NOTICE:
+                now = self._clock.now()
+                if await self._notices.question_posted(platform, round_, channel, question, now):
+                    self.wake()
+                return None
+            case ActionKind.LAST_CALL:
+                if due_again(action.kind, channel, round_) is not None and (
+                    await self._notices.last_call(platform, round_, channel, self._clock.now())
+                ):
+                    self.wake()
+                return None
             case ActionKind.BLIND_ANSWERS:  # a round closed before its reveal: no outline
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 await self._post_blind_answers(platform, action, round_, channel, thread)
                 return None
         raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _reveal_due(self, round_: Round, channel: ChannelSettings) -> None:
+        """The reveal-after time came: reveal the round unless a member did, the channel
+        turned the setting off, or an admin skipped the round (the store refuses that)."""
+        if round_.revealed_at is not None or channel.reveal_after_minutes is None:
+            return
+        drafts = [
+            OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
+        ]
+        revealed = await self._store.rounds.reveal_round(round_.id, self._clock.now(), drafts)
+        if revealed is not None:
+            log.info("round #%d revealed at its reveal-after time", round_.number)
+            self.hand_over(channel, revealed)
 
     async def _post_blind_answers(
         self,

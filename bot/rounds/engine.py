@@ -39,6 +39,7 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
+from bot.rounds.timed import timed_actions
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Question
@@ -221,13 +222,17 @@ class QuizEngine:
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
+        if await self.store.notices.has_subscribers(channel.id):
+            actions.append(ActionKind.NOTICE)
+        now = self.clock.now()
         round_ = await self.store.rounds.create_round(
             channel.id,
             choose,
             scheduled_for,
             scheduled=scheduled,
-            created_at=self.clock.now(),
+            created_at=now,
             actions=actions,
+            later=timed_actions(channel, now),
         )
         if round_ is None:
             return None
@@ -246,6 +251,23 @@ class QuizEngine:
         self._open_round[channel.id] = None
         self._wake_outbox()  # a round closed before its reveal posts its blind answers
         return round_
+
+    async def retime_open_round(self, channel: ChannelSettings) -> None:
+        """The channel's reveal-after or last-call setting changed: give its open round the
+        steps the new settings call for (a step queued before under other settings comes
+        due at the new time, or does nothing if its setting is now off)."""
+        round_ = await self.store.rounds.open_round(channel.id)
+        if round_ is None or round_.revealed_at is not None:
+            return
+        # Keyed by the change's time: a step queued under the earlier settings stays queued
+        # and, when it comes due, follows the settings then (the same as this one).
+        changed = self.clock.now().strftime("%Y%m%dT%H%M%S%f")
+        await self.queue(
+            [
+                OutboxDraft(round_.id, step.kind, f"{action_key(round_.id, step.kind)}:{changed}")
+                for step in timed_actions(channel, round_.created_at)
+            ]
+        )
 
     async def queue(self, drafts: Sequence[OutboxDraft]) -> None:
         """Queue rounds' actions (a key already queued stays as it is) and wake the outbox."""

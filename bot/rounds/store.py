@@ -14,6 +14,7 @@ from bot.kernel.models import (
     ChannelSettings,
     ChannelStats,
     Delivery,
+    LaterAction,
     LeaderboardRow,
     MemberHistory,
     OutboxDraft,
@@ -40,12 +41,15 @@ class RoundStore(Protocol):
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
+        later: Sequence[LaterAction] = (),
     ) -> Round | None:
         """Atomically: pick the question with ``choose_question`` (given how many of the
-        channel's rounds asked each question id; absent: never), close the channel's open round,
-        insert the new one with the next round number, and enqueue its actions with
-        keys ``round:<id>:<kind>``. The pick is in the transaction, so two rounds
-        created at once see each other's question.
+        channel's rounds asked each question id; absent: never), reveal the channel's open
+        round unless it was revealed already (queueing its follow-ups and outline, as a
+        reveal does), close it, insert the new one with the next round number, and enqueue
+        its actions with keys ``round:<id>:<kind>``, due now, and the ``later`` ones at
+        their times. The pick is in the transaction, so two rounds created at once see each
+        other's question.
 
         Returns None, changing nothing, when the channel already has a round for
         ``scheduled_for`` (the UNIQUE(channel, scheduled_for) key).
@@ -53,6 +57,14 @@ class RoundStore(Protocol):
         ...
 
     async def get_round(self, round_id: int) -> Round | None: ...
+
+    async def round_by_number(self, channel_id: int, number: int) -> Round | None:
+        """The channel's round of that number (as its question card shows it)."""
+        ...
+
+    async def latest_revealed_round(self, channel_id: int, since: datetime) -> Round | None:
+        """The channel's last round revealed, among those created at or after ``since``."""
+        ...
 
     async def round_in_channel(self, round_id: int) -> tuple[Round, ChannelSettings | None] | None:
         """The round and its channel (None when the channel is gone), read together."""

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.kernel.bounded_cache import BoundedCache
-from bot.kernel.models import ActionKind, Delivery, Revealed, Round
+from bot.kernel.models import ActionKind, Delivery, LaterAction, Revealed, Round
 from storage.postgres.database import PostgresDatabase, changed_rows
 from storage.postgres.outbox import insert_drafts
 from storage.records import ROUND_COLUMNS, action_from_row, round_from_row
@@ -20,9 +20,12 @@ from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.sql.rounds import (
     PENDING_OF_ROUND,
     QUEUE_BLIND_ANSWERS_OF_CHANNEL,
+    QUEUE_REVEAL_OF_OPEN_ROUND,
     REVEAL,
+    REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
+    later_rows,
 )
 from storage.timestamps import to_db
 
@@ -37,6 +40,13 @@ _INSERT_ACTIONS = """
 INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, created_at, updated_at)
 SELECT round_id, kind, key, 'pending', 0, $4, $4, $4
 FROM unnest($1::integer[], $2::text[], $3::text[]) AS drafts (round_id, kind, key)
+ON CONFLICT (key) DO NOTHING
+"""
+
+
+_INSERT_LATER_ACTION = """
+INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, created_at, updated_at)
+VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5)
 ON CONFLICT (key) DO NOTHING
 """
 
@@ -61,6 +71,7 @@ class PostgresRounds(RoundQueries):
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
+        later: Sequence[LaterAction] = (),
     ) -> Round | None:
         slot, now = to_db(scheduled_for), to_db(created_at)
         try:
@@ -80,6 +91,8 @@ class PostgresRounds(RoundQueries):
                 )
                 question_id = choose_question({row[0]: row[1] for row in asked})
                 await session.execute(QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
+                await session.execute(QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id))
+                await session.execute(REVEAL_OPEN_ROUND, (now, channel_id))
                 await conn.execute(
                     "UPDATE rounds SET state = 'closed', closed_at = $1"
                     " WHERE channel_id = $2 AND state = 'open'",
@@ -100,6 +113,10 @@ class PostgresRounds(RoundQueries):
                     [f"round:{created.id}:{kind.value}" for kind in actions],
                     now,
                 )
+                for kind, key, due in later_rows(created.id, later):
+                    await conn.execute(
+                        _INSERT_LATER_ACTION, created.id, kind.value, key, to_db(due), now
+                    )
         except SlotTaken:
             return None
         self._round_channels.put(created.id, channel_id)

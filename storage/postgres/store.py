@@ -39,6 +39,7 @@ from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.member_data import MemberData
+from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -96,6 +97,7 @@ class PostgresStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.notices = Notices(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db)
         self.changes = PostgresChanges(db, None)

@@ -32,6 +32,7 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("member_cards", "SELECT * FROM member_cards WHERE member_id = ? ORDER BY question_id"),
     ("member_goals", "SELECT * FROM member_goals WHERE member_id = ?"),
     ("reminders", "SELECT * FROM reminders WHERE member_id = ?"),
+    ("notice_members", "SELECT * FROM notice_members WHERE member_id = ? ORDER BY channel_id"),
     ("practice_sessions", "SELECT * FROM practice_sessions WHERE member_id = ? ORDER BY id"),
     ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
@@ -52,6 +53,7 @@ _MARK_HANDLED = (
 _DIRECT_CHANNELS = (
     "SELECT platform, workspace, direct_channel FROM practice_sessions WHERE member_id = ?"
     " UNION SELECT platform, workspace, direct_channel FROM reminders WHERE member_id = ?"
+    " UNION SELECT platform, workspace, direct_channel FROM notice_members WHERE member_id = ?"
 )
 _DIRECT_SENDS = (
     "SELECT key FROM outbox WHERE round_id IS NULL"
@@ -67,6 +69,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("member_cards", "DELETE FROM member_cards WHERE member_id = ?"),
     ("member_goals", "DELETE FROM member_goals WHERE member_id = ?"),
     ("reminders", "DELETE FROM reminders WHERE member_id = ?"),
+    ("notice_members", "DELETE FROM notice_members WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("flags", "DELETE FROM flags WHERE member_id = ?"),
@@ -167,7 +170,7 @@ async def _direct_sends(
     session: Session, member_id: int, known: list[tuple[str, str, str]]
 ) -> list[str]:
     """The outbox keys of every send to the member's direct-message channels."""
-    stored = await session.fetch(_DIRECT_CHANNELS, (member_id, member_id))
+    stored = await session.fetch(_DIRECT_CHANNELS, (member_id,) * 3)
     channels = {*known, *(tuple(row) for row in stored)}
     keys: set[str] = set()
     for channel in sorted(channels):

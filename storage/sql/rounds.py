@@ -17,6 +17,7 @@ from bot.kernel.models import (
     ActionKind,
     ChannelSettings,
     Delivery,
+    LaterAction,
     OutboxDraft,
     Revealed,
     Round,
@@ -56,6 +57,23 @@ ROUND_BY_MESSAGE = "SELECT id FROM rounds WHERE channel_id = ? AND question_mess
 PENDING_OF_ROUND = (
     f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE round_id = ? AND state = 'pending' ORDER BY id"
 )
+# The next question closes the open round: unless it was revealed (or skipped, which closed
+# it already), it is revealed first, and its follow-ups and outline are queued as a reveal
+# queues them (a key already queued stays as it is). Parameters: now three times, the channel.
+_OPEN_UNREVEALED = (
+    "r.channel_id = ? AND r.state = 'open' AND r.revealed_at IS NULL AND r.skipped_at IS NULL"
+)
+QUEUE_REVEAL_OF_OPEN_ROUND = (
+    "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+    " created_at, updated_at)"
+    " SELECT r.id, k.kind, 'round:' || r.id || ':' || k.kind, 'pending', 0, ?, ?, ?"
+    f" FROM rounds r, (SELECT '{ActionKind.FOLLOW_UPS.value}' AS kind"
+    f" UNION ALL SELECT '{ActionKind.OUTLINE.value}') k"
+    f" WHERE {_OPEN_UNREVEALED}"
+    " ON CONFLICT (key) DO NOTHING"
+)
+# Parameters: now, the channel.
+REVEAL_OPEN_ROUND = "UPDATE rounds SET revealed_at = ? WHERE " + _OPEN_UNREVEALED.replace("r.", "")
 CLOSE_OPEN_ROUND = (
     "UPDATE rounds SET state = 'closed', closed_at = ? WHERE channel_id = ? AND state = 'open'"
 )
@@ -67,6 +85,13 @@ COUNT_REVEAL_REACTORS = "SELECT COUNT(*) FROM reveal_reactors WHERE round_id = ?
 
 # Gives the drafts a reveal queues, given the revealed round's id.
 DraftsFor = Callable[[int], Sequence[OutboxDraft]]
+
+
+def later_rows(
+    round_id: int, later: Sequence[LaterAction]
+) -> list[tuple[ActionKind, str, datetime]]:
+    """The kind, key and due time of each of a new round's later actions."""
+    return [(a.kind, action_key(round_id, a.kind) + a.suffix, a.due) for a in later]
 
 
 def round_drafts(round_id: int, kinds: Sequence[ActionKind]) -> list[OutboxDraft]:
@@ -93,6 +118,7 @@ class RoundQueries(ABC):
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
+        later: Sequence[LaterAction] = (),
     ) -> Round | None: ...
 
     @abstractmethod
@@ -148,6 +174,16 @@ class RoundQueries(ABC):
             return round_, None  # the channel is gone
         channel = channel_from_row(cast(Row, {**fields, "id": round_.channel_id}))
         return round_, channel
+
+    async def round_by_number(self, channel_id: int, number: int) -> Round | None:
+        return await self._round_where("channel_id = ? AND number = ?", (channel_id, number))
+
+    async def latest_revealed_round(self, channel_id: int, since: datetime) -> Round | None:
+        return await self._round_where(
+            "channel_id = ? AND revealed_at IS NOT NULL AND created_at >= ?"
+            " ORDER BY number DESC LIMIT 1",
+            (channel_id, to_db(since)),
+        )
 
     async def open_round(self, channel_id: int) -> Round | None:
         return await self._round_where("channel_id = ? AND state = 'open'", (channel_id,))

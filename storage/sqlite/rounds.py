@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.kernel.bounded_cache import BoundedCache
-from bot.kernel.models import ActionKind, Delivery, Revealed, Round, action_key
+from bot.kernel.models import ActionKind, Delivery, LaterAction, Revealed, Round, action_key
 from storage.records import ROUND_COLUMNS, round_from_row
 from storage.sql.rounds import (
     ADD_REVEAL_REACTOR,
@@ -17,8 +17,11 @@ from storage.sql.rounds import (
     CLOSE_OPEN_ROUND,
     COUNT_REVEAL_REACTORS,
     QUEUE_BLIND_ANSWERS_OF_CHANNEL,
+    QUEUE_REVEAL_OF_OPEN_ROUND,
+    REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
+    later_rows,
 )
 from storage.sqlite import on_thread
 from storage.sqlite.database import SqliteDatabase
@@ -41,6 +44,7 @@ class SqliteRounds(RoundQueries):
         scheduled: bool,
         created_at: datetime,
         actions: Sequence[ActionKind],
+        later: Sequence[LaterAction] = (),
     ) -> Round | None:
         slot, now = to_db(scheduled_for), to_db(created_at)
 
@@ -54,6 +58,8 @@ class SqliteRounds(RoundQueries):
             asked = conn.execute(ASK_COUNTS, (channel_id,)).fetchall()
             question_id = choose_question({row[0]: row[1] for row in asked})
             conn.execute(QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
+            conn.execute(QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id))
+            conn.execute(REVEAL_OPEN_ROUND, (now, channel_id))
             conn.execute(CLOSE_OPEN_ROUND, (now, channel_id))
             row = conn.execute(
                 "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
@@ -69,6 +75,10 @@ class SqliteRounds(RoundQueries):
                 [
                     (new_round.id, kind.value, action_key(new_round.id, kind), now, now, now)
                     for kind in actions
+                ]
+                + [
+                    (new_round.id, kind.value, key, to_db(due), now, now)
+                    for kind, key, due in later_rows(new_round.id, later)
                 ],
             )
             return new_round

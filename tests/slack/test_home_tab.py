@@ -12,6 +12,7 @@ import zipfile
 from typing import Any
 from urllib.parse import urlencode
 
+from bot.kernel.refs import ChannelRef, MemberRef
 from tests.slack.driver import SlackQuiz
 from tests.slack.fake_slack import TEAM
 from tests.slack.signed import FORM, bolt_request
@@ -32,7 +33,7 @@ async def press_home(quiz: SlackQuiz, view: dict[str, Any], label: str, user: st
         for block in view["blocks"]
         if block["type"] == "actions"
         for element in block["elements"]
-        if element["text"]["text"] == label
+        if element["text"]["text"].startswith(label)
     ]
     payload = {
         "type": "block_actions",
@@ -124,6 +125,23 @@ async def test_the_reminder_switch_runs_its_command_and_the_page_follows(
     assert "Turn the reminder off" in button_labels(latest)
     told = [e for e in quiz.fake.ephemerals if e["channel"] == f"D{ALICE}"]
     assert told, "the reminder's confirmation goes to the member's IM"
+
+
+async def test_the_notices_switch_runs_notify_in_its_channel(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await answered_and_graded(quiz)
+    await open_home(quiz)
+    assert "Notices in" in texts(quiz.fake.home_views[ALICE][-1])
+
+    await press_home(quiz, quiz.fake.home_views[ALICE][-1], "Notify me in")
+
+    channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
+    assert channel is not None
+    alice = await quiz.service.store.answers.member_id(MemberRef("slack", TEAM, ALICE))
+    assert await quiz.service.store.notices.is_subscribed(channel.id, alice)
+    latest = quiz.fake.home_views[ALICE][-1]
+    assert any(label.startswith("Stop notices in") for label in button_labels(latest))
+    assert [e for e in quiz.fake.ephemerals if e["channel"] == quiz.channel and e["user"] == ALICE]
 
 
 async def test_start_practice_on_the_page_starts_it_in_the_im(slack_quiz: SlackQuiz) -> None:

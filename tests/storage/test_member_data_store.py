@@ -114,6 +114,7 @@ async def populate(store: SqliteStore, name: str, other: int) -> tuple[int, Chan
     await store.learning.set_goal(me, date(2027, 1, 15))
     direct = ChannelRef("slack", "T1", f"D-{name}", "DM")
     await store.reminders.set_reminder(Reminder(me, direct, "08:30", "UTC"), T0)
+    await store.notices.subscribe(channel_id, me, direct, T0)
     await store.practice.start_session(PracticeDraft(me, direct, round_.question_id, None, T0))
     await store.outbox.enqueue([direct_draft(direct, Card("reminder"), f"remind:{me}:x")], T0)
     await store.unfinished_cards.begin_card(f"remind:{me}:x")
@@ -166,7 +167,12 @@ async def test_an_erasure_leaves_no_row_of_the_member_and_spares_the_others(
     bob = await member(store, "bob")
     alice, direct = await populate(store, "alice", bob)
     before = await rows_naming(store, alice)
-    assert {"answers.member_id", "grades.member_id", "reminders.member_id"} <= set(before)
+    assert {
+        "answers.member_id",
+        "grades.member_id",
+        "reminders.member_id",
+        "notice_members.member_id",
+    } <= set(before)
     bob_votes = await rows_naming(store, bob)
 
     erased = await store.member_data.erase_member(alice, T0)

@@ -1,0 +1,66 @@
+"""When a round's timed steps fall due: the reveal-after time and the last call.
+
+Both are outbox actions queued with the round (``REVEAL_DUE``, ``LAST_CALL``). Their time is
+worked out again from the channel's settings as they are when the action comes due, so an
+admin who changes ``reveal-after`` or ``last-call`` while a round is open moves its steps:
+an action that comes early is put off to the new time, one whose setting was turned off
+does nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.kernel.models import ActionKind, ChannelSettings, LaterAction, Round
+from bot.scheduling.schedule_spec import ScheduleError, next_slot, parse_schedule
+
+
+def reveal_due_at(channel: ChannelSettings, created_at: datetime) -> datetime | None:
+    """When the outline of a round created at ``created_at`` is posted if nobody revealed
+    it; None when the channel does not reveal by time."""
+    if channel.reveal_after_minutes is None:
+        return None
+    return created_at + timedelta(minutes=channel.reveal_after_minutes)
+
+
+def next_question_at(channel: ChannelSettings, after: datetime) -> datetime | None:
+    """The channel's next scheduled question after ``after``; None when none is."""
+    if not channel.is_scheduled() or channel.schedule is None:
+        return None
+    try:
+        spec = parse_schedule(channel.schedule)
+    except ScheduleError:
+        return None
+    return next_slot(spec, ZoneInfo(channel.timezone), after)
+
+
+def last_call_at(channel: ChannelSettings, created_at: datetime) -> datetime | None:
+    """When members who asked for notices and have not answered get the last call: that
+    long before the outline is due, or without a reveal-after time, before the next
+    scheduled question; None without a last call, or with nothing it could come before."""
+    if channel.last_call_minutes is None:
+        return None
+    ends = reveal_due_at(channel, created_at) or next_question_at(channel, created_at)
+    if ends is None:
+        return None
+    at = ends - timedelta(minutes=channel.last_call_minutes)
+    return at if at > created_at else None
+
+
+def timed_actions(channel: ChannelSettings, created_at: datetime) -> list[LaterAction]:
+    """The timed steps of a round the channel starts at ``created_at``."""
+    steps = []
+    if (reveal := reveal_due_at(channel, created_at)) is not None:
+        steps.append(LaterAction(ActionKind.REVEAL_DUE, reveal))
+    if (last_call := last_call_at(channel, created_at)) is not None:
+        steps.append(LaterAction(ActionKind.LAST_CALL, last_call))
+    return steps
+
+
+def due_again(kind: ActionKind, channel: ChannelSettings, round_: Round) -> datetime | None:
+    """When a timed step of ``round_`` falls due under the channel's settings now; None
+    when the step no longer applies (its setting is off)."""
+    if kind is ActionKind.REVEAL_DUE:
+        return reveal_due_at(channel, round_.created_at)
+    return last_call_at(channel, round_.created_at)

@@ -1,0 +1,179 @@
+"""Opt-in notices on both store backends: ``/quiz notify on`` gets a member one direct
+message when the channel's question posts, with its link; ``/quiz config last-call``
+sends those who have not answered one more before the outline is due; nobody who did
+not ask is told; each message goes out once, however often its step runs."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.channels.commands import ping_group
+from bot.kernel.models import ActionKind
+from bot.kernel.render import Card, CardKind
+from questions.catalog import Catalog
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import QuizHarness, harness_on
+from tests.storage.backends import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+async def quiz(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+) -> AsyncIterator[QuizHarness]:
+    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
+        await harness.command("config grace 6")  # an admin sets the quiz up in the channel
+        yield harness
+
+
+def direct_to(quiz: QuizHarness, name: str) -> list[Card]:
+    return [m.card for m in quiz.platform.messages if m.channel.channel_id == f"D-{name}"]
+
+
+async def test_only_members_who_asked_are_told_with_a_link(quiz: QuizHarness) -> None:
+    turned_on = await quiz.command("notify on", by="ann")
+    assert turned_on.card.title == "Notices on"
+
+    await quiz.command("now")
+    round_ = await quiz.round()
+
+    [notice] = direct_to(quiz, "ann")
+    assert notice.title == f"Question #{round_.number} is up"
+    assert f"https://chat.example/C1/{round_.question_message}" in notice.body
+    assert direct_to(quiz, "bob") == []
+    assert direct_to(quiz, "admin") == []
+
+
+async def test_notify_off_stops_them_and_notify_alone_shows_the_setting(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("notify on", by="ann")
+    assert (await quiz.command("notify", by="ann")).card.title == "Notices on"
+    await quiz.command("notify off", by="ann")
+    assert (await quiz.command("notify", by="ann")).card.title == "Notices off"
+
+    await quiz.command("now")
+
+    assert direct_to(quiz, "ann") == []
+
+
+async def test_a_notice_step_run_again_sends_nothing_twice(quiz: QuizHarness) -> None:
+    await quiz.command("notify on", by="ann")
+    await quiz.command("now")
+    round_ = await quiz.round()
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert channel is not None
+    question = quiz.service.engine.question_for(quiz.channel, round_.question_id)
+    assert question is not None
+
+    # the step again, as after a crash between queuing the notices and completing it
+    sender = quiz.service.outbox._notices
+    again = await sender.question_posted(quiz.platform, round_, channel, question, quiz.clock.now())
+    await quiz.service.settle()
+
+    assert again == 0
+    assert len(direct_to(quiz, "ann")) == 1
+
+
+async def test_the_last_call_reaches_who_has_not_answered_once(quiz: QuizHarness) -> None:
+    await quiz.command("config reveal-after 4h")
+    changed = await quiz.command("config last-call 1h")
+    assert "1h before the outline" in changed.card.body
+    await quiz.command("notify on", by="ann")
+    await quiz.command("notify on", by="bob")
+    await quiz.command("now")
+    round_ = await quiz.round()
+    await quiz.answer("bob", "my answer")
+
+    quiz.clock.advance(hours=2, minutes=59)
+    await quiz.service.settle()
+    assert [c.title for c in direct_to(quiz, "ann")] == [f"Question #{round_.number} is up"]
+
+    quiz.clock.advance(minutes=2)
+    await quiz.service.settle()
+    ann = [c.title for c in direct_to(quiz, "ann")]
+    assert ann == [f"Question #{round_.number} is up", f"Last call for question #{round_.number}"]
+    assert "outline is posted in about 1h" in direct_to(quiz, "ann")[-1].body
+    assert [c.title for c in direct_to(quiz, "bob")] == [f"Question #{round_.number} is up"]
+
+    quiz.clock.advance(hours=2)
+    await quiz.service.settle()
+    assert len(direct_to(quiz, "ann")) == 2  # then the outline, and no second last call
+
+
+async def test_no_last_call_after_the_outline_came(quiz: QuizHarness) -> None:
+    await quiz.command("config reveal-after 4h")
+    await quiz.command("config last-call 1h")
+    await quiz.command("notify on", by="ann")
+    await quiz.command("now")
+    round_ = await quiz.round()
+    await quiz.react("carol", "💡", message_id=round_.question_message)
+
+    quiz.clock.advance(hours=5)
+    await quiz.service.settle()
+
+    assert [c.title for c in direct_to(quiz, "ann")] == [f"Question #{round_.number} is up"]
+    left = await quiz.service.store.outbox.due_actions(quiz.clock.now())
+    assert not [a for a in left if a.kind is ActionKind.LAST_CALL]
+
+
+async def test_without_reveal_after_the_last_call_comes_before_the_next_question(
+    quiz: QuizHarness,
+) -> None:
+    quiz.clock.set(quiz.clock.now().replace(hour=9, minute=0, second=0, microsecond=0))
+    await quiz.command("schedule daily 09:00 UTC")
+    await quiz.command("config last-call 2h")
+    await quiz.command("notify on", by="ann")
+    await quiz.command("now")
+
+    quiz.clock.advance(hours=21, minutes=30)  # 06:30 the next day
+    await quiz.service.settle()
+    assert len(direct_to(quiz, "ann")) == 1
+    quiz.clock.advance(minutes=31)  # 07:01
+    await quiz.service.settle()
+    assert direct_to(quiz, "ann")[-1].title.startswith("Last call")
+    assert "the next question is posted in about 2h" in direct_to(quiz, "ann")[-1].body
+
+
+async def test_a_question_mentions_the_ping_group_only(quiz: QuizHarness) -> None:
+    changed = await quiz.command("config ping @backend-team")
+    assert changed.card.kind is not CardKind.ERROR
+    await quiz.command("now")
+    round_ = await quiz.round()
+    question = next(m for m in quiz.platform.messages if m.key.endswith(":question"))
+    assert question.card.ping == "backend-team"
+    follow_ups_and_outline = [m for m in quiz.platform.messages if m.thread]
+    assert all(m.card.ping == "" for m in follow_ups_and_outline)
+    assert round_.number == 1
+
+    await quiz.command("config ping off")
+    await quiz.command("now")
+    latest = [m for m in quiz.platform.messages if m.key.endswith(":question")][-1]
+    assert latest.card.ping == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "group"),
+    [
+        ("<@&730000000000000009>", "730000000000000009"),
+        ("730000000000000009", "730000000000000009"),
+        ("<!subteam^S0123ABCD|@backend>", "S0123ABCD"),
+        ("<!subteam^S0123ABCD>", "S0123ABCD"),
+        ("S0123ABCD", "S0123ABCD"),
+        ("off", None),
+    ],
+)
+def test_a_ping_is_read_from_every_platforms_mention(typed: str, group: str | None) -> None:
+    assert ping_group(typed) == group
+
+
+@pytest.mark.parametrize("typed", ["@here", "@everyone", "<!channel>", "<!here>", "everyone"])
+def test_a_ping_of_everyone_is_refused(typed: str) -> None:
+    with pytest.raises(ValueError, match="everyone in the channel"):
+        ping_group(typed)
