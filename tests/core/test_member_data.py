@@ -211,3 +211,13 @@ async def test_an_erased_blind_answer_is_never_posted_at_the_reveal(quiz: QuizHa
     assert "Carol's answer" in titles and "Alice's answer" not in titles
     bodies = [m.card.body for m in quiz.platform.messages]
     assert "alice's take" not in bodies
+
+
+async def test_stats_public_stays_a_members_command_and_readiness_an_admins(
+    quiz: QuizHarness,
+) -> None:
+    await quiz.command("now")
+    public = await quiz.command("stats public", by="alice")
+    readiness = await quiz.command("stats public readiness", by="alice")
+    assert public.public
+    assert "admin" in readiness.card.plain_text().lower() and not readiness.public
