@@ -56,6 +56,9 @@ from bot.recaps.commands import RecapCommands
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
+from bot.reviews.commands import ReviewCommands
+from bot.reviews.forms import PEER_FORMS
+from bot.reviews.peer import PeerReviews
 from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
@@ -168,6 +171,19 @@ class QuizService:
             default_timezone=self.config.default_timezone,
         )
         self.grading = RoundGrading(self.learning, store.answers, clock)
+        self.peer_reviews = PeerReviews(
+            reviews=store.reviews,
+            answers=store.answers,
+            rounds=store.rounds,
+            learning=self.learning,
+            grading=self.grading,
+            members=store.answers,
+            question_of=self.engine.question_for,
+            send_direct=self.engine.send_direct,
+            queue=self.engine.queue,
+            clock=clock,
+            channel_of=self.engine.channel,
+        )
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
             self.engine, self.channel_changed, self._command_handlers(), self.platforms
@@ -270,11 +286,13 @@ class QuizService:
                 reports=store.reports,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
+                reviews=store.reviews,
             ),
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
             NoticeCommands(store.notices, store.answers, clock),
+            ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
@@ -384,12 +402,16 @@ class QuizService:
                     return await self.review.on_button(event, platform)
                 if event.action == cards.ANSWER_ACTION:
                     return await self.blind.on_button(event)
+                if event.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION):
+                    return await self.peer_reviews.on_button(event)
                 if is_practice_button(event):
                     return await self.practice.on_button(event, platform)
                 return await self.round_buttons.on_press(event)
             case FormSubmit():
                 if event.kind == ANSWER_FORM:
                     return await self.blind.on_form(event)
+                if event.kind in PEER_FORMS:
+                    return await self.peer_reviews.on_form(event, platform)
                 return await self.review.on_form(event, platform)
             case DirectMessage():
                 await self.practice.on_direct(event, platform)

@@ -13,6 +13,7 @@ from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
 from bot.reminders.store import ReminderStore
+from bot.reviews.store import ReviewStore
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
 
 
@@ -89,6 +90,11 @@ class Store(Protocol):
     @property
     def notices(self) -> NoticeStore:
         """Members who asked to be told when a channel's question posts."""
+        ...
+
+    @property
+    def reviews(self) -> ReviewStore:
+        """Members' reviews of each other's answers, and each round's best answer."""
         ...
 
     async def close(self) -> None: ...

@@ -26,7 +26,7 @@ from storage.timestamps import from_db, optional_from_db
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
     "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode, "
-    "difficulty, reveal_after_minutes, last_call_minutes, ping"
+    "difficulty, reveal_after_minutes, last_call_minutes, ping, reviews_named"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -75,6 +75,7 @@ def channel_from_row(row: Row) -> ChannelSettings:
         reveal_after_minutes=row["reveal_after_minutes"],
         last_call_minutes=row["last_call_minutes"],
         ping=row["ping"],
+        reviews_named=bool(row["reviews_named"]),
     )
 
 
@@ -99,6 +100,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "reveal_after_minutes": settings.reveal_after_minutes,
         "last_call_minutes": settings.last_call_minutes,
         "ping": settings.ping,
+        "reviews_named": int(settings.reviews_named),
     }
 
 

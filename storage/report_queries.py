@@ -7,16 +7,19 @@ round never improve a member's standing by themselves.
 
 from __future__ import annotations
 
-# Bonus points (an approved suggestion) count like answer points but are no answer; a member
-# with bonuses only sorts after those who answered ('~' sorts after every timestamp). Each
-# table is summed per member first, so the answers are grouped along their covering index
-# (ordered by member) and only one row per member and table is merged.
+# Bonus points (an approved suggestion, a review written) count like answer points but are
+# no answer; a member with bonuses only sorts after those who answered ('~' sorts after
+# every timestamp). Each table is summed per member first, so the answers are grouped along
+# their covering index (ordered by member) and only one row per member and table is merged.
 _POINTS_SINCE = """
     SELECT member_id, SUM(points) AS points, SUM(scoring) AS scoring, MIN(answered_at) AS at
     FROM answers WHERE channel_id = :channel AND answered_at >= :since GROUP BY member_id
     UNION ALL
     SELECT member_id, SUM(points), 0, '~' FROM bonuses
     WHERE channel_id = :channel AND awarded_at >= :since GROUP BY member_id
+    UNION ALL
+    SELECT reviewer_id, SUM(points), 0, '~' FROM answer_reviews
+    WHERE channel_id = :channel AND reviewed_at >= :since AND points > 0 GROUP BY reviewer_id
 """
 
 # Ordering of a board: points, then answers, then the earlier first answer, then member id.

@@ -15,10 +15,10 @@ import pytest
 from discord import app_commands
 
 from adapters.console.connector import ConsolePlatform
-from adapters.discord.commands import QuizGroup
+from adapters.discord.commands import QuizGroup, discord_command_of
 from adapters.slack.inbound import command_from
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.commands.registry import QUIZ_COMMANDS, parse_command
+from bot.commands.registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, parse_command
 from bot.commands.typed import Help
 from bot.kernel.events import Command, Event
 from bot.practice.commands import StartPractice
@@ -34,6 +34,10 @@ SAMPLES_BY_NAME = {
     "time": "16:00",
     "text": "shard the KV cache by head",
     "round": "1",
+    "points": "1 3",
+    "answer": "#1",
+    "score": "3",
+    "comment": "clear and complete",
     "value": "backend-team",  # the one free-word setting: a group to ping
 }
 
@@ -163,7 +167,8 @@ async def test_discord_offers_it_and_passes_it_to_the_core(invocation: Invocatio
     async def dispatch(interaction: Any, name: str, words: tuple[str, ...]) -> None:
         dispatched.append((name, words))
 
-    group = QuizGroup(dispatch, topics=lambda: ["gpu"])
+    under = discord_command_of(COMMANDS_BY_NAME[invocation.name])
+    group = QuizGroup(dispatch, topics=lambda: ["gpu"], name=under)
     command = group.get_command(invocation.name)
     assert isinstance(command, app_commands.Command)
     declared = {p.name: p for p in command.parameters}

@@ -6,6 +6,8 @@ shows the fields and reads lines until the terminator:
 - ``NAME: text`` sets a field (``topic: kv-cache``);
 - a line that does not start with a field name continues the previous field on a new line
   (an outline of several paragraphs; follow-ups and key points are one per line);
+- a field of choices (ticks, a score) takes the numbers of the options it lists
+  (``covered: 1 3 4``);
 - ``.`` alone submits; ``:cancel`` drops the form.
 
 A field named again replaces its text. When the bot refuses a field, the form stays open with
@@ -43,9 +45,14 @@ class FormEntry:
         )
         for form_field in self.form.fields:
             optional = "" if form_field.required else ", optional"
-            lines.append(f"  {form_field.name}: {form_field.label}{optional}")
+            how = ""
+            if form_field.choices:
+                how = " (numbers, such as `1 3`)" if form_field.multiple else " (one number)"
+            lines.append(f"  {form_field.name}: {form_field.label}{how}{optional}")
+            for number, choice in enumerate(form_field.choices, start=1):
+                lines.append(f"      {number}. {choice}")
             for text in self.values.get(form_field.name, "").splitlines():
-                lines.append(f"      {text}")
+                lines.append(f"      {'chosen: ' if form_field.choices else ''}{text}")
         return lines
 
     def take(self, line: str) -> str | None:

@@ -18,7 +18,7 @@ from discord.state import ConnectionState
 
 from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
-from adapters.discord.commands import QuizGroup, TopicSource
+from adapters.discord.commands import ADMIN_COMMAND, QuizGroup, TopicSource
 from adapters.discord.forms import is_form_id
 from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
@@ -72,7 +72,9 @@ class QuizCommandTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Let through only interactions that fit the registered ``/quiz`` (see
         :mod:`adapters.discord.command_shape`); tell the member about the others."""
-        group = self.get_command("quiz")
+        data = interaction.data
+        name = data.get("name") if isinstance(data, dict) else None
+        group = self.get_command(name if name == ADMIN_COMMAND else "quiz")
         if not isinstance(group, app_commands.Group):
             return True
         autocomplete = interaction.type is discord.InteractionType.autocomplete
@@ -139,6 +141,7 @@ class QuizClient(discord.Client):
         self.router = router
         self.tree = QuizCommandTree(self)
         self.tree.add_command(QuizGroup(router.command, topics))
+        self.tree.add_command(QuizGroup(router.command, topics, name=ADMIN_COMMAND))
 
     def _get_state(self, **options: Any) -> ConnectionState[Any]:
         return GuardedState(

@@ -72,16 +72,39 @@ def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tupl
     return tuple(said)
 
 
-class QuizGroup(app_commands.Group):
-    """``/quiz``: one Discord subcommand per declared subcommand (admins checked by the core)."""
+ADMIN_COMMAND = "quiz-admin"
+GROUP_LIMIT = 25  # Discord: at most 25 subcommands under one command
 
-    def __init__(self, dispatch: CommandDispatch, topics: TopicSource) -> None:
+
+def discord_command_of(subcommand: Subcommand) -> str:
+    """The top-level Discord command a subcommand is under: admins-only ones under
+    ``/quiz-admin``, since one command holds only 25 subcommands (and Discord then hides
+    them from members too), every other under ``/quiz``."""
+    return ADMIN_COMMAND if subcommand.admin else "quiz"
+
+
+class QuizGroup(app_commands.Group):
+    """``/quiz`` (or ``/quiz-admin``): one Discord subcommand per declared subcommand under
+    it (admins checked by the core all the same)."""
+
+    def __init__(
+        self, dispatch: CommandDispatch, topics: TopicSource, *, name: str = "quiz"
+    ) -> None:
+        admins = name == ADMIN_COMMAND
         super().__init__(
-            name="quiz", description="Daily interview practice question", guild_only=True
+            name=name,
+            description="Daily interview practice: admins' commands"
+            if admins
+            else "Daily interview practice question",
+            guild_only=True,
+            default_permissions=discord.Permissions(manage_guild=True) if admins else None,
         )
         self._dispatch = dispatch
         self._topics = topics
-        for subcommand in QUIZ_COMMANDS:
+        mine = [c for c in QUIZ_COMMANDS if discord_command_of(c) == name]
+        if len(mine) > GROUP_LIMIT:
+            raise ValueError(f"/{name} would have {len(mine)} subcommands; Discord takes 25")
+        for subcommand in mine:
             self.add_command(self._command(subcommand))
 
     def _command(self, subcommand: Subcommand) -> app_commands.Command[Any, Any, None]:

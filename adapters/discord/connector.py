@@ -27,6 +27,7 @@ from adapters.discord.client import (
     QuizClient,
     ShardedQuizClient,
 )
+from adapters.discord.commands import ADMIN_COMMAND
 from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
 from adapters.discord.forms import FormModal, expired_form, form_route, submitted_values
@@ -114,6 +115,7 @@ class DiscordPlatform:
 
     name = PLATFORM
     admin_rule = "the **Manage Server** permission"
+    admin_command = ADMIN_COMMAND
 
     def __init__(
         self,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.kernel.forms import Form, typed_back
+from bot.kernel.forms import CHOICE_LABEL_LIMIT, Form, FormField, chosen, typed_back
 from bot.kernel.render import Card, CardKind
 
 MODAL_PREFIX = "quizbot-form"
@@ -97,8 +97,11 @@ def submitted_values(components: object, depth: int = 0) -> dict[str, str]:
         if isinstance(single, dict):
             values.update(submitted_values([single], depth + 1))
         custom_id, value = component.get("custom_id"), component.get("value")
+        picked = component.get("values")  # a select: the chosen options' values
         if isinstance(custom_id, str) and isinstance(value, str):
             values[custom_id] = value
+        elif isinstance(custom_id, str) and isinstance(picked, list):
+            values[custom_id] = " ".join(str(p) for p in picked if isinstance(p, str))
     return values if depth else _kept_left_out(values)
 
 
@@ -118,6 +121,25 @@ def expired_form(values: Mapping[str, str]) -> Card:
     return Card(title=EXPIRED_TITLE, body=body, kind=CardKind.ERROR)
 
 
+def _choice(field: FormField) -> discord.ui.Label[FormModal]:
+    """A choice field: a select inside a label (a multi-select for ticks)."""
+    picked = set(chosen(field.value, len(field.choices)))
+    options = [
+        discord.SelectOption(
+            label=label[:CHOICE_LABEL_LIMIT], value=str(number), default=number in picked
+        )
+        for number, label in enumerate(field.choices, start=1)
+    ]
+    select: discord.ui.Select[FormModal] = discord.ui.Select(
+        custom_id=field.name,
+        options=options,
+        min_values=0 if not field.required else 1,
+        max_values=len(options) if field.multiple else 1,
+        required=field.required,
+    )
+    return discord.ui.Label(text=field.label[:LABEL_LIMIT], component=select)
+
+
 class FormModal(discord.ui.Modal):
     """One core form, opened for one member. It is stopped at once, so discord.py does not
     keep it: the submission is routed by its custom id (see :func:`form_route`)."""
@@ -128,6 +150,9 @@ class FormModal(discord.ui.Modal):
         )
         self.form = form
         for field in form.fields:
+            if field.choices:
+                self.add_item(_choice(field))
+                continue
             too_long = len(field.value) > field.max_length
             hint = f"Left empty, its {len(field.value):,} characters stay" if too_long else ""
             text_input: discord.ui.TextInput[FormModal] = discord.ui.TextInput(

@@ -22,12 +22,20 @@ from typing import Any
 from adapters.slack.inbound import PayloadError, channel_ref, member_ref
 from adapters.slack.render import FORM_PREFIX
 from bot.kernel.events import FormSubmit
-from bot.kernel.forms import FieldProblem, Form, FormField, kept_note
+from bot.kernel.forms import (
+    CHOICE_LABEL_LIMIT,
+    FieldProblem,
+    Form,
+    FormField,
+    chosen,
+    kept_note,
+)
 from bot.kernel.refs import ChannelRef
 
 VALUE_ACTION = "value"
 TITLE_LIMIT = 24  # Slack's limit on a modal's title and button texts
 INPUT_LIMIT = 3000  # Slack's limit on a plain_text_input's value
+CHECKBOXES_LIMIT = 10  # Slack's limit on a checkboxes element's options
 KEPT = "kept"  # private_metadata: the fields too long to show, left as they are if empty
 ERROR_LIMIT = 500
 
@@ -58,7 +66,41 @@ def _too_long(field: FormField) -> bool:
     return len(field.value) > _limit(field)
 
 
+def _choice(field: FormField) -> dict[str, Any]:
+    """A choice field: checkboxes (several; Slack shows at most 10) or a static select."""
+    numbered = list(enumerate(field.choices, start=1))
+    options = [
+        {"text": _plain(label[:CHOICE_LABEL_LIMIT]), "value": str(number)}
+        for number, label in numbered
+    ]
+    picked = set(chosen(field.value, len(options)))
+    initial = [
+        option for (number, _), option in zip(numbered, options, strict=True) if number in picked
+    ]
+    element: dict[str, Any] = {"action_id": VALUE_ACTION, "options": options}
+    if field.multiple:
+        element["type"] = (
+            "checkboxes" if len(options) <= CHECKBOXES_LIMIT else "multi_static_select"
+        )
+        if initial:
+            element["initial_options"] = initial
+    else:
+        element["type"] = "static_select"
+        element["placeholder"] = _plain("Pick one")
+        if initial:
+            element["initial_option"] = initial[0]
+    return {
+        "type": "input",
+        "block_id": field.name,
+        "optional": not field.required,
+        "label": _plain(field.label),
+        "element": element,
+    }
+
+
 def _input(field: FormField) -> dict[str, Any]:
+    if field.choices:
+        return _choice(field)
     element: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": VALUE_ACTION,
@@ -132,6 +174,12 @@ def _values(state: Any) -> dict[str, str]:
     values: dict[str, str] = {}
     for block_id, actions in (blocks or {}).items():
         entry = actions.get(VALUE_ACTION) if isinstance(actions, Mapping) else None
-        if isinstance(entry, Mapping):
+        if not isinstance(entry, Mapping):
+            continue
+        if "selected_options" in entry or "selected_option" in entry:
+            picked = entry.get("selected_options") or [entry.get("selected_option")]
+            numbers = [str(o.get("value")) for o in picked if isinstance(o, Mapping)]
+            values[str(block_id)] = " ".join(numbers)
+        else:
             values[str(block_id)] = str(entry.get("value") or "")
     return values

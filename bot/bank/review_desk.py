@@ -49,6 +49,7 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import ChannelStore
+from bot.rounds.cards import CHECKLIST_ACTION, REVIEW_ACTION
 from bot.rounds.engine import QuizEngine
 from bot.rounds.store import RoundStore
 from questions.pack import Question
@@ -93,7 +94,7 @@ def may_open_form(event: Command | ButtonPress) -> bool:
     if blind_answers.opens_form(event):
         return True
     if isinstance(event, ButtonPress):
-        return event.action in (EDIT_ACTION, REJECT_ACTION)
+        return event.action in (EDIT_ACTION, REJECT_ACTION, CHECKLIST_ACTION, REVIEW_ACTION)
     name = event.name.strip().lower()
     edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
     return name == "suggest" or edits

@@ -14,7 +14,8 @@ queued in the transaction that closes it, without the outline.
 from __future__ import annotations
 
 from bot.kernel.models import AnswerRecord
-from bot.kernel.render import Card, CardKind
+from bot.kernel.render import Button, Card, CardKind
+from bot.rounds.cards import REVIEW_ACTION
 
 PLACEHOLDER_PREFIX = "blind:"
 
@@ -37,4 +38,5 @@ def blind_answer_card(answer: AnswerRecord, vote_emoji: str) -> Card:
         footer=f"Answered blind before the reveal. React {vote_emoji} to vote for it.",
         kind=CardKind.INFO,
         answer_by=answer.member_name,
+        buttons=(Button("Review", REVIEW_ACTION, f"a{answer.id}"),),
     )

@@ -141,6 +141,13 @@ class SetLastCall(QuizCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class SetReviewsNamed(QuizCommand):
+    """Whether an answer's author is told who reviewed it."""
+
+    named: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SetPing(QuizCommand):
     """Mention a Discord role or Slack user group with each question (None: nobody)."""
 
@@ -157,6 +164,7 @@ ChannelSetting = (
     | SetRevealAfter
     | SetLastCall
     | SetPing
+    | SetReviewsNamed
 )
 OFF = "off"
 MAX_REVEAL_AFTER_MINUTES = 7 * 24 * 60
@@ -323,6 +331,13 @@ class ChannelCommands:
                     "Questions mention nobody."
                     if group is None
                     else "Each question mentions that group; nothing else the bot posts pings."
+                )
+            case SetReviewsNamed(named=named):
+                changed = dataclasses.replace(channel, reviews_named=named)
+                note = (
+                    "Authors are told who reviewed their answers."
+                    if named
+                    else "Reviews are anonymous to the answer's author."
                 )
         response = await self._settings.change(changed, note)
         if isinstance(command, SetRevealAfter | SetLastCall):
@@ -600,6 +615,18 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda word: SetPing(ping_group(str(word))),
         lambda channel: channel.ping,
         lambda group: OFF if group is None else f"@{group}",
+    ),
+    Setting(
+        "reviews",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "whether an answer's author is told who reviewed it",
+            choices=("anonymous", "named"),
+            invalid="Give reviews as anonymous or named, not {value}.",
+        ),
+        lambda mode: SetReviewsNamed(mode == "named"),
+        lambda channel: "named" if channel.reviews_named else "anonymous",
     ),
 )
 

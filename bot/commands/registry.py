@@ -25,6 +25,7 @@ from bot.notices.commands import NOTIFY
 from bot.practice.commands import PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
+from bot.reviews.commands import BEST, COVERED, RATE
 from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS
 
 QUIZ_COMMANDS: tuple[Subcommand, ...] = (
@@ -32,6 +33,8 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     LEADERBOARD,
     ME,
     GRADE,
+    COVERED,
+    RATE,
     GOAL,
     PRACTICE,
     ANSWER,
@@ -47,6 +50,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     FLAG,
     NOW,
     REVEAL,
+    BEST,
     SKIP,
     PAUSE,
     RESUME,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -18,7 +19,7 @@ from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
-from bot.kernel.platform import Platform
+from bot.kernel.platform import AdminCommand, Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
@@ -27,6 +28,17 @@ HELP_LINES = tuple(line for c in QUIZ_COMMANDS for line in c.usages())
 # In direct messages only what works there, as a member runs it (an admin's use never does).
 DIRECT_HELP_LINES = tuple((c.member_form(), c.summary, False) for c in QUIZ_COMMANDS if c.in_direct)
 BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response | None]]
+
+
+@functools.cache
+def help_lines_under(admin_command: str) -> tuple[tuple[str, str, bool], ...]:
+    """The help's lines on a platform whose admins-only subcommands sit under a command of
+    their own (Discord's ``/quiz-admin now``)."""
+    return tuple(
+        (form.replace("/quiz ", f"/{admin_command} ", 1) if c.admin else form, summary, admin)
+        for c in QUIZ_COMMANDS
+        for form, summary, admin in c.usages()
+    )
 
 
 class QuizChannels(Protocol):
@@ -108,10 +120,11 @@ class CommandRunner:
         event: Command,
         channel: ChannelSettings | None,
     ) -> Response | None:
+        platform = self._platforms.get(event.channel.platform)
         usages = DIRECT_HELP_LINES if event.direct else HELP_LINES
-        context = CommandContext(
-            event, channel, usages, self._platforms.get(event.channel.platform)
-        )
+        if isinstance(platform, AdminCommand) and not event.direct:
+            usages = help_lines_under(platform.admin_command)
+        context = CommandContext(event, channel, usages, platform)
         try:
             return await self._handlers[subcommand.name](context, command)
         except BadArgument as bad:

@@ -23,6 +23,8 @@ __all__ = ["FieldProblem", "Form", "FormField", "typed_back"]
 FORM_FIELDS_LIMIT = 5  # Discord modals hold at most five text inputs
 LABEL_LIMIT = 45  # Discord's limit on a text input's label
 VALUE_LIMIT = 4000  # Discord's limit on a text input's value (Slack's adapter caps it lower)
+CHOICES_LIMIT = 25  # Discord's limit on a select's options
+CHOICE_LABEL_LIMIT = 75  # Slack's limit on an option's text (Discord's is 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +38,17 @@ class FormField:
     value: str = ""  # shown pre-filled
     hint: str = ""  # placeholder text
     max_length: int = VALUE_LIMIT  # the most the input lets a member type
+    # A choice instead of text: the options' labels, numbered from 1; the value (shown and
+    # submitted) is the chosen numbers separated by spaces ("1 3"). ``multiple``: ticks
+    # (Slack checkboxes, a Discord multi-select), else one option.
+    choices: tuple[str, ...] = ()
+    multiple: bool = False
 
     def __post_init__(self) -> None:
         if len(self.label) > LABEL_LIMIT:
             raise ValueError(f"form label {self.label!r} is longer than {LABEL_LIMIT}")
+        if len(self.choices) > CHOICES_LIMIT or (self.multiple and not self.choices):
+            raise ValueError(f"form field {self.name!r}: 1 to {CHOICES_LIMIT} choices")
         if not 0 < self.max_length <= VALUE_LIMIT:
             raise ValueError(f"form field {self.name!r}: max_length must be 1 to {VALUE_LIMIT}")
 
@@ -75,3 +84,10 @@ TYPED_BACK = "What you typed (nothing is lost; copy it into the form again):"
 def typed_back(values: Mapping[str, str]) -> str:
     """Each filled-in field of a submission, exactly as typed, to repeat to the member."""
     return "\n\n".join(f"{name}:\n{text}" for name, text in values.items() if text.strip())
+
+
+def chosen(value: str, choices: int) -> tuple[int, ...]:
+    """The option numbers a choice field's submitted value names, each once, in order;
+    numbers outside 1..``choices`` and other words are left out."""
+    picked = {int(word) for word in value.replace(",", " ").split() if word.isdigit()}
+    return tuple(sorted(n for n in picked if 1 <= n <= choices))

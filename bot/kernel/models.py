@@ -52,6 +52,7 @@ class ActionKind(StrEnum):
     REVEAL_DUE = "reveal_due"  # the channel's reveal-after time came: reveal if nobody did
     NOTICE = "notice"  # the question is posted: tell the members who asked
     LAST_CALL = "last_call"  # shortly before the outline is due: remind who has not answered
+    BEST_ANSWER = "best_answer"  # the round's best answer, posted in its thread
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -105,6 +106,7 @@ class ChannelSettings:
     reveal_after_minutes: int | None = None  # None: revealed by members or the next question
     last_call_minutes: int | None = None  # None: no last call
     ping: str | None = None  # a Discord role or Slack user group the question mentions
+    reviews_named: bool = False  # an answer's author is told who reviewed it
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

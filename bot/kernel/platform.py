@@ -150,3 +150,11 @@ class SendsFiles(Protocol):
         """Send ``file`` to ``member`` alone; where it went, as the member is told ("in
         your direct messages with me", a path). Raises ``PlatformError`` on failure."""
         ...
+
+
+@runtime_checkable
+class AdminCommand(Protocol):
+    """A platform whose admins-only subcommands sit under a command of their own (Discord's
+    ``/quiz-admin``: one command holds only 25 subcommands), named in the help it shows."""
+
+    admin_command: str

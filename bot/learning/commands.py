@@ -18,13 +18,15 @@ from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Round
 from bot.kernel.quoting import quoted
-from bot.kernel.render import Response
+from bot.kernel.render import Field, Response
 from bot.kernel.scoring import streak
 from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.practice.sessions import PracticeSessions
 from bot.recaps.weekly import WeeklyRecaps
+from bot.reviews.cards import calibration
+from bot.reviews.store import ReviewStore
 from bot.rounds.store import ReportStore, RoundStore
 
 GOAL_OFF = "off"
@@ -83,6 +85,7 @@ class LearningCommands:
         reports: ReportStore,
         clock: Clock,
         default_timezone: str,
+        reviews: ReviewStore,
     ) -> None:
         self._learning = learning
         self._grading = grading
@@ -93,6 +96,7 @@ class LearningCommands:
         self._reports = reports
         self._clock = clock
         self._default_timezone = default_timezone
+        self._reviews = reviews
 
     async def grade(self, ctx: CommandContext, command: GradeRound) -> Response | None:
         session = await self._practice.waiting_for_grade(ctx.event.channel)
@@ -181,7 +185,11 @@ class LearningCommands:
         activity, image = await self._recaps.member_activity(
             channel, member_id, ctx.event.member.label(), now, mastery.target
         )
-        return Response(dataclasses.replace(card, fields=(*card.fields, activity), image=image))
+        fields = [*card.fields, activity]
+        judged = calibration(await self._reviews.reviewed_answers(member_id))
+        if judged is not None:
+            fields.append(Field("Your grades and your reviewers'", judged[0].upper() + judged[1:]))
+        return Response(dataclasses.replace(card, fields=tuple(fields), image=image))
 
 
 def grade_command(arguments: Arguments) -> GradeRound:

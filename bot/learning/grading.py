@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.grades import Grade
@@ -22,22 +24,34 @@ class RoundGrading:
         self._clock = clock
 
     async def grade(
-        self, channel: ChannelSettings, round_: Round, member: MemberRef, grade: Grade
+        self,
+        channel: ChannelSettings,
+        round_: Round,
+        member: MemberRef,
+        grade: Grade,
+        *,
+        covered: tuple[int, ...] | None = None,
+        why: str = "",
     ) -> Response:
         """Record the grade (replacing the member's earlier one of the round) and say, to the
-        member only, when the question comes back; refused before the reveal."""
+        member only, when the question comes back; refused before the reveal. ``covered``:
+        the key points the member ticked, kept with the grade; ``why``: how the grade was
+        proposed from them, said first."""
         member_id = await self._members.member_id(member)
         target = RoundToGrade(
             round_.id, channel.id, round_.question_id, round_.revealed_at is not None
         )
         try:
-            result = await self._learning.grade_round(target, member_id, grade, self._clock.now())
+            result = await self._learning.grade_round(
+                target, member_id, grade, self._clock.now(), covered=covered
+            )
         except NotRevealed:
             raise Refused(
                 f"Round #{round_.number} is not revealed yet: answer first, then react "
                 f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
                 "answer against the outline."
             ) from None
-        return Response(
-            graded_card(round_.number, grade, result.replaced, result.card.due, channel.timezone)
-        )
+        card = graded_card(round_.number, grade, result.replaced, result.card.due, channel.timezone)
+        if why:
+            card = dataclasses.replace(card, body=f"{why}. {card.body}")
+        return Response(card)

@@ -20,7 +20,7 @@ from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning.memory_model import MemoryCard
 from bot.learning.practice_policy import PlannedRecallGain, PracticePolicy, PracticeRequest
-from bot.learning.store import GradeDraft, GradeResult, LearningStore
+from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
 from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
@@ -90,7 +90,14 @@ class LearningService:
         return await self._record(draft)
 
     async def grade_round(
-        self, round_: RoundToGrade, member_id: int, grade: Grade, at: datetime
+        self,
+        round_: RoundToGrade,
+        member_id: int,
+        grade: Grade,
+        at: datetime,
+        *,
+        covered: tuple[int, ...] | None = None,
+        source: GradeSource = GradeSource.SELF,
     ) -> GradeResult:
         """A member's grade of a revealed round; a second grade replaces the first.
 
@@ -100,7 +107,14 @@ class LearningService:
         if not round_.revealed:
             raise NotRevealed(round_.round_id)
         draft = GradeDraft(
-            member_id, round_.question_id, grade, at, round_.round_id, round_.channel_id
+            member_id,
+            round_.question_id,
+            grade,
+            at,
+            round_.round_id,
+            round_.channel_id,
+            covered=covered,
+            source=source,
         )
         return await self._record(draft)
 

@@ -5,12 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from enum import StrEnum
 from typing import Protocol
 
 from bot.kernel.grades import Grade
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
+
+
+class GradeSource(StrEnum):
+    """Who gave a grade: the member, or (the member gave none) their answer's reviewers."""
+
+    SELF = "self"
+    REVIEWS = "reviews"
+
+
+class OwnGradeKept(Exception):
+    """A grade from reviews was not recorded: the member graded the round themselves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +37,9 @@ class GradeDraft:
     channel_id: int | None = None  # the round's channel, whose card is rebuilt too
     # the open practice session this grade ends, closed ("graded") in the grade's transaction
     closes_session: int | None = None
+    # the key points (1-based) the member ticked; None: a plain grade
+    covered: tuple[int, ...] | None = None
+    source: GradeSource = GradeSource.SELF
 
 
 class SessionOver(Exception):

@@ -12,7 +12,7 @@ OFF_HINT = "`/quiz notify off` in the channel stops these messages."
 
 
 def _where(channel: ChannelSettings, link: str | None) -> str:
-    name = f"#{channel.ref.name}" if channel.ref.name else "the quiz channel"
+    name = f"#{channel.ref.name.lstrip('#')}" if channel.ref.name else "the quiz channel"
     return f"{name}: {link}" if link else name
 
 

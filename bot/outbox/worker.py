@@ -44,6 +44,7 @@ from bot.kernel.render import Card
 from bot.notices.sender import NoticeSender
 from bot.outbox.store import LeasedClaims
 from bot.recaps.recap import chart_key
+from bot.reviews.cards import best_answer_card
 from bot.rounds import cards
 from bot.rounds.engine import REVEAL_KINDS
 from bot.rounds.timed import due_again
@@ -58,8 +59,12 @@ NEEDS_QUESTION = frozenset(
 )
 # A round's steps whose time follows the channel's settings as they are when they come due.
 TIMED = frozenset({ActionKind.REVEAL_DUE, ActionKind.LAST_CALL})
-NEEDS_THREAD = frozenset({ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BLIND_ANSWERS})
-SENDS_MESSAGE = frozenset({ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE})
+NEEDS_THREAD = frozenset(
+    {ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BLIND_ANSWERS, ActionKind.BEST_ANSWER}
+)
+SENDS_MESSAGE = frozenset(
+    {ActionKind.QUESTION, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE, ActionKind.BEST_ANSWER}
+)
 # Actions that post too, but are not one message to look up by the action's own key.
 PACED_TOO = frozenset({ActionKind.RECAP, ActionKind.BLIND_ANSWERS})
 
@@ -246,12 +251,16 @@ class OutboxWorker:
                 if action.round_id is not None:
                     # A reveal handed over during this pass: this read has its actions.
                     self._handed.pop(action.round_id, None)
-            # The outline of a round the next question closed is started before that
-            # question (both are due at once): the team reads the answer before moving on.
-            groups = sorted(by_round.values(), key=lambda g: g[0].kind is ActionKind.QUESTION)
-            completed = await self._run_rounds(
-                [self._run_round(actions) for actions in groups], limit
-            )
+            # The outline of a round the next question closed goes out before that
+            # question (both come due at once): replies in threads first, then new questions.
+            replies = [g for g in by_round.values() if g[0].kind is not ActionKind.QUESTION]
+            questions = [g for g in by_round.values() if g[0].kind is ActionKind.QUESTION]
+            completed = 0
+            for phase in (replies, questions):
+                if phase:
+                    completed += await self._run_rounds(
+                        [self._run_round(actions) for actions in phase], limit
+                    )
             return PassResult(handed_done, completed, saturated=len(due) == pass_limit)
 
     async def _run_rounds(self, rounds: list[Awaitable[int]], limit: asyncio.Semaphore) -> int:
@@ -554,6 +563,12 @@ class OutboxWorker:
                 return (
                     await platform.reply(thread, cards.outline_card(question, round_.id), key=key)
                 ).message_id
+            case ActionKind.BEST_ANSWER:
+                best = await self._best_answer(round_, action.key)
+                if best is None:
+                    return None  # another answer was marked the best since: that one is posted
+                thread = ThreadRef(channel.ref, _known(round_.thread))
+                return (await platform.reply(thread, best, key=key)).message_id
             case ActionKind.REVEAL_DUE:
                 await self._reveal_due(round_, channel)
                 return None
@@ -573,6 +588,15 @@ class OutboxWorker:
                 await self._post_blind_answers(platform, action, round_, channel, thread)
                 return None
         raise AssertionError(f"unknown action kind {action.kind}")
+
+    async def _best_answer(self, round_: Round, key: str) -> Card | None:
+        """The card of the answer a best-answer action names, while it is still the best."""
+        answer_id = int(key.rsplit(":", 1)[1])
+        if await self._store.reviews.best_answer(round_.id) != answer_id:
+            return None
+        answers = await self._store.answers.round_answers(round_.id)
+        answer = next((a for a in answers if a.id == answer_id), None)
+        return None if answer is None else best_answer_card(answer)
 
     async def _reveal_due(self, round_: Round, channel: ChannelSettings) -> None:
         """The reveal-after time came: reveal the round unless a member did, the channel

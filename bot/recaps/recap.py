@@ -97,6 +97,7 @@ class Recap:
     participation: tuple[DayParticipation, ...]  # the week's scheduled days, in order
     recall_trend: tuple[RecallPoint, ...] = ()  # oldest first, the recap's moment last
     mastery_on: date | None = None  # the day strongest and weakest are forecast for
+    best_answers: tuple[TopAnswer, ...] = ()  # the week's best answers, in order
 
     @property
     def charted_topics(self) -> tuple[RankedTopic, ...]:
@@ -148,6 +149,7 @@ async def build_recap(
         participation=participation(week.answers, _scheduled_days(channel, start, end, zone), zone),
         recall_trend=await recall_trend(memory, streaks.answered, slot, zone, workspace),
         mastery_on=(slot + MASTERY_HORIZON).astimezone(zone).date(),
+        best_answers=await _best_answers(week.answers, link),
     )
 
 
@@ -187,7 +189,10 @@ def strongest_and_weakest(
 
 
 def recap_card(recap: Recap) -> Card:
-    fields = [
+    fields = [Field("Best answers", _top_answers_text(recap.best_answers))] * bool(
+        recap.best_answers
+    )
+    fields += [
         Field("Rounds", _compared(recap.rounds, recap.rounds_before), inline=True),
         Field("Members who answered", _compared(recap.members, recap.members_before), inline=True),
         Field("Most-voted answers", _top_answers_text(recap.top_answers)),
@@ -258,6 +263,16 @@ async def _top_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tuple
         [
             TopAnswer(a.member_name, excerpt(a.text), a.votes, await link(a.message_id, a.thread))
             for a in voted
+        ]
+    )
+
+
+async def _best_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tuple[TopAnswer, ...]:
+    return tuple(
+        [
+            TopAnswer(a.member_name, excerpt(a.text), a.votes, await link(a.message_id, a.thread))
+            for a in answers
+            if a.best
         ]
     )
 

@@ -31,6 +31,7 @@ class WeekAnswer:
     text: str
     message_id: str
     thread: str | None  # the round's thread the answer was posted in
+    best: bool = False  # an admin marked it the best answer of its round
 
 
 @dataclass(frozen=True, slots=True)

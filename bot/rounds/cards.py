@@ -14,6 +14,8 @@ from questions.pack import Question
 
 REVEAL_ACTION = "reveal"
 ANSWER_ACTION = "answer"  # blind mode: opens the answer form
+CHECKLIST_ACTION = "checklist"  # under the outline: tick the key points one's answer covered
+REVIEW_ACTION = "review_answer"  # under the outline (a round) or a blind answer (an answer)
 GRADE_ACTION_PREFIX = "grade_"  # one action per grade: Slack wants distinct ids in a block
 THREAD_TITLE_LIMIT = 90
 
@@ -94,10 +96,17 @@ def outline_card(question: Question, round_id: int | None = None) -> Card:
         buttons = tuple(
             Button(grade.word.title(), grade_action(grade), str(round_id)) for grade in Grade
         )
+        if question.key_points:
+            buttons += (Button("Tick key points", CHECKLIST_ACTION, str(round_id)),)
+        buttons += (Button("Review an answer", REVIEW_ACTION, f"r{round_id}"),)
+        ticks = " or tick the key points you covered (`/quiz covered N...`)" * bool(
+            question.key_points
+        )
         footer = (
             "Grade your answer against the key points: the buttons or "
-            f"`/quiz grade {'|'.join(GRADE_WORDS)}` (only you see it). "
-            "It decides when this question comes back for you."
+            f"`/quiz grade {'|'.join(GRADE_WORDS)}`{ticks} (only you see it). "
+            "It decides when this question comes back for you. Review a teammate's answer:"
+            " `/quiz rate`."
         )
     return Card(
         title="Sample answer outline",

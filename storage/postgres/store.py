@@ -44,6 +44,7 @@ from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
+from storage.sql.reviews import Reviews
 from storage.sql.unfinished_cards import UnfinishedCards
 
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -98,6 +99,7 @@ class PostgresStore:
         self.practice = Practice(db)
         self.reminders = Reminders(db)
         self.notices = Notices(db)
+        self.reviews = Reviews(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db)
         self.changes = PostgresChanges(db, None)

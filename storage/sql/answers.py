@@ -148,6 +148,10 @@ class Answers:
         )
         return [answer_from_row(row) for row in rows]
 
+    async def answer_by_id(self, answer_id: int) -> AnswerRecord | None:
+        found = await self._answers_where("a.id = ?", (answer_id,))
+        return found[0] if found else None
+
     async def answer_by_message_in_channel(
         self, channel_id: int, message_id: str
     ) -> AnswerRecord | None:

@@ -6,13 +6,22 @@ It runs on the store's database object rather than opening a connection of its o
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
 from bot.kernel.grades import Grade
 from bot.learning.memory_model import LoggedGrade, MemoryCard
-from bot.learning.store import CardBuilder, GradeDraft, GradeResult, RecentGrades, SessionOver
+from bot.learning.store import (
+    CardBuilder,
+    GradeDraft,
+    GradeResult,
+    GradeSource,
+    OwnGradeKept,
+    RecentGrades,
+    SessionOver,
+)
 from storage.sql.session import Row, Session, SqlDatabase
 from storage.timestamps import from_db, to_db
 
@@ -115,8 +124,8 @@ class Learning:
 # SQLite's write transactions never overlap): the insert then waits for it and does nothing,
 # and the look is made again, now finding that grade to replace.
 _INSERT_GRADE = (
-    "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating, graded_at)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating, graded_at,"
+    " covered, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (round_id, member_id) WHERE round_id IS NOT NULL AND replaced_at IS NULL"
     " DO NOTHING"
 )
@@ -129,15 +138,21 @@ async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | No
     for _ in range(_GRADE_TRIES):
         replaced: Grade | None = None
         reviewed_at = at
+        covered = None if draft.covered is None else json.dumps(list(draft.covered))
         if draft.round_id is not None:
             earlier = await _rows(
                 session,
-                "SELECT id, rating, graded_at FROM grades"
+                "SELECT id, rating, graded_at, source, covered FROM grades"
                 " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
                 (draft.round_id, draft.member_id),
             )
+            own = bool(earlier) and earlier[0][3] == GradeSource.SELF.value
+            if own and draft.source is GradeSource.REVIEWS:
+                raise OwnGradeKept(f"round {draft.round_id}: the member graded it")
             if earlier:
                 replaced = Grade(earlier[0][1])
+                if covered is None and earlier[0][3] == GradeSource.SELF.value:
+                    covered = earlier[0][4]  # another grade picked after the ticks keeps them
                 # A changed grade corrects the review the member made back then: it
                 # keeps that time, so the cards replay it in its place in the log.
                 reviewed_at = earlier[0][2]
@@ -154,6 +169,8 @@ async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | No
                 draft.channel_id,
                 int(draft.grade),
                 reviewed_at,
+                covered,
+                draft.source.value,
             ),
         )
         if inserted == 1:

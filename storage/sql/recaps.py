@@ -16,7 +16,8 @@ from storage.timestamps import from_db, to_db
 
 WEEK_ANSWERS = """
 SELECT a.member_id, m.display_name, m.member, a.answered_at, a.scoring, a.votes, a.text,
-       a.message_id, r.thread
+       a.message_id, r.thread,
+       EXISTS (SELECT 1 FROM best_answers b WHERE b.answer_id = a.id) AS best
 FROM answers a
 JOIN members m ON m.id = a.member_id
 JOIN rounds r ON r.id = a.round_id
@@ -161,6 +162,7 @@ class Recaps:
                     text=row[6],
                     message_id=row[7],
                     thread=row[8],
+                    best=bool(row[9]),
                 )
                 for row in answers
             ),

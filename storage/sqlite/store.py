@@ -32,6 +32,7 @@ from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
+from storage.sql.reviews import Reviews
 from storage.sql.unfinished_cards import UnfinishedCards
 from storage.sqlite.answer_batch import write_answers
 from storage.sqlite.database import SqliteDatabase
@@ -80,6 +81,7 @@ class SqliteStore:
         self.practice = Practice(db)
         self.reminders = Reminders(db)
         self.notices = Notices(db)
+        self.reviews = Reviews(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db)
 

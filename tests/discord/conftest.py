@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from adapters.discord.commands import discord_command_of
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
 from adapters.unfinished_sends import UnfinishedSends
+from bot.commands.registry import COMMANDS_BY_NAME
 from bot.kernel.events import Event
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.render import Response
@@ -179,9 +181,10 @@ def command_payload(
         {"name": name, "type": 5 if isinstance(value, bool) else 3, "value": value}
         for name, value in (options or {}).items()
     ]
+    declared = COMMANDS_BY_NAME.get(subcommand)
     data = {
         "id": "1",
-        "name": "quiz",
+        "name": "quiz" if declared is None else discord_command_of(declared),
         "type": 1,
         "options": [{"name": subcommand, "type": 1, "options": option_list}],
     }

@@ -23,8 +23,21 @@ async def test_commands_sync_once_then_only_when_their_definitions_change(
 
     [(target, commands)] = fake.synced_commands
     assert target == "global"
-    assert [c["name"] for c in commands] == ["quiz"]
-    assert commands[0]["dm_permission"] is False  # guild only
+    # admins' own commands under /quiz-admin: one command takes only 25 subcommands
+    assert [c["name"] for c in commands] == ["quiz", "quiz-admin"]
+    assert all(c["dm_permission"] is False for c in commands)  # guild only
+    quiz, admin = commands
+    assert quiz["default_member_permissions"] is None  # every member sees /quiz
+    assert int(admin["default_member_permissions"]) == 1 << 5  # manage_guild
+    assert {o["name"] for o in admin["options"]} == {
+        "now",
+        "reveal",
+        "best",
+        "skip",
+        "pause",
+        "resume",
+        "review",
+    }
     [stored] = memory_store.meta.values.values()
 
     memory_store.meta.values = {k: "an older definition" for k in memory_store.meta.values}

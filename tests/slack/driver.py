@@ -179,7 +179,7 @@ class SlackQuiz:
         return response
 
     async def submit(
-        self, view: Mapping[str, Any], values: Mapping[str, str], *, by: str
+        self, view: Mapping[str, Any], values: Mapping[str, str | list[str]], *, by: str
     ) -> BoltResponse:
         """Submit a modal the bot opened, with these field values."""
         body = view_submission_body(view, values, user=by)

@@ -104,8 +104,19 @@ def action_body(
     return urlencode({"payload": json.dumps(payload)})
 
 
-def view_submission_body(view: Mapping[str, Any], values: Mapping[str, str], *, user: str) -> str:
-    """The submission of a modal the bot opened (``view`` as views.open returned it)."""
+def _state_value(text: str | list[str]) -> dict[str, Any]:
+    """A text input's state, or (a list) the options chosen in checkboxes."""
+    if isinstance(text, list):
+        picked = [{"value": value, "text": {"type": "plain_text", "text": value}} for value in text]
+        return {"type": "checkboxes", "selected_options": picked}
+    return {"type": "plain_text_input", "value": text}
+
+
+def view_submission_body(
+    view: Mapping[str, Any], values: Mapping[str, str | list[str]], *, user: str
+) -> str:
+    """The submission of a modal the bot opened (``view`` as views.open returned it); a
+    list value stands for the options chosen in checkboxes or a select."""
     payload = {
         "type": "view_submission",
         "team": {"id": TEAM},
@@ -114,10 +125,7 @@ def view_submission_body(view: Mapping[str, Any], values: Mapping[str, str], *, 
         "view": {
             **view,
             "state": {
-                "values": {
-                    name: {"value": {"type": "plain_text_input", "value": text}}
-                    for name, text in values.items()
-                }
+                "values": {name: {"value": _state_value(text)} for name, text in values.items()}
             },
         },
     }

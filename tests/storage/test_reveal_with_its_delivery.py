@@ -21,6 +21,7 @@ from bot.kernel.models import (
 from storage.sqlite.store import SqliteStore
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.test_store import T0, member, new_channel, new_round
+from tests.store_reads import round_actions
 
 REVEAL = (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
 
@@ -190,17 +191,19 @@ async def test_skipping_a_revealed_round_closes_it_without_marking_it_skipped(
     assert closed is not None and closed.state == "closed" and closed.skipped_at is None
 
 
-async def test_a_round_closed_by_the_next_one_is_still_revealed_by_its_message(
+async def test_a_round_closed_by_the_next_one_is_revealed_by_it_and_not_again(
     store: SqliteStore,
 ) -> None:
     channel_id = await new_channel(store)
     round_id = await _posted_round(store, channel_id)
-    await new_round(store, channel_id, T0 + timedelta(days=1))  # closes the first
+    await new_round(store, channel_id, T0 + timedelta(days=1))  # closes the first, revealing it
 
+    closed = await store.rounds.get_round(round_id)
+    assert closed is not None and closed.state == "closed" and closed.revealed_at is not None
     later = Delivery("slack", "ev-later")
-    revealed = await store.rounds.reveal_round_by_message(
+    again = await store.rounds.reveal_round_by_message(
         channel_id, "msg-1", T0, REVEAL, delivery=later
     )
-
-    assert revealed is not None and revealed.round.id == round_id
-    assert revealed.round.state == "closed"
+    assert again is None
+    outlines = [a for a in await round_actions(store, round_id) if a.kind is ActionKind.OUTLINE]
+    assert len(outlines) == 1

@@ -728,7 +728,9 @@ async def test_member_history_and_channel_stats(store: SqliteStore) -> None:
     stats = await store.reports.channel_stats(channel_id)
     # a1b is ann's second reply in r1: kept, but no second answer
     assert (stats.rounds, stats.answers, stats.members, stats.votes) == (3, 3, 2, 1)
-    assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (1, 9, 0)
+    # r1 and r2 were revealed when the next round closed them: their follow-ups and outline
+    # are queued too (3 rounds x 3 actions, and 2 x 2)
+    assert (stats.revealed_rounds, stats.pending_actions, stats.failed_actions) == (2, 13, 0)
 
 
 async def test_practice_sessions_one_open_per_member(store: SqliteStore) -> None:
@@ -832,9 +834,11 @@ async def test_closing_an_unrevealed_round_queues_the_post_of_its_waiting_blind_
     await new_round(store, channel_id, T0 + timedelta(days=2), question="q3")  # closes it
 
     blind = ActionKind.BLIND_ANSWERS
-    for closed in (skipped, replaced):
-        actions = await round_actions(store, closed.id)
-        assert [(a.kind, a.key) for a in actions][-1] == (blind, f"round:{closed.id}:{blind.value}")
+    skipped_actions = [(a.kind, a.key) for a in await round_actions(store, skipped.id)]
+    assert skipped_actions[-1] == (blind, f"round:{skipped.id}:{blind.value}")
+    # the round the next one closed is revealed by it: its blind answers, then its outline
+    kinds = [a.kind for a in await round_actions(store, replaced.id)]
+    assert kinds[-3:] == [blind, ActionKind.FOLLOW_UPS, ActionKind.OUTLINE]
 
 
 async def test_a_round_closed_without_waiting_blind_answers_or_after_its_reveal_queues_none(

@@ -1,0 +1,1 @@
+"""Learning from each other: grading from the checklist, peer reviews, the best answer."""
