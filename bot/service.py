@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from bot.away.commands import AwayCommands
 from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
@@ -125,6 +126,8 @@ class QuizService:
             channels=store.channels,
             meta=store.meta,
             memory=self.learning,
+            skipped_days=store.skipped_days,
+            away=store.away,
             clock=clock,
             wake_outbox=self.outbox.wake,
         )
@@ -138,6 +141,7 @@ class QuizService:
         self.reminders = DailyReminders(
             reminders=store.reminders,
             learning=store.learning,
+            away=store.away,
             clock=clock,
             send_direct=self.engine.send_direct,
         )
@@ -207,6 +211,7 @@ class QuizService:
             channels=store.channels,
             rounds=store.rounds,
             meta=store.meta,
+            skipped_days=store.skipped_days,
             start_round=self.engine.start_round,
             platforms=self.platforms,
             clock=clock,
@@ -284,6 +289,7 @@ class QuizService:
                 members=store.answers,
                 rounds=store.rounds,
                 reports=store.reports,
+                away=store.away,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
                 reviews=store.reviews,
@@ -291,6 +297,7 @@ class QuizService:
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
             NoticeCommands(store.notices, store.answers, clock),
             ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
@@ -301,6 +308,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                skipped_days=store.skipped_days,
                 retime_open_round=self.engine.retime_open_round,
             ),
         )

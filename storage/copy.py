@@ -43,6 +43,11 @@ TABLES = (
     "reminders",
     "slack_installations",
     "slack_oauth_states",
+    "skipped_days",
+    "away_periods",
+    "notice_members",
+    "answer_reviews",
+    "best_answers",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.away.commands import AWAY
 from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST
 from bot.blind.commands import ANSWER
 from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS
@@ -41,6 +42,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     REMIND,
     EXPORT,
     FORGET,
+    AWAY,
     NOTIFY,
     STATS,
     TOPICS,

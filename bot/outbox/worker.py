@@ -131,7 +131,7 @@ class OutboxWorker:
         self._metrics = metrics
         self._recap_card = recap_card
         self._notices = NoticeSender(
-            notices=store.notices, answers=store.answers, outbox=store.outbox
+            notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
         )
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()

@@ -17,6 +17,7 @@ MEMBERS_OWN = {
     "goal",
     "practice",
     "remind",
+    "away",
     "export",
     "forget",
     "topics",

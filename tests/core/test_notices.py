@@ -177,3 +177,23 @@ def test_a_ping_is_read_from_every_platforms_mention(typed: str, group: str | No
 def test_a_ping_of_everyone_is_refused(typed: str) -> None:
     with pytest.raises(ValueError, match="everyone in the channel"):
         ping_group(typed)
+
+
+async def test_a_member_away_gets_no_notice_and_no_last_call(quiz: QuizHarness) -> None:
+    await quiz.command("config reveal-after 4h")
+    await quiz.command("config last-call 1h")
+    await quiz.command("notify on", by="ann")
+    await quiz.command("notify on", by="bob")
+    away = await quiz.command("away until 2026-12-10", by="ann")
+    assert away.card.kind is not CardKind.ERROR, away.card.body
+
+    await quiz.command("now")
+    quiz.clock.advance(hours=3, minutes=1)
+    await quiz.service.settle()
+
+    assert direct_to(quiz, "ann") == []
+    assert [c.title.split()[0] for c in direct_to(quiz, "bob")] == ["Question", "Last"]
+
+    await quiz.command("away off", by="ann")
+    await quiz.command("now")
+    assert [c.title for c in direct_to(quiz, "ann")][-1].endswith("is up")
