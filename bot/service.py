@@ -45,7 +45,7 @@ from bot.learning.commands import LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.member_data.commands import MemberDataCommands
-from bot.member_data.home import HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.commands import NoticeCommands
@@ -171,6 +171,7 @@ class QuizService:
             switches=(
                 ReminderSwitch(store.reminders),
                 NoticeSwitch(store.notices, store.member_data, store.channels),
+                AwaySwitch(store.away, clock),
             ),
             default_timezone=self.config.default_timezone,
         )

@@ -1,6 +1,6 @@
 """`quizbot data` commands: an admin's export of a channel and erasure of a member.
 
-``export`` writes the channel's rounds, answers, votes and grades as one CSV file per
+``export`` writes the channel's rounds, answers, votes, grades and reviews as one CSV file per
 table. ``forget`` erases a member's data in every channel of their workspace, as
 ``/quiz forget me`` does, in one transaction; safe while the bot runs (a reminder is read
 again when it is due; replicas sharing PostgreSQL are told).
@@ -41,8 +41,8 @@ def register(commands: Any) -> None:
 
     export = actions.add_parser(
         "export",
-        help="write a channel's rounds, answers, votes and grades as CSV",
-        description="Write one CSV file per table (rounds, answers, votes, grades) of the "
+        help="write a channel's rounds, answers, votes, grades and reviews as CSV",
+        description="Write one CSV file per table (rounds, answers, votes, grades, reviews) of the "
         "channel into DIR, created if need be.",
     )
     export.add_argument("--channel", required=True, help="the channel's id on its platform")
@@ -54,7 +54,8 @@ def register(commands: Any) -> None:
         "forget",
         help="erase a member's data in every channel of their workspace",
         description="Delete the member's answers, grades, cards, goal, reminder, practice "
-        "sessions, notices, bonuses, flags, suggestions not approved and their queued direct "
+        "sessions, notices, time away, reviews, bonuses, flags, suggestions not approved and "
+        "their queued direct "
         "messages, in one transaction. What is kept, and why, is in the README.",
     )
     forget.add_argument(

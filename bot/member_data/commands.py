@@ -20,8 +20,9 @@ EXPORT_ANKI = "anki"
 CONFIRM = "confirm"
 
 ERASES = (
-    "your answers (and the votes on them), grades, memory cards, goal, practice sessions,"
-    " daily reminder, notices, bonuses, flags and suggestions not approved, in every channel of"
+    "your answers (and the votes and reviews on them), the reviews you wrote, grades, memory"
+    " cards, goal, practice sessions, daily reminder, notices, time away, bonuses, flags and"
+    " suggestions not approved, in every channel of"
     " this workspace, and the messages queued for your direct messages"
 )
 KEEPS = (

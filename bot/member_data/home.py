@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from bot.away.periods import is_away
+from bot.away.store import AwayStore
 from bot.bank.store import Workspace
 from bot.kernel.cards import day_text, plural
 from bot.kernel.clock import Clock
@@ -40,7 +42,7 @@ class Switch(Protocol):
     """One member setting on the page: how it stands, and the button that flips it (a
     setting of each channel gives one of each per channel)."""
 
-    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]: ...
+    async def show(self, member_id: int) -> Sequence[tuple[Field, Button | None]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,23 @@ class ReminderSwitch:
         state = f"on, {reminder.local_time} {reminder.timezone}"
         off = Button("Turn the reminder off", HOME_ACTION, "remind off")
         return [(Field("Daily reminder", state, inline=True), off)]
+
+
+@dataclass(frozen=True, slots=True)
+class AwaySwitch:
+    """Time away (``/quiz away``): back now with one press; going away needs a date, which
+    the field says how to give."""
+
+    away: AwayStore
+    clock: Clock
+
+    async def show(self, member_id: int) -> Sequence[tuple[Field, Button | None]]:
+        until = await self.away.until_for_member(member_id)
+        if until is not None and is_away(until, self.clock.now().date()):
+            field = Field("Time away", f"away through {until:%a %d %b %Y}", inline=True)
+            return [(field, Button("I'm back", HOME_ACTION, "away off"))]
+        hint = "not away (`/quiz away until YYYY-MM-DD` in our direct messages)"
+        return [(Field("Time away", hint, inline=True), None)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +180,8 @@ class HomePages:
         for switch in self._switches:
             for field, button in await switch.show(member_id):
                 fields.append(field)
-                buttons.append(button)
+                if button is not None:
+                    buttons.append(button)
         if mastery.per_topic:
             topics = ", ".join(f"{t} {round(r * 100)}%" for t, r in mastery.per_topic.items())
             fields.append(Field(f"Mastery on {day_text(mastery.target, self._timezone)}", topics))

@@ -24,12 +24,15 @@ Tables = dict[str, Rows]
 ERASED_TABLES: tuple[str, ...] = (
     "answers",  # their answers (blind ones included) ...
     "votes",  # ... and the votes others gave them
+    "answer_reviews",  # reviews they wrote, and those of their answers
+    "best_answers",  # an answer of theirs marked the round's best
     "reveal_reactors",
     "grades",
     "member_cards",
     "member_goals",
     "reminders",
     "notice_members",  # the channels they asked to be told of
+    "away_periods",  # their time away (by workspace and platform member id)
     "practice_sessions",
     "bonuses",
     "flags",
@@ -54,7 +57,7 @@ KEPT_TABLES: Mapping[str, str] = {
 }
 
 # The tables of a channel an admin's export writes.
-CHANNEL_TABLES: tuple[str, ...] = ("rounds", "answers", "votes", "grades")
+CHANNEL_TABLES: tuple[str, ...] = ("rounds", "answers", "votes", "grades", "reviews")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,7 @@ class MemberDataStore(Protocol):
         ...
 
     async def channel_tables(self, channel_id: int) -> Tables:
-        """The channel's rounds, answers, votes and grades, per table."""
+        """The channel's rounds, answers, votes, grades and reviews, per table."""
         ...
 
     async def member_channels(self, member_id: int) -> list[int]:

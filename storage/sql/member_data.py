@@ -28,6 +28,12 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("answers", "SELECT * FROM answers WHERE member_id = ? ORDER BY id"),
     ("votes_given", "SELECT * FROM votes WHERE voter_id = ? ORDER BY id"),
     ("votes_received", f"SELECT * FROM votes WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id"),
+    ("reviews_given", "SELECT * FROM answer_reviews WHERE reviewer_id = ? ORDER BY id"),
+    (
+        "reviews_received",
+        f"SELECT * FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id",
+    ),
+    ("best_answers", f"SELECT * FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
     ("grades", "SELECT * FROM grades WHERE member_id = ? ORDER BY id"),
     ("member_cards", "SELECT * FROM member_cards WHERE member_id = ? ORDER BY question_id"),
     ("member_goals", "SELECT * FROM member_goals WHERE member_id = ?"),
@@ -38,6 +44,12 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
     ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
     ("suggestions", "SELECT * FROM suggestions WHERE member_id = ? ORDER BY id"),
+    (
+        "away_periods",
+        "SELECT away_periods.* FROM away_periods JOIN members"
+        " ON members.workspace = away_periods.workspace AND members.member = away_periods.member"
+        " WHERE members.id = ? ORDER BY away_periods.id",
+    ),
 )
 
 # The platform and message id of each of the member's answers: marked handled (below).
@@ -63,6 +75,9 @@ _DIRECT_SENDS = (
 # (table, statement): deleted in this order (what references a row goes first)
 _ERASE: tuple[tuple[str, str], ...] = (
     ("votes", f"DELETE FROM votes WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("answer_reviews", f"DELETE FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("answer_reviews", "DELETE FROM answer_reviews WHERE reviewer_id = ?"),
+    ("best_answers", f"DELETE FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
     ("answers", "DELETE FROM answers WHERE member_id = ?"),
     ("reveal_reactors", "DELETE FROM reveal_reactors WHERE member_id = ?"),
     ("grades", "DELETE FROM grades WHERE member_id = ?"),
@@ -74,6 +89,12 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("flags", "DELETE FROM flags WHERE member_id = ?"),
     ("suggestions", "DELETE FROM suggestions WHERE member_id = ? AND state <> 'approved'"),
+    (
+        "away_periods",
+        "DELETE FROM away_periods WHERE EXISTS (SELECT 1 FROM members WHERE members.id = ?"
+        " AND members.workspace = away_periods.workspace"
+        " AND members.member = away_periods.member)",
+    ),
 )
 
 _CHANNEL_ROWS: tuple[tuple[str, str], ...] = (
@@ -85,6 +106,7 @@ _CHANNEL_ROWS: tuple[tuple[str, str], ...] = (
         " WHERE answers.channel_id = ? ORDER BY votes.id",
     ),
     ("grades", "SELECT * FROM grades WHERE channel_id = ? ORDER BY id"),
+    ("reviews", "SELECT * FROM answer_reviews WHERE channel_id = ? ORDER BY id"),
 )
 
 

@@ -43,10 +43,11 @@ def test_export_writes_one_csv_per_table_of_the_channel(
 
     assert main(["data", "export", "--channel", "C1", "--out", str(out), "--url", str(db)]) == 0
 
-    assert "wrote 4 CSV files" in capsys.readouterr().out
+    assert "wrote 5 CSV files" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == [
         "answers.csv",
         "grades.csv",
+        "reviews.csv",
         "rounds.csv",
         "votes.csv",
     ]

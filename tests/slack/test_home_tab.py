@@ -144,6 +144,19 @@ async def test_the_notices_switch_runs_notify_in_its_channel(slack_quiz: SlackQu
     assert [e for e in quiz.fake.ephemerals if e["channel"] == quiz.channel and e["user"] == ALICE]
 
 
+async def test_time_away_shows_and_im_back_ends_it(slack_quiz: SlackQuiz) -> None:
+    quiz = slack_quiz
+    await answered_and_graded(quiz)
+    await quiz.command("away until 2026-12-20", by=ALICE)
+    await open_home(quiz)
+    assert "away through" in texts(quiz.fake.home_views[ALICE][-1])
+
+    await press_home(quiz, quiz.fake.home_views[ALICE][-1], "I'm back")
+
+    latest = quiz.fake.home_views[ALICE][-1]
+    assert "not away" in texts(latest) and "I'm back" not in button_labels(latest)
+
+
 async def test_start_practice_on_the_page_starts_it_in_the_im(slack_quiz: SlackQuiz) -> None:
     quiz = slack_quiz
     await open_home(quiz)  # a member the quiz has never seen: a page with the button

@@ -119,6 +119,17 @@ async def populate(store: SqliteStore, name: str, other: int) -> tuple[int, Chan
     await store.outbox.enqueue([direct_draft(direct, Card("reminder"), f"remind:{me}:x")], T0)
     await store.unfinished_cards.begin_card(f"remind:{me}:x")
     db = store.database
+    for answer, reviewer in ((mine.answer_id, other), (theirs.answer_id, me)):
+        await db.change(
+            "INSERT INTO answer_reviews (answer_id, round_id, channel_id, reviewer_id, score,"
+            " comment, points, reviewed_at) VALUES (?, ?, ?, ?, 3, 'ok', 2, '2026-03-02')",
+            (answer, round_.id, channel_id, reviewer),
+        )
+    await db.change(
+        "INSERT INTO best_answers (round_id, answer_id, marked_at) VALUES (?, ?, '2026-03-02')",
+        (round_.id, mine.answer_id),
+    )
+    await store.away.set("T1", f"U-{name}", date(2026, 3, 9), date(2026, 3, 13), T0)
     await db.change(
         "INSERT INTO bonuses (channel_id, member_id, points, reason, awarded_at)"
         " VALUES (?, ?, 5, 'r', '2026-03-02T09:00:00Z')",
@@ -138,13 +149,17 @@ async def populate(store: SqliteStore, name: str, other: int) -> tuple[int, Chan
 
 
 async def rows_naming(store: SqliteStore, member_id: int) -> dict[str, int]:
-    """Rows per (table.column) naming the member, but for the columns kept on purpose."""
+    """Rows per (table.column) naming the member, but for the columns kept on purpose: by
+    their id, or in a column named ``member``, by their platform id."""
+    found = await store.database.fetch("SELECT member FROM members WHERE id = ?", (member_id,))
+    platform_id = str(found[0][0])
     counts = {}
     for table, column in await member_columns(store):
         if table == "members" or f"{table}.{column}" in KEPT_TABLES:
             continue
+        value: int | str = platform_id if column == "member" else member_id
         rows = await store.database.fetch(
-            f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (member_id,)
+            f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)
         )
         if rows[0][0]:
             counts[f"{table}.{column}"] = int(rows[0][0])
@@ -172,6 +187,8 @@ async def test_an_erasure_leaves_no_row_of_the_member_and_spares_the_others(
         "grades.member_id",
         "reminders.member_id",
         "notice_members.member_id",
+        "answer_reviews.reviewer_id",
+        "away_periods.member",
     } <= set(before)
     bob_votes = await rows_naming(store, bob)
 
@@ -199,6 +216,10 @@ async def test_an_export_reads_the_members_rows_and_nobody_elses(store: SqliteSt
     assert tables["votes_received"][0]["voter_id"] == bob
     assert tables["member_goals"][0]["target_date"] == "2027-01-15"
     assert len(tables["practice_sessions"]) == 1 and len(tables["suggestions"]) == 1
+    assert len(tables["reviews_given"]) == 1 and len(tables["reviews_received"]) == 1
+    assert tables["reviews_received"][0]["reviewer_id"] == bob
+    assert len(tables["best_answers"]) == 1
+    assert tables["away_periods"][0]["last_day"] == "2026-03-13"
     assert tables["members"][0]["display_name"] == "alice"
 
 
@@ -214,6 +235,7 @@ async def test_a_channels_export_and_the_workspace_goals(store: SqliteStore) -> 
         "answers": 2,
         "votes": 2,
         "grades": 1,
+        "reviews": 2,
     }
     goals = await store.member_data.workspace_goals("slack", "T1")
     assert [(g.member_id, g.goal) for g in goals] == [(alice, date(2027, 1, 15))]
