@@ -20,7 +20,7 @@ from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.commands import ChannelCommands, next_post
+from bot.channels.commands import ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
@@ -64,6 +64,7 @@ from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
+from bot.scheduling.next_post import next_post
 from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slots import ChannelSlots
 from bot.store import Store

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.rotation import none_eligible
@@ -44,8 +42,9 @@ from bot.kernel.local_dates import (
 from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
+from bot.scheduling.next_post import next_post
 from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
-from bot.scheduling.skipped_days import SkippedDayStore, next_posting_slot
+from bot.scheduling.skipped_days import SkippedDayStore
 from questions.pack import Difficulty
 
 MAX_GRACE_HOURS = 48
@@ -205,20 +204,6 @@ def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
         return parse_schedule(spec).text, parse_timezone(timezone).key
     except ScheduleError as problem:
         raise ValueError(str(problem)) from problem
-
-
-def next_post(
-    channel: ChannelSettings, now: datetime, skipped: Collection[date] = ()
-) -> datetime | None:
-    """When the channel's next scheduled question is posted (the first slot not on a
-    skipped day); None when none is."""
-    if not channel.is_scheduled() or channel.schedule is None:
-        return None
-    try:
-        spec = parse_schedule(channel.schedule)
-    except ScheduleError:
-        return None
-    return next_posting_slot(spec, ZoneInfo(channel.timezone), now, frozenset(skipped))
 
 
 def one_emoji(typed: str) -> str:

@@ -5,31 +5,18 @@ not ask is told; each message goes out once, however often its step runs."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.channels.commands import ping_group
 from bot.kernel.models import ActionKind
 from bot.kernel.render import Card, CardKind
-from questions.catalog import Catalog
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        await harness.command("config grace 6")  # an admin sets the quiz up in the channel
-        yield harness
+@pytest.fixture
+async def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    await quiz_on_both.command("config grace 6")  # an admin sets the quiz up in the channel
+    return quiz_on_both
 
 
 def direct_to(quiz: QuizHarness, name: str) -> list[Card]:
