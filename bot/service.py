@@ -45,6 +45,10 @@ from bot.learning.commands import LearningCommands
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
+from bot.member_data.commands import MemberDataCommands
+from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.readiness import Readiness
+from bot.member_data.service import MemberDataService
 from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
@@ -152,6 +156,28 @@ class QuizService:
             channels=store.channels,
         )
         self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
+        self.member_data = MemberDataService(
+            store.member_data,
+            store.learning,
+            self.engine.question_for,
+            lambda member_id: self.reminders.stored(member_id, None),
+        )
+        self.home = HomePages(
+            data=store.member_data,
+            learning=self.learning,
+            channels=store.channels,
+            rounds=store.rounds,
+            reports=store.reports,
+            recaps=self.recaps,
+            clock=clock,
+            # the member settings the page shows a switch for: add a new one here
+            switches=(
+                ReminderSwitch(store.reminders),
+                NoticeSwitch(store.notices, store.member_data, store.channels),
+                AwaySwitch(store.away, clock),
+            ),
+            default_timezone=self.config.default_timezone,
+        )
         self.grading = RoundGrading(self.learning, store.answers, clock)
         self.peer_reviews = PeerReviews(
             reviews=store.reviews,
@@ -251,7 +277,14 @@ class QuizService:
         settings = ChannelSettingsEditor(self.engine.save_channel, self.channel_changed)
         return (
             HelpCommands(),
-            RoundCommands(self.engine, store.rounds, store.reports, self.learning),
+            RoundCommands(
+                self.engine,
+                store.rounds,
+                store.reports,
+                self.learning,
+                Readiness(store.member_data, store.learning, self.engine.questions.graded_topics),
+            ),
+            MemberDataCommands(self.member_data, clock),
             LearningCommands(
                 learning=self.learning,
                 grading=self.grading,

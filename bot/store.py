@@ -8,6 +8,7 @@ from bot.away.store import AwayStore
 from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
+from bot.member_data.store import MemberDataStore
 from bot.notices.store import NoticeStore
 from bot.outbox.store import OutboxStore
 from bot.practice.store import PracticeStore
@@ -81,6 +82,11 @@ class Store(Protocol):
     @property
     def reminders(self) -> ReminderStore:
         """Members' daily review reminders (their own aggregate)."""
+        ...
+
+    @property
+    def member_data(self) -> MemberDataStore:
+        """A member's data as a whole: exports and erasure (across the other aggregates)."""
         ...
 
     @property

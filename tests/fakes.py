@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.kernel.errors import PlatformError
+from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 
@@ -71,6 +72,7 @@ class FakePlatform:
     threads: dict[str, str] = field(default_factory=dict)  # thread id -> parent message id
     reactions: list[tuple[str, str]] = field(default_factory=list)  # (message id, emoji)
     told: list[tuple[str, Card]] = field(default_factory=list)
+    files: list[tuple[str, DataFile]] = field(default_factory=list)  # member, file (DMs)
     failures: list[BaseException] = field(default_factory=list)  # raised by the next sends
     crash_after_send: bool = False
     calls: int = 0
@@ -132,6 +134,11 @@ class FakePlatform:
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         return ChannelRef(self.name, member.workspace, f"D-{member.member_id}", "DM")
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        self._maybe_fail()
+        self.files.append((member.member_id, file))
+        return "in your direct messages"
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         where = f"{thread.thread_id}/" if thread else ""

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from adapters.cli import db, doctor, invite, packs, run
+from adapters.cli import data, db, doctor, invite, packs, run
 
-COMMAND_GROUPS = (run, packs, db, invite, doctor)
+COMMAND_GROUPS = (run, packs, db, data, invite, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from adapters.console.view import (
     direct_channel,
     direct_member,
 )
+from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.kernel.runtime import EventHandler
@@ -49,6 +51,9 @@ class ConsolePlatform:
     lines: LineSource = _no_input
     echo: bool = False  # print input lines too (scripts); a terminal already shows them
     charts_dir: Path | None = None  # None: a temporary directory, removed at stop
+    # where a member's exports are written; None: the charts directory if given, else a
+    # directory made for them that stays after the console stops (it holds their data)
+    exports_dir: Path | None = None
     greeting: str | None = None  # printed once started (an interactive terminal)
     name: str = "console"
     admin_rule: str = "switch with ':as NAME admin'"
@@ -141,6 +146,20 @@ class ConsolePlatform:
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         return direct_channel(member.member_id)
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        """The core's ``SendsFiles``: the file is written on disk and its path told."""
+        folder = self.exports_dir or self.charts_dir
+        if folder is None:
+            folder = self.exports_dir = Path(tempfile.mkdtemp(prefix="quizbot-exports-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{member.member_id}-{file.filename}"
+        stem, suffix, number = path.stem, path.suffix, 1
+        while path.exists():  # a second export of the day keeps the first
+            number += 1
+            path = folder / f"{stem}-{number}{suffix}"
+        await asyncio.to_thread(path.write_bytes, file.content)
+        return f"written to {path}"
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None

@@ -10,6 +10,7 @@ derived from the outbox key (discord.py adds ``enforce_nonce``) and
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 import weakref
@@ -63,6 +64,7 @@ from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, Event, FormSubmit
 from bot.kernel.forms import Form
+from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.kernel.runtime import EventHandler
@@ -361,6 +363,18 @@ class DiscordPlatform:
         with platform_errors("opening a DM"):
             opened = await self._client.http.start_private_message(int(member.member_id))
         return direct_ref(opened["id"])
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        """The core's ``SendsFiles``: the file as an attachment in the member's DM."""
+        direct = await self.open_direct(member)
+        target = self._messageable(direct, direct.workspace)
+        with platform_errors("sending a file in a DM"):
+            await target.send(
+                content=file.comment,
+                file=discord.File(io.BytesIO(file.content), filename=file.filename),
+                allowed_mentions=NO_MENTIONS,
+            )
+        return "in your direct messages with me"
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         target = self._messageable(channel, channel.workspace)

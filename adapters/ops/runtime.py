@@ -24,6 +24,7 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
 from bot.kernel.platform import Platform
 from bot.kernel.runtime import Connector, EndsForGood, WatchesInstalls
+from bot.member_data.home import ShowsHome
 from bot.service import QuizService
 from bot.settings import Settings
 from questions.catalog import Catalog
@@ -166,6 +167,8 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         for connector in connectors:
             if isinstance(connector, WatchesInstalls):
                 connector.watch_installs(service)
+            if isinstance(connector, ShowsHome):
+                connector.show_home(service.home)
         if console is not None:
             console.after_each_line(service.settle)
             console.show_round(await _round_on_view(service))

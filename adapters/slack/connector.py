@@ -35,6 +35,7 @@ from adapters.slack.errors import (
     slack_call,
     to_platform_error,
 )
+from adapters.slack.home import SlackHome
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
@@ -57,9 +58,11 @@ from adapters.unfinished_sends import SendProgress, UnfinishedSends
 from bot.kernel.clock import Clock, SystemClock
 from bot.kernel.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
 from bot.kernel.installations import InstallationStore
+from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.kernel.runtime import EventHandler, WorkspaceSwitch
+from bot.member_data.home import HomePages
 from bot.settings import (
     INSTALLS_NEED_HTTP,
     SLACK_INSTALL_CREDENTIALS,
@@ -131,6 +134,7 @@ class SlackPlatform:
             **options,
         )
         self._listeners.register(self.app)
+        self._home: SlackHome | None = None
         self.http_transport: HttpTransport | None = None
         self._transport: SlackTransport
         if http:
@@ -153,8 +157,19 @@ class SlackPlatform:
         if self._installs is not None:
             self._installs.watch(switch)
 
+    def show_home(self, pages: HomePages) -> None:
+        """The core's ``ShowsHome``: members' pages on the app's Home tab."""
+        self._home = SlackHome(self, pages, self._work)
+        self._home.register(self.app)
+
+    async def client_for(self, team: str) -> AsyncWebClient:
+        """The Web API client of workspace ``team``."""
+        return (await self.workspace(team)).client
+
     async def start(self, handler: EventHandler) -> None:
         self._listeners.attach(handler)
+        if self._home is not None:
+            self._home.attach(handler)
         if self._installs is None:
             async with slack_call("auth.test"):  # a wrong bot token fails here, clearly
                 identity = await self.client.auth_test()
@@ -271,6 +286,21 @@ class SlackPlatform:
         if not channel.get("id"):
             raise PlatformError("conversations.open gave no channel")
         return direct_ref(member.workspace, str(channel["id"]))
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        """The core's ``SendsFiles``: the file uploaded into the member's IM with the bot
+        (``files_upload_v2``, scope ``files:write``; the IM needs ``im:write``)."""
+        direct = await self.open_direct(member)
+        client = (await self.workspace(member.workspace)).client
+        async with self._pacer.slot(direct.channel_id), slack_call("files.completeUploadExternal"):
+            await client.files_upload_v2(
+                channel=direct.channel_id,
+                file=file.content,
+                filename=file.filename,
+                title=file.filename,
+                initial_comment=file.comment,
+            )
+        return "in your direct messages with me"
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,

@@ -24,7 +24,10 @@ from bot.kernel.errors import QuizError
 QUIZ_COMMAND = "/quiz"
 # The app was removed from a workspace, or its tokens revoked (no authorization needed).
 REMOVAL_EVENTS = frozenset({"app_uninstalled", "tokens_revoked"})
-EVENT_TYPES = frozenset({"reaction_added", "message", *REMOVAL_EVENTS})
+# A member opened the app's Home tab: their page is published (adapters/slack/home.py).
+HOME_EVENT = "app_home_opened"
+HOME_ACTION_PREFIX = "quizhome:"  # a button of the Home tab
+EVENT_TYPES = frozenset({"reaction_added", "message", HOME_EVENT, *REMOVAL_EVENTS})
 # Requests bolt answers itself (URL verification when the Request URL is saved).
 BOLT_TYPES = frozenset({"url_verification", "ssl_check"})
 
@@ -230,7 +233,7 @@ def route(body: Any) -> Route | None:
         actions = body.get("actions")
         first = actions[0] if isinstance(actions, list) and actions else None
         action_id = first.get("action_id") if isinstance(first, Mapping) else None
-        if isinstance(action_id, str) and action_id.startswith(ACTION_PREFIX):
+        if isinstance(action_id, str) and action_id.startswith((ACTION_PREFIX, HOME_ACTION_PREFIX)):
             return "action"
     return None
 

@@ -225,7 +225,13 @@ class Subcommand:
         given = [w for w in words if w.strip()]
         if self.settings:  # naming a setting shows it; giving a value changes it
             return self.admin or len(given) > 1
-        return self.admin or (any(p.admin for p in self.params) and bool(given))
+        if self.admin or not given:
+            return self.admin
+        admin_params = [p for p in self.params if p.admin]
+        if admin_params and all(p.kind in (ParamKind.FLAG, ParamKind.CHOICE) for p in self.params):
+            # options in any order: an admin's use only when an admin option is given
+            return any(_fits(p, w) for p in admin_params for w in given)
+        return bool(admin_params)
 
     def problem(self, text: str) -> CommandError:
         return CommandError(f"{text}\nUse: {self.form()}\nExample: {self.example}")

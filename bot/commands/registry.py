@@ -21,6 +21,7 @@ from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
 from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
+from bot.member_data.commands import EXPORT, FORGET
 from bot.notices.commands import NOTIFY
 from bot.practice.commands import PRACTICE
 from bot.recaps.commands import RECAP
@@ -39,6 +40,8 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     PRACTICE,
     ANSWER,
     REMIND,
+    EXPORT,
+    FORGET,
     AWAY,
     NOTIFY,
     STATS,

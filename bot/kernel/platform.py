@@ -5,6 +5,7 @@ only through these protocols."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -127,6 +128,27 @@ class DirectMessages(Protocol):
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         """The member's direct-message channel with the bot (opened if need be); posts
         to it go through :meth:`Platform.post` like any channel's."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class DataFile:
+    """A file of a member's own data (an export, an Anki deck): its name, bytes and a line
+    saying what it is."""
+
+    filename: str
+    content: bytes
+    comment: str
+
+
+@runtime_checkable
+class SendsFiles(Protocol):
+    """A platform that can hand a file to a member privately: a file in their direct
+    messages with the bot (Slack, Discord), a file written on disk (the console)."""
+
+    async def send_file(self, member: MemberRef, file: DataFile) -> str:
+        """Send ``file`` to ``member`` alone; where it went, as the member is told ("in
+        your direct messages with me", a path). Raises ``PlatformError`` on failure."""
         ...
 
 

@@ -15,6 +15,7 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Response
 from bot.kernel.scoring import Period, period_start
 from bot.learning.service import LearningService
+from bot.member_data.readiness import Readiness, ShowReadiness, readiness_card
 from bot.rounds.cards import leaderboard_card, stats_card
 from bot.rounds.engine import NoQuestions, QuizEngine
 from bot.rounds.store import ReportStore, RoundStore
@@ -78,11 +79,13 @@ class RoundCommands:
         rounds: RoundStore,
         reports: ReportStore,
         learning: LearningService,
+        readiness: Readiness | None = None,
     ) -> None:
         self._engine = engine
         self._rounds = rounds
         self._reports = reports
         self._learning = learning
+        self._readiness = readiness
 
     async def show_leaderboard(self, ctx: CommandContext, command: ShowLeaderboard) -> Response:
         channel = ctx.quiz
@@ -90,7 +93,13 @@ class RoundCommands:
         rows = await self._reports.leaderboard(channel.id, since, limit=10)
         return Response(leaderboard_card(command.period, rows), public=command.public)
 
-    async def show_stats(self, ctx: CommandContext, command: ShowStats) -> Response:
+    async def show_stats(self, ctx: CommandContext, command: ShowStats | ShowReadiness) -> Response:
+        if isinstance(command, ShowReadiness):  # the lead's view, always private
+            if self._readiness is None:
+                raise Refused("The readiness view is not available here.")
+            now = self._engine.clock.now()
+            members = await self._readiness.members(ctx.event.channel, workspace_of(ctx.quiz.ref))
+            return Response(readiness_card(members, now))
         stats = await self._reports.channel_stats(ctx.quiz.id)
         weakest = await self._learning.weakest_topics(
             ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
@@ -165,10 +174,18 @@ LEADERBOARD = Subcommand(
 
 STATS = Subcommand(
     "stats",
-    "this channel's totals",
+    "this channel's totals; readiness (admins): members' recall on their goal dates",
     "/quiz stats",
-    params=(PUBLIC,),
-    build=lambda a: ShowStats(public=bool(a.get("public"))),
+    params=(
+        PUBLIC,
+        Param(
+            "readiness",
+            ParamKind.FLAG,
+            "Each member's expected recall on their goal date, privately (admins)",
+            admin=True,
+        ),
+    ),
+    build=lambda a: ShowReadiness() if a.get("readiness") else ShowStats(bool(a.get("public"))),
     handler=RoundCommands.show_stats,
 )
 

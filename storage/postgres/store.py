@@ -39,6 +39,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.member_data import MemberData
 from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
@@ -104,6 +105,7 @@ class PostgresStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
+        self.member_data = MemberData(db)
         self.changes = PostgresChanges(db, None)
 
     @property

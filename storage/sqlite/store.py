@@ -27,6 +27,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.member_data import MemberData
 from storage.sql.notices import Notices
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
@@ -86,6 +87,7 @@ class SqliteStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
+        self.member_data = MemberData(db)
 
     # life cycle
 

@@ -68,6 +68,7 @@ async def running_slack_quiz(
     ) as service:
         slack = service.platforms["slack"]
         assert isinstance(slack, SlackPlatform)
+        slack.show_home(service.home)  # as the runtime wires it
         await slack.start(service.handle)
         try:
             yield SlackQuiz(service, slack, fake, clock)

@@ -111,6 +111,10 @@ class FakeSlack:
     reactions: list[tuple[str, str, str]] = field(default_factory=list)  # channel, ts, name
     responses: list[dict[str, Any]] = field(default_factory=list)  # posts to response_url
     views: list[dict[str, Any]] = field(default_factory=list)  # modals opened (views.open)
+    # Home tab views published (views.publish), per user, in order; an image block's
+    # slack_file must be a file shared into the user's IM with the bot (D<user>), as a
+    # file of the bot's alone is refused (invalid_blocks)
+    home_views: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     calls: list[str] = field(default_factory=list)
     peers: list[object] = field(default_factory=list)  # the client address of each call
     # OAuth: codes the "user" got from Slack's consent page, and the bot tokens they became
@@ -422,6 +426,22 @@ class FakeSlack:
         view["id"] = f"V{len(self.views) + 1:08d}"
         self.views.append(view)
         return {"ok": True, "view": view}
+
+    def _views_publish(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        view = dict(_json(params["view"]))
+        user = str(params["user_id"])
+        if view.get("type") != "home":
+            return {"ok": False, "error": "invalid_arguments"}
+        for block in view.get("blocks", []):
+            shown = block.get("slack_file") if block.get("type") == "image" else None
+            if shown is None:
+                continue
+            if "url" in shown or not any(
+                u.file_id == shown.get("id") and u.channel == f"D{user}" for u in self.uploads
+            ):
+                return {"ok": False, "error": "invalid_blocks"}
+        self.home_views.setdefault(user, []).append(view)
+        return {"ok": True, "view": {**view, "id": f"VH{len(self.home_views[user])}"}}
 
     def _reactions_add(self, params: Mapping[str, Any]) -> dict[str, Any]:
         name = str(params["name"])

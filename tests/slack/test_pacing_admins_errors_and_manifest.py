@@ -146,10 +146,12 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "message.groups",
         "message.im",
         "reaction_added",
+        "app_home_opened",
         "app_uninstalled",
         "tokens_revoked",
     }
     assert settings["socket_mode_enabled"] is True
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True
     assert [c["command"] for c in manifest["features"]["slash_commands"]] == ["/quiz"]
 

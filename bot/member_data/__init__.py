@@ -1,0 +1,1 @@
+"""A member's own data: their page (Slack's Home tab), exports, erasure, readiness."""

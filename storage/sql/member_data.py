@@ -1,0 +1,204 @@
+"""The ``MemberDataStore`` port on both backends: a member's rows read for an export and
+deleted in one transaction for an erasure, a channel's rows for an admin's export.
+
+The member's direct-message channels (where practice steps and reminders went) are read
+from their practice sessions and reminder inside the erasing transaction, so the outbox
+rows of those sends, queued or done, go with the rest: a queued reminder or practice step
+cannot send their data again after the erasure. The change of their reminder is announced,
+so the other replicas drop its job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.stores import ChangeKind
+from bot.member_data.store import Erased, MemberGoal, Rows, Tables
+from storage.sql.session import Params, Row, Session, SqlDatabase
+from storage.timestamps import to_db
+
+_OWN_ANSWERS = "SELECT id FROM answers WHERE member_id = ?"
+
+# (table, the rows of the member in it): read for an export, in this order
+_MEMBER_ROWS: tuple[tuple[str, str], ...] = (
+    ("members", "SELECT * FROM members WHERE id = ?"),
+    ("answers", "SELECT * FROM answers WHERE member_id = ? ORDER BY id"),
+    ("votes_given", "SELECT * FROM votes WHERE voter_id = ? ORDER BY id"),
+    ("votes_received", f"SELECT * FROM votes WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id"),
+    ("reviews_given", "SELECT * FROM answer_reviews WHERE reviewer_id = ? ORDER BY id"),
+    (
+        "reviews_received",
+        f"SELECT * FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id",
+    ),
+    ("best_answers", f"SELECT * FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("grades", "SELECT * FROM grades WHERE member_id = ? ORDER BY id"),
+    ("member_cards", "SELECT * FROM member_cards WHERE member_id = ? ORDER BY question_id"),
+    ("member_goals", "SELECT * FROM member_goals WHERE member_id = ?"),
+    ("reminders", "SELECT * FROM reminders WHERE member_id = ?"),
+    ("notice_members", "SELECT * FROM notice_members WHERE member_id = ? ORDER BY channel_id"),
+    ("practice_sessions", "SELECT * FROM practice_sessions WHERE member_id = ? ORDER BY id"),
+    ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
+    ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
+    ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
+    ("suggestions", "SELECT * FROM suggestions WHERE member_id = ? ORDER BY id"),
+    (
+        "away_periods",
+        "SELECT away_periods.* FROM away_periods JOIN members"
+        " ON members.workspace = away_periods.workspace AND members.member = away_periods.member"
+        " WHERE members.id = ? ORDER BY away_periods.id",
+    ),
+)
+
+# The platform and message id of each of the member's answers: marked handled (below).
+_ANSWER_MESSAGES = (
+    "SELECT channels.platform, answers.message_id FROM answers"
+    " JOIN channels ON channels.id = answers.channel_id WHERE answers.member_id = ?"
+)
+_MARK_HANDLED = (
+    "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (platform, event_id) DO UPDATE SET processed_at = excluded.processed_at"
+)
+
+_DIRECT_CHANNELS = (
+    "SELECT platform, workspace, direct_channel FROM practice_sessions WHERE member_id = ?"
+    " UNION SELECT platform, workspace, direct_channel FROM reminders WHERE member_id = ?"
+    " UNION SELECT platform, workspace, direct_channel FROM notice_members WHERE member_id = ?"
+)
+_DIRECT_SENDS = (
+    "SELECT key FROM outbox WHERE round_id IS NULL"
+    " AND target_platform = ? AND target_workspace = ? AND target_channel = ?"
+)
+
+# (table, statement): deleted in this order (what references a row goes first)
+_ERASE: tuple[tuple[str, str], ...] = (
+    ("votes", f"DELETE FROM votes WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("answer_reviews", f"DELETE FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("answer_reviews", "DELETE FROM answer_reviews WHERE reviewer_id = ?"),
+    ("best_answers", f"DELETE FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
+    ("answers", "DELETE FROM answers WHERE member_id = ?"),
+    ("reveal_reactors", "DELETE FROM reveal_reactors WHERE member_id = ?"),
+    ("grades", "DELETE FROM grades WHERE member_id = ?"),
+    ("member_cards", "DELETE FROM member_cards WHERE member_id = ?"),
+    ("member_goals", "DELETE FROM member_goals WHERE member_id = ?"),
+    ("reminders", "DELETE FROM reminders WHERE member_id = ?"),
+    ("notice_members", "DELETE FROM notice_members WHERE member_id = ?"),
+    ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
+    ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
+    ("flags", "DELETE FROM flags WHERE member_id = ?"),
+    ("suggestions", "DELETE FROM suggestions WHERE member_id = ? AND state <> 'approved'"),
+    (
+        "away_periods",
+        "DELETE FROM away_periods WHERE EXISTS (SELECT 1 FROM members WHERE members.id = ?"
+        " AND members.workspace = away_periods.workspace"
+        " AND members.member = away_periods.member)",
+    ),
+)
+
+_CHANNEL_ROWS: tuple[tuple[str, str], ...] = (
+    ("rounds", "SELECT * FROM rounds WHERE channel_id = ? ORDER BY number"),
+    ("answers", "SELECT * FROM answers WHERE channel_id = ? ORDER BY id"),
+    (
+        "votes",
+        "SELECT votes.* FROM votes JOIN answers ON answers.id = votes.answer_id"
+        " WHERE answers.channel_id = ? ORDER BY votes.id",
+    ),
+    ("grades", "SELECT * FROM grades WHERE channel_id = ? ORDER BY id"),
+    ("reviews", "SELECT * FROM answer_reviews WHERE channel_id = ? ORDER BY id"),
+)
+
+
+class MemberData:
+    """A member's data as a whole, and a channel's for an admin's export."""
+
+    def __init__(self, db: SqlDatabase) -> None:
+        self._db = db
+
+    async def find_member(self, ref: MemberRef) -> int | None:
+        row = await self._db.fetch_one(
+            "SELECT id FROM members WHERE platform = ? AND workspace = ? AND member = ?",
+            (ref.platform, ref.workspace, ref.member_id),
+        )
+        return None if row is None else int(row[0])
+
+    async def members_named(self, member: str) -> list[tuple[int, MemberRef]]:
+        rows = await self._db.fetch(
+            "SELECT id, platform, workspace, member, display_name FROM members"
+            " WHERE member = ? ORDER BY id",
+            (member,),
+        )
+        return [(int(r[0]), MemberRef(str(r[1]), str(r[2]), str(r[3]), str(r[4]))) for r in rows]
+
+    async def member_tables(self, member_id: int) -> Tables:
+        tables: Tables = {}
+        for table, sql in _MEMBER_ROWS:
+            tables[table] = await self._rows(sql, (member_id,))
+        return tables
+
+    async def erase_member(
+        self, member_id: int, at: datetime, directs: Sequence[ChannelRef] = ()
+    ) -> Erased:
+        deleted: dict[str, int] = {}
+        known = [(d.platform, d.workspace, d.channel_id) for d in directs]
+        async with self._db.transaction() as session:
+            answered = await session.fetch(_ANSWER_MESSAGES, (member_id,))
+            await session.execute_many(
+                _MARK_HANDLED, [(str(r[0]), str(r[1]), to_db(at)) for r in answered]
+            )
+            sends = await _direct_sends(session, member_id, known)
+            for key in sends:
+                deleted["unfinished_cards"] = deleted.get("unfinished_cards", 0) + (
+                    await session.execute("DELETE FROM unfinished_cards WHERE key = ?", (key,))
+                )
+                deleted["outbox"] = deleted.get("outbox", 0) + (
+                    await session.execute("DELETE FROM outbox WHERE key = ?", (key,))
+                )
+            for table, sql in _ERASE:
+                deleted[table] = deleted.get(table, 0) + await session.execute(sql, (member_id,))
+            await session.execute("UPDATE members SET display_name = '' WHERE id = ?", (member_id,))
+            await self._db.announce(session, ChangeKind.REMINDER, member_id)
+        return Erased(member_id, {t: n for t, n in deleted.items() if n})
+
+    async def channel_tables(self, channel_id: int) -> Tables:
+        return {table: await self._rows(sql, (channel_id,)) for table, sql in _CHANNEL_ROWS}
+
+    async def member_channels(self, member_id: int) -> list[int]:
+        rows = await self._db.fetch(
+            "SELECT channel_id, COUNT(*) FROM answers WHERE member_id = ?"
+            " GROUP BY channel_id ORDER BY COUNT(*) DESC, channel_id",
+            (member_id,),
+        )
+        return [int(row[0]) for row in rows]
+
+    async def workspace_goals(self, platform: str, workspace: str) -> list[MemberGoal]:
+        rows = await self._db.fetch(
+            "SELECT members.id, members.member, members.display_name, member_goals.target_date"
+            " FROM member_goals JOIN members ON members.id = member_goals.member_id"
+            " WHERE members.platform = ? AND members.workspace = ?"
+            " ORDER BY member_goals.target_date, members.id",
+            (platform, workspace),
+        )
+        return [
+            MemberGoal(int(r[0]), str(r[1]), str(r[2]), date.fromisoformat(str(r[3]))) for r in rows
+        ]
+
+    async def _rows(self, sql: str, params: Params) -> Rows:
+        return [_plain(row) for row in await self._db.fetch(sql, params)]
+
+
+async def _direct_sends(
+    session: Session, member_id: int, known: list[tuple[str, str, str]]
+) -> list[str]:
+    """The outbox keys of every send to the member's direct-message channels."""
+    stored = await session.fetch(_DIRECT_CHANNELS, (member_id,) * 3)
+    channels = {*known, *(tuple(row) for row in stored)}
+    keys: set[str] = set()
+    for channel in sorted(channels):
+        keys.update(str(row[0]) for row in await session.fetch(_DIRECT_SENDS, channel))
+    return sorted(keys)
+
+
+def _plain(row: Row) -> dict[str, Any]:
+    return {str(name): value for name, value in zip(row.keys(), row, strict=True)}
