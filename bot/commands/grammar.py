@@ -76,6 +76,9 @@ class Param:
     missing: str = ""  # the message when a required parameter is not given
     alone: str = ""  # a word given instead of a value, with nothing after it ("off")
     suggest: Suggest | None = None
+    # of a first parameter's choices: the ones that make the invocation an admin one
+    # (``/quiz pair schedule``), the others staying every member's (``/quiz pair on``)
+    admin_choices: tuple[str, ...] = ()
 
     def form(self) -> str:
         match self.kind:
@@ -225,6 +228,8 @@ class Subcommand:
         given = [w for w in words if w.strip()]
         if self.settings:  # naming a setting shows it; giving a value changes it
             return self.admin or len(given) > 1
+        if self.params and given and given[0].lower() in self.params[0].admin_choices:
+            return True
         return self.admin or (any(p.admin for p in self.params) and bool(given))
 
     def problem(self, text: str) -> CommandError:

@@ -21,6 +21,7 @@ from bot.commands.typed import CommandError, Help, QuizCommand
 from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
 from bot.notices.commands import NOTIFY
+from bot.pairing.commands import PAIR
 from bot.practice.commands import PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
@@ -39,6 +40,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     ANSWER,
     REMIND,
     NOTIFY,
+    PAIR,
     STATS,
     TOPICS,
     SCHEDULE,

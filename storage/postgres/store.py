@@ -39,6 +39,7 @@ from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.notices import Notices
+from storage.sql.pairs import Pairs
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -97,6 +98,7 @@ class PostgresStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)

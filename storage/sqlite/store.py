@@ -27,6 +27,7 @@ from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.notices import Notices
+from storage.sql.pairs import Pairs
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -79,6 +80,7 @@ class SqliteStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
