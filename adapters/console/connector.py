@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -26,6 +26,8 @@ from adapters.console.view import (
     ShownRound,
     direct_channel,
     direct_member,
+    shared_channel,
+    shared_members,
 )
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
@@ -112,7 +114,9 @@ class ConsolePlatform:
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{self._run}-{next(self._ids)}"
-        self.transcript.show(None, BOT_NAME, card, direct_member(channel))
+        self.transcript.show(
+            None, BOT_NAME, card, direct_member(channel) or shared_members(channel)
+        )
         self._sent_keys[key] = message
         return MessageRef(channel, message)
 
@@ -141,6 +145,12 @@ class ConsolePlatform:
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         return direct_channel(member.member_id)
+
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """A shared DM view of ``members`` (the console shows it as ``[DM › ann, bob]``)."""
+        return shared_channel(sorted(m.member_id for m in members))
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
