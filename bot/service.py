@@ -280,6 +280,7 @@ class QuizService:
                 clock=clock,
                 default_timezone=self.config.default_timezone,
                 reviews=store.reviews,
+                pairs=store.pairs,
             ),
             PracticeCommands(self.practice),
             BlindCommands(self.blind),

@@ -208,6 +208,18 @@ async def test_a_rating_grades_the_candidate_and_counts_for_both(quiz: QuizHarne
     counts = await quiz.service.store.pairs.pair_counts(ann)
     assert (counts.given, counts.taken) == (1, 0)
     assert (await quiz.service.store.pairs.pair_counts(bob)).taken == 1
+    me = await quiz.command("me", by="bob")
+    assert {f.name: f.value for f in me.card.fields}["Mock interviews"] == "0 given, 1 taken"
+    me = await quiz.command("me", by="ann")
+    assert {f.name: f.value for f in me.card.fields}["Mock interviews"] == "1 given, 0 taken"
+
+
+async def test_a_pair_that_did_not_happen_is_not_counted(quiz: QuizHarness) -> None:
+    await opted_in(quiz, "ann", "bob")
+    await quiz.command("pair now")
+    me = await quiz.command("me", by="ann")
+    assert "Mock interviews" not in {f.name for f in me.card.fields}
+    assert (await quiz.service.store.pairs.pair_counts(await member_id(quiz, "bob"))).taken == 0
 
 
 async def test_the_brief_avoids_what_the_partner_graded_this_week(quiz: QuizHarness) -> None:
