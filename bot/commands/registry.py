@@ -22,7 +22,7 @@ from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
 from bot.notices.commands import NOTIFY
 from bot.pairing.commands import PAIR
-from bot.practice.commands import PRACTICE
+from bot.practice.commands import HINT, PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
 from bot.reviews.commands import BEST, COVERED, RATE
@@ -37,6 +37,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     RATE,
     GOAL,
     PRACTICE,
+    HINT,
     ANSWER,
     REMIND,
     NOTIFY,

@@ -1,5 +1,6 @@
-"""`/quiz pair` on the console: two members opt in, an admin pairs them now, the pair's
-intro shows in their shared DM view and each member's brief in their own DM view."""
+"""`/quiz pair` and `/quiz hint` on the console: two members opt in, an admin pairs them now,
+the pair's intro shows in their shared DM view and each member's brief in their own DM view;
+in private practice, each `/quiz hint` shows the next key point."""
 
 from __future__ import annotations
 
@@ -42,3 +43,15 @@ async def test_a_pair_on_the_console(tmp_path: Path) -> None:
         "[DM › ann] quizbot: Your interviewer brief: bob",
         "[DM › bob] quizbot: Your interviewer brief: ann",
     ]
+
+
+async def test_a_hint_in_practice_on_the_console(tmp_path: Path) -> None:
+    out = io.StringIO()
+    lines = ["/quiz practice", ":dm", "/quiz hint", "/quiz hint"]
+    platform = ConsolePlatform(out, script(lines), echo=True)
+    catalog = catalog_with_key_points()
+    async with running_service(tmp_path / "h.db", [platform], FakeClock(START), catalog) as service:
+        await run_script(service, platform)
+    transcript = out.getvalue().splitlines()
+    shown = [line for line in transcript if "quizbot: Hint" in line]
+    assert shown == ["[DM › you] quizbot: Hint 1 of 5", "[DM › you] quizbot: Hint 2 of 5"]
