@@ -11,15 +11,17 @@ import contextlib
 import logging
 import random
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
+from bot.away.commands import AwayCommands
+from bot.away.periods import is_away as away_on
 from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.blind.commands import BlindCommands
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.commands import ChannelCommands, next_post
+from bot.channels.commands import ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
@@ -54,7 +56,7 @@ from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.pairing.commands import PairCommands
-from bot.pairing.weekly import IsAway, WeeklyPairings, never_away
+from bot.pairing.weekly import IsAway, WeeklyPairings
 from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
 from bot.recaps.commands import RecapCommands
@@ -68,6 +70,7 @@ from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
+from bot.scheduling.next_post import next_post
 from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
@@ -92,7 +95,7 @@ class QuizService:
         rng: random.Random | None = None,
         background: bool = True,
         metrics: Metrics | None = None,
-        is_away: IsAway = never_away,
+        is_away: IsAway | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
@@ -132,6 +135,8 @@ class QuizService:
             channels=store.channels,
             meta=store.meta,
             memory=self.learning,
+            skipped_days=store.skipped_days,
+            away=store.away,
             clock=clock,
             wake_outbox=self.outbox.wake,
         )
@@ -144,7 +149,7 @@ class QuizService:
             send_direct=self.engine.send_direct,
             clock=clock,
             wake_outbox=self.outbox.wake,
-            is_away=is_away,
+            is_away=is_away or self._member_away,
         )
         self.practice = PracticeSessions(
             self.engine,
@@ -156,6 +161,7 @@ class QuizService:
         self.reminders = DailyReminders(
             reminders=store.reminders,
             learning=store.learning,
+            away=store.away,
             clock=clock,
             send_direct=self.engine.send_direct,
         )
@@ -204,6 +210,7 @@ class QuizService:
             channels=store.channels,
             rounds=store.rounds,
             meta=store.meta,
+            skipped_days=store.skipped_days,
             start_round=self.engine.start_round,
             platforms=self.platforms,
             clock=clock,
@@ -277,6 +284,7 @@ class QuizService:
                 members=store.answers,
                 rounds=store.rounds,
                 reports=store.reports,
+                away=store.away,
                 clock=clock,
                 default_timezone=self.config.default_timezone,
                 reviews=store.reviews,
@@ -285,6 +293,7 @@ class QuizService:
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
             ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
+            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
             NoticeCommands(store.notices, store.answers, clock),
             ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
@@ -305,6 +314,7 @@ class QuizService:
                 blind=self.blind,
                 config=self.config,
                 clock=clock,
+                skipped_days=store.skipped_days,
                 retime_open_round=self.engine.retime_open_round,
             ),
         )
@@ -319,6 +329,10 @@ class QuizService:
         self, platform: Platform, channel: ChannelSettings, key: str
     ) -> Card | None:
         return await self.recaps.card(platform, channel, key)
+
+    async def _member_away(self, member_id: int, day: date) -> bool:
+        """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
+        return away_on(await self.store.away.until_for_member(member_id), day)
 
     async def _perform_pairing(self, platform: Platform, action: OutboxAction) -> None:
         await self.pairings.perform(platform, action)

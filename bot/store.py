@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.away.store import AwayStore
 from bot.bank.store import BankStore
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
@@ -15,6 +16,7 @@ from bot.recaps.store import RecapStore
 from bot.reminders.store import ReminderStore
 from bot.reviews.store import ReviewStore
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
+from bot.scheduling.skipped_days import SkippedDayStore
 
 
 class Store(Protocol):
@@ -80,6 +82,16 @@ class Store(Protocol):
     @property
     def reminders(self) -> ReminderStore:
         """Members' daily review reminders (their own aggregate)."""
+        ...
+
+    @property
+    def skipped_days(self) -> SkippedDayStore:
+        """The channels' skipped days (holidays)."""
+        ...
+
+    @property
+    def away(self) -> AwayStore:
+        """Members' periods away (their own aggregate)."""
         ...
 
     @property

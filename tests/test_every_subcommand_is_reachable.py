@@ -28,6 +28,7 @@ SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
 SAMPLES_BY_NAME = {
     "spec": "weekdays 09:30",
     "date": "2099-01-15",
+    "days": "2099-12-24..2099-12-26",
     "reason": "a typo",
     "item": "s1",
     "day": "fri",
@@ -70,10 +71,11 @@ def samples(param: Param) -> list[Any]:
 
 
 def with_needed(subcommand: Subcommand, param: Param, value: Any) -> dict[str, Any]:
-    """The option, the option it comes after, and the options it makes required."""
+    """The option, the option it comes after, and the options it makes required (none
+    after a word that stands alone, such as ``off``)."""
     options = {param.name: value}
     for follower in subcommand.params:
-        if follower.needs == param.name and follower.required:
+        if follower.needs == param.name and follower.required and value != param.alone:
             options[follower.name] = samples(follower)[0]
     if param.needs:
         needed = next(p for p in subcommand.params if p.name == param.needs)

@@ -97,7 +97,8 @@ def may_open_form(event: Command | ButtonPress) -> bool:
         return event.action in (EDIT_ACTION, REJECT_ACTION, CHECKLIST_ACTION, REVIEW_ACTION)
     name = event.name.strip().lower()
     edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
-    return name == "suggest" or edits
+    checklist = name == "covered" and not any(a.strip() for a in event.args)
+    return name == "suggest" or edits or checklist
 
 
 def no_quiz_to_suggest_to() -> Response:

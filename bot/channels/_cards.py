@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.commands.grammar import Setting
 from bot.kernel.cards import channel_status, info
+from bot.kernel.local_dates import DayRange
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, CardKind, Field
 
@@ -20,7 +21,12 @@ def topics_card(all_topics: Iterable[str], enabled: tuple[str, ...] | None) -> C
     return info("Topics (✅ enabled)", "\n".join(lines) or "No topics: no packs are loaded.")
 
 
-def schedule_card(channel: ChannelSettings, next_post: datetime | None) -> Card:
+SKIPS_SHOWN = 10
+
+
+def schedule_card(
+    channel: ChannelSettings, next_post: datetime | None, skipped: Sequence[date] = ()
+) -> Card:
     zone = ZoneInfo(channel.timezone)
     when = next_post.astimezone(zone).strftime("%a %d %b %Y %H:%M %Z") if next_post else "—"
     return Card(
@@ -30,9 +36,26 @@ def schedule_card(channel: ChannelSettings, next_post: datetime | None) -> Card:
             Field("Timezone", channel.timezone, inline=True),
             Field("Status", channel_status(channel), inline=True),
             Field("Next question", when),
+            Field("Skipped days ahead", skipped_text(skipped)),
         ),
         kind=CardKind.INFO,
     )
+
+
+def skipped_text(skipped: Sequence[date]) -> str:
+    """The skipped days ahead, consecutive days as one range, the first few ranges."""
+    if not skipped:
+        return "none · admins: `/quiz schedule skip DATE[..DATE]`"
+    runs: list[list[date]] = []
+    for day in sorted(skipped):
+        if runs and (day - runs[-1][-1]).days == 1:
+            runs[-1].append(day)
+        else:
+            runs.append([day])
+    shown = [DayRange(run[0], run[-1]).text() for run in runs[:SKIPS_SHOWN]]
+    if len(runs) > SKIPS_SHOWN:
+        shown.append(f"and {len(runs) - SKIPS_SHOWN} more")
+    return "\n".join(shown)
 
 
 def settings_card(channel: ChannelSettings, settings: Sequence[Setting[Any]]) -> Card:

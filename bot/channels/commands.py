@@ -7,9 +7,7 @@ import dataclasses
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.rotation import none_eligible
@@ -17,18 +15,36 @@ from bot.blind.answers import BlindAnswers
 from bot.channels._cards import schedule_card, settings_card, topics_card
 from bot.channels.editor import ChannelSettingsEditor
 from bot.commands.context import CommandContext
-from bot.commands.grammar import SETTING_NAME, Param, ParamKind, Setting, Subcommand, Suggest
+from bot.commands.grammar import (
+    SETTING_NAME,
+    Arguments,
+    Param,
+    ParamKind,
+    Setting,
+    Subcommand,
+    Suggest,
+)
 from bot.commands.typed import QuizCommand
-from bot.kernel.cards import info
+from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.durations import show_minutes
 from bot.kernel.emoji import canonical, emoji_count, same_emoji
 from bot.kernel.errors import BadArgument, Refused, unknown_topics
+from bot.kernel.local_dates import (
+    RANGE_FORM,
+    DayRange,
+    local_today,
+    looks_like_days,
+    parse_day_range,
+    refuse_past,
+)
 from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
-from bot.kernel.render import Response
-from bot.scheduling.schedule_spec import ScheduleError, next_slot, parse_schedule, parse_timezone
+from bot.kernel.render import Card, Response
+from bot.scheduling.next_post import next_post
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
+from bot.scheduling.skipped_days import SkippedDayStore
 from questions.pack import Difficulty
 
 MAX_GRACE_HOURS = 48
@@ -68,6 +84,15 @@ class SetSchedule(QuizCommand):
 
     spec: str
     timezone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SkipDays(QuizCommand):
+    """``/quiz schedule skip|unskip DATE[..DATE]``: no scheduled question on those local
+    dates (``skip``), or questions on them again."""
+
+    days: DayRange
+    skip: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,17 +206,6 @@ def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
         raise ValueError(str(problem)) from problem
 
 
-def next_post(channel: ChannelSettings, now: datetime) -> datetime | None:
-    """When the channel's next scheduled question is posted; None when none is."""
-    if not channel.is_scheduled() or channel.schedule is None:
-        return None
-    try:
-        spec = parse_schedule(channel.schedule)
-    except ScheduleError:
-        return None
-    return next_slot(spec, ZoneInfo(channel.timezone), now)
-
-
 def one_emoji(typed: str) -> str:
     """The reveal emoji an admin typed, as the core keeps it (``:bulb:`` is 💡, a skin tone
     left out); refused when it is more than one emoji (none of them would reveal)."""
@@ -220,9 +234,11 @@ class ChannelCommands:
         blind: BlindAnswers,
         config: QuizConfig,
         clock: Clock,
+        skipped_days: SkippedDayStore,
         retime_open_round: Callable[[ChannelSettings], Awaitable[None]],
     ) -> None:
         self._settings = settings
+        self._skipped_days = skipped_days
         self._questions = questions
         self._blind = blind
         self._config = config
@@ -249,10 +265,14 @@ class ChannelCommands:
         self._refuse_no_questions(changed)
         return await self._settings.change(changed, f"Enabled topics: {shown}.")
 
-    async def schedule(self, ctx: CommandContext, command: ShowSchedule | SetSchedule) -> Response:
+    async def schedule(
+        self, ctx: CommandContext, command: ShowSchedule | SetSchedule | SkipDays
+    ) -> Response:
         channel = ctx.quiz
         if isinstance(command, ShowSchedule):
-            return Response(schedule_card(channel, next_post(channel, self._clock.now())))
+            return Response(await self._schedule_card(channel))
+        if isinstance(command, SkipDays):
+            return await self._skip(channel, command)
         try:
             normalized, zone = normalized_schedule(
                 command.spec, command.timezone or channel.timezone
@@ -263,6 +283,34 @@ class ChannelCommands:
             dataclasses.replace(channel, schedule=normalized, timezone=zone),
             f"Questions will be posted {normalized} ({zone}).",
         )
+
+    async def _schedule_card(self, channel: ChannelSettings) -> Card:
+        now = self._clock.now()
+        ahead = await self._skipped_days.skipped_days(
+            channel.id, local_today(now, channel.timezone)
+        )
+        return schedule_card(channel, next_post(channel, now, ahead), ahead)
+
+    async def _skip(self, channel: ChannelSettings, command: SkipDays) -> Response:
+        days = command.days
+        try:
+            refuse_past(days.first, local_today(self._clock.now(), channel.timezone))
+        except ValueError as problem:
+            raise BadArgument(str(problem)) from None
+        if command.skip:
+            changed = await self._skipped_days.skip_days(channel.id, days.days(), self._clock.now())
+            note = (
+                f"No question on {days.text()} ({channel.timezone}); "
+                f"{plural(changed, 'day')} newly skipped. A skipped day breaks no streak."
+            )
+        else:
+            changed = await self._skipped_days.unskip_days(channel.id, days.days())
+            note = (
+                f"Questions on {days.text()} again as scheduled; "
+                f"{plural(changed, 'day')} had been skipped."
+            )
+        card = await self._schedule_card(channel)
+        return Response(dataclasses.replace(card, title="Schedule", body=note))
 
     async def set_paused(self, ctx: CommandContext, command: SetPaused) -> Response:
         channel, paused = ctx.quiz, command.paused
@@ -398,11 +446,53 @@ def looks_like_timezone(word: str) -> bool:
     return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
 
 
+SKIP_ACTIONS = ("skip", "unskip")
+
+
+def schedule_command(arguments: Arguments) -> ShowSchedule | SetSchedule | SkipDays:
+    """``/quiz schedule``, ``/quiz schedule SPEC [TIMEZONE]`` or ``/quiz schedule
+    skip|unskip DATE[..DATE]``."""
+    if "action" in arguments:
+        if "spec" in arguments:
+            raise ValueError(
+                f"{arguments['action']} takes one date or range ({RANGE_FORM}), nothing else."
+            )
+        return SkipDays(parse_day_range(str(arguments["days"])), arguments["action"] == "skip")
+    if "spec" in arguments:
+        return SetSchedule(
+            spec=" ".join(arguments["spec"]),  # type: ignore[arg-type]
+            timezone=None if arguments.get("timezone") is None else str(arguments["timezone"]),
+        )
+    return ShowSchedule()
+
+
 SCHEDULE = Subcommand(
     "schedule",
-    "show the schedule; admins set it (weekdays|daily|mon,wed,fri HH:MM, or 5-field cron)",
-    "/quiz schedule weekdays 09:30 Europe/Berlin",
+    "show the schedule and skipped days; admins set it (weekdays|daily|mon,wed,fri HH:MM, or"
+    " 5-field cron), or skip|unskip DATE[..DATE] for holidays",
+    "/quiz schedule skip 2026-12-24..2026-12-26",
     params=(
+        Param(
+            "action",
+            ParamKind.CHOICE,
+            "Admins: skip or unskip local dates (holidays)",
+            choices=SKIP_ACTIONS,
+            label="action",
+            admin=True,
+            recognize=lambda word: word.lower() in SKIP_ACTIONS,
+        ),
+        Param(
+            "days",
+            ParamKind.WORD,
+            f"Admins: {RANGE_FORM}",
+            metavar="DATE[..DATE]",
+            label="date or range",
+            admin=True,
+            needs="action",
+            required=True,
+            recognize=looks_like_days,
+            missing=f"Give the dates to skip or unskip: {RANGE_FORM}, e.g. 2026-12-24.",
+        ),
         Param(
             "spec",
             ParamKind.WORDS,
@@ -423,14 +513,7 @@ SCHEDULE = Subcommand(
             suggest=Suggest.TIMEZONES,
         ),
     ),
-    build=lambda a: (
-        SetSchedule(
-            spec=" ".join(a["spec"]),  # type: ignore[arg-type]
-            timezone=None if a.get("timezone") is None else str(a["timezone"]),
-        )
-        if "spec" in a
-        else ShowSchedule()
-    ),
+    build=schedule_command,
     handler=ChannelCommands.schedule,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.away.commands import AWAY
 from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST
 from bot.blind.commands import ANSWER
 from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS
@@ -40,6 +41,7 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     HINT,
     ANSWER,
     REMIND,
+    AWAY,
     NOTIFY,
     PAIR,
     STATS,

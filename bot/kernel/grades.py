@@ -8,7 +8,9 @@ from fsrs import Rating
 
 
 class Grade(IntEnum):
-    """Missed, partly, good, nailed: FSRS's Again, Hard, Good and Easy (stored as 1-4)."""
+    """Missed, partly, good, nailed (stored as 1-4). To FSRS, "partly" is a lapse like
+    "missed" (Again), not Hard: with self-grades as noisy and kind as people's are, that
+    measured better (bench/self_grading.py); "good" and "nailed" are Good and Easy."""
 
     MISSED = 1
     PARTLY = 2
@@ -22,7 +24,8 @@ class Grade(IntEnum):
 
     @property
     def rating(self) -> Rating:
-        return Rating(int(self))
+        """The FSRS rating this grade reviews a card with."""
+        return _RATINGS[self]
 
     @classmethod
     def from_word(cls, word: str) -> Grade:
@@ -34,3 +37,9 @@ class Grade(IntEnum):
 
 
 GRADE_WORDS = tuple(g.word for g in Grade)
+_RATINGS = {
+    Grade.MISSED: Rating.Again,
+    Grade.PARTLY: Rating.Again,
+    Grade.GOOD: Rating.Good,
+    Grade.NAILED: Rating.Easy,
+}

@@ -273,3 +273,4 @@ class MemberHistory:
     answers_per_topic: dict[str, int] = field(default_factory=dict)
     scheduled_round_ids: tuple[int, ...] = ()  # the channel's scheduled rounds, oldest first
     answered_round_ids: frozenset[int] = frozenset()
+    scheduled_round_times: tuple[datetime, ...] = ()  # their slots, as scheduled_round_ids

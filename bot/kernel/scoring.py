@@ -53,22 +53,30 @@ class Streak:
 
 
 def streak(
-    scheduled_round_ids: Sequence[int], answered: frozenset[int], open_round_id: int | None
+    scheduled_round_ids: Sequence[int],
+    answered: frozenset[int],
+    open_round_id: int | None,
+    excused: frozenset[int] = frozenset(),
 ) -> Streak:
     """Consecutive scheduled rounds of a channel that the member answered.
 
     ``scheduled_round_ids`` is oldest first. A round still open and not yet
     answered does not break the current streak: the member may still answer.
+    An ``excused`` round (one of a day the member was away) that they did not
+    answer neither counts nor breaks; answered, it counts like any other.
     """
     best = run = 0
     for round_id in scheduled_round_ids:
-        run = run + 1 if round_id in answered else 0
+        if round_id in answered:
+            run += 1
+        elif round_id not in excused:
+            run = 0
         best = max(best, run)
     current = 0
     for round_id in reversed(scheduled_round_ids):
         if round_id in answered:
             current += 1
-        elif round_id == open_round_id and current == 0:
+        elif round_id in excused or (round_id == open_round_id and current == 0):
             continue
         else:
             break

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from bot.away.cards import away_field
 from bot.kernel.cards import day_text, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Card, CardKind, Field
@@ -47,6 +48,7 @@ def me_card(
     per_topic: dict[str, int],
     mastery: Mastery | None = None,
     timezone: str = "UTC",
+    away_until: date | None = None,
 ) -> Card:
     topics = ", ".join(f"{t} {n}" for t, n in sorted(per_topic.items())) or "none yet"
     fields = [
@@ -56,16 +58,21 @@ def me_card(
         Field("Streak", f"{streak.current} (best {streak.best})", inline=True),
         Field("Answers per topic", topics),
     ]
+    if away_until is not None:
+        fields.append(away_field(away_until))
     if mastery is not None:
         fields += _mastery_fields(mastery, timezone)
     return Card(title=f"{name} in this channel", fields=tuple(fields), kind=CardKind.INFO)
 
 
-def mastery_card(name: str, mastery: Mastery, timezone: str) -> Card:
+def mastery_card(
+    name: str, mastery: Mastery, timezone: str, away_until: date | None = None
+) -> Card:
     """``/quiz me`` outside a quiz channel: the member's memory, from practice and rounds."""
+    away = [away_field(away_until)] if away_until is not None else []
     return Card(
         title=f"{name}: your practice",
-        fields=tuple(_mastery_fields(mastery, timezone)),
+        fields=(*away, *_mastery_fields(mastery, timezone)),
         kind=CardKind.INFO,
     )
 

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from bot.away.periods import excused_rounds, is_away
+from bot.away.store import AwayStore
 from bot.bank.catalog import workspace_of
 from bot.commands.context import NO_QUIZ_YET, CommandContext
 from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
@@ -15,6 +17,7 @@ from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument, Refused
 from bot.kernel.grades import GRADE_WORDS, Grade
+from bot.kernel.local_dates import local_today
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Round
 from bot.kernel.quoting import quoted
@@ -84,11 +87,13 @@ class LearningCommands:
         members: MemberIds,
         rounds: RoundStore,
         reports: ReportStore,
+        away: AwayStore,
         clock: Clock,
         default_timezone: str,
         reviews: ReviewStore,
         pairs: PairStore | None = None,
     ) -> None:
+        self._away = away
         self._learning = learning
         self._grading = grading
         self._practice = practice
@@ -164,16 +169,27 @@ class LearningCommands:
         workspace = workspace_of(ctx.event.channel)
         now = self._clock.now()
         mastery = await self._learning.mastery(member_id, now, workspace)
+        member = ctx.event.member
+        until = await self._away.until(member.workspace, member.member_id)
         if ctx.channel is None:  # outside a quiz channel: private practice only
-            name = ctx.event.member.label()
-            return Response(mastery_card(name, mastery, self._default_timezone))
+            name = member.label()
+            today = local_today(now, self._default_timezone)
+            away = until if is_away(until, today) else None
+            return Response(mastery_card(name, mastery, self._default_timezone, away))
         channel = ctx.quiz
         history = await self._reports.member_history(channel.id, member_id)
         open_round = await self._rounds.open_round(channel.id)
+        periods = await self._away.periods(member.workspace, [member.member_id])
+        excused = excused_rounds(
+            tuple(zip(history.scheduled_round_ids, history.scheduled_round_times, strict=True)),
+            periods.get(member.member_id, ()),
+            channel.timezone,
+        )
         member_streak = streak(
             history.scheduled_round_ids,
             history.answered_round_ids,
             open_round.id if open_round else None,
+            excused,
         )
         card = me_card(
             ctx.event.member.label(),
@@ -184,6 +200,7 @@ class LearningCommands:
             history.answers_per_topic,
             mastery,
             channel.timezone,
+            until if is_away(until, local_today(now, channel.timezone)) else None,
         )
         activity, image = await self._recaps.member_activity(
             channel, member_id, ctx.event.member.label(), now, mastery.target

@@ -1,4 +1,5 @@
-"""Queues the notices a round's outbox steps decide: who is told, once each.
+"""Queues the notices a round's outbox steps decide: who is told, once each (members
+with notices on, and not away that day).
 
 The ``NOTICE`` step runs once the question is posted (its link exists), the ``LAST_CALL``
 step at its time; each queues one direct message per member under a key of the round and
@@ -10,7 +11,10 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
+from bot.away.periods import is_away
+from bot.away.store import AwayStore
 from bot.kernel.models import ChannelSettings, Round, direct_draft
 from bot.kernel.platform import Platform
 from bot.kernel.refs import MessageRef
@@ -34,10 +38,18 @@ def last_call_key(round_id: int, member_id: int) -> str:
 class NoticeSender:
     """Builds and queues the direct messages of a round's notices."""
 
-    def __init__(self, *, notices: NoticeStore, answers: AnswerStore, outbox: OutboxStore) -> None:
+    def __init__(
+        self,
+        *,
+        notices: NoticeStore,
+        answers: AnswerStore,
+        outbox: OutboxStore,
+        away: AwayStore,
+    ) -> None:
         self._notices = notices
         self._answers = answers
         self._outbox = outbox
+        self._away = away
 
     async def question_posted(
         self,
@@ -48,7 +60,7 @@ class NoticeSender:
         now: datetime,
     ) -> int:
         """Queue "question #N is up" for each subscriber; how many were queued now."""
-        subscribers = await self._here(channel)
+        subscribers = await self._here(channel, now)
         if not subscribers:
             return 0
         link = await self._link(platform, round_, channel)
@@ -66,7 +78,7 @@ class NoticeSender:
         if round_.revealed_at is not None or round_.closed_at is not None:
             return 0
         answered = {answer.member_id for answer in await self._answers.round_answers(round_.id)}
-        waiting = [s for s in await self._here(channel) if s.member_id not in answered]
+        waiting = [s for s in await self._here(channel, now) if s.member_id not in answered]
         if not waiting:
             return 0
         card = last_call_card(channel, round_, await self._link(platform, round_, channel))
@@ -75,8 +87,14 @@ class NoticeSender:
         ]
         return await self._outbox.enqueue(drafts, now)
 
-    async def _here(self, channel: ChannelSettings) -> list[Subscriber]:
-        return await self._notices.subscribers(channel.id)
+    async def _here(self, channel: ChannelSettings, now: datetime) -> list[Subscriber]:
+        """The channel's subscribers who are not away today (the channel's local date)."""
+        today = now.astimezone(ZoneInfo(channel.timezone)).date()
+        return [
+            s
+            for s in await self._notices.subscribers(channel.id)
+            if not is_away(await self._away.until_for_member(s.member_id), today)
+        ]
 
     @staticmethod
     async def _link(platform: Platform, round_: Round, channel: ChannelSettings) -> str | None:

@@ -135,7 +135,7 @@ class OutboxWorker:
         self._recap_card = recap_card
         self._pairing = pairing
         self._notices = NoticeSender(
-            notices=store.notices, answers=store.answers, outbox=store.outbox
+            notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
         )
         self._wake = asyncio.Event()
         self._pass_lock = asyncio.Lock()

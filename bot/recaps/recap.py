@@ -8,12 +8,14 @@ stored rounds, answers and grades when the outbox sends it: nothing rendered is 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from itertools import takewhile
 from zoneinfo import ZoneInfo
 
+from bot.away.periods import AwayPeriod, excused_rounds
+from bot.away.store import AwayStore
 from bot.bank.catalog import workspace_of
 from bot.bank.store import Workspace
 from bot.kernel.models import ChannelSettings
@@ -33,6 +35,7 @@ from bot.recaps.chart_data import (
 )
 from bot.recaps.store import RecapStore, StreakRounds, WeekAnswer
 from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, slots_after
+from bot.scheduling.skipped_days import SkippedDayStore
 
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3
@@ -118,8 +121,12 @@ async def build_recap(
     channel: ChannelSettings,
     slot: datetime,
     link: AnswerLink,
+    *,
+    skipped_days: SkippedDayStore,
+    away: AwayStore,
 ) -> Recap | None:
-    """The recap of the week before ``slot``; None when the week had no round."""
+    """The recap of the week before ``slot``; None when the week had no round. A skipped
+    day is no scheduled day, and a member's rounds of days away excuse their streak."""
     zone = ZoneInfo(channel.timezone)
     start, end = week_before(slot, zone)
     week = await store.week_figures(channel.id, start, end)
@@ -135,6 +142,9 @@ async def build_recap(
     first_day = start.astimezone(zone).date()
     last_day = (end - timedelta(microseconds=1)).astimezone(zone).date()
     streaks = await store.streak_rounds(channel.id, slot)
+    skipped = await skipped_days.skipped_days(channel.id, first_day, last_day)
+    periods = await away.periods(channel.ref.workspace, streaks.platform_ids.values())
+    scheduled_days = _scheduled_days(channel, start, end, zone) - set(skipped)
     return Recap(
         title=f"Weekly recap · {first_day:%d %b} – {last_day:%d %b %Y}",
         rounds=week.rounds,
@@ -142,11 +152,11 @@ async def build_recap(
         rounds_before=before.rounds,
         members_before=_members(before.answers),
         top_answers=top,
-        streak_leaders=_streak_leaders(streaks),
+        streak_leaders=_streak_leaders(streaks, periods, channel.timezone),
         strongest=strongest,
         weakest=weakest,
         due_next_week=tuple(sorted(due.items(), key=lambda item: (-item[1], item[0]))),
-        participation=participation(week.answers, _scheduled_days(channel, start, end, zone), zone),
+        participation=participation(week.answers, scheduled_days, zone),
         recall_trend=await recall_trend(memory, streaks.answered, slot, zone, workspace),
         mastery_on=(slot + MASTERY_HORIZON).astimezone(zone).date(),
         best_answers=await _best_answers(week.answers, link),
@@ -277,9 +287,20 @@ async def _best_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tupl
     )
 
 
-def _streak_leaders(rounds: StreakRounds) -> tuple[tuple[str, int], ...]:
+def _streak_leaders(
+    rounds: StreakRounds, periods: Mapping[str, Sequence[AwayPeriod]], timezone: str
+) -> tuple[tuple[str, int], ...]:
+    scheduled = tuple(zip(rounds.scheduled_round_ids, rounds.scheduled_for, strict=True))
+
+    def excused(member: int) -> frozenset[int]:
+        away = periods.get(rounds.platform_ids.get(member, ""), ())
+        return excused_rounds(scheduled, away, timezone)
+
     current = [
-        (rounds.names[member], streak(rounds.scheduled_round_ids, answered, None).current)
+        (
+            rounds.names[member],
+            streak(rounds.scheduled_round_ids, answered, None, excused(member)).current,
+        )
         for member, answered in rounds.answered.items()
     ]
     leaders = sorted((c for c in current if c[1] > 0), key=lambda c: (-c[1], c[0]))

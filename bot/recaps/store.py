@@ -4,7 +4,7 @@ outbox, and the week's figures a recap reports."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -50,6 +50,8 @@ class StreakRounds:
     scheduled_round_ids: tuple[int, ...]  # oldest first
     answered: dict[int, frozenset[int]]  # member id -> round ids answered
     names: dict[int, str]  # member id -> name to show
+    scheduled_for: tuple[datetime, ...] = ()  # the slots of scheduled_round_ids
+    platform_ids: dict[int, str] = field(default_factory=dict)  # member id -> the platform's
 
 
 class RecapStore(Protocol):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.away.store import AwayStore
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
@@ -38,6 +39,7 @@ from bot.recaps.recap import (
 from bot.recaps.store import RecapRecord, RecapStore
 from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
 from bot.scheduling.scheduler import ChannelPlan
+from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 
 log = logging.getLogger(__name__)
@@ -54,10 +56,14 @@ class WeeklyRecaps:
         channels: ChannelStore,
         meta: MetaStore,
         memory: TeamMemory,
+        skipped_days: SkippedDayStore,
+        away: AwayStore,
         clock: Clock,
         wake_outbox: Callable[[], None],
     ) -> None:
         self._recaps = recaps
+        self._skipped_days = skipped_days
+        self._away = away
         self._channels = channels
         self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
         self.memory = memory
@@ -204,7 +210,15 @@ class WeeklyRecaps:
             where = ThreadRef(channel.ref, thread) if thread else None
             return await platform.link(MessageRef(channel.ref, message), where)
 
-        recap = await build_recap(self._recaps, self.memory, channel, record.slot, link)
+        recap = await build_recap(
+            self._recaps,
+            self.memory,
+            channel,
+            record.slot,
+            link,
+            skipped_days=self._skipped_days,
+            away=self._away,
+        )
         if recap is None:
             return None
         chart = recap_chart(recap)

@@ -8,7 +8,8 @@ time skipped or repeated by a daylight-saving change fires once). When a slot fi
 the member's FSRS cards have reviews due, the reminder is queued in the outbox under
 ``remind:<member>:<local date>``: however often that day's slot is handled (a restart,
 catch-up after downtime, several replicas), the key is queued once and the outbox sends
-it once. Replicas sharing a store each schedule every reminder: one set through another
+it once. A member away (``/quiz away``) on the reminder's local date gets none.
+Replicas sharing a store each schedule every reminder: one set through another
 replica reaches this one's scheduler through :meth:`DailyReminders.stored`
 (``bot.channel_sync``), so it is sent whichever replica is up at its time.
 """
@@ -19,6 +20,8 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from datetime import date, datetime, timedelta
 
+from bot.away.periods import is_away
+from bot.away.store import AwayStore
 from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.refs import ChannelRef
@@ -75,11 +78,13 @@ class DailyReminders:
         *,
         reminders: ReminderStore,
         learning: LearningStore,
+        away: AwayStore,
         clock: Clock,
         send_direct: SendDirect,
     ) -> None:
         self._reminders = reminders
         self._learning = learning
+        self._away = away
         self._clock = clock
         self._send_direct = send_direct
         self.scheduler: QuizScheduler | None = None  # None: nothing fires by itself (tests)
@@ -162,6 +167,9 @@ class DailyReminders:
                 await self._remind(reminder, decision.post.astimezone(plan.tz).date())
 
     async def _remind(self, reminder: Reminder, day: date) -> None:
+        if is_away(await self._away.until_for_member(reminder.member_id), day):
+            log.debug("member %d: away on %s; no reminder", reminder.member_id, day)
+            return
         now = self._clock.now()
         member_cards = await self._learning.member_cards(reminder.member_id)
         due = sum(1 for card in member_cards.values() if card.due <= now)

@@ -21,9 +21,9 @@ NONE_COVERED = "none"
 
 @dataclass(frozen=True, slots=True)
 class Covered(QuizCommand):
-    """The key points (1-based) the member's answer covered."""
+    """The key points (1-based) the member's answer covered (None: open the checklist)."""
 
-    points: tuple[int, ...]
+    points: tuple[int, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,8 @@ class ReviewCommands:
         self._reviews = reviews
 
     async def covered(self, ctx: CommandContext, command: Covered) -> Response:
+        if command.points is None:
+            return await self._reviews.checklist(ctx.quiz)
         return await self._reviews.covered(ctx.quiz, ctx.event.member, command.points)
 
     async def rate(
@@ -111,6 +113,8 @@ def answer_number(word: str) -> int:
 
 def covered_command(arguments: Arguments) -> Covered:
     words = [str(w) for w in arguments.get("points", ())]  # type: ignore[union-attr]
+    if not words:
+        return Covered(None)
     if [w.lower() for w in words] == [NONE_COVERED]:
         return Covered(())
     points = []
@@ -147,7 +151,8 @@ def rate_command(arguments: Arguments) -> ListAnswers | ShowReviews | Rate | Rem
 
 COVERED = Subcommand(
     "covered",
-    "after the reveal, tick the key points your answer covered: the share proposes your grade",
+    "after the reveal, tick the key points your answer covered (alone: the checklist form);"
+    " the share proposes your grade",
     "/quiz covered 1 3 4",
     params=(
         Param(
@@ -156,8 +161,6 @@ COVERED = Subcommand(
             "The numbers of the key points your answer covered, or none",
             metavar="N",
             label="key point number",
-            required=True,
-            missing="Give the numbers of the key points your answer covered, or none.",
         ),
     ),
     build=covered_command,

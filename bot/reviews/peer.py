@@ -151,6 +151,15 @@ class PeerReviews:
             )
         )
 
+    async def checklist(self, channel: ChannelSettings) -> Response:
+        """The checklist form of the latest revealed round."""
+        round_ = await self.revealed_round(channel)
+        question = self._question(channel, round_)
+        if not question.key_points:
+            raise Refused(f"Question #{round_.number} has no key points to tick.")
+        form = checklist_form(round_, question)
+        return Response(info("Tick the key points your answer covered."), form=form)
+
     # reviews
 
     async def answers_to_review(self, channel: ChannelSettings) -> Response:

@@ -10,10 +10,9 @@ does nothing.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from bot.kernel.models import ActionKind, ChannelSettings, LaterAction, Round
-from bot.scheduling.schedule_spec import ScheduleError, next_slot, parse_schedule
+from bot.scheduling.next_post import next_post
 
 
 def reveal_due_at(channel: ChannelSettings, created_at: datetime) -> datetime | None:
@@ -24,24 +23,13 @@ def reveal_due_at(channel: ChannelSettings, created_at: datetime) -> datetime | 
     return created_at + timedelta(minutes=channel.reveal_after_minutes)
 
 
-def next_question_at(channel: ChannelSettings, after: datetime) -> datetime | None:
-    """The channel's next scheduled question after ``after``; None when none is."""
-    if not channel.is_scheduled() or channel.schedule is None:
-        return None
-    try:
-        spec = parse_schedule(channel.schedule)
-    except ScheduleError:
-        return None
-    return next_slot(spec, ZoneInfo(channel.timezone), after)
-
-
 def last_call_at(channel: ChannelSettings, created_at: datetime) -> datetime | None:
     """When members who asked for notices and have not answered get the last call: that
     long before the outline is due, or without a reveal-after time, before the next
     scheduled question; None without a last call, or with nothing it could come before."""
     if channel.last_call_minutes is None:
         return None
-    ends = reveal_due_at(channel, created_at) or next_question_at(channel, created_at)
+    ends = reveal_due_at(channel, created_at) or next_post(channel, created_at)
     if ends is None:
         return None
     at = ends - timedelta(minutes=channel.last_call_minutes)

@@ -1,6 +1,6 @@
 """A channel's question slots in this process: one that fired, and after downtime the one
 missed within the channel's grace window (posted late, once; older ones skipped and
-logged, never a burst)."""
+logged, never a burst). A slot on one of the channel's skipped days posts neither way."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Collection
 from datetime import datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
@@ -22,6 +23,7 @@ from bot.scheduling.schedule_spec import (
     parse_schedule,
     parse_timezone,
 )
+from bot.scheduling.skipped_days import SkippedDayStore, slot_day
 from bot.scheduling.skips_warned import SkipsWarned
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,7 @@ class ChannelSlots:
         channels: ChannelStore,
         rounds: RoundStore,
         meta: MetaStore,
+        skipped_days: SkippedDayStore,
         start_round: StartRound,
         platforms: Collection[str],
         clock: Clock,
@@ -52,6 +55,7 @@ class ChannelSlots:
         self._channels = channels
         self._rounds = rounds
         self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
+        self._skipped_days = skipped_days
         self._start_round = start_round
         self._platforms = platforms  # the platforms running here (the service's, as it grows)
         self._clock = clock
@@ -60,6 +64,10 @@ class ChannelSlots:
         """A scheduled slot fired for a channel."""
         channel = await self._channels.get_channel_by_id(channel_id)
         if channel is None or not self._runs_here(channel):
+            return
+        day = slot_day(slot, ZoneInfo(channel.timezone))
+        if await self._skipped_days.is_skipped(channel.id, day):
+            log.info("%s is a skipped day: no question", day, extra=about(channel.ref))
             return
         try:
             await self._start_round(channel, scheduled_for=slot, scheduled=True)

@@ -33,6 +33,7 @@ from storage.postgres.migrations import migrate_postgres
 from storage.postgres.outbox import PostgresOutbox
 from storage.postgres.rounds import PostgresRounds
 from storage.sql.answers import Answers
+from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
@@ -45,6 +46,7 @@ from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
 from storage.sql.reviews import Reviews
+from storage.sql.skipped_days import SkippedDays
 from storage.sql.unfinished_cards import UnfinishedCards
 
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -98,6 +100,8 @@ class PostgresStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.skipped_days = SkippedDays(db)
+        self.away = Away(db)
         self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)

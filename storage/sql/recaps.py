@@ -181,8 +181,8 @@ class Recaps:
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
         moment = to_db(until)
         scheduled = await self._db.fetch(
-            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ?"
-            " ORDER BY number",
+            "SELECT id, scheduled_for FROM rounds"
+            " WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ? ORDER BY number",
             (channel_id, moment),
         )
         answered = await self._db.fetch(
@@ -193,11 +193,15 @@ class Recaps:
         )
         by_member: dict[int, set[int]] = {}
         names: dict[int, str] = {}
+        platform_ids: dict[int, str] = {}
         for member_id, round_id, display_name, member in answered:
             by_member.setdefault(member_id, set()).add(round_id)
             names[member_id] = display_name or member
+            platform_ids[member_id] = member
         return StreakRounds(
             scheduled_round_ids=tuple(row[0] for row in scheduled),
             answered={member: frozenset(rounds) for member, rounds in by_member.items()},
             names=names,
+            scheduled_for=tuple(from_db(row[1]) for row in scheduled),
+            platform_ids=platform_ids,
         )

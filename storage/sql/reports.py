@@ -11,7 +11,7 @@ from bot.kernel.models import (
 )
 from storage.report_queries import CHANNEL_STATS, LEADERBOARD, MEMBER_STANDING
 from storage.sql.session import SqlDatabase
-from storage.timestamps import to_db
+from storage.timestamps import from_db, to_db
 
 
 class Reports:
@@ -50,7 +50,8 @@ class Reports:
             (channel_id, member_id),
         )
         scheduled = await self._db.fetch(
-            "SELECT id FROM rounds WHERE channel_id = ? AND scheduled = 1 ORDER BY number",
+            "SELECT id, scheduled_for FROM rounds WHERE channel_id = ? AND scheduled = 1"
+            " ORDER BY number",
             (channel_id,),
         )
         answered = await self._db.fetch(
@@ -64,6 +65,7 @@ class Reports:
             answers_per_topic={row[0]: row[1] for row in topics},
             scheduled_round_ids=tuple(row[0] for row in scheduled),
             answered_round_ids=frozenset(row[0] for row in answered),
+            scheduled_round_times=tuple(from_db(row[1]) for row in scheduled),
         )
 
     async def channel_stats(self, channel_id: int) -> ChannelStats:

@@ -21,6 +21,7 @@ from bot.kernel.bounded_cache import BoundedCache
 from storage.errors import StorageError
 from storage.migrations import MigrationReport
 from storage.sql.answers import Answers
+from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
@@ -33,6 +34,7 @@ from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
 from storage.sql.reviews import Reviews
+from storage.sql.skipped_days import SkippedDays
 from storage.sql.unfinished_cards import UnfinishedCards
 from storage.sqlite.answer_batch import write_answers
 from storage.sqlite.database import SqliteDatabase
@@ -80,6 +82,8 @@ class SqliteStore:
         self.recaps = Recaps(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
+        self.skipped_days = SkippedDays(db)
+        self.away = Away(db)
         self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)

@@ -25,28 +25,33 @@ def reference_forms() -> list[str]:
 
 def registry_forms(subcommand: Subcommand) -> set[str]:
     """The help's form, and the forms a table row may split it into: one per setting, and
-    an optional argument part left out (what everyone runs) or given (what admins run)."""
+    the optional argument parts left out (what everyone runs) or one of them given (what
+    admins run: ``/quiz schedule SPEC... [TIMEZONE]``, ``/quiz schedule skip|unskip ...``)."""
     full = subcommand.form()
     forms = {full}
     head = f"/quiz {subcommand.name}"
     forms |= {f"{head} {s.form()}" for s in subcommand.settings}
     forms |= {form for form, _, _ in subcommand.usages()}
-    rest = full.removeprefix(head).strip()
-    if _one_optional_part(rest):
-        forms |= {head, f"{head} {rest[1:-1]}"}
+    parts = _optional_parts(full.removeprefix(head).strip())
+    if parts:
+        forms |= {head, *(f"{head} {part[1:-1]}" for part in parts)}
     return forms
 
 
-def _one_optional_part(text: str) -> bool:
-    """``[a [b]]`` but not ``[a] [b]``: one bracket spans the whole text."""
-    if not text.startswith("["):
-        return False
-    depth = 0
+def _optional_parts(text: str) -> list[str]:
+    """``[a [b]] [c]`` as ``["[a [b]]", "[c]"]``; none when anything is outside a bracket."""
+    parts: list[str] = []
+    depth, start = 0, 0
     for index, char in enumerate(text):
+        if depth == 0 and char == " ":
+            start = index + 1
+            continue
+        if depth == 0 and char != "[":
+            return []
         depth += {"[": 1, "]": -1}.get(char, 0)
         if depth == 0:
-            return index == len(text) - 1
-    return False
+            parts.append(text[start : index + 1])
+    return parts if depth == 0 else []
 
 
 def test_every_form_in_the_command_reference_is_the_help_s() -> None:

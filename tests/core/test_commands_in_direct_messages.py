@@ -10,7 +10,18 @@ from bot.kernel.events import Command
 from bot.kernel.refs import ChannelRef
 from tests.harness import QuizHarness
 
-MEMBERS_OWN = {"help", "me", "grade", "goal", "practice", "hint", "remind", "topics", "packs"}
+MEMBERS_OWN = {
+    "help",
+    "me",
+    "grade",
+    "goal",
+    "practice",
+    "hint",
+    "remind",
+    "away",
+    "topics",
+    "packs",
+}
 
 
 def test_only_the_members_own_commands_work_in_direct_messages() -> None:

@@ -5,31 +5,18 @@ not ask is told; each message goes out once, however often its step runs."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.channels.commands import ping_group
 from bot.kernel.models import ActionKind
 from bot.kernel.render import Card, CardKind
-from questions.catalog import Catalog
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        await harness.command("config grace 6")  # an admin sets the quiz up in the channel
-        yield harness
+@pytest.fixture
+async def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    await quiz_on_both.command("config grace 6")  # an admin sets the quiz up in the channel
+    return quiz_on_both
 
 
 def direct_to(quiz: QuizHarness, name: str) -> list[Card]:
@@ -177,3 +164,23 @@ def test_a_ping_is_read_from_every_platforms_mention(typed: str, group: str | No
 def test_a_ping_of_everyone_is_refused(typed: str) -> None:
     with pytest.raises(ValueError, match="everyone in the channel"):
         ping_group(typed)
+
+
+async def test_a_member_away_gets_no_notice_and_no_last_call(quiz: QuizHarness) -> None:
+    await quiz.command("config reveal-after 4h")
+    await quiz.command("config last-call 1h")
+    await quiz.command("notify on", by="ann")
+    await quiz.command("notify on", by="bob")
+    away = await quiz.command("away until 2026-12-10", by="ann")
+    assert away.card.kind is not CardKind.ERROR, away.card.body
+
+    await quiz.command("now")
+    quiz.clock.advance(hours=3, minutes=1)
+    await quiz.service.settle()
+
+    assert direct_to(quiz, "ann") == []
+    assert [c.title.split()[0] for c in direct_to(quiz, "bob")] == ["Question", "Last"]
+
+    await quiz.command("away off", by="ann")
+    await quiz.command("now")
+    assert [c.title for c in direct_to(quiz, "ann")][-1].endswith("is up")

@@ -5,29 +5,16 @@ revealed round of the last 14 days."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.kernel.models import ActionKind
 from bot.kernel.render import CardKind
-from questions.catalog import Catalog
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    return quiz_on_both
 
 
 def outlines(quiz: QuizHarness, round_id: int) -> int:

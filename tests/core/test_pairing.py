@@ -179,6 +179,14 @@ async def test_members_away_or_skipping_are_left_out(quiz: QuizHarness) -> None:
     assert (cat, date(2026, 11, 30)) in asked
 
 
+async def test_a_member_away_by_quiz_away_is_left_out(quiz: QuizHarness) -> None:
+    await opted_in(quiz, "ann", "bob", "cat")
+    away = await quiz.command("away until 2026-12-04", by="cat")
+    assert "away" in (away.card.title + away.card.body).lower()
+    await quiz.command("pair now")
+    assert list(quiz.platform.shared.values()) == [["ann", "bob"]]
+
+
 async def test_no_repeat_partner_next_week_while_others_are_possible(quiz: QuizHarness) -> None:
     await opted_in(quiz, "ann", "bob", "cat", "dan")
     await quiz.command("pair now")

@@ -6,9 +6,6 @@ review grades a member who did not grade, ``/quiz best`` posts the best answer, 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.kernel.events import ButtonPress, FormSubmit
@@ -20,9 +17,13 @@ from bot.rounds.cards import CHECKLIST_ACTION, REVIEW_ACTION
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.conftest import sample_pack
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
+
+
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    return quiz_on_both
+
 
 KEY_POINTS = ["the ring", "the bus bandwidth", "the 2(N-1)/N factor", "NVLink", "the tests"]
 
@@ -38,18 +39,6 @@ def catalog_with_key_points() -> Catalog:
 @pytest.fixture
 def catalog() -> Catalog:
     return catalog_with_key_points()
-
-
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
 
 
 async def revealed_round_with_answers(quiz: QuizHarness) -> int:

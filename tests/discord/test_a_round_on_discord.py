@@ -318,7 +318,7 @@ async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
     custom_ids = [c["custom_id"] for row in outline["components"] for c in row["components"]]
     assert custom_ids == [
         f"quizbot:grade_{word}:{round_.id}" for word in ("missed", "partly", "good", "nailed")
-    ]
+    ] + [f"quizbot:checklist:{round_.id}", f"quizbot:review_answer:r{round_.id}"]
     before = len(quiz.fake.interaction_replies)
     press = button_payload(quiz.fake, ANN, outline, f"quizbot:grade_partly:{round_.id}")
     await quiz.run("INTERACTION_CREATE", press)

@@ -121,7 +121,7 @@ async def test_grade_buttons_under_the_outline_grade_privately(slack_quiz: Slack
     [actions] = [b for b in outline.blocks if b["type"] == "actions"]
     assert [(e["action_id"], e["value"]) for e in actions["elements"]] == [
         (f"quiz:grade_{word}", round_id) for word in ("missed", "partly", "good", "nailed")
-    ]
+    ] + [("quiz:review_answer", f"r{round_id}")]  # the sample pack has no key points to tick
     await quiz.press("quiz:grade_missed", round_id, by="U7")
     await quiz.press("quiz:grade_good", round_id, by="U7")
     assert [text.splitlines()[0] for text in quiz.told("U7")] == [

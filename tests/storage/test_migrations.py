@@ -9,6 +9,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from storage.copy import TABLES as COPIED_TABLES
 from storage.errors import MigrationError, SchemaTooNewError
 from storage.migrations import (
     Migration,
@@ -168,3 +169,13 @@ async def test_migration_8_keeps_the_outbox_and_lets_an_action_have_no_round(
             {"t0": T0},
         )
     assert {"reminders"} <= tables_of(path)
+
+
+async def test_the_database_copy_takes_every_table_of_the_schema(tmp_path: Path) -> None:
+    """``quizbot db copy`` moves a deployment between backends: a table it does not list
+    would be left behind (three added tables were, until this test)."""
+    path = tmp_path / "quiz.db"
+    async with SqliteStore.open(path):
+        pass
+    schema = {t for t in tables_of(path) if not t.startswith("sqlite_")}
+    assert schema - set(COPIED_TABLES) == set()

@@ -1,4 +1,4 @@
--- Mirrors 014_peer_reviews.sql.
+-- Mirrors 015_peer_reviews.sql.
 -- Learning from each other. A grade may come from the key points the member ticked
 -- (covered: a JSON list of 1-based key point numbers; NULL: a plain grade) and from the
 -- member's reviewers (source 'reviews': the median review score, replaced by the member's

@@ -1,4 +1,4 @@
--- Mirrors 015_pairing.sql.
+-- Mirrors 016_pairing.sql.
 -- Mock interviews in pairs. A member of a quiz channel opts in (pair_members: the topics
 -- they want to be interviewed on, a JSON list, and the ISO week they skip, if any); each
 -- channel has a weekly pairing slot (pair_schedules; no row: Monday 10:00). A pairing is

@@ -1,0 +1,1 @@
+"""Members' time away: no reminders or notifications meanwhile, and streaks excused."""
