@@ -11,9 +11,10 @@ import contextlib
 import logging
 import random
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from bot.away.commands import AwayCommands
+from bot.away.periods import is_away as away_on
 from bot.bank.commands import BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
@@ -36,7 +37,14 @@ from bot.kernel.events import (
     Reply,
 )
 from bot.kernel.metrics import Metrics, NoMetrics
-from bot.kernel.models import AnswerMode, AnswerOutcome, AnswerRecord, ChannelSettings, Round
+from bot.kernel.models import (
+    AnswerMode,
+    AnswerOutcome,
+    AnswerRecord,
+    ChannelSettings,
+    OutboxAction,
+    Round,
+)
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
@@ -52,6 +60,8 @@ from bot.member_data.service import MemberDataService
 from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
+from bot.pairing.commands import PairCommands
+from bot.pairing.weekly import IsAway, WeeklyPairings
 from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
 from bot.recaps.commands import RecapCommands
@@ -90,6 +100,7 @@ class QuizService:
         rng: random.Random | None = None,
         background: bool = True,
         metrics: Metrics | None = None,
+        is_away: IsAway | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
@@ -106,6 +117,7 @@ class QuizService:
             disable_channel=self.disable_channel,
             metrics=self.metrics,
             recap_card=self._recap_card,
+            pairing=self._perform_pairing,
         )
         self.engine = QuizEngine(
             store=store,
@@ -132,6 +144,17 @@ class QuizService:
             away=store.away,
             clock=clock,
             wake_outbox=self.outbox.wake,
+        )
+        self.pairings = WeeklyPairings(
+            pairs=store.pairs,
+            channels=store.channels,
+            learning=self.learning,
+            question_for=self.engine.question_for,
+            question_topics=self.engine.question_topics,
+            send_direct=self.engine.send_direct,
+            clock=clock,
+            wake_outbox=self.outbox.wake,
+            is_away=is_away or self._member_away,
         )
         self.practice = PracticeSessions(
             self.engine,
@@ -231,6 +254,9 @@ class QuizService:
         self.recap_scheduler = (
             QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
         )
+        self.pair_scheduler = (
+            QuizScheduler(self.pairings.on_slot, clock, kind="pair") if background else None
+        )
         self.reminders.scheduler = (
             QuizScheduler(self.reminders.on_slot, clock, kind="remind") if background else None
         )
@@ -297,6 +323,7 @@ class QuizService:
                 clock=clock,
                 default_timezone=self.config.default_timezone,
                 reviews=store.reviews,
+                pairs=store.pairs,
             ),
             PracticeCommands(self.practice),
             BlindCommands(self.blind),
@@ -305,6 +332,16 @@ class QuizService:
             NoticeCommands(store.notices, store.answers, clock),
             ReviewCommands(self.peer_reviews),
             RecapCommands(self.recaps, settings, clock),
+            PairCommands(
+                pairings=self.pairings,
+                pairs=store.pairs,
+                members=store.answers,
+                reminders=store.reminders,
+                learning=self.learning,
+                settings=settings,
+                question_for=self.engine.question_for,
+                clock=clock,
+            ),
             BankCommands(self.review, self.engine.questions, self.engine.catalog),
             ChannelCommands(
                 settings=settings,
@@ -328,6 +365,13 @@ class QuizService:
     ) -> Card | None:
         return await self.recaps.card(platform, channel, key)
 
+    async def _member_away(self, member_id: int, day: date) -> bool:
+        """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
+        return away_on(await self.store.away.until_for_member(member_id), day)
+
+    async def _perform_pairing(self, platform: Platform, action: OutboxAction) -> None:
+        await self.pairings.perform(platform, action)
+
     # life cycle
 
     async def start(self) -> None:
@@ -340,6 +384,8 @@ class QuizService:
         await self.slots.catch_up(channels)
         await self.recaps.load(channels)
         await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
+        await self.pairings.load(channels)
+        await self.pairings.catch_up(c for c in channels if c.ref.platform in self.platforms)
         reminders = await self.reminders.load(self.platforms.keys())
         await self.reminders.catch_up(reminders)
         if self.scheduler is not None and self.recap_scheduler is not None:
@@ -347,6 +393,8 @@ class QuizService:
                 self.channel_changed(channel)
             self.scheduler.start()
             self.recap_scheduler.start()
+        if self.pair_scheduler is not None:
+            self.pair_scheduler.start()
         if self.reminders.scheduler is not None:
             self.reminders.scheduler.start()
         if self.channel_sync is not None:
@@ -366,6 +414,8 @@ class QuizService:
             await self.scheduler.shutdown()
         if self.recap_scheduler is not None:
             await self.recap_scheduler.shutdown()
+        if self.pair_scheduler is not None:
+            await self.pair_scheduler.shutdown()
         if self.reminders.scheduler is not None:
             await self.reminders.scheduler.shutdown()
         if self._outbox_task is not None:
@@ -456,6 +506,11 @@ class QuizService:
         else:
             self.scheduler.remove_channel(channel.id)
             self.recap_scheduler.remove_channel(channel.id)
+        if self.pair_scheduler is not None:
+            wanted = channel.ref.platform in self.platforms
+            self.pair_scheduler.set_plan(
+                channel.id, self.pairings.plan(channel) if wanted else None
+            )
 
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now

@@ -11,6 +11,7 @@ from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore
 from bot.notices.store import NoticeStore
 from bot.outbox.store import OutboxStore
+from bot.pairing.store import PairStore
 from bot.practice.store import PracticeStore
 from bot.recaps.store import RecapStore
 from bot.reminders.store import ReminderStore
@@ -107,6 +108,11 @@ class Store(Protocol):
     @property
     def reviews(self) -> ReviewStore:
         """Members' reviews of each other's answers, and each round's best answer."""
+        ...
+
+    @property
+    def pairs(self) -> PairStore:
+        """Mock-interview opt-ins, weekly pairings, briefs and ratings."""
         ...
 
     async def close(self) -> None: ...

@@ -48,6 +48,12 @@ TABLES = (
     "notice_members",
     "answer_reviews",
     "best_answers",
+    "pair_members",
+    "pair_schedules",
+    "pairings",
+    "pair_groups",
+    "pair_briefs",
+    "pair_ratings",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

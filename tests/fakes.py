@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -76,6 +77,7 @@ class FakePlatform:
     failures: list[BaseException] = field(default_factory=list)  # raised by the next sends
     crash_after_send: bool = False
     calls: int = 0
+    shared: dict[str, list[str]] = field(default_factory=dict)  # key -> members of a group DM
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
 
     def _maybe_fail(self) -> None:
@@ -139,6 +141,15 @@ class FakePlatform:
         self._maybe_fail()
         self.files.append((member.member_id, file))
         return "in your direct messages"
+
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """A shared conversation of exactly these members, the same for the same members."""
+        self._maybe_fail()
+        ids = sorted(m.member_id for m in members)
+        self.shared[key] = ids
+        return ChannelRef(self.name, channel.workspace, "G-" + "-".join(ids), title)
 
     async def link(self, message: MessageRef, thread: ThreadRef | None = None) -> str | None:
         where = f"{thread.thread_id}/" if thread else ""

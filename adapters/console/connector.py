@@ -14,7 +14,7 @@ import asyncio
 import itertools
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -27,6 +27,8 @@ from adapters.console.view import (
     ShownRound,
     direct_channel,
     direct_member,
+    shared_channel,
+    shared_members,
 )
 from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
@@ -117,7 +119,9 @@ class ConsolePlatform:
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         message = f"m{self._run}-{next(self._ids)}"
-        self.transcript.show(None, BOT_NAME, card, direct_member(channel))
+        self.transcript.show(
+            None, BOT_NAME, card, direct_member(channel) or shared_members(channel)
+        )
         self._sent_keys[key] = message
         return MessageRef(channel, message)
 
@@ -160,6 +164,12 @@ class ConsolePlatform:
             path = folder / f"{stem}-{number}{suffix}"
         await asyncio.to_thread(path.write_bytes, file.content)
         return f"written to {path}"
+
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """A shared DM view of ``members`` (the console shows it as ``[DM › ann, bob]``)."""
+        return shared_channel(sorted(m.member_id for m in members))
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None

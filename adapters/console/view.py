@@ -19,6 +19,26 @@ def direct_channel(member: str) -> ChannelRef:
     )
 
 
+SHARED_PREFIX = "group-"
+
+
+def shared_channel(members: list[str]) -> ChannelRef:
+    """The console's shared DM view of a few members and the bot (a mock-interview pair)."""
+    return ChannelRef(
+        CONSOLE_CHANNEL.platform,
+        CONSOLE_CHANNEL.workspace,
+        SHARED_PREFIX + "+".join(members),
+        "shared DM",
+    )
+
+
+def shared_members(channel: ChannelRef) -> str | None:
+    """``ann, bob`` for the shared DM view of ann and bob; None for any other channel."""
+    if channel.channel_id.startswith(SHARED_PREFIX):
+        return ", ".join(channel.channel_id.removeprefix(SHARED_PREFIX).split("+"))
+    return None
+
+
 def direct_member(channel: ChannelRef) -> str | None:
     """The member whose direct messages ``channel`` is; None for #practice."""
     if channel.channel_id.startswith(DIRECT_PREFIX):

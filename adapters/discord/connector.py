@@ -75,6 +75,8 @@ log = logging.getLogger(__name__)
 THREAD_NAME_LIMIT = 100
 THREAD_ALREADY_EXISTS = 160004
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
+SHARED_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a mock-interview pair's
+PRIVATE_THREAD: Literal[12] = 12  # Discord's channel type of a private thread
 ADMIN_MEMORY_SECONDS = 300.0
 STALE_BUTTON = "This button is out of date; use `/quiz reveal` or the newest question."
 FORM_TOO_BIG = "This form cannot be opened on Discord; the error was logged."
@@ -403,6 +405,26 @@ class DiscordPlatform:
         thread_id = int(data["id"])
         self._channels.remember(thread_id, int(channel.channel_id))
         return ThreadRef(channel, str(thread_id))
+
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """A private thread in the quiz channel with exactly ``members`` added (bots
+        cannot open group DMs on Discord; permission "Create Private Threads"). Adding a
+        member pings nobody else; the thread is not invitable, so only moderators join."""
+        name = title.strip()[:THREAD_NAME_LIMIT] or "Mock interview"
+        with platform_errors(f"opening a private thread in {channel.label()}"):
+            data = await self._client.http.start_thread_without_message(
+                int(channel.channel_id),
+                name=name,
+                auto_archive_duration=SHARED_ARCHIVE_MINUTES,
+                type=PRIVATE_THREAD,
+                invitable=False,
+            )
+            thread_id = int(data["id"])
+            for member in members:
+                await self._client.http.add_user_to_thread(thread_id, int(member.member_id))
+        return channel_ref(int(channel.workspace) or None, thread_id, name)
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = thread.channel.workspace

@@ -8,13 +8,15 @@ SCOPES = ("bot", "applications.commands")
 
 
 def required_permissions() -> discord.Permissions:
-    """View channel, send messages (also in threads), create public threads, add
+    """View channel, send messages (also in threads), create public threads, create
+    private threads (where a mock-interview pair meets: bots cannot open group DMs), add
     reactions, read message history (reconciliation, find_sent) and embed links."""
     return discord.Permissions(
         view_channel=True,
         send_messages=True,
         send_messages_in_threads=True,
         create_public_threads=True,
+        create_private_threads=True,
         add_reactions=True,
         read_message_history=True,
         embed_links=True,

@@ -302,6 +302,20 @@ class SlackPlatform:
             )
         return "in your direct messages with me"
 
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """The group DM of ``members`` and the bot (``conversations.open`` with their ids,
+        scope ``mpim:write``): Slack gives the same one for the same members again."""
+        client = (await self.workspace(channel.workspace)).client
+        users = ",".join(m.member_id for m in members)
+        async with slack_call("conversations.open"):
+            opened = await client.conversations_open(users=users)
+        found = opened.get("channel") or {}
+        if not found.get("id"):
+            raise PlatformError("conversations.open gave no channel")
+        return ChannelRef(channel.platform, channel.workspace, str(found["id"]), title)
+
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         # Slack has no ephemeral files: a private card (``/quiz me``) goes out as text,
         # which carries every figure of its picture.

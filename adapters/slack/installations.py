@@ -50,6 +50,7 @@ BOT_SCOPES = (
     "files:write",
     "im:write",
     "im:history",
+    "mpim:write",  # the group DM of a mock-interview pair (/quiz pair)
 )
 KEY_HINT = (
     "QUIZBOT_SLACK_TOKEN_ENCRYPTION_KEY must be a Fernet key (32 url-safe base64-encoded bytes); "

@@ -76,6 +76,9 @@ class Param:
     missing: str = ""  # the message when a required parameter is not given
     alone: str = ""  # a word given instead of a value, with nothing after it ("off")
     suggest: Suggest | None = None
+    # of a first parameter's choices: the ones that make the invocation an admin one
+    # (``/quiz pair schedule``), the others staying every member's (``/quiz pair on``)
+    admin_choices: tuple[str, ...] = ()
 
     def form(self) -> str:
         match self.kind:
@@ -227,6 +230,8 @@ class Subcommand:
             return self.admin or len(given) > 1
         if self.admin or not given:
             return self.admin
+        if self.params and given[0].lower() in self.params[0].admin_choices:
+            return True
         admin_params = [p for p in self.params if p.admin]
         if admin_params and all(p.kind in (ParamKind.FLAG, ParamKind.CHOICE) for p in self.params):
             # options in any order: an admin's use only when an admin option is given

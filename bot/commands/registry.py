@@ -23,7 +23,8 @@ from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
 from bot.member_data.commands import EXPORT, FORGET
 from bot.notices.commands import NOTIFY
-from bot.practice.commands import PRACTICE
+from bot.pairing.commands import PAIR
+from bot.practice.commands import HINT, PRACTICE
 from bot.recaps.commands import RECAP
 from bot.reminders.commands import REMIND
 from bot.reviews.commands import BEST, COVERED, RATE
@@ -38,12 +39,14 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     RATE,
     GOAL,
     PRACTICE,
+    HINT,
     ANSWER,
     REMIND,
     EXPORT,
     FORGET,
     AWAY,
     NOTIFY,
+    PAIR,
     STATS,
     TOPICS,
     SCHEDULE,

@@ -47,6 +47,9 @@ class ActionKind(StrEnum):
     BLIND_ANSWERS = "blind_answers"
     RECAP = "recap"  # a weekly recap, hung on the last round it reports (see bot.recaps.recap)
     DIRECT = "direct"  # a stored card posted to a member's DM channel (practice, reminders)
+    # a channel's weekly mock-interview pairing: matched when performed, then its intros and
+    # briefs queued as direct actions (see bot.pairing.weekly); sends nothing itself
+    PAIRING = "pairing"
     # Internal steps of a round, sending nothing themselves: each queues what it decides
     # (the outline, members' notices), so it happens once like any other action.
     REVEAL_DUE = "reveal_due"  # the channel's reveal-after time came: reveal if nobody did

@@ -5,6 +5,7 @@ only through these protocols."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -149,6 +150,21 @@ class SendsFiles(Protocol):
     async def send_file(self, member: MemberRef, file: DataFile) -> str:
         """Send ``file`` to ``member`` alone; where it went, as the member is told ("in
         your direct messages with me", a path). Raises ``PlatformError`` on failure."""
+        ...
+
+
+@runtime_checkable
+class SharedConversations(Protocol):
+    """A platform where the bot can open one conversation shared by a few members and
+    itself (Slack: a group DM; Discord: a private thread in the quiz channel; the console:
+    a shared DM view); mock-interview pairs meet there."""
+
+    async def open_shared(
+        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+    ) -> ChannelRef:
+        """The conversation of exactly ``members`` and the bot, opened from the quiz
+        ``channel`` (``title``: its name where it has one); posts to it go through
+        :meth:`Platform.post`. Adds nobody else and pings nobody."""
         ...
 
 

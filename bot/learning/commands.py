@@ -26,6 +26,7 @@ from bot.kernel.scoring import streak
 from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
+from bot.pairing.store import PairStore
 from bot.practice.sessions import PracticeSessions
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reviews.cards import calibration
@@ -90,6 +91,7 @@ class LearningCommands:
         clock: Clock,
         default_timezone: str,
         reviews: ReviewStore,
+        pairs: PairStore | None = None,
     ) -> None:
         self._away = away
         self._learning = learning
@@ -102,6 +104,7 @@ class LearningCommands:
         self._clock = clock
         self._default_timezone = default_timezone
         self._reviews = reviews
+        self._pairs = pairs
 
     async def grade(self, ctx: CommandContext, command: GradeRound) -> Response | None:
         session = await self._practice.waiting_for_grade(ctx.event.channel)
@@ -206,6 +209,11 @@ class LearningCommands:
         judged = calibration(await self._reviews.reviewed_answers(member_id))
         if judged is not None:
             fields.append(Field("Your grades and your reviewers'", judged[0].upper() + judged[1:]))
+        if self._pairs is not None:
+            counts = await self._pairs.pair_counts(member_id)
+            if counts.given or counts.taken:
+                text = f"{counts.given} given, {counts.taken} taken"
+                fields.append(Field("Mock interviews", text, inline=True))
         return Response(dataclasses.replace(card, fields=tuple(fields), image=image))
 
 

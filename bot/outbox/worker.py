@@ -79,6 +79,8 @@ IDLE_SECONDS = 60.0
 RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
 
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
+# Performs a channel's weekly pairing action (see bot.pairing.weekly).
+Pairing = Callable[[Platform, OutboxAction], Awaitable[None]]
 # Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
 RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
 
@@ -120,6 +122,7 @@ class OutboxWorker:
         disable_channel: ChannelDisabler,
         metrics: Metrics,
         recap_card: RecapCard,
+        pairing: Pairing | None = None,
     ) -> None:
         self._store = store
         self._platforms = platforms
@@ -130,6 +133,7 @@ class OutboxWorker:
         self._disable_channel = disable_channel
         self._metrics = metrics
         self._recap_card = recap_card
+        self._pairing = pairing
         self._notices = NoticeSender(
             notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
         )
@@ -468,6 +472,8 @@ class OutboxWorker:
 
     async def _perform_direct(self, action: OutboxAction) -> bool:
         """Post a direct action's stored card to its DM channel; whether it was completed."""
+        if action.kind is ActionKind.PAIRING:
+            return await self._perform_pairing(action)
         if action.destination is None or action.card is None:
             await self._store.outbox.fail_action(
                 action.id, "direct action without a card", self._clock.now()
@@ -500,6 +506,24 @@ class OutboxWorker:
             return False
         self._metrics.action_sent(platform.name, action.kind.value, time.perf_counter() - started)
         await self._store.outbox.complete_action(attempt.id, result, self._clock.now())
+        return True
+
+    async def _perform_pairing(self, action: OutboxAction) -> bool:
+        """A channel's weekly pairing: matched and its intros and briefs queued by the
+        pairing feature, which keeps each step it did, so a retry goes on from there."""
+        destination = action.destination
+        platform = self._platforms.get(destination.platform if destination else "")
+        if platform is None or self._pairing is None:
+            return False  # that platform (or pairing) is not running in this process
+        attempt = await self._store.outbox.begin_attempt(action.id, self._clock.now())
+        if attempt is None:
+            return False
+        try:
+            await self._pairing(platform, attempt)
+        except Exception as problem:
+            await self._retry_later(platform.name, attempt, problem)
+            return False
+        await self._store.outbox.complete_action(attempt.id, None, self._clock.now())
         return True
 
     async def _find_sent(

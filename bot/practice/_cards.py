@@ -12,6 +12,7 @@ from questions.pack import Question
 
 PRACTICE_VALUE_PREFIX = "p"  # a grade button's value in a session's outline: "p12"
 NEXT_ACTION = "practice_next"
+HINT_ACTION = "practice_hint"  # its value: the session id
 WORDS = "|".join(GRADE_WORDS)
 
 HELP_TEXT = (
@@ -33,22 +34,43 @@ def session_of_value(value: str) -> int | None:
     return None
 
 
-def question_card(question: Question) -> Card:
+def hint_buttons(question: Question, session_id: int | None) -> tuple[Button, ...]:
+    """The Hint button, where there is a key point to reveal."""
+    if session_id is None or not question.key_points:
+        return ()
+    return (Button("Hint", HINT_ACTION, str(session_id)),)
+
+
+def question_card(question: Question, session_id: int | None = None) -> Card:
+    hint = " **Hint** (or `/quiz hint`) shows a key point." if question.key_points else ""
     return Card(
         title="Practice question",
         body=question.question,
         fields=(Field("Topic", question.topic, inline=True),),
-        footer="Answer here, as you would in an interview. `/quiz practice stop` ends it.",
+        footer=f"Answer here, as you would in an interview.{hint} `/quiz practice stop` ends it.",
+        buttons=hint_buttons(question, session_id),
         kind=CardKind.QUESTION,
     )
 
 
-def follow_up_card(question: Question, number: int) -> Card:
+def follow_up_card(question: Question, number: int, session_id: int | None = None) -> Card:
     return Card(
         title=f"Follow-up {number} of {len(question.follow_ups)}",
         body=question.follow_ups[number - 1].ask,
         footer="Answer here.",
+        buttons=hint_buttons(question, session_id),
         kind=CardKind.FOLLOW_UPS,
+    )
+
+
+def hint_card(question: Question, number: int) -> Card:
+    """Key point ``number`` (1-based) of the question, revealed as a hint."""
+    total = len(question.key_points)
+    return Card(
+        title=f"Hint {number} of {total}",
+        body=question.key_points[number - 1],
+        footer='With a hint taken, the best grade is "good".',
+        kind=CardKind.INFO,
     )
 
 
@@ -71,11 +93,13 @@ def outline_card(question: Question, session_id: int) -> Card:
     )
 
 
-def graded_card(grade: Grade, due: datetime, timezone: str, session_id: int) -> Card:
+def graded_card(
+    grade: Grade, due: datetime, timezone: str, session_id: int, note: str = ""
+) -> Card:
     return Card(
         title=f"Practice graded: {grade.word}",
         body=(
-            f"This question comes back for you on {kernel_cards.day_text(due, timezone)}. "
+            note + f"This question comes back for you on {kernel_cards.day_text(due, timezone)}. "
             "Next question: the button, or `/quiz practice` right here."
         ),
         buttons=(Button("Next question", NEXT_ACTION, str(session_id)),),

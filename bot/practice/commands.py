@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bot.commands.context import CommandContext
 from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
 from bot.commands.typed import QuizCommand
+from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
 from bot.practice.sessions import NO_DIRECT_MESSAGES, PracticeSessions
@@ -24,6 +25,11 @@ class StartPractice(QuizCommand):
 
     topic: str | None  # None: any topic
     difficulty: Difficulty | None = None  # None: any difficulty
+
+
+@dataclass(frozen=True, slots=True)
+class TakeHint(QuizCommand):
+    """``/quiz hint``: one more key point of the open practice question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,18 @@ class PracticeCommands:
         return await self._sessions.start(
             ctx.platform, ctx.event.member, command.topic, difficulty=command.difficulty
         )
+
+    async def hint(self, ctx: CommandContext, command: TakeHint) -> Response:
+        if ctx.platform is None:
+            raise Refused(NO_DIRECT_MESSAGES)
+        if ctx.event.direct:  # a Discord DM names no guild: the DM's session is theirs
+            session = await self._sessions.in_direct(ctx.event.channel)
+        else:
+            session = await self._sessions.current_of(ctx.event.member)
+        if session is None:
+            raise Refused("No practice session is open: start one with `/quiz practice`.")
+        await self._sessions.hint(ctx.platform, session)
+        return Response(info("Hint sent", "The next key point is in your direct messages."))
 
 
 def is_difficulty(word: str) -> bool:
@@ -92,6 +110,16 @@ PRACTICE = Subcommand(
     ),
     build=practice_command,
     handler=PracticeCommands.practice,
+    needs_channel=False,
+    in_direct=True,
+)
+
+HINT = Subcommand(
+    "hint",
+    "in private practice, one more key point of the question (the best grade is then good)",
+    "/quiz hint",
+    build=lambda _: TakeHint(),
+    handler=PracticeCommands.hint,
     needs_channel=False,
     in_direct=True,
 )

@@ -26,7 +26,7 @@ from bot.learning.goal_hint import GoalHint
 from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import _cards as practice_cards
-from bot.practice._cards import NEXT_ACTION, session_of_value
+from bot.practice._cards import HINT_ACTION, NEXT_ACTION, session_of_value
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
@@ -49,7 +49,7 @@ def same_place(a: ChannelRef, b: ChannelRef) -> bool:
 
 def is_practice_button(press: ButtonPress) -> bool:
     """A practice card's Next button, or a grade button that names its session."""
-    return press.action == NEXT_ACTION or session_of_value(press.value) is not None
+    return press.action in (NEXT_ACTION, HINT_ACTION) or session_of_value(press.value) is not None
 
 
 class PracticeSessions:
@@ -75,6 +75,10 @@ class PracticeSessions:
     async def current(self, member_id: int) -> PracticeSession | None:
         """The member's open session; one untouched for a day is closed quietly first."""
         return await self._alive(await self._store.open_session(member_id))
+
+    async def current_of(self, member: MemberRef) -> PracticeSession | None:
+        """:meth:`current` of the member by their platform reference."""
+        return await self.current(await self._members.member_id(member))
 
     async def in_direct(self, channel: ChannelRef) -> PracticeSession | None:
         """The open session of this DM channel (the member's, whatever workspace the
@@ -126,7 +130,7 @@ class PracticeSessions:
             if current.state is PracticeState.ANSWER and current.answers == 0:
                 # Its question may never have been queued (a failure just after the session
                 # began): queued again under its key, it is sent once whatever happened.
-                card = practice_cards.question_card(self._question(current))
+                card = practice_cards.question_card(self._question(current), current.id)
                 await self._send(platform, current, "question", card)
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
@@ -147,7 +151,8 @@ class PracticeSessions:
         if session is None:
             raise Refused(ALREADY_OPEN)
         question = self._question(session)
-        await self._send(platform, session, "question", practice_cards.question_card(question))
+        card = practice_cards.question_card(question, session.id)
+        await self._send(platform, session, "question", card)
         said = "I sent you a question in your direct messages."
         if self._goal_hint is not None:
             has_goal = await self._learning.goal_target(member_id, now) is not None
@@ -194,7 +199,7 @@ class PracticeSessions:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
         else:
-            card = practice_cards.follow_up_card(question, number)
+            card = practice_cards.follow_up_card(question, number, session.id)
             await self._send(platform, session, f"follow-up:{number}", card)
         now = self._engine.clock.now()
         await self._store.advance(session.id, session.answers, state, now, delivery=delivery)
@@ -205,9 +210,15 @@ class PracticeSessions:
 
     async def on_button(self, press: ButtonPress, platform: Platform) -> Response | None:
         """A practice card's button: the next question, or the grade of the session's."""
-        if press.action == NEXT_ACTION:
+        if press.action in (NEXT_ACTION, HINT_ACTION):
             value = press.value
-            session_id = int(value) if value.isascii() and value.isdigit() else 0
+            session_id = int(value[:12]) if value.isascii() and value.isdigit() else 0
+            if press.action == HINT_ACTION:
+                hinted = await self.in_direct(press.channel)
+                if hinted is None or hinted.id != session_id:
+                    raise Refused(SESSION_OVER)
+                await self.hint(platform, hinted)
+                return None
             return await self.next_question(platform, press.member, press.channel, session_id)
         grade = grade_of_action(press.action)
         session = await self.waiting_for_grade(press.channel)
@@ -215,6 +226,19 @@ class PracticeSessions:
             raise Refused("That practice session is over. Start another with `/quiz practice`.")
         await self.grade(platform, session, grade)
         return None
+
+    async def hint(self, platform: Platform, session: PracticeSession) -> None:
+        """Reveal the session's next key point (once each: queued under its number)."""
+        question = self._question(session)
+        if session.state is not PracticeState.ANSWER:
+            raise Refused("The outline is out already: every key point is in it.")
+        if session.hints >= len(question.key_points):
+            raise Refused("No more hints: you have every key point of this question.")
+        taken = await self._store.take_hint(session.id, self._engine.clock.now())
+        if taken is None:
+            raise Refused(SESSION_OVER)
+        card = practice_cards.hint_card(question, min(taken, len(question.key_points)))
+        await self._send(platform, session, f"hint:{taken}", card)
 
     @staticmethod
     def how_to_grade() -> Response:
@@ -226,6 +250,10 @@ class PracticeSessions:
         is posted in the DM once, and is the only one: nothing is told privately besides."""
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
+        note = ""
+        if session.hints and grade is Grade.NAILED:  # a hint taken: "good" at best
+            grade = Grade.GOOD
+            note = 'With a hint taken, "good" is the best grade. '
         now = self._engine.clock.now()
         try:
             # The session closes in the grade's transaction: never closed without its grade.
@@ -235,7 +263,7 @@ class PracticeSessions:
         except SessionOver:
             raise Refused(SESSION_OVER) from None
         zone = self._engine.config.default_timezone
-        card = practice_cards.graded_card(grade, result.card.due, zone, session.id)
+        card = practice_cards.graded_card(grade, result.card.due, zone, session.id, note)
         await self._send(platform, session, "graded", card)
 
     async def next_question(

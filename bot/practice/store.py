@@ -38,6 +38,7 @@ class PracticeSession:
     started_at: datetime
     touched_at: datetime  # the last step; the session expires a day after it
     difficulty: Difficulty | None = None  # the difficulty asked for; "Next question" keeps it
+    hints: int = 0  # key points revealed by Hint; after one, the best grade is "good"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,11 @@ class PracticeStore(Protocol):
 
     async def start_session(self, draft: PracticeDraft) -> PracticeSession | None:
         """Open a session; None (nothing written) when the member already has one open."""
+        ...
+
+    async def take_hint(self, session_id: int, at: datetime) -> int | None:
+        """Count one more hint taken in the open session; the count after it, or None when
+        the session is closed."""
         ...
 
     async def advance(

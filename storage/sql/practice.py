@@ -18,7 +18,7 @@ from storage.timestamps import from_db, to_db
 DIRECT_NAME = "DM"
 SESSION_COLUMNS = (
     "id, member_id, platform, workspace, direct_channel, question_id, topic, answers, state,"
-    " started_at, touched_at, difficulty"
+    " started_at, touched_at, difficulty, hints"
 )
 
 
@@ -92,6 +92,20 @@ class Practice:
             draft.difficulty,
         )
 
+    async def take_hint(self, session_id: int, at: datetime) -> int | None:
+        async with self._db.transaction() as session:
+            changed = await session.execute(
+                "UPDATE practice_sessions SET hints = hints + 1, touched_at = ?"
+                " WHERE id = ? AND closed_at IS NULL",
+                (to_db(at), session_id),
+            )
+            if changed != 1:
+                return None
+            row = await session.fetch_one(
+                "SELECT hints FROM practice_sessions WHERE id = ?", (session_id,)
+            )
+        return None if row is None else int(row[0])
+
     async def advance(
         self,
         session_id: int,
@@ -136,4 +150,5 @@ def _session(row: Row) -> PracticeSession:
         started_at=from_db(row[9]),
         touched_at=from_db(row[10]),
         difficulty=difficulty_from_db(row[11]),
+        hints=row[12],
     )

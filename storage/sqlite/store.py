@@ -29,6 +29,7 @@ from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.member_data import MemberData
 from storage.sql.notices import Notices
+from storage.sql.pairs import Pairs
 from storage.sql.practice import Practice
 from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
@@ -84,6 +85,7 @@ class SqliteStore:
         self.reminders = Reminders(db)
         self.skipped_days = SkippedDays(db)
         self.away = Away(db)
+        self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)

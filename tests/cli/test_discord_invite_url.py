@@ -33,6 +33,7 @@ def test_invite_url_has_the_scopes_and_exactly_the_permissions_used(
         "SEND_MESSAGES": 1 << 11,
         "SEND_MESSAGES_IN_THREADS": 1 << 38,
         "CREATE_PUBLIC_THREADS": 1 << 35,
+        "CREATE_PRIVATE_THREADS": 1 << 36,
         "ADD_REACTIONS": 1 << 6,
         "READ_MESSAGE_HISTORY": 1 << 16,
         "EMBED_LINKS": 1 << 14,

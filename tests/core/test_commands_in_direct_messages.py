@@ -16,6 +16,7 @@ MEMBERS_OWN = {
     "grade",
     "goal",
     "practice",
+    "hint",
     "remind",
     "away",
     "export",

@@ -114,6 +114,7 @@ class FakeDiscord:
     messages: dict[int, dict[int, Json]] = field(default_factory=dict)
     reactions: dict[tuple[int, str], list[int]] = field(default_factory=dict)
     channels: dict[int, Json] = field(default_factory=dict)
+    thread_members: dict[int, list[int]] = field(default_factory=dict)  # private threads
     users: dict[int, Json] = field(default_factory=dict)
     member_permissions: dict[int, int] = field(default_factory=dict)
     interaction_replies: list[Json] = field(default_factory=list)
@@ -509,6 +510,13 @@ class FakeDiscord:
                 return self._json(self._with_reactions(found))
             case ("POST", ["channels", channel, "messages", message, "threads"]):
                 return self._create_thread(int(channel), int(message), body)
+            case ("POST", ["channels", channel, "threads"]):
+                return self._create_private_thread(int(channel), body)
+            case ("PUT", ["channels", thread, "thread-members", user]):
+                if int(thread) not in self.channels:
+                    return self._error(404, 10003, "Unknown Channel")
+                self.thread_members.setdefault(int(thread), []).append(int(user))
+                return web.Response(status=204)
             case ("PUT", ["channels", channel, "messages", message, "reactions", emoji, "@me"]):
                 if int(channel) not in self.channels:
                     return self._error(404, 10003, "Unknown Channel")
@@ -652,6 +660,35 @@ class FakeDiscord:
         }
         self.channels[message_id] = thread
         self.messages[message_id] = {}
+        return self._json(thread)
+
+    def _create_private_thread(self, channel_id: int, body: Json) -> web.Response:
+        """A thread started from no message (``type`` 12: private, members added one by
+        one; ``thread_members`` keeps them)."""
+        if channel_id not in self.channels:
+            return self._error(404, 10003, "Unknown Channel")
+        thread_id = self.next_id()
+        thread = {
+            "id": str(thread_id),
+            "type": int(body.get("type", 11)),
+            "guild_id": str(self.guild_id),
+            "parent_id": str(channel_id),
+            "name": body["name"],
+            "owner_id": str(self.bot_id),
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                "archive_timestamp": _now(),
+                "locked": False,
+                "invitable": bool(body.get("invitable", True)),
+            },
+        }
+        self.channels[thread_id] = thread
+        self.messages[thread_id] = {}
         return self._json(thread)
 
     def _interaction_callback(self, interaction_id: int, body: Json) -> web.Response:

@@ -115,6 +115,7 @@ class FakeSlack:
     # slack_file must be a file shared into the user's IM with the bot (D<user>), as a
     # file of the bot's alone is refused (invalid_blocks)
     home_views: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    group_dms: dict[str, list[str]] = field(default_factory=dict)  # group DM id: members
     calls: list[str] = field(default_factory=list)
     peers: list[object] = field(default_factory=list)  # the client address of each call
     # OAuth: codes the "user" got from Slack's consent page, and the bot tokens they became
@@ -363,8 +364,15 @@ class FakeSlack:
         return {"ok": True, "channel": posted.channel, "ts": posted.ts}
 
     def _conversations_open(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Each member's IM with the bot is ``D<member>``."""
-        return {"ok": True, "channel": {"id": f"D{params['users']}"}}
+        """Each member's IM with the bot is ``D<member>``; the group DM of several members
+        and the bot is ``G`` and their ids, the same for the same members (``group_dms``
+        keeps who is in each)."""
+        users = str(params["users"]).split(",")
+        if len(users) == 1:
+            return {"ok": True, "channel": {"id": f"D{users[0]}"}}
+        group = "G" + "".join(sorted(users))
+        self.group_dms[group] = sorted(users)
+        return {"ok": True, "channel": {"id": group}}
 
     def _chat_getPermalink(self, params: Mapping[str, Any]) -> dict[str, Any]:
         ts = str(params["message_ts"]).replace(".", "")

@@ -139,6 +139,7 @@ def test_manifest_asks_for_exactly_what_the_adapter_uses() -> None:
         "files:write",
         "im:write",
         "im:history",
+        "mpim:write",
     }
     settings = manifest["settings"]
     assert set(settings["event_subscriptions"]["bot_events"]) == {

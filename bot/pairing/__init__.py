@@ -1,0 +1,1 @@
+"""Mock interviews in pairs: opt-in, the weekly matching, briefs and ratings."""

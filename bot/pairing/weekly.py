@@ -1,0 +1,268 @@
+"""WeeklyPairings: each channel's pairing slot, the pairing recorded once, and performed.
+
+A pairing slot (or ``/quiz pair now``) records the channel's pairing of that ISO week and
+its outbox action in one transaction, keyed ``pair:<channel>:<week>``: a slot handled
+twice (a restart, catch-up and the scheduler, two replicas) records it once. The outbox
+performs the action once: it matches the members opted in and not away (storing the
+groups before anything is sent, so a retry after a crash finds the same groups), opens
+each group's shared conversation and queues its intro and each interviewer's brief as
+direct actions keyed per group and member, sent once each.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.kernel.clock import Clock
+from bot.kernel.log_context import about
+from bot.kernel.models import ActionKind, ChannelSettings, OutboxAction, OutboxDraft
+from bot.kernel.platform import DirectMessages, Platform, SharedConversations
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.render import Card
+from bot.kernel.stores import ChannelStore
+from bot.learning.service import LearningService
+from bot.pairing.cards import brief_card, intro_card
+from bot.pairing.matching import Candidate, PairHistory, pair
+from bot.pairing.schedule import PairSetting, iso_week, pairing_key, pairing_plan
+from bot.pairing.store import PairGroup, PairMember, PairStore
+from bot.scheduling.schedule_spec import ScheduleError, missed_slot
+from bot.scheduling.scheduler import ChannelPlan
+from questions.pack import Question
+
+log = logging.getLogger(__name__)
+NOT_SEEN_FOR = timedelta(days=7)  # a brief's question: none the partner saw this recently
+
+# Whether a member is away on a local date (their away aggregate, once it exists).
+IsAway = Callable[[int, date], Awaitable[bool]]
+SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
+
+
+async def never_away(member_id: int, day: date) -> bool:
+    """The default: nobody is ever away."""
+    return False
+
+
+class WeeklyPairings:
+    """Each channel's weekly pairing: its slot, recording it once, performing it."""
+
+    def __init__(
+        self,
+        *,
+        pairs: PairStore,
+        channels: ChannelStore,
+        learning: LearningService,
+        question_for: Callable[[ChannelRef, int], Question | None],
+        question_topics: Callable[[], Mapping[int, str]],
+        send_direct: SendDirect,
+        clock: Clock,
+        wake_outbox: Callable[[], None],
+        is_away: IsAway = never_away,
+    ) -> None:
+        self._pairs = pairs
+        self._channels = channels
+        self._learning = learning
+        self._question_for = question_for
+        self._question_topics = question_topics
+        self._send_direct = send_direct
+        self._clock = clock
+        self._wake_outbox = wake_outbox
+        self.is_away = is_away
+        self._settings: dict[int, PairSetting] = {}
+
+    # settings
+
+    async def load(self, channels: Iterable[ChannelSettings]) -> None:
+        stored = await self._pairs.pair_schedules()
+        for channel in channels:
+            enabled, schedule = stored.get(channel.id, (True, None))
+            self._settings[channel.id] = PairSetting(enabled, schedule)
+
+    def setting(self, channel_id: int) -> PairSetting:
+        return self._settings.get(channel_id, PairSetting())
+
+    async def change(self, channel_id: int, setting: PairSetting) -> None:
+        await self._pairs.set_pair_schedule(channel_id, setting.enabled, setting.schedule)
+        self._settings[channel_id] = setting
+
+    def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
+        try:
+            return pairing_plan(channel, self.setting(channel.id))
+        except ScheduleError as problem:
+            log.error("no pairing: %s", problem, extra=about(channel.ref))
+            return None
+
+    # slots
+
+    async def on_slot(self, channel_id: int, slot: datetime) -> None:
+        """A pairing slot fired: record the channel's pairing of the slot's week."""
+        channel = await self._channels.get_channel_by_id(channel_id)
+        if channel is None or self.plan(channel) is None:
+            return
+        await self.record(channel, slot)
+
+    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
+        """After downtime: each channel's last pairing slot within its grace window (a
+        week already paired is recorded once, so asking again changes nothing)."""
+        now = self._clock.now()
+        for channel in channels:
+            plan = self.plan(channel)
+            if plan is None:
+                continue
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+            if decision.post is not None:
+                await self.record(channel, decision.post)
+
+    async def record(self, channel: ChannelSettings, moment: datetime) -> bool:
+        """Record the channel's pairing of ``moment``'s ISO week and its outbox action;
+        False when that week's is recorded already."""
+        week = iso_week(moment, ZoneInfo(channel.timezone))
+        key = pairing_key(channel.id, week)
+        action = OutboxDraft(None, ActionKind.PAIRING, key, channel.ref)
+        if not await self._pairs.record_pairing(channel.id, week, key, action, self._clock.now()):
+            return False
+        log.info("pairing of %s recorded", week, extra=about(channel.ref))
+        self._wake_outbox()
+        return True
+
+    # performing
+
+    async def perform(self, platform: Platform, action: OutboxAction) -> None:
+        """The outbox performs a pairing: match (once), open each group's conversation,
+        queue its intro and briefs. Raises to be retried; each step done is kept."""
+        groups = await self._pairs.pairing_groups(action.key)
+        channel_id, week = _parse_key(action.key)
+        channel = await self._channels.get_channel_by_id(channel_id)
+        if groups is None or channel is None:
+            log.warning("pairing %s: no such pairing or channel; nothing done", action.key)
+            return
+        members = {m.member_id: m for m in await self._pairs.pair_members(channel.id)}
+        if not groups:
+            matched = await self._match(channel, week, list(members.values()), action.key)
+            groups = await self._pairs.store_groups(action.key, matched, self._clock.now())
+            log.info("pairing of %s: %d group(s)", week, len(groups), extra=about(channel.ref))
+        for group in groups:
+            await self._meet(platform, channel, group, members, week)
+
+    async def _match(
+        self, channel: ChannelSettings, week: str, opted: list[PairMember], key: str
+    ) -> list[tuple[int, ...]]:
+        now = self._clock.now()
+        today = now.astimezone(ZoneInfo(channel.timezone)).date()
+        candidates = []
+        for member in opted:
+            if member.skip_week == week or await self.is_away(member.member_id, today):
+                continue
+            offset = now.astimezone(ZoneInfo(member.timezone)).utcoffset()
+            hours = 0.0 if offset is None else offset.total_seconds() / 3600
+            candidates.append(Candidate(member.member_id, frozenset(member.topics), hours))
+        history = PairHistory(await self._pairs.past_partners(channel.id))
+        return pair(candidates, history, seed=zlib.crc32(key.encode()))
+
+    async def _meet(
+        self,
+        platform: Platform,
+        channel: ChannelSettings,
+        group: PairGroup,
+        members: Mapping[int, PairMember],
+        week: str,
+    ) -> None:
+        """The group's conversation opened (once: kept on the group), its intro and the
+        briefs queued (once each: keyed by group and member)."""
+        people = [members.get(m) for m in group.members]
+        if any(p is None for p in people):
+            log.info("pair group %d: a member opted out since; no intro", group.id)
+            return
+        group_members = [p for p in people if p is not None]
+        names = [p.name or p.member for p in group_members]
+        refs = [_member_ref(channel, p) for p in group_members]
+        where = group.conversation
+        if where is None and isinstance(platform, SharedConversations):
+            title = f"Mock interview {week}: " + " & ".join(names)
+            where = await platform.open_shared(
+                channel.ref, refs, title[:100], key=f"pair:{group.id}:room"
+            )
+            await self._pairs.set_conversation(group.id, where)
+        if where is not None:
+            await self._send_direct(where, intro_card(names, week), f"pair:{group.id}:intro")
+        for at, interviewer in enumerate(group_members):
+            candidate = group_members[(at + 1) % len(group_members)]
+            question = await self._brief_question(channel, group, interviewer, candidate)
+            direct = await self._direct_of(platform, channel, interviewer)
+            if question is None or direct is None:
+                log.info("pair group %d: no brief for member %d", group.id, interviewer.member_id)
+                continue
+            card = brief_card(candidate.name or candidate.member, question, week)
+            await self._send_direct(direct, card, f"pair:{group.id}:brief:{interviewer.member_id}")
+
+    async def _brief_question(
+        self,
+        channel: ChannelSettings,
+        group: PairGroup,
+        interviewer: PairMember,
+        candidate: PairMember,
+    ) -> Question | None:
+        question_id = await self._pairs.brief_question(group.id, candidate.member_id)
+        if question_id is None:
+            question_id = await self.choose_question(channel, candidate)
+            if question_id is None:
+                return None
+            await self._pairs.set_brief(
+                group.id, candidate.member_id, interviewer.member_id, question_id
+            )
+            # the stored choice wins (a retry that chose otherwise asks the first one)
+            question_id = await self._pairs.brief_question(group.id, candidate.member_id)
+        return None if question_id is None else self._question_for(channel.ref, question_id)
+
+    async def choose_question(self, channel: ChannelSettings, candidate: PairMember) -> int | None:
+        """The question to interview ``candidate`` on, by their memory model: of their
+        topics (or the channel's), none they graded or the channel asked in the last 7
+        days; the most overdue card first, then the weakest (least stable), then one they
+        never graded (a different one for each member and day)."""
+        now = self._clock.now()
+        wanted = set(candidate.topics) or set(channel.topics or ())
+        recent = await self._pairs.recent_round_questions(channel.id, now - NOT_SEEN_FOR)
+        cards = await self._learning.store.member_cards(candidate.member_id)
+        eligible = []
+        for question_id, topic in sorted(self._question_topics().items()):
+            if (wanted and topic not in wanted) or question_id in recent:
+                continue
+            question = self._question_for(channel.ref, question_id)
+            if question is None:
+                continue
+            card = cards.get(question_id)
+            if card is not None and card.last_review > now - NOT_SEEN_FOR:
+                continue
+            eligible.append(question_id)
+        due = sorted((cards[q].due, q) for q in eligible if q in cards and cards[q].due <= now)
+        if due:
+            return due[0][1]
+        weakest = sorted((cards[q].stability, q) for q in eligible if q in cards)
+        if weakest:
+            return weakest[0][1]
+        never = [q for q in eligible if q not in cards]
+        if not never:
+            return None
+        return never[zlib.crc32(f"{candidate.member_id}:{now.date()}".encode()) % len(never)]
+
+    async def _direct_of(
+        self, platform: Platform, channel: ChannelSettings, member: PairMember
+    ) -> ChannelRef | None:
+        if member.direct is not None:
+            return ChannelRef(channel.ref.platform, channel.ref.workspace, member.direct, "")
+        if isinstance(platform, DirectMessages):
+            return await platform.open_direct(_member_ref(channel, member))
+        return None
+
+
+def _member_ref(channel: ChannelSettings, member: PairMember) -> MemberRef:
+    return MemberRef(channel.ref.platform, channel.ref.workspace, member.member, member.name)
+
+
+def _parse_key(key: str) -> tuple[int, str]:
+    """``pair:<channel>:<week>`` -> (channel id, week)."""
+    _, channel, week = key.split(":", 2)
+    return int(channel), week
