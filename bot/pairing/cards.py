@@ -40,9 +40,15 @@ def intro_card(names: Sequence[str], week: str) -> Card:
     )
 
 
+def _follow_up(ask: str, notes: Sequence[str]) -> str:
+    """A follow-up to ask, and under it what a good answer contains (its reference notes)."""
+    return "\n".join([f"- {ask}", *(f"    – {note}" for note in notes)])
+
+
 def brief_card(partner: str, question: Question, week: str) -> Card:
     """An interviewer's brief: the question for ``partner``, what to listen for and how."""
-    follow_ups = "\n".join(f"- {f.ask}" for f in question.follow_ups) or "- (none)"
+    follow_ups = "\n".join(_follow_up(f.ask, f.note_lines) for f in question.follow_ups)
+    follow_ups = follow_ups or "- (none)"
     points = "\n".join(f"{n}. {p}" for n, p in enumerate(question.key_points, 1)) or "(none)"
     scores = ", ".join(f"{s} {label}" for s, label in SCORES.items())
     return Card(
