@@ -32,14 +32,16 @@ GRADE_COLUMNS = "rating, graded_at, round_id"
 # The first grade of each question a member graded themselves (the earliest current grade:
 # a changed grade keeps the time of the review it corrects; one standing in from reviewers
 # is not what the member knew), counted per workspace and topic: of one member (with a row
-# of no topic when they have none), or of every member. A first sight is a miss when FSRS
-# reads its grade as a lapse: missed or partly (bot.kernel.grades).
+# of no topic when they have none), or of every member. A first sight is a miss only when
+# graded missed: "partly" is a lapse to FSRS, but the answer was partly recalled, and
+# counting it as a miss made the prior too low (bench/learning.py: 1.009x round-robin at 120
+# questions against 1.052x).
 _FIRSTS = (
     "SELECT member_id, question_id, rating, ROW_NUMBER() OVER"
     " (PARTITION BY member_id, question_id ORDER BY graded_at, id) AS nth"
     " FROM grades WHERE replaced_at IS NULL AND source = 'self'"
 )
-_LAPSE = "SUM(CASE WHEN f.rating <= 2 THEN 1 ELSE 0 END)"
+_LAPSE = "SUM(CASE WHEN f.rating = 1 THEN 1 ELSE 0 END)"
 _MEMBER_FIRST_GRADES = (
     f"SELECT me.platform, me.workspace, q.topic, COUNT(f.rating), {_LAPSE}"
     f" FROM members me LEFT JOIN ({_FIRSTS} AND member_id = ?) AS f ON f.nth = 1"
