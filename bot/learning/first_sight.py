@@ -4,11 +4,11 @@ A question a member has never graded has no FSRS card, yet the practice forecast
 chance that they recall it on first sight. It is estimated from first grades: the first
 grade each member gave each question (a round's or practice's, as it stands now) is a
 first sight, recalled unless graded missed ("partly" is a lapse to FSRS, but was partly
-recalled). The member's own first sights come first; while they are few the estimate leans on their team's (the
-other members of their workspace), then on the topic's (every member's first sights of
-that topic's questions), then on :data:`DEFAULT_PRIOR_RECALL`. Each level is shrunk toward
-the next as a beta prior of :data:`PSEUDO_FIRST_GRADES` first sights at the next level's
-rate::
+recalled). The member's own first sights come first; while they are few the estimate
+leans on their team's (the other members of their workspace), then on the topic's (every
+member's first sights of that topic's questions), then on :data:`DEFAULT_PRIOR_RECALL`.
+Each level is shrunk toward the next as a beta prior of :data:`PSEUDO_FIRST_GRADES` first
+sights at the next level's rate::
 
     topic  = (recalled_topic  + K * default) / (first_topic  + K)
     team   = (recalled_team   + K * topic)   / (first_team   + K)
