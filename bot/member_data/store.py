@@ -32,6 +32,10 @@ ERASED_TABLES: tuple[str, ...] = (
     "member_goals",
     "reminders",
     "notice_members",  # the channels they asked to be told of
+    "pair_members",  # their opt-in to mock interviews
+    "pair_groups",  # the weeks they were paired (the partner's meeting with them goes too)
+    "pair_briefs",  # the briefs of those weeks, for them and about them
+    "pair_ratings",  # the ratings of those interviews
     "away_periods",  # their time away (by workspace and platform member id)
     "practice_sessions",
     "bonuses",

@@ -10,6 +10,7 @@ so the other replicas drop its job.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
@@ -64,6 +65,9 @@ _MARK_HANDLED = (
 
 _DIRECT_CHANNELS = (
     "SELECT platform, workspace, direct_channel FROM practice_sessions WHERE member_id = ?"
+    " UNION SELECT c.platform, c.workspace, p.direct_channel FROM pair_members p"
+    " JOIN channels c ON c.id = p.channel_id"
+    " WHERE p.member_id = ? AND p.direct_channel IS NOT NULL"
     " UNION SELECT platform, workspace, direct_channel FROM reminders WHERE member_id = ?"
     " UNION SELECT platform, workspace, direct_channel FROM notice_members WHERE member_id = ?"
 )
@@ -85,6 +89,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("member_goals", "DELETE FROM member_goals WHERE member_id = ?"),
     ("reminders", "DELETE FROM reminders WHERE member_id = ?"),
     ("notice_members", "DELETE FROM notice_members WHERE member_id = ?"),
+    ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("flags", "DELETE FROM flags WHERE member_id = ?"),
@@ -155,6 +160,8 @@ class MemberData:
                 deleted["outbox"] = deleted.get("outbox", 0) + (
                     await session.execute("DELETE FROM outbox WHERE key = ?", (key,))
                 )
+            for table, count in (await _erase_pair_groups(session, member_id)).items():
+                deleted[table] = deleted.get(table, 0) + count
             for table, sql in _ERASE:
                 deleted[table] = deleted.get(table, 0) + await session.execute(sql, (member_id,))
             await session.execute("UPDATE members SET display_name = '' WHERE id = ?", (member_id,))
@@ -188,11 +195,26 @@ class MemberData:
         return [_plain(row) for row in await self._db.fetch(sql, params)]
 
 
+async def _erase_pair_groups(session: Session, member_id: int) -> dict[str, int]:
+    """Delete the mock-interview groups the member was in, with their briefs and ratings
+    (the partners' history of that week goes too: it was a meeting with them)."""
+    rows = await session.fetch("SELECT id, members FROM pair_groups", ())
+    groups = [int(row[0]) for row in rows if member_id in json.loads(str(row[1]))]
+    deleted = {"pair_briefs": 0, "pair_ratings": 0, "pair_groups": 0}
+    for group_id in groups:
+        for table in deleted:
+            column = "id" if table == "pair_groups" else "group_id"
+            deleted[table] += await session.execute(
+                f"DELETE FROM {table} WHERE {column} = ?", (group_id,)
+            )
+    return deleted
+
+
 async def _direct_sends(
     session: Session, member_id: int, known: list[tuple[str, str, str]]
 ) -> list[str]:
     """The outbox keys of every send to the member's direct-message channels."""
-    stored = await session.fetch(_DIRECT_CHANNELS, (member_id,) * 3)
+    stored = await session.fetch(_DIRECT_CHANNELS, (member_id,) * 4)
     channels = {*known, *(tuple(row) for row in stored)}
     keys: set[str] = set()
     for channel in sorted(channels):

@@ -243,3 +243,20 @@ async def test_the_brief_avoids_what_the_partner_graded_this_week(quiz: QuizHarn
     groups = await quiz.service.store.pairs.pairing_groups(pairing_key(channel.id, WEEK))
     assert groups
     assert await quiz.service.store.pairs.brief_question(groups[0].id, bob) == gpu[1]
+
+
+async def test_forget_me_erases_the_members_mock_interviews(quiz: QuizHarness) -> None:
+    await opted_in(quiz, "ann", "bob")
+    await quiz.command("pair now")
+    ann = await member_id(quiz, "ann")
+    store = quiz.service.store
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert channel is not None
+    assert await store.pairs.past_partners(channel.id)  # ann and bob met
+
+    await quiz.command("forget me", by="ann")
+    await quiz.command("forget me confirm", by="ann")
+
+    assert await store.pairs.pair_member(channel.id, ann) is None
+    assert await store.pairs.past_partners(channel.id) == []
+    assert await store.pairs.member_groups(channel.id, ann) == []

@@ -5,6 +5,7 @@ anyone else's, and a channel's export holds its rounds, answers, votes and grade
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
@@ -157,12 +158,17 @@ async def rows_naming(store: SqliteStore, member_id: int) -> dict[str, int]:
     for table, column in await member_columns(store):
         if table == "members" or f"{table}.{column}" in KEPT_TABLES:
             continue
-        value: int | str = platform_id if column == "member" else member_id
-        rows = await store.database.fetch(
-            f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)
-        )
-        if rows[0][0]:
-            counts[f"{table}.{column}"] = int(rows[0][0])
+        if column == "members":  # a JSON list of member ids (a mock-interview group)
+            listed = await store.database.fetch(f"SELECT {column} FROM {table}", ())
+            count = sum(member_id in json.loads(str(row[0])) for row in listed)
+        else:
+            value: int | str = platform_id if column == "member" else member_id
+            rows = await store.database.fetch(
+                f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)
+            )
+            count = int(rows[0][0])
+        if count:
+            counts[f"{table}.{column}"] = count
     return counts
 
 
