@@ -21,9 +21,9 @@ CONFIRM = "confirm"
 
 ERASES = (
     "your answers (and the votes and reviews on them), the reviews you wrote, grades, memory"
-    " cards, goal, practice sessions, daily reminder, notices, time away, bonuses, flags and"
-    " suggestions not approved, in every channel of"
-    " this workspace, and the messages queued for your direct messages"
+    " cards, goal, practice sessions, daily reminder, notices, time away, mock interviews,"
+    " bonuses, flags and suggestions not approved, in every channel of this workspace, and"
+    " the messages queued for your direct messages"
 )
 KEEPS = (
     "Nothing personal is kept: your name leaves the leaderboards, votes you gave stay in"
