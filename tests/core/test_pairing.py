@@ -6,9 +6,7 @@ members away or skipping left out; a rating grading the candidate's question."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +16,8 @@ from bot.kernel.models import ActionKind
 from bot.pairing.schedule import pairing_key
 from questions.catalog import Catalog
 from tests.core.test_peer_reviews import catalog_with_key_points
-from tests.fakes import FakeClock, FakePlatform, Sent
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.fakes import FakePlatform, Sent
+from tests.harness import QuizHarness
 
 WEEK = "2026-W49"  # the week of Monday 2026-11-30, the fake clock's start
 
@@ -30,16 +27,9 @@ def catalog() -> Catalog:
     return catalog_with_key_points()
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    return quiz_on_both
 
 
 async def opted_in(quiz: QuizHarness, *names: str, topics: str = "") -> None:

@@ -4,9 +4,6 @@ taken are recorded on the session; with one taken the best grade is "good"."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.kernel.events import ButtonPress, Command
@@ -22,9 +19,7 @@ from tests.core.test_practice_sessions import (
     session_of,
     write,
 )
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 
 @pytest.fixture
@@ -32,16 +27,9 @@ def catalog() -> Catalog:
     return catalog_with_key_points()
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
+    return quiz_on_both
 
 
 def hints(quiz: QuizHarness, name: str) -> list[tuple[str, str]]:
