@@ -222,8 +222,6 @@ class QuizEngine:
         actions = [ActionKind.QUESTION, ActionKind.THREAD, ActionKind.HINT]
         if channel.followup_policy is FollowUpPolicy.IMMEDIATELY:
             actions.append(ActionKind.FOLLOW_UPS)
-        if await self.store.notices.has_subscribers(channel.id):
-            actions.append(ActionKind.NOTICE)
         now = self.clock.now()
         round_ = await self.store.rounds.create_round(
             channel.id,

@@ -47,8 +47,9 @@ class RoundStore(Protocol):
         channel's rounds asked each question id; absent: never), reveal the channel's open
         round unless it was revealed already (queueing its follow-ups and outline, as a
         reveal does), close it, insert the new one with the next round number, and enqueue
-        its actions with keys ``round:<id>:<kind>``, due now, and the ``later`` ones at
-        their times. The pick is in the transaction, so two rounds created at once see each
+        its actions with keys ``round:<id>:<kind>``, due now (and its notice step when
+        members of the channel asked for notices), and the ``later`` ones at their times.
+        The pick is in the transaction, so two rounds created at once see each
         other's question.
 
         Returns None, changing nothing, when the channel already has a round for

@@ -20,12 +20,14 @@ from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.sql.rounds import (
     PENDING_OF_ROUND,
     QUEUE_BLIND_ANSWERS_OF_CHANNEL,
+    QUEUE_NOTICE,
     QUEUE_REVEAL_OF_OPEN_ROUND,
     REVEAL,
     REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
     later_rows,
+    notice_params,
 )
 from storage.timestamps import to_db
 
@@ -117,6 +119,7 @@ class PostgresRounds(RoundQueries):
                     await conn.execute(
                         _INSERT_LATER_ACTION, created.id, kind.value, key, to_db(due), now
                     )
+                await session.execute(QUEUE_NOTICE, notice_params(created.id, now, channel_id))
         except SlotTaken:
             return None
         self._round_channels.put(created.id, channel_id)

@@ -64,9 +64,3 @@ class Notices:
             (channel_id,),
         )
         return [Subscriber(row[0], ChannelRef(row[1], row[2], row[3], DIRECT_NAME)) for row in rows]
-
-    async def has_subscribers(self, channel_id: int) -> bool:
-        row = await self._db.fetch_one(
-            "SELECT 1 FROM notice_members WHERE channel_id = ? LIMIT 1", (channel_id,)
-        )
-        return row is not None

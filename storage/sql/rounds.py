@@ -74,6 +74,21 @@ QUEUE_REVEAL_OF_OPEN_ROUND = (
 )
 # Parameters: now, the channel.
 REVEAL_OPEN_ROUND = "UPDATE rounds SET revealed_at = ? WHERE " + _OPEN_UNREVEALED.replace("r.", "")
+# A new round's notice step, queued in the round's transaction, only when members of the
+# channel asked for notices. Parameters: the round, its key, now three times, the channel.
+QUEUE_NOTICE = (
+    "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+    " created_at, updated_at)"
+    f" SELECT ?, '{ActionKind.NOTICE.value}', ?, 'pending', 0, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM notice_members WHERE channel_id = ?)"
+    " ON CONFLICT (key) DO NOTHING"
+)
+
+
+def notice_params(round_id: int, now: str, channel_id: int) -> tuple[object, ...]:
+    return (round_id, action_key(round_id, ActionKind.NOTICE), now, now, now, channel_id)
+
+
 CLOSE_OPEN_ROUND = (
     "UPDATE rounds SET state = 'closed', closed_at = ? WHERE channel_id = ? AND state = 'open'"
 )

@@ -17,11 +17,13 @@ from storage.sql.rounds import (
     CLOSE_OPEN_ROUND,
     COUNT_REVEAL_REACTORS,
     QUEUE_BLIND_ANSWERS_OF_CHANNEL,
+    QUEUE_NOTICE,
     QUEUE_REVEAL_OF_OPEN_ROUND,
     REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
     later_rows,
+    notice_params,
 )
 from storage.sqlite import on_thread
 from storage.sqlite.database import SqliteDatabase
@@ -81,6 +83,7 @@ class SqliteRounds(RoundQueries):
                     for kind, key, due in later_rows(new_round.id, later)
                 ],
             )
+            conn.execute(QUEUE_NOTICE, notice_params(new_round.id, now, channel_id))
             return new_round
 
         created = await self._sqlite.transact(work)
