@@ -618,8 +618,7 @@ class OutboxWorker:
         answer_id = int(key.rsplit(":", 1)[1])
         if await self._store.reviews.best_answer(round_.id) != answer_id:
             return None
-        answers = await self._store.answers.round_answers(round_.id)
-        answer = next((a for a in answers if a.id == answer_id), None)
+        answer = await self._store.answers.answer_by_id(answer_id)
         return None if answer is None else best_answer_card(answer)
 
     async def _reveal_due(self, round_: Round, channel: ChannelSettings) -> None:

@@ -640,9 +640,17 @@ class FakeDiscord:
             return self._error(404, 10003, "Unknown Channel")
         if message_id in self.channels:
             return self._error(400, 160004, "A thread has already been created for this message")
-        thread = {
-            "id": str(message_id),
-            "type": 11,
+        thread = self._thread_json(message_id, channel_id, body, 11)
+        self.channels[message_id] = thread
+        self.messages[message_id] = {}
+        return self._json(thread)
+
+    def _thread_json(self, thread_id: int, channel_id: int, body: Json, kind: int) -> Json:
+        """A thread of ``channel_id`` as Discord answers its creation (``kind`` 11 public,
+        12 private)."""
+        return {
+            "id": str(thread_id),
+            "type": kind,
             "guild_id": str(self.guild_id),
             "parent_id": str(channel_id),
             "name": body["name"],
@@ -658,9 +666,6 @@ class FakeDiscord:
                 "locked": False,
             },
         }
-        self.channels[message_id] = thread
-        self.messages[message_id] = {}
-        return self._json(thread)
 
     def _create_private_thread(self, channel_id: int, body: Json) -> web.Response:
         """A thread started from no message (``type`` 12: private, members added one by
@@ -668,25 +673,8 @@ class FakeDiscord:
         if channel_id not in self.channels:
             return self._error(404, 10003, "Unknown Channel")
         thread_id = self.next_id()
-        thread = {
-            "id": str(thread_id),
-            "type": int(body.get("type", 11)),
-            "guild_id": str(self.guild_id),
-            "parent_id": str(channel_id),
-            "name": body["name"],
-            "owner_id": str(self.bot_id),
-            "message_count": 0,
-            "member_count": 1,
-            "rate_limit_per_user": 0,
-            "flags": 0,
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": body.get("auto_archive_duration", 1440),
-                "archive_timestamp": _now(),
-                "locked": False,
-                "invitable": bool(body.get("invitable", True)),
-            },
-        }
+        thread = self._thread_json(thread_id, channel_id, body, int(body.get("type", 11)))
+        thread["thread_metadata"]["invitable"] = bool(body.get("invitable", True))
         self.channels[thread_id] = thread
         self.messages[thread_id] = {}
         return self._json(thread)
