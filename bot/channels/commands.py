@@ -569,8 +569,31 @@ def _shown_minutes(minutes: int | None) -> str:
     return OFF if minutes is None else show_minutes(minutes)
 
 
-def _off_or_minutes(minutes: int) -> int | None:
-    return None if minutes == 0 else minutes
+def _duration_setting(
+    name: str,
+    description: str,
+    maximum: int,
+    invalid: str,
+    build: Callable[[int | None], QuizCommand],
+    read: Callable[[ChannelSettings], int | None],
+) -> Setting[Any]:
+    """A setting of whole minutes from 1 to ``maximum``, or off (None)."""
+    return Setting(
+        name,
+        Param(
+            "value",
+            ParamKind.DURATION,
+            description,
+            metavar="DURATION|off",
+            minimum=1,
+            maximum=maximum,
+            alone=OFF,
+            invalid=invalid,
+        ),
+        lambda minutes: build(None if minutes == 0 else minutes),
+        read,
+        _shown_minutes,
+    )
 
 
 CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
@@ -652,40 +675,22 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda level: SetDifficulty(None if level == ANY_DIFFICULTY else Difficulty(level)),
         lambda channel: ANY_DIFFICULTY if channel.difficulty is None else channel.difficulty.value,
     ),
-    Setting(
+    _duration_setting(
         "reveal-after",
-        Param(
-            "value",
-            ParamKind.DURATION,
-            "post the outline this long after the question if nobody revealed it, or off",
-            metavar="DURATION|off",
-            minimum=1,
-            maximum=MAX_REVEAL_AFTER_MINUTES,
-            alone=OFF,
-            invalid="Give reveal-after as a duration from 1m to 168h (such as 4h or 90m),"
-            " or off; not {value}.",
-        ),
-        lambda minutes: SetRevealAfter(_off_or_minutes(minutes)),
+        "post the outline this long after the question if nobody revealed it, or off",
+        MAX_REVEAL_AFTER_MINUTES,
+        "Give reveal-after as a duration from 1m to 168h (such as 4h or 90m), or off; not {value}.",
+        SetRevealAfter,
         lambda channel: channel.reveal_after_minutes,
-        _shown_minutes,
     ),
-    Setting(
+    _duration_setting(
         "last-call",
-        Param(
-            "value",
-            ParamKind.DURATION,
-            "remind members with notices on who have not answered, this long before the"
-            " outline, or off",
-            metavar="DURATION|off",
-            minimum=1,
-            maximum=MAX_LAST_CALL_MINUTES,
-            alone=OFF,
-            invalid="Give last-call as a duration from 1m to 24h (such as 1h), or off;"
-            " not {value}.",
-        ),
-        lambda minutes: SetLastCall(_off_or_minutes(minutes)),
+        "remind members with notices on who have not answered, this long before the"
+        " outline, or off",
+        MAX_LAST_CALL_MINUTES,
+        "Give last-call as a duration from 1m to 24h (such as 1h), or off; not {value}.",
+        SetLastCall,
         lambda channel: channel.last_call_minutes,
-        _shown_minutes,
     ),
     Setting(
         "ping",
