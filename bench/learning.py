@@ -65,8 +65,8 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 
-from fsrs import Card, Scheduler
-from simulated_memory import hidden_memory, true_outcome
+from fsrs import Card, Rating, Scheduler
+from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import Command, Reaction, Reply
@@ -146,7 +146,15 @@ class Learner:
     def attempt(self, question: int, at: datetime, rng: random.Random) -> Grade:
         """Try to recall the answer, see the outline (a review of the true memory) and
         return the grade the learner gives themselves: honest, with noise."""
-        rating = true_outcome(self.recall(question, at), rng)
+        chance = self.recall(question, at)
+        if rng.random() >= chance:
+            rating = Rating.Again
+        elif chance < 0.5:
+            rating = Rating.Hard
+        elif chance < 0.9:
+            rating = Rating.Good
+        else:
+            rating = Rating.Easy
         card = self.cards.get(question) or Card(card_id=question + 1, due=at)
         self.cards[question], _ = self.memory.review_card(card, rating, at)
         given = int(rating)
@@ -159,7 +167,15 @@ def learners(seed: int, count: int, questions: int) -> list[Learner]:
     rng = random.Random(f"learners-{seed}")
     made = []
     for n in range(count):
-        memory = hidden_memory(rng)
+        weights = list(DEFAULT_PARAMETERS)
+        scale = rng.uniform(0.5, 2.0)  # how fast a first exposure sticks
+        for index in range(4):
+            weights[index] = min(100.0, weights[index] * scale)
+        weights[8] = min(4.5, max(0.0, weights[8] + rng.uniform(-0.3, 0.3)))  # growth
+        weights[20] = rng.uniform(0.12, 0.25)  # decay: the shape of the forgetting curve
+        memory = Scheduler(
+            parameters=weights, learning_steps=(), relearning_steps=(), enable_fuzzing=False
+        )
         level = rng.uniform(*PRIOR_LEVELS)
         priors = {
             q: level * rng.uniform(1 - PRIOR_SPREAD, 1 + PRIOR_SPREAD) for q in range(questions)

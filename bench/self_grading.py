@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler
-from simulated_memory import hidden_memory, true_outcome
+from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from bot.kernel.grades import Grade
 from bot.learning import memory_model
@@ -78,7 +78,15 @@ class Learner:
         return float(self.memory.get_card_retrievability(card, at))
 
     def attempt(self, question: int, at: datetime, rng: random.Random) -> Rating:
-        rating = true_outcome(self.recall(question, at), rng)
+        chance = self.recall(question, at)
+        if rng.random() >= chance:
+            rating = Rating.Again
+        elif chance < 0.5:
+            rating = Rating.Hard
+        elif chance < 0.9:
+            rating = Rating.Good
+        else:
+            rating = Rating.Easy
         card = self.true_cards.get(question) or Card(card_id=question + 1, due=at)
         self.true_cards[question], _ = self.memory.review_card(card, rating, at)
         return rating
@@ -86,7 +94,16 @@ class Learner:
 
 def learner(seed: int, index: int, questions: int) -> Learner:
     rng = random.Random(f"self-grading-{seed}-{index}")
-    return Learner(hidden_memory(rng), [rng.uniform(0.05, 0.6) for _ in range(questions)])
+    weights = list(DEFAULT_PARAMETERS)
+    scale = rng.uniform(0.5, 2.0)
+    for n in range(4):
+        weights[n] = min(100.0, weights[n] * scale)
+    weights[8] = min(4.5, max(0.0, weights[8] + rng.uniform(-0.3, 0.3)))
+    weights[20] = rng.uniform(0.12, 0.25)
+    memory = Scheduler(
+        parameters=weights, learning_steps=(), relearning_steps=(), enable_fuzzing=False
+    )
+    return Learner(memory, [rng.uniform(0.05, 0.6) for _ in range(questions)])
 
 
 def self_grade(true: Rating, rng: random.Random) -> Grade:
