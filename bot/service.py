@@ -118,6 +118,7 @@ class QuizService:
             metrics=self.metrics,
             recap_card=self._recap_card,
             pairing=self._perform_pairing,
+            practice_clock=self._tick_practice_clock,
         )
         self.engine = QuizEngine(
             store=store,
@@ -371,6 +372,9 @@ class QuizService:
 
     async def _perform_pairing(self, platform: Platform, action: OutboxAction) -> None:
         await self.pairings.perform(platform, action)
+
+    async def _tick_practice_clock(self, platform: Platform, action: OutboxAction) -> None:
+        await self.practice.on_clock(platform, action)
 
     # life cycle
 

@@ -21,7 +21,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.stored_cards import card_from_json, card_to_json
 from questions.pack import Difficulty
 from storage.sql.session import Row
-from storage.timestamps import from_db, optional_from_db
+from storage.timestamps import from_db, optional_from_db, to_db
 
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
@@ -143,9 +143,10 @@ def action_from_row(row: Row) -> OutboxAction:
 
 
 def draft_row(
-    draft: OutboxDraft,
-) -> tuple[int | None, str, str, str | None, str | None, str | None, str | None]:
-    """The draft's (round_id, kind, key, target platform, workspace, channel, card JSON)."""
+    draft: OutboxDraft, now: str
+) -> tuple[int | None, str, str, str | None, str | None, str | None, str | None, str]:
+    """The draft's (round_id, kind, key, target platform, workspace, channel, card JSON,
+    first attempt time), ``now`` its time when it is due at once."""
     where = draft.destination
     return (
         draft.round_id,
@@ -155,6 +156,7 @@ def draft_row(
         None if where is None else where.workspace,
         None if where is None else where.channel_id,
         None if draft.card is None else card_to_json(draft.card),
+        now if draft.due is None else to_db(draft.due),
     )
 
 

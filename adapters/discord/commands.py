@@ -64,7 +64,9 @@ def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tupl
     for param in subcommand.params:
         value = options.get(param.name)
         if param.kind is ParamKind.FLAG:
-            said.extend(words(param.name if value else None))
+            # a value given that only follows this flag gives the flag too (minutes: timed)
+            implied = any(p.needs == param.name and options.get(p.name) for p in subcommand.params)
+            said.extend(words(param.name if value or implied else None))
         elif param.kind is ParamKind.TEXT and value is not None and str(value).strip():
             said.append(str(value))
         else:

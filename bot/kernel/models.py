@@ -56,6 +56,9 @@ class ActionKind(StrEnum):
     NOTICE = "notice"  # the question is posted: tell the members who asked
     LAST_CALL = "last_call"  # shortly before the outline is due: remind who has not answered
     BEST_ANSWER = "best_answer"  # the round's best answer, posted in its thread
+    # a timed practice session's clock (its last minute, its time up), due then, to a DM
+    # channel: it queues what the session still needs then (see bot.practice.clock)
+    PRACTICE_CLOCK = "practice_clock"
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -145,6 +148,7 @@ class OutboxDraft:
     key: str  # deterministic, e.g. "round:42:question"; unique in the outbox
     destination: ChannelRef | None = None
     card: Card | None = None
+    due: datetime | None = None  # when it may be performed; None: as soon as it is queued
 
 
 def direct_draft(destination: ChannelRef, card: Card, key: str) -> OutboxDraft:

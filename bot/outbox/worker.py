@@ -79,8 +79,9 @@ IDLE_SECONDS = 60.0
 RETRY_PASS_SECONDS = 1.0  # after a pass failed (e.g. the database was busy)
 
 ChannelDisabler = Callable[[ChannelSettings, str], Awaitable[None]]
-# Performs a channel's weekly pairing action (see bot.pairing.weekly).
-Pairing = Callable[[Platform, OutboxAction], Awaitable[None]]
+# Performs an outbox step of another feature: a channel's weekly pairing (see
+# bot.pairing.weekly), a practice session's clock (see bot.practice.clock).
+Step = Callable[[Platform, OutboxAction], Awaitable[None]]
 # Builds a recap's card (with its chart) at send time from its outbox key; None: nothing to send.
 RecapCard = Callable[[Platform, ChannelSettings, str], Awaitable[Card | None]]
 
@@ -122,7 +123,8 @@ class OutboxWorker:
         disable_channel: ChannelDisabler,
         metrics: Metrics,
         recap_card: RecapCard,
-        pairing: Pairing | None = None,
+        pairing: Step | None = None,
+        practice_clock: Step | None = None,
     ) -> None:
         self._store = store
         self._platforms = platforms
@@ -133,7 +135,12 @@ class OutboxWorker:
         self._disable_channel = disable_channel
         self._metrics = metrics
         self._recap_card = recap_card
-        self._pairing = pairing
+        # the outbox steps another feature performs (they queue what they decide)
+        self._steps: dict[ActionKind, Step] = {}
+        if pairing is not None:
+            self._steps[ActionKind.PAIRING] = pairing
+        if practice_clock is not None:
+            self._steps[ActionKind.PRACTICE_CLOCK] = practice_clock
         self._notices = NoticeSender(
             notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
         )
@@ -472,8 +479,8 @@ class OutboxWorker:
 
     async def _perform_direct(self, action: OutboxAction) -> bool:
         """Post a direct action's stored card to its DM channel; whether it was completed."""
-        if action.kind is ActionKind.PAIRING:
-            return await self._perform_pairing(action)
+        if action.kind in (ActionKind.PAIRING, ActionKind.PRACTICE_CLOCK):
+            return await self._perform_step(action)
         if action.destination is None or action.card is None:
             await self._store.outbox.fail_action(
                 action.id, "direct action without a card", self._clock.now()
@@ -508,18 +515,20 @@ class OutboxWorker:
         await self._store.outbox.complete_action(attempt.id, result, self._clock.now())
         return True
 
-    async def _perform_pairing(self, action: OutboxAction) -> bool:
-        """A channel's weekly pairing: matched and its intros and briefs queued by the
-        pairing feature, which keeps each step it did, so a retry goes on from there."""
+    async def _perform_step(self, action: OutboxAction) -> bool:
+        """A step another feature performs: a channel's weekly pairing (matched, its intros
+        and briefs queued; the pairing keeps each step it did, so a retry goes on from
+        there) or a timed practice session's clock (what the session needs then, queued)."""
         destination = action.destination
         platform = self._platforms.get(destination.platform if destination else "")
-        if platform is None or self._pairing is None:
-            return False  # that platform (or pairing) is not running in this process
+        step = self._steps.get(action.kind)
+        if platform is None or step is None:
+            return False  # that platform (or feature) is not running in this process
         attempt = await self._store.outbox.begin_attempt(action.id, self._clock.now())
         if attempt is None:
             return False
         try:
-            await self._pairing(platform, attempt)
+            await step(platform, attempt)
         except Exception as problem:
             await self._retry_later(platform.name, attempt, problem)
             return False

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.kernel import cards as kernel_cards
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Button, Card, CardKind, Field
+from bot.practice.clock import show_span
 from bot.rounds import cards
 from questions.pack import Question
 
@@ -41,41 +42,74 @@ def hint_buttons(question: Question, session_id: int | None) -> tuple[Button, ..
     return (Button("Hint", HINT_ACTION, str(session_id)),)
 
 
-def question_card(question: Question, session_id: int | None = None) -> Card:
+def question_card(
+    question: Question, session_id: int | None = None, time_limit_minutes: int | None = None
+) -> Card:
     hint = " **Hint** (or `/quiz hint`) shows a key point." if question.key_points else ""
+    fields = [Field("Topic", question.topic, inline=True)]
+    footer = f"Answer here, as you would in an interview.{hint} `/quiz practice stop` ends it."
+    if time_limit_minutes is not None:
+        fields.append(Field("Time", f"{time_limit_minutes} min to answer", inline=True))
+        moving_on = "the follow-ups" if question.follow_ups else "the outline"
+        footer = f"{footer} When the time is up, we move on to {moving_on}."
     return Card(
         title="Practice question",
         body=question.question,
-        fields=(Field("Topic", question.topic, inline=True),),
-        footer=f"Answer here, as you would in an interview.{hint} `/quiz practice stop` ends it.",
+        fields=tuple(fields),
+        footer=footer,
         buttons=hint_buttons(question, session_id),
         kind=CardKind.QUESTION,
     )
 
 
-def follow_up_card(question: Question, number: int, session_id: int | None = None) -> Card:
+def follow_up_card(
+    question: Question,
+    number: int,
+    session_id: int | None = None,
+    *,
+    lead: str = "",
+    answered_in: str = "",
+) -> Card:
+    """Follow-up ``number``; ``lead`` goes before it ("Time's up."), ``answered_in`` is how
+    long a timed question took to answer ("4 min 12 s of 10 min")."""
+    fields = (Field("Answered in", answered_in, inline=True),) if answered_in else ()
+    ask = question.follow_ups[number - 1].ask
     return Card(
         title=f"Follow-up {number} of {len(question.follow_ups)}",
-        body=question.follow_ups[number - 1].ask,
+        body=f"{lead}\n\n{ask}" if lead else ask,
+        fields=fields,
         footer="Answer here.",
         buttons=hint_buttons(question, session_id),
         kind=CardKind.FOLLOW_UPS,
     )
 
 
-def hint_card(question: Question, number: int) -> Card:
-    """Key point ``number`` (1-based) of the question, revealed as a hint."""
+def hint_card(question: Question, number: int, left: timedelta | None = None) -> Card:
+    """Key point ``number`` (1-based) of the question, revealed as a hint; ``left``: the
+    time a timed question still has."""
     total = len(question.key_points)
+    clock = f" {show_span(left)} left to answer." if left is not None else ""
     return Card(
         title=f"Hint {number} of {total}",
         body=question.key_points[number - 1],
-        footer='With a hint taken, the best grade is "good".',
+        footer=f'With a hint taken, the best grade is "good".{clock}',
         kind=CardKind.INFO,
     )
 
 
-def outline_card(question: Question, session_id: int) -> Card:
-    """The outline with the key points and the four grade buttons of this session."""
+def last_minute_card(question: Question) -> Card:
+    moving_on = "the follow-ups" if question.follow_ups else "the outline"
+    return Card(
+        title="1 minute left",
+        body=f"Wrap up your answer: in a minute we move on to {moving_on}, as an interviewer"
+        " would.",
+        kind=CardKind.INFO,
+    )
+
+
+def outline_card(question: Question, session_id: int, lead: str = "") -> Card:
+    """The outline with the key points and the four grade buttons of this session;
+    ``lead`` goes before it ("Time's up.")."""
     outline = cards.outline_card(question)
     buttons = tuple(
         Button(grade.word.title(), cards.grade_action(grade), practice_value(session_id))
@@ -83,7 +117,7 @@ def outline_card(question: Question, session_id: int) -> Card:
     )
     return Card(
         title=outline.title,
-        body=outline.body,
+        body=f"{lead}\n\n{outline.body}" if lead else outline.body,
         footer=(
             f"Grade your answers against the key points: the buttons or `/quiz grade {WORDS}`. "
             "It decides when this question comes back for you."

@@ -1,5 +1,5 @@
-"""``/quiz practice [TOPIC] [DIFFICULTY]`` and ``/quiz practice stop``: private practice in
-the DMs."""
+"""``/quiz practice [timed MINUTES] [TOPIC] [DIFFICULTY]``, ``/quiz practice stop`` and
+``/quiz hint``: private practice in the DMs."""
 
 from __future__ import annotations
 
@@ -11,20 +11,24 @@ from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
+from bot.practice.clock import LONGEST, SHORTEST
 from bot.practice.sessions import NO_DIRECT_MESSAGES, PracticeSessions
 from questions.pack import Difficulty
 
 PRACTICE_STOP = "stop"
+TIMED = "timed"
 ANY_DIFFICULTY = "any"
 DIFFICULTY_WORDS = (*(d.value for d in Difficulty), ANY_DIFFICULTY)
 
 
 @dataclass(frozen=True, slots=True)
 class StartPractice(QuizCommand):
-    """``/quiz practice [TOPIC] [DIFFICULTY]``: start private practice in the member's DMs."""
+    """``/quiz practice [timed MINUTES] [TOPIC] [DIFFICULTY]``: start private practice in
+    the member's DMs."""
 
     topic: str | None  # None: any topic
     difficulty: Difficulty | None = None  # None: any difficulty
+    time_limit_minutes: int | None = None  # timed: the minutes to answer; None: untimed
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,11 @@ class PracticeCommands:
         if ctx.platform is None:
             raise Refused(NO_DIRECT_MESSAGES)
         return await self._sessions.start(
-            ctx.platform, ctx.event.member, command.topic, difficulty=command.difficulty
+            ctx.platform,
+            ctx.event.member,
+            command.topic,
+            difficulty=command.difficulty,
+            time_limit_minutes=command.time_limit_minutes,
         )
 
     async def hint(self, ctx: CommandContext, command: TakeHint) -> Response:
@@ -75,19 +83,45 @@ def practice_command(arguments: Arguments) -> StartPractice | StopPractice:
     topic = arguments.get("topic")
     level = str(arguments.get("difficulty", ANY_DIFFICULTY))
     difficulty = None if level == ANY_DIFFICULTY else Difficulty(level)
+    minutes = arguments.get("minutes")
+    limit = int(minutes) if isinstance(minutes, int) else None
     if topic is None:
-        return StartPractice(None, difficulty)
+        return StartPractice(None, difficulty, limit)
     if str(topic).lower() == PRACTICE_STOP:
         return StopPractice()
-    return StartPractice(str(topic).lower(), difficulty)
+    return StartPractice(str(topic).lower(), difficulty, limit)
 
 
 PRACTICE = Subcommand(
     "practice",
     "practise alone in your direct messages, like an interview, of a topic and a"
-    " difficulty if given; stop ends it",
-    "/quiz practice attention hard",
+    " difficulty if given, timed if asked; stop ends it",
+    "/quiz practice timed 10 attention hard",
     params=(
+        Param(
+            TIMED,
+            ParamKind.FLAG,
+            "Give the question a time limit, as an interview does",
+            label="word timed",
+            recognize=lambda word: word.lower() == TIMED,
+        ),
+        Param(
+            "minutes",
+            ParamKind.NUMBER,
+            f"The minutes to answer the question, {SHORTEST} to {LONGEST}, e.g. 10",
+            metavar="MINUTES",
+            label="minutes",
+            needs=TIMED,
+            required=True,
+            recognize=lambda word: word[:1].isdigit(),
+            minimum=SHORTEST,
+            maximum=LONGEST,
+            integer=True,
+            invalid=f"The time limit is whole minutes from {SHORTEST} to {LONGEST}, e.g. 10,"
+            " not {value}.",
+            missing=f"Give the minutes after timed, {SHORTEST} to {LONGEST}: e.g."
+            " `/quiz practice timed 10`.",
+        ),
         Param(
             "topic",
             ParamKind.WORD,

@@ -9,7 +9,8 @@ member; a session untouched for a day expires quietly.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 from bot.bank.rotation import eligible_questions
 from bot.kernel import cards
@@ -17,7 +18,7 @@ from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
 from bot.kernel.events import ButtonPress, DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.members import MemberIds
-from bot.kernel.models import Delivery
+from bot.kernel.models import Delivery, OutboxAction, OutboxDraft, direct_draft
 from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
@@ -27,6 +28,14 @@ from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import _cards as practice_cards
 from bot.practice._cards import HINT_ACTION, NEXT_ACTION, session_of_value
+from bot.practice.clock import (
+    ClockStep,
+    clock_drafts,
+    show_span,
+    tick_of,
+    time_left,
+    waits_on_question,
+)
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
@@ -37,6 +46,7 @@ log = logging.getLogger(__name__)
 SESSION_LIFETIME = timedelta(hours=24)
 NO_DIRECT_MESSAGES = "Private practice needs direct messages, which this platform does not offer."
 SESSION_OVER = "That practice session is over. Start another with `/quiz practice`."
+TIME_UP = "Time's up. As in an interview, we move on; your answer can still come with this."
 ALREADY_OPEN = (
     "You already have a practice session open in your direct messages with me. "
     "Answer it there, or end it with `/quiz practice stop`."
@@ -101,10 +111,12 @@ class PracticeSessions:
         member_id: int | None = None,
         *,
         difficulty: Difficulty | None = None,
+        time_limit_minutes: int | None = None,
     ) -> Response:
         """A new session for ``member`` (``member_id``: who they are in the store, when
         known; a Discord DM carries no guild to find it by), of ``topic`` and ``difficulty``
-        when given (None: any)."""
+        when given (None: any), with ``time_limit_minutes`` to answer its question when
+        timed (None: untimed)."""
         if not isinstance(platform, DirectMessages):
             raise Refused(NO_DIRECT_MESSAGES)
         topics = self._engine.question_topics()
@@ -128,10 +140,9 @@ class PracticeSessions:
         current = await self.current(member_id)
         if current is not None:
             if current.state is PracticeState.ANSWER and current.answers == 0:
-                # Its question may never have been queued (a failure just after the session
-                # began): queued again under its key, it is sent once whatever happened.
-                card = practice_cards.question_card(self._question(current), current.id)
-                await self._send(platform, current, "question", card)
+                # Its question (and clock) may never have been queued (a failure just after
+                # the session began): queued again under their keys, each is sent once.
+                await self._engine.queue(self._opening(current))
             raise Refused(ALREADY_OPEN)
         now = self._engine.clock.now()
         question_id = await self._learning.choose_practice(
@@ -145,15 +156,16 @@ class PracticeSessions:
                 "last day. Come back tomorrow."
             )
         direct = await platform.open_direct(member)
+        draft = PracticeDraft(member_id, direct, question_id, topic, now, difficulty)
         session = await self._store.start_session(
-            PracticeDraft(member_id, direct, question_id, topic, now, difficulty)
+            replace(draft, time_limit_minutes=time_limit_minutes)
         )
         if session is None:
             raise Refused(ALREADY_OPEN)
-        question = self._question(session)
-        card = practice_cards.question_card(question, session.id)
-        await self._send(platform, session, "question", card)
+        await self._engine.queue(self._opening(session))
         said = "I sent you a question in your direct messages."
+        if time_limit_minutes is not None:
+            said = f"{said} You have {time_limit_minutes} min to answer it, from now."
         if self._goal_hint is not None:
             has_goal = await self._learning.goal_target(member_id, now) is not None
             hint = await self._goal_hint.take(member_id, has_goal)
@@ -195,13 +207,14 @@ class PracticeSessions:
         state = PracticeState.GRADE if last else PracticeState.ANSWER
         # Queued before the session moves on: if queuing fails, the answer delivered or
         # written again brings this step; queued twice (a racing answer) its key sends it once.
+        now = self._engine.clock.now()
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
         else:
-            card = practice_cards.follow_up_card(question, number, session.id)
+            took = self._answered_in(session, now)
+            card = practice_cards.follow_up_card(question, number, session.id, answered_in=took)
             await self._send(platform, session, f"follow-up:{number}", card)
-        now = self._engine.clock.now()
         await self._store.advance(session.id, session.answers, state, now, delivery=delivery)
 
     async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
@@ -237,8 +250,36 @@ class PracticeSessions:
         taken = await self._store.take_hint(session.id, self._engine.clock.now())
         if taken is None:
             raise Refused(SESSION_OVER)
-        card = practice_cards.hint_card(question, min(taken, len(question.key_points)))
+        left = time_left(session, self._engine.clock.now())
+        card = practice_cards.hint_card(question, min(taken, len(question.key_points)), left)
         await self._send(platform, session, f"hint:{taken}", card)
+
+    async def on_clock(self, platform: Platform, action: OutboxAction) -> None:
+        """A timed session's clock step came due: the last-minute warning, or the time up
+        (on to the first follow-up, or the outline). Nothing once the question is answered,
+        or the session is over."""
+        tick = tick_of(action.key)
+        session = None if action.destination is None else await self.in_direct(action.destination)
+        if tick is None or session is None or session.id != tick.session_id:
+            return
+        if not waits_on_question(session):
+            return
+        question = self._question(session)
+        if tick.step is ClockStep.LAST_MINUTE:
+            await self._send(
+                platform, session, "last-minute", practice_cards.last_minute_card(question)
+            )
+            return
+        if question.follow_ups:
+            card = practice_cards.follow_up_card(question, 1, session.id, lead=TIME_UP)
+            step, state = "follow-up:1", PracticeState.ANSWER
+        else:
+            card = practice_cards.outline_card(question, session.id, lead=TIME_UP)
+            step, state = "outline", PracticeState.GRADE
+        # Queued under the key an answer's step has: whichever comes first is the one sent.
+        await self._send(platform, session, step, card)
+        if await self._store.run_out(session.id, state, self._engine.clock.now()):
+            log.info("practice session %d: time ran out", session.id)
 
     @staticmethod
     def how_to_grade() -> Response:
@@ -251,9 +292,11 @@ class PracticeSessions:
         if session.state is not PracticeState.GRADE:
             raise Refused("Answer the question and its follow-ups first, then grade.")
         note = ""
+        if session.timed_out:
+            note = "The time ran out before your answer to the question. "
         if session.hints and grade is Grade.NAILED:  # a hint taken: "good" at best
             grade = Grade.GOOD
-            note = 'With a hint taken, "good" is the best grade. '
+            note += 'With a hint taken, "good" is the best grade. '
         now = self._engine.clock.now()
         try:
             # The session closes in the grade's transaction: never closed without its grade.
@@ -280,6 +323,7 @@ class PracticeSessions:
             previous.topic,
             previous.member_id,
             difficulty=previous.difficulty,
+            time_limit_minutes=previous.time_limit_minutes,
         )
 
     async def _owns(self, session: PracticeSession, member: MemberRef, channel: ChannelRef) -> bool:
@@ -289,6 +333,22 @@ class PracticeSessions:
         if same_place(session.direct, channel):
             return True
         return await self._members.member_id(member) == session.member_id
+
+    def _opening(self, session: PracticeSession) -> list[OutboxDraft]:
+        """The session's question card and its clock's steps, queued together."""
+        card = practice_cards.question_card(
+            self._question(session), session.id, session.time_limit_minutes
+        )
+        key = f"practice:{session.id}:question"
+        return [direct_draft(session.direct, card, key), *clock_drafts(session)]
+
+    @staticmethod
+    def _answered_in(session: PracticeSession, now: datetime) -> str:
+        """How long a timed question took to answer ("4 min 12 s of 10 min"); "" when the
+        session is untimed or its time ran out."""
+        if not waits_on_question(session):
+            return ""
+        return f"{show_span(now - session.started_at)} of {session.time_limit_minutes} min"
 
     def _question(self, session: PracticeSession) -> Question:
         question = self._engine.question_for(session.direct, session.question_id)

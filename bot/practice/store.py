@@ -8,7 +8,7 @@ the grade.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
@@ -39,6 +39,15 @@ class PracticeSession:
     touched_at: datetime  # the last step; the session expires a day after it
     difficulty: Difficulty | None = None  # the difficulty asked for; "Next question" keeps it
     hints: int = 0  # key points revealed by Hint; after one, the best grade is "good"
+    time_limit_minutes: int | None = None  # timed practice: the time to answer the question
+    timed_out: bool = False  # the time ran out before an answer: it moved on without one
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When a timed session's question must be answered by; None: untimed."""
+        if self.time_limit_minutes is None:
+            return None
+        return self.started_at + timedelta(minutes=self.time_limit_minutes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +60,7 @@ class PracticeDraft:
     topic: str | None
     at: datetime
     difficulty: Difficulty | None = None  # None: any
+    time_limit_minutes: int | None = None  # None: untimed
 
 
 class PracticeStore(Protocol):
@@ -93,6 +103,12 @@ class PracticeStore(Protocol):
         ``delivery``, the answer's event id, is kept in the same transaction when the
         session moved on (and only then); raises :class:`~bot.kernel.errors.DuplicateDelivery`,
         changing nothing, when it was kept before."""
+        ...
+
+    async def run_out(self, session_id: int, state: PracticeState, at: datetime) -> bool:
+        """A timed session's time ran out with its question unanswered: it moves on (to
+        the first follow-up, or ``state``) as if answered, marked as timed out; False when
+        an answer came first or the session closed."""
         ...
 
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:

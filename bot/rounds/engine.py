@@ -268,7 +268,8 @@ class QuizEngine:
         )
 
     async def queue(self, drafts: Sequence[OutboxDraft]) -> None:
-        """Queue rounds' actions (a key already queued stays as it is) and wake the outbox."""
+        """Queue outbox actions, a round's or none's (a DM's cards, a practice clock), in
+        one transaction (a key already queued stays as it is) and wake the outbox."""
         if await self.store.outbox.enqueue(drafts, self.clock.now()):
             self._wake_outbox()
 
@@ -353,10 +354,7 @@ class QuizEngine:
         """Queue ``card`` for ``destination`` (a member's DM channel) in the outbox under
         ``key``, which says what it is (e.g. "practice:7:outline"): sent once, however
         often this is called with that key, across a crash too."""
-        if await self.store.outbox.enqueue(
-            [direct_draft(destination, card, key)], self.clock.now()
-        ):
-            self._wake_outbox()
+        await self.queue([direct_draft(destination, card, key)])
 
     async def on_reaction(self, event: Reaction, channel: ChannelSettings) -> bool:
         """Apply a reveal or vote reaction in ``channel`` (the quiz channel it was made in),

@@ -24,10 +24,10 @@ _INSERT_DRAFTS = """
 INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace, target_channel,
     card, state, attempts, next_attempt_at, created_at, updated_at)
 SELECT round_id, kind, key, target_platform, target_workspace, target_channel, card,
-    'pending', 0, $8, $8, $8
+    'pending', 0, due, $9, $9
 FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-    $7::text[]) AS drafts (round_id, kind, key, target_platform, target_workspace,
-    target_channel, card)
+    $7::text[], $8::text[]) AS drafts (round_id, kind, key, target_platform, target_workspace,
+    target_channel, card, due)
 ON CONFLICT (key) DO NOTHING
 """
 
@@ -223,7 +223,7 @@ async def insert_drafts(conn: Any, drafts: Sequence[OutboxDraft], now: str) -> i
     """Queue the drafts' actions (a key already queued stays as it is); how many are new."""
     if not drafts:
         return 0
-    columns = list(zip(*(draft_row(d) for d in drafts), strict=True))
+    columns = list(zip(*(draft_row(d, now) for d in drafts), strict=True))
     status = await conn.execute(_INSERT_DRAFTS, *(list(c) for c in columns), now)
     return int(status.rsplit(" ", 1)[-1])
 

@@ -105,7 +105,7 @@ class Pairs:
                 " target_channel, card, state, attempts, next_attempt_at, created_at,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
                 " ON CONFLICT (key) DO NOTHING",
-                (*draft_row(action), now, now, now),
+                (*draft_row(action, now), now, now),
             )
         return True
 

@@ -18,7 +18,7 @@ from storage.timestamps import from_db, to_db
 DIRECT_NAME = "DM"
 SESSION_COLUMNS = (
     "id, member_id, platform, workspace, direct_channel, question_id, topic, answers, state,"
-    " started_at, touched_at, difficulty, hints"
+    " started_at, touched_at, difficulty, hints, time_limit_minutes, timed_out_at"
 )
 
 
@@ -55,8 +55,9 @@ class Practice:
         async with self._db.transaction() as session:
             new_id = await session.insert_returning_id(
                 "INSERT INTO practice_sessions (member_id, platform, workspace, direct_channel,"
-                " question_id, topic, answers, state, started_at, touched_at, difficulty)"
-                " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?"
+                " question_id, topic, answers, state, started_at, touched_at, difficulty,"
+                " time_limit_minutes)"
+                " SELECT ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?"
                 " WHERE NOT EXISTS (SELECT 1 FROM practice_sessions"
                 " WHERE member_id = ? AND closed_at IS NULL)"
                 # a session opened at the same time (a second start, on PostgreSQL) is
@@ -73,6 +74,7 @@ class Practice:
                     at,
                     at,
                     None if draft.difficulty is None else draft.difficulty.value,
+                    draft.time_limit_minutes,
                     draft.member_id,
                 ),
             )
@@ -90,6 +92,7 @@ class Practice:
             draft.at,
             draft.at,
             draft.difficulty,
+            time_limit_minutes=draft.time_limit_minutes,
         )
 
     async def take_hint(self, session_id: int, at: datetime) -> int | None:
@@ -128,6 +131,17 @@ class Practice:
                 await record_delivery_in(session, delivery, now)
             return moved
 
+    async def run_out(self, session_id: int, state: PracticeState, at: datetime) -> bool:
+        now = to_db(at)
+        async with self._db.transaction() as session:
+            changed = await session.execute(
+                "UPDATE practice_sessions SET answers = 1, state = ?, touched_at = ?,"
+                " timed_out_at = ? WHERE id = ? AND answers = 0 AND closed_at IS NULL"
+                " AND time_limit_minutes IS NOT NULL",
+                (state.value, now, now, session_id),
+            )
+            return changed == 1
+
     async def close_session(self, session_id: int, reason: str, at: datetime) -> bool:
         async with self._db.transaction() as session:
             changed = await session.execute(
@@ -151,4 +165,6 @@ def _session(row: Row) -> PracticeSession:
         touched_at=from_db(row[10]),
         difficulty=difficulty_from_db(row[11]),
         hints=row[12],
+        time_limit_minutes=row[13],
+        timed_out=row[14] is not None,
     )

@@ -65,6 +65,6 @@ def insert_drafts(conn: sqlite3.Connection, drafts: Sequence[OutboxDraft], now: 
         " target_channel, card, state, attempts, next_attempt_at, created_at, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
         " ON CONFLICT (key) DO NOTHING",
-        [(*draft_row(d), now, now, now) for d in drafts],
+        [(*draft_row(d, now), now, now) for d in drafts],
     )
     return max(cursor.rowcount, 0)

@@ -4,9 +4,10 @@ answers, `/quiz grade good`, `:channel`, `/quiz me`."""
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from adapters.console.connector import ConsolePlatform
+from adapters.console.connector import ConsolePlatform, LineSource
 from questions.catalog import Catalog
 from questions.loader import load_catalog
 from tests.conftest import START, sample_pack
@@ -85,3 +86,35 @@ async def test_the_issue_example_with_the_bundled_packs(tmp_path: Path) -> None:
     assert "Grade first" not in transcript  # the script's answers fit the question's steps
     me = transcript[transcript.index("[#practice] you: /quiz me") :]
     assert "Mastery per topic (expected recall on" in me and "Due for review: 0" in me
+
+
+async def test_timed_practice_on_the_console_runs_out_as_time_passes(tmp_path: Path) -> None:
+    clock = FakeClock(START)
+    lines = ["/quiz practice timed 5 networking", ":dm", "+4", "+1", "my late answer"]
+    out = io.StringIO()
+
+    def source() -> LineSource:
+        async def read(prompt: Callable[[], str]) -> AsyncIterator[str]:
+            for line in lines:
+                if line.startswith("+"):  # minutes pass, as a user waits at the prompt
+                    clock.advance(minutes=int(line[1:]))
+                    await service.settle()
+                    continue
+                yield line
+
+        return read
+
+    platform = ConsolePlatform(out, source(), echo=True)
+    async with running_service(
+        tmp_path / "p.db", [platform], clock, Catalog([sample_pack()])
+    ) as service:
+        await run_script(service, platform)
+    transcript = out.getvalue()
+    assert "You have 5 min to answer it, from now." in transcript
+    assert "Time: 5 min to answer" in transcript
+    warning = transcript.index("quizbot: 1 minute left")
+    time_up = transcript.index("Time's up.")
+    late = transcript.index("you: my late answer")
+    assert warning < time_up < late
+    assert "Follow-up 1 of 1" in transcript[warning:time_up]
+    assert "Sample answer outline" in transcript[late:]  # the late answer was the follow-up's

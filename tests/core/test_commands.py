@@ -310,7 +310,7 @@ COMMAND_REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_te
         ("remind", "/quiz remind [off|HH:MM [TIMEZONE]]"),  # off alone, or a time and a zone
         ("recap", "/quiz recap [off|DAY [HH:MM]]"),
         ("goal", "/quiz goal [off|YYYY-MM-DD]"),
-        ("practice", "/quiz practice [stop|TOPIC] [easy|medium|hard|any]"),
+        ("practice", "/quiz practice [timed MINUTES] [stop|TOPIC] [easy|medium|hard|any]"),
         ("flag", "/quiz flag REASON..."),
         ("now", "/quiz now [TOPIC]"),
     ],
@@ -329,7 +329,7 @@ def test_help_and_the_command_reference_show_the_same_form(name: str, form: str)
         (
             "practice stop now",
             "stop takes nothing after it.",
-            "[stop|TOPIC] [easy|medium|hard|any]",
+            "[timed MINUTES] [stop|TOPIC] [easy|medium|hard|any]",
         ),
         ("flag", "Say what is wrong.", "REASON..."),
     ],

@@ -154,7 +154,8 @@ async def test_a_bad_difficulty_gets_the_form_and_an_example(quiz: QuizHarness) 
     body = refusal(await quiz.command("config difficulty extreme"))
     assert "difficulty easy|medium|hard|any" in body and "Example:" in body
     body = refusal(await quiz.command("practice gpu extreme", by="alice"))
-    assert "/quiz practice [stop|TOPIC] [easy|medium|hard|any]" in body and "Example:" in body
+    assert "/quiz practice [timed MINUTES] [stop|TOPIC] [easy|medium|hard|any]" in body
+    assert "Example:" in body
 
 
 # practice

@@ -3,6 +3,7 @@ whole interview, the policy's choice, one session per member, expiry, and the re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from bot.kernel.errors import NotRecorded
 from bot.kernel.events import ButtonPress, Command, DirectMessage
 from bot.kernel.grades import Grade
+from bot.kernel.models import OutboxDraft
 from bot.kernel.refs import ChannelRef, MessageRef
 from bot.kernel.render import Card, Response
 from bot.learning.goal_hint import HINT as GOAL_HINT
@@ -235,16 +237,16 @@ async def test_a_session_whose_question_could_not_be_queued_gets_it_on_the_next_
     quiz: QuizHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine = quiz.service.engine
-    send_direct = engine.send_direct
+    queue = engine.queue
     failed: list[str] = []
 
-    async def store_down_once(destination: ChannelRef, card: Card, key: str) -> None:
-        if key.endswith(":question") and not failed:
-            failed.append(key)
+    async def store_down_once(drafts: Sequence[OutboxDraft]) -> None:
+        if any(d.key.endswith(":question") for d in drafts) and not failed:
+            failed.append(drafts[0].key)
             raise RuntimeError("database is locked")
-        await send_direct(destination, card, key)
+        await queue(drafts)
 
-    monkeypatch.setattr(engine, "send_direct", store_down_once)
+    monkeypatch.setattr(engine, "queue", store_down_once)
     first = await quiz.command("practice", by="dave")
     assert failed and first.card.kind.value == "error" and dm_cards(quiz, "dave") == []
 

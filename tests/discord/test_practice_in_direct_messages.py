@@ -136,3 +136,32 @@ async def test_a_dm_while_no_session_waits_gets_the_help_text(quiz: Quiz) -> Non
 
     await quiz.command(ANN, "practice", {"topic": "stop"})
     assert "No practice session is open" in str(quiz.fake.interaction_replies[-1])
+
+
+async def test_timed_practice_from_the_minutes_option_runs_out_in_the_dm(
+    quiz: Quiz,  # noqa: F811
+) -> None:
+    await quiz.command(LEAD, "now")
+    await quiz.command(ANN, "practice", {"minutes": "5"})  # the minutes alone: timed
+    assert "You have 5 min to answer it" in str(quiz.fake.interaction_replies)
+    await quiz.service.settle()
+    dm = the_dm(quiz)
+    [question] = bot_posts(quiz.fake, dm)
+    fields = {f["name"]: f["value"] for f in question["embeds"][0]["fields"]}
+    assert fields["Time"] == "5 min to answer"
+
+    quiz.clock.advance(minutes=4)
+    await quiz.service.settle()
+    assert titles(quiz, dm) == ["Practice question", "1 minute left"]
+    quiz.clock.advance(minutes=1)
+    await quiz.service.settle()
+    time_up = bot_posts(quiz.fake, dm)[-1]["embeds"][0]
+    assert time_up["title"].startswith("Follow-up 1 of")
+    assert time_up["description"].startswith("Time's up.")
+
+
+async def test_a_bad_time_limit_on_discord_gets_the_form(quiz: Quiz) -> None:  # noqa: F811
+    await quiz.command(ANN, "practice", {"timed": True, "minutes": "90"})
+    said = str(quiz.fake.interaction_replies[-1])
+    assert "whole minutes from 1 to 60" in said and "/quiz practice [timed MINUTES]" in said
+    assert await quiz.service.practice.current(await ann_id(quiz)) is None

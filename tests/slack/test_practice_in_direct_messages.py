@@ -97,3 +97,22 @@ async def test_an_answer_written_in_a_thread_of_the_im_counts(slack_quiz: SlackQ
     await slack_quiz.settle()
     after = in_im(slack_quiz)[-1].block_texts()[0]
     assert after.startswith(("Follow-up 1 of", "Sample answer outline"))
+
+
+async def test_timed_practice_in_the_slack_im_runs_out(slack_quiz: SlackQuiz) -> None:
+    await slack_quiz.command("now")
+    response = await slack_quiz.command("practice timed 3", by=MEMBER)
+    assert response.status == 200
+    question = in_im(slack_quiz)[-1]
+    assert "3 min to answer" in " ".join(question.block_texts())
+
+    slack_quiz.clock.advance(minutes=2)
+    await slack_quiz.settle()
+    assert in_im(slack_quiz)[-1].block_texts()[0].startswith("1 minute left")
+    slack_quiz.clock.advance(minutes=1)
+    await slack_quiz.settle()
+    time_up = " ".join(in_im(slack_quiz)[-1].block_texts())
+    assert time_up.startswith("Follow-up 1 of") and "Time's up." in time_up
+
+    await say_in_im(slack_quiz, "my late answer")  # the first follow-up's answer
+    assert not in_im(slack_quiz)[-1].block_texts()[0].startswith("Follow-up 1")
