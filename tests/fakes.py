@@ -143,7 +143,13 @@ class FakePlatform:
         return "in your direct messages"
 
     async def open_shared(
-        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+        self,
+        channel: ChannelRef,
+        members: Sequence[MemberRef],
+        title: str,
+        *,
+        key: str,
+        again: bool = False,
     ) -> ChannelRef:
         """A shared conversation of exactly these members, the same for the same members."""
         self._maybe_fail()

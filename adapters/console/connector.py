@@ -166,7 +166,13 @@ class ConsolePlatform:
         return f"written to {path}"
 
     async def open_shared(
-        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+        self,
+        channel: ChannelRef,
+        members: Sequence[MemberRef],
+        title: str,
+        *,
+        key: str,
+        again: bool = False,
     ) -> ChannelRef:
         """A shared DM view of ``members`` (the console shows it as ``[DM › ann, bob]``)."""
         return shared_channel(sorted(m.member_id for m in members))

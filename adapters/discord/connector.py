@@ -407,24 +407,50 @@ class DiscordPlatform:
         return ThreadRef(channel, str(thread_id))
 
     async def open_shared(
-        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+        self,
+        channel: ChannelRef,
+        members: Sequence[MemberRef],
+        title: str,
+        *,
+        key: str,
+        again: bool = False,
     ) -> ChannelRef:
         """A private thread in the quiz channel with exactly ``members`` added (bots
         cannot open group DMs on Discord; permission "Create Private Threads"). Adding a
         member pings nobody else; the thread is not invitable, so only moderators join."""
         name = title.strip()[:THREAD_NAME_LIMIT] or "Mock interview"
         with platform_errors(f"opening a private thread in {channel.label()}"):
-            data = await self._client.http.start_thread_without_message(
-                int(channel.channel_id),
-                name=name,
-                auto_archive_duration=SHARED_ARCHIVE_MINUTES,
-                type=PRIVATE_THREAD,
-                invitable=False,
-            )
-            thread_id = int(data["id"])
-            for member in members:
+            found = await self._opened_thread(channel, name) if again else None
+            if found is None:
+                data = await self._client.http.start_thread_without_message(
+                    int(channel.channel_id),
+                    name=name,
+                    auto_archive_duration=SHARED_ARCHIVE_MINUTES,
+                    type=PRIVATE_THREAD,
+                    invitable=False,
+                )
+                found = int(data["id"])
+            thread_id = found
+            for member in members:  # adding a member twice changes nothing
                 await self._client.http.add_user_to_thread(thread_id, int(member.member_id))
         return channel_ref(int(channel.workspace) or None, thread_id, name)
+
+    async def _opened_thread(self, channel: ChannelRef, name: str) -> int | None:
+        """The bot's active private thread ``name`` of ``channel``, opened by an earlier
+        attempt whose end was lost (a member could not be added, the process died)."""
+        me = self._client.user
+        if me is None or not channel.workspace.isdigit():
+            return None
+        listed = await self._client.http.get_active_threads(int(channel.workspace))
+        for thread in listed.get("threads", []):
+            if (
+                str(thread.get("parent_id")) == channel.channel_id
+                and thread.get("type") == PRIVATE_THREAD
+                and str(thread.get("owner_id")) == str(me.id)
+                and thread.get("name") == name
+            ):
+                return int(thread["id"])
+        return None
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = thread.channel.workspace

@@ -303,7 +303,13 @@ class SlackPlatform:
         return "in your direct messages with me"
 
     async def open_shared(
-        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+        self,
+        channel: ChannelRef,
+        members: Sequence[MemberRef],
+        title: str,
+        *,
+        key: str,
+        again: bool = False,
     ) -> ChannelRef:
         """The group DM of ``members`` and the bot (``conversations.open`` with their ids,
         scope ``mpim:write``): Slack gives the same one for the same members again."""

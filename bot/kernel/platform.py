@@ -160,11 +160,19 @@ class SharedConversations(Protocol):
     a shared DM view); mock-interview pairs meet there."""
 
     async def open_shared(
-        self, channel: ChannelRef, members: Sequence[MemberRef], title: str, *, key: str
+        self,
+        channel: ChannelRef,
+        members: Sequence[MemberRef],
+        title: str,
+        *,
+        key: str,
+        again: bool = False,
     ) -> ChannelRef:
         """The conversation of exactly ``members`` and the bot, opened from the quiz
         ``channel`` (``title``: its name where it has one); posts to it go through
-        :meth:`Platform.post`. Adds nobody else and pings nobody."""
+        :meth:`Platform.post`. Adds nobody else and pings nobody. ``again``: it may have
+        been opened before (a retry), and is then found rather than opened twice where the
+        platform would open another."""
         ...
 
 

@@ -145,7 +145,7 @@ class WeeklyPairings:
             groups = await self._pairs.store_groups(action.key, matched, self._clock.now())
             log.info("pairing of %s: %d group(s)", week, len(groups), extra=about(channel.ref))
         for group in groups:
-            await self._meet(platform, channel, group, members, week)
+            await self._meet(platform, channel, group, members, week, again=action.attempts > 1)
 
     async def _match(
         self, channel: ChannelSettings, week: str, opted: list[PairMember], key: str
@@ -169,9 +169,12 @@ class WeeklyPairings:
         group: PairGroup,
         members: Mapping[int, PairMember],
         week: str,
+        *,
+        again: bool = False,
     ) -> None:
-        """The group's conversation opened (once: kept on the group), its intro and the
-        briefs queued (once each: keyed by group and member)."""
+        """The group's conversation opened (once: kept on the group; ``again``, on a retry,
+        the platform finds one an earlier attempt opened), its intro and the briefs queued
+        (once each: keyed by group and member)."""
         people = [members.get(m) for m in group.members]
         if any(p is None for p in people):
             log.info("pair group %d: a member opted out since; no intro", group.id)
@@ -183,7 +186,7 @@ class WeeklyPairings:
         if where is None and isinstance(platform, SharedConversations):
             title = f"Mock interview {week}: " + " & ".join(names)
             where = await platform.open_shared(
-                channel.ref, refs, title[:100], key=f"pair:{group.id}:room"
+                channel.ref, refs, title[:100], key=f"pair:{group.id}:room", again=again
             )
             await self._pairs.set_conversation(group.id, where)
         if where is not None:

@@ -528,6 +528,13 @@ class FakeDiscord:
                 reacted = self.reactions.get((int(message), emoji), [])
                 users = sorted(u for u in reacted if u > after)
                 return self._json([self.users[u] for u in users[:limit]])
+            case ("GET", ["guilds", _, "threads", "active"]):
+                threads = [
+                    c
+                    for c in self.channels.values()
+                    if c["type"] in (11, 12) and not c["thread_metadata"]["archived"]
+                ]
+                return self._json({"threads": threads, "members": []})
             case ("GET", ["guilds", guild]):
                 return self._json({**self.guild_json(), "id": guild})
             case ("GET", ["guilds", _, "members", user]):

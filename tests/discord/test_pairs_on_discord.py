@@ -39,3 +39,27 @@ async def test_a_pair_meets_in_a_private_thread_and_each_gets_a_brief(
     await quiz.command(LEAD, "pair", {"action": "now"})
     await quiz.service.settle()
     assert len([c for c in quiz.fake.channels.values() if c["type"] == 12]) == 1
+
+
+async def test_a_pairing_retried_after_its_thread_was_opened_opens_no_second_one(
+    quiz: Quiz,  # noqa: F811
+) -> None:
+    await quiz.command(LEAD, "pair", {"action": "schedule", "values": "mon 10:00"})
+    for member in (ANN, BOB):
+        await quiz.command(member, "pair", {"action": "on"})
+    # the thread is opened, then adding its first member is refused: the step is retried
+    quiz.fake.fail_next(
+        "PUT",
+        r"/channels/\d+/thread-members/\d+",
+        403,
+        {"code": 50001, "message": "Missing Access"},
+    )
+    await quiz.command(LEAD, "pair", {"action": "now"})
+    await quiz.service.settle()
+    assert len([c for c in quiz.fake.channels.values() if c["type"] == 12]) == 1
+    quiz.clock.advance(minutes=10)
+    await quiz.service.settle()
+    (thread,) = [c for c in quiz.fake.channels.values() if c["type"] == 12]
+    assert sorted(set(quiz.fake.thread_members[int(thread["id"])])) == sorted((ANN, BOB))
+    (intro,) = bot_posts(quiz.fake, int(thread["id"]))
+    assert intro["embeds"][0]["title"] == "Mock interview of the week"
