@@ -34,6 +34,11 @@ class Reviews:
         covered = None if draft.covered is None else json.dumps(list(draft.covered))
         at = to_db(draft.at)
         async with self._db.transaction() as session:
+            # One reviewer's reviews are written one after the other: on PostgreSQL, two
+            # at once would each count the points before the other's (both past the cap) or
+            # both insert the same review. Writing the reviewer's row takes its lock until
+            # commit (SQLite's transactions are serial already; the write changes nothing).
+            await session.execute("UPDATE members SET id = id WHERE id = ?", (draft.reviewer_id,))
             changed = await session.execute(
                 "UPDATE answer_reviews SET score = ?, covered = ?, comment = ?, reviewed_at = ?"
                 " WHERE answer_id = ? AND reviewer_id = ?",
