@@ -20,7 +20,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from bot.blind.posts import blind_answer_card, post_key
 from bot.kernel.clock import Clock
@@ -47,7 +48,7 @@ from bot.recaps.recap import chart_key
 from bot.reviews.cards import best_answer_card
 from bot.rounds import cards
 from bot.rounds.engine import REVEAL_KINDS
-from bot.rounds.timed import due_again
+from bot.rounds.timed import due_again, waits_for_the_next_question
 from bot.store import Store
 from questions.pack import Question
 
@@ -372,8 +373,13 @@ class OutboxWorker:
 
     async def _put_off(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> bool:
         """Put a timed step off when the channel's settings, changed since it was queued,
-        make it due later; whether it was."""
-        due = due_again(action.kind, channel, round_)
+        make it due later (or a skipped day the next question it waits for); whether it
+        was."""
+        skipped: list[date] = []
+        if waits_for_the_next_question(action.kind, channel):
+            since = round_.created_at.astimezone(ZoneInfo(channel.timezone)).date()
+            skipped = await self._store.skipped_days.skipped_days(channel.id, since)
+        due = due_again(action.kind, channel, round_, skipped)
         now = self._clock.now()
         if due is None or due <= now:
             return False

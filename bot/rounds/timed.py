@@ -4,12 +4,14 @@ Both are outbox actions queued with the round (``REVEAL_DUE``, ``LAST_CALL``). T
 worked out again from the channel's settings as they are when the action comes due, so an
 admin who changes ``reveal-after`` or ``last-call`` while a round is open moves its steps:
 an action that comes early is put off to the new time, one whose setting was turned off
-does nothing.
+does nothing. A last call timed by the next scheduled question also waits when that
+question's day was skipped since (``/quiz schedule skip``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Collection
+from datetime import date, datetime, timedelta
 
 from bot.kernel.models import ActionKind, ChannelSettings, LaterAction, Round
 from bot.scheduling.next_post import next_post
@@ -23,13 +25,16 @@ def reveal_due_at(channel: ChannelSettings, created_at: datetime) -> datetime | 
     return created_at + timedelta(minutes=channel.reveal_after_minutes)
 
 
-def last_call_at(channel: ChannelSettings, created_at: datetime) -> datetime | None:
+def last_call_at(
+    channel: ChannelSettings, created_at: datetime, skipped: Collection[date] = ()
+) -> datetime | None:
     """When members who asked for notices and have not answered get the last call: that
     long before the outline is due, or without a reveal-after time, before the next
-    scheduled question; None without a last call, or with nothing it could come before."""
+    scheduled question (not on a ``skipped`` day); None without a last call, or with
+    nothing it could come before."""
     if channel.last_call_minutes is None:
         return None
-    ends = reveal_due_at(channel, created_at) or next_post(channel, created_at)
+    ends = reveal_due_at(channel, created_at) or next_post(channel, created_at, skipped)
     if ends is None:
         return None
     at = ends - timedelta(minutes=channel.last_call_minutes)
@@ -46,9 +51,18 @@ def timed_actions(channel: ChannelSettings, created_at: datetime) -> list[LaterA
     return steps
 
 
-def due_again(kind: ActionKind, channel: ChannelSettings, round_: Round) -> datetime | None:
-    """When a timed step of ``round_`` falls due under the channel's settings now; None
-    when the step no longer applies (its setting is off)."""
+def due_again(
+    kind: ActionKind, channel: ChannelSettings, round_: Round, skipped: Collection[date] = ()
+) -> datetime | None:
+    """When a timed step of ``round_`` falls due under the channel's settings now (and
+    its ``skipped`` days: a skipped day's question does not come, so a last call before it
+    waits for the next one); None when the step no longer applies (its setting is off)."""
     if kind is ActionKind.REVEAL_DUE:
         return reveal_due_at(channel, round_.created_at)
-    return last_call_at(channel, round_.created_at)
+    return last_call_at(channel, round_.created_at, skipped)
+
+
+def waits_for_the_next_question(kind: ActionKind, channel: ChannelSettings) -> bool:
+    """Whether the step's time follows the next scheduled question (a last call without a
+    reveal-after time), which a skipped day moves."""
+    return kind is ActionKind.LAST_CALL and channel.reveal_after_minutes is None

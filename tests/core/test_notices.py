@@ -5,6 +5,8 @@ not ask is told; each message goes out once, however often its step runs."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.channels.commands import ping_group
@@ -126,6 +128,27 @@ async def test_without_reveal_after_the_last_call_comes_before_the_next_question
     await quiz.service.settle()
     assert direct_to(quiz, "ann")[-1].title.startswith("Last call")
     assert "the next question is posted in about 2h" in direct_to(quiz, "ann")[-1].body
+
+
+async def test_a_last_call_waits_when_the_next_questions_day_is_skipped(
+    quiz: QuizHarness,
+) -> None:
+    quiz.clock.set(quiz.clock.now().replace(hour=9, minute=0, second=0, microsecond=0))
+    await quiz.command("schedule daily 09:00 UTC")
+    await quiz.command("config last-call 2h")
+    await quiz.command("notify on", by="ann")
+    await quiz.command("now")
+    tomorrow = (quiz.clock.now() + timedelta(days=1)).date()
+    skipped = await quiz.command(f"schedule skip {tomorrow.isoformat()}")
+    assert skipped.card.kind is not CardKind.ERROR
+
+    quiz.clock.advance(hours=22)  # 07:00 tomorrow: no question comes at 09:00
+    await quiz.service.settle()
+    assert [c.title for c in direct_to(quiz, "ann")] == [direct_to(quiz, "ann")[0].title]
+    quiz.clock.advance(days=1, minutes=1)  # 07:01 the day after, 2h before its question
+    await quiz.service.settle()
+    assert direct_to(quiz, "ann")[-1].title.startswith("Last call")
+    assert len(direct_to(quiz, "ann")) == 2
 
 
 async def test_a_question_mentions_the_ping_group_only(quiz: QuizHarness) -> None:
