@@ -264,11 +264,18 @@ class OutboxWorker:
                     # A reveal handed over during this pass: this read has its actions.
                     self._handed.pop(action.round_id, None)
             # The outline of a round the next question closed goes out before that
-            # question (both come due at once): replies in threads first, then new questions.
-            replies = [g for g in by_round.values() if g[0].kind is not ActionKind.QUESTION]
-            questions = [g for g in by_round.values() if g[0].kind is ActionKind.QUESTION]
+            # question (both come due at once): rounds' replies in threads first, then new
+            # questions, and with them the direct messages, which no round waits for (a
+            # question waited for every notice and reminder of its pass before).
+            replies: list[list[OutboxAction]] = []
+            rest: list[list[OutboxAction]] = []
+            for group in by_round.values():
+                first = group[0]
+                in_thread = first.round_id is not None and first.kind is not ActionKind.QUESTION
+                (replies if in_thread else rest).append(group)
+            rest.sort(key=lambda g: g[0].round_id is None)  # questions take the slots first
             completed = 0
-            for phase in (replies, questions):
+            for phase in (replies, rest):
                 if phase:
                     completed += await self._run_rounds(
                         [self._run_round(actions) for actions in phase], limit
