@@ -6,7 +6,7 @@ A member is named by the platform's ids (``MemberRef.workspace`` and
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
@@ -42,6 +42,11 @@ class AwayStore(Protocol):
 
     async def until_for_member(self, member_key: int) -> date | None:
         """``until`` of the member whose store id (``MemberIds``) is ``member_key``."""
+        ...
+
+    async def away_among(self, member_keys: Sequence[int], day: date) -> frozenset[int]:
+        """Those of ``member_keys`` (store ids) away on ``day`` (today or later): one read
+        for a whole channel's subscribers."""
         ...
 
     async def member_workspaces(self, platform: str, member_id: str) -> list[str]:

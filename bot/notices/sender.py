@@ -13,7 +13,6 @@ import logging
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.away.periods import is_away
 from bot.away.store import AwayStore
 from bot.kernel.models import ChannelSettings, Round, direct_draft
 from bot.kernel.platform import Platform
@@ -90,11 +89,11 @@ class NoticeSender:
     async def _here(self, channel: ChannelSettings, now: datetime) -> list[Subscriber]:
         """The channel's subscribers who are not away today (the channel's local date)."""
         today = now.astimezone(ZoneInfo(channel.timezone)).date()
-        return [
-            s
-            for s in await self._notices.subscribers(channel.id)
-            if not is_away(await self._away.until_for_member(s.member_id), today)
-        ]
+        subscribers = await self._notices.subscribers(channel.id)
+        if not subscribers:
+            return []
+        away = await self._away.away_among([s.member_id for s in subscribers], today)
+        return [s for s in subscribers if s.member_id not in away]
 
     @staticmethod
     async def _link(platform: Platform, round_: Round, channel: ChannelSettings) -> str | None:

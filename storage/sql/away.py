@@ -3,7 +3,7 @@ text (so text order is date order)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import date, datetime, timedelta
 
 from bot.away.periods import AwayPeriod
@@ -11,6 +11,7 @@ from storage.sql.session import SqlDatabase
 from storage.timestamps import to_db
 
 _DAY = timedelta(days=1)
+_KEYS_PER_READ = 500  # member ids bound in one read (SQLite takes 32,766 parameters)
 
 
 class Away:
@@ -95,6 +96,21 @@ class Away:
             (member_key,),
         )
         return None if row is None or row[0] is None else date.fromisoformat(row[0])
+
+    async def away_among(self, member_keys: Sequence[int], day: date) -> frozenset[int]:
+        away: list[int] = []
+        keys = sorted(frozenset(member_keys))
+        for start in range(0, len(keys), _KEYS_PER_READ):
+            chunk = keys[start : start + _KEYS_PER_READ]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._db.fetch(
+                "SELECT DISTINCT m.id FROM members m JOIN away_periods a"
+                " ON a.workspace = m.workspace AND a.member = m.member"
+                f" WHERE m.id IN ({marks}) AND a.last_day >= ?",
+                (*chunk, day.isoformat()),
+            )
+            away.extend(row[0] for row in rows)
+        return frozenset(away)
 
     async def member_workspaces(self, platform: str, member_id: str) -> list[str]:
         rows = await self._db.fetch(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.away.periods import AwayPeriod
+from bot.away.periods import AwayPeriod, is_away
 from bot.kernel.models import ChannelSettings, FollowUpPolicy
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.store import Store
@@ -100,3 +100,23 @@ async def test_away_by_store_id_and_the_workspaces_a_member_is_known_in(
         await store.away.set("G1", "42", D(2026, 12, 1), D(2026, 12, 9), AT)
         assert await store.away.until_for_member(in_guild) == D(2026, 12, 9)
         assert await store.away.until_for_member(in_dm) is None  # another workspace
+
+
+async def test_who_of_many_members_is_away_on_a_day_in_one_read(
+    backend: str, tmp_path: Path
+) -> None:
+    async with open_store(backend, tmp_path) as store:
+        ids = [
+            await store.answers.member_id(MemberRef("slack", "T1", f"U{n}", f"m{n}"))
+            for n in range(1200)  # more than one read binds
+        ]
+        await store.away.set("T1", "U3", D(2026, 12, 1), D(2026, 12, 9), AT)
+        await store.away.set("T1", "U1100", D(2026, 12, 1), D(2026, 12, 2), AT)
+        await store.away.set("T2", "U5", D(2026, 12, 1), D(2026, 12, 9), AT)  # elsewhere
+        assert await store.away.away_among(ids, D(2026, 12, 2)) == {ids[3], ids[1100]}
+        assert await store.away.away_among(ids, D(2026, 12, 3)) == {ids[3]}
+        assert await store.away.away_among(ids, D(2026, 12, 10)) == frozenset()
+        assert await store.away.away_among([], D(2026, 12, 2)) == frozenset()
+        for n in (3, 1100, 7):  # the one read agrees with the member's own
+            until = await store.away.until_for_member(ids[n])
+            assert is_away(until, D(2026, 12, 2)) == (ids[n] in {ids[3], ids[1100]})
