@@ -38,7 +38,6 @@ from bot.bank.store import (
     SuggestionState,
     TooManyWaiting,
 )
-from bot.blind import answers as blind_answers
 from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, FormSubmit
@@ -49,7 +48,6 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.kernel.stores import ChannelStore
-from bot.rounds.cards import CHECKLIST_ACTION, REVIEW_ACTION
 from bot.rounds.engine import QuizEngine
 from bot.rounds.store import RoundStore
 from questions.pack import Question
@@ -89,16 +87,14 @@ def parse_item(text: str) -> Item | None:
     return Item(match["kind"] or "s", int(match["number"]))
 
 
-def may_open_form(event: Command | ButtonPress) -> bool:
-    """Whether the answer may be a form (Discord must then not defer the interaction)."""
-    if blind_answers.opens_form(event):
-        return True
+def opens_form(event: Command | ButtonPress) -> bool:
+    """Whether the event may be answered with a question form: ``/quiz suggest``, ``/quiz
+    review edit ...``, or a suggestion's Edit or Reject button."""
     if isinstance(event, ButtonPress):
-        return event.action in (EDIT_ACTION, REJECT_ACTION, CHECKLIST_ACTION, REVIEW_ACTION)
+        return event.action in (EDIT_ACTION, REJECT_ACTION)
     name = event.name.strip().lower()
     edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
-    checklist = name == "covered" and not any(a.strip() for a in event.args)
-    return name == "suggest" or edits or checklist
+    return name == "suggest" or edits
 
 
 def no_quiz_to_suggest_to() -> Response:

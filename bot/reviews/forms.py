@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.kernel.events import ButtonPress, Command
 from bot.kernel.forms import CHOICE_LABEL_LIMIT, CHOICES_LIMIT, Form, FormField
 from bot.kernel.models import AnswerRecord, Round
 from bot.reviews.rubric import SCORES
+from bot.rounds.cards import CHECKLIST_ACTION, REVIEW_ACTION
 from questions.pack import Question
 
 CHECKLIST_FORM = "checklist"
@@ -24,6 +26,15 @@ ANSWER = "answer"
 SCORE = "score"
 COMMENT = "comment"
 COMMENT_LIMIT = 1000
+
+
+def opens_form(event: Command | ButtonPress) -> bool:
+    """Whether the event may be answered with the checklist or a review form: the
+    outline's **Tick key points** and **Review an answer** buttons, or ``/quiz covered``
+    alone."""
+    if isinstance(event, ButtonPress):
+        return event.action in (CHECKLIST_ACTION, REVIEW_ACTION)
+    return event.name.strip().lower() == "covered" and not any(a.strip() for a in event.args)
 
 
 def _label(text: str) -> str:
