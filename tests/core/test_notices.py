@@ -112,14 +112,20 @@ async def test_no_last_call_after_the_outline_came(quiz: QuizHarness) -> None:
     assert not [a for a in left if a.kind is ActionKind.LAST_CALL]
 
 
-async def test_without_reveal_after_the_last_call_comes_before_the_next_question(
-    quiz: QuizHarness,
-) -> None:
+async def daily_question_at_nine_with_a_last_call(quiz: QuizHarness) -> None:
+    """A daily 09:00 question, no reveal-after time, a last call 2h before the next one,
+    ann's notices on, and today's question posted at 09:00."""
     quiz.clock.set(quiz.clock.now().replace(hour=9, minute=0, second=0, microsecond=0))
     await quiz.command("schedule daily 09:00 UTC")
     await quiz.command("config last-call 2h")
     await quiz.command("notify on", by="ann")
     await quiz.command("now")
+
+
+async def test_without_reveal_after_the_last_call_comes_before_the_next_question(
+    quiz: QuizHarness,
+) -> None:
+    await daily_question_at_nine_with_a_last_call(quiz)
 
     quiz.clock.advance(hours=21, minutes=30)  # 06:30 the next day
     await quiz.service.settle()
@@ -133,11 +139,7 @@ async def test_without_reveal_after_the_last_call_comes_before_the_next_question
 async def test_a_last_call_waits_when_the_next_questions_day_is_skipped(
     quiz: QuizHarness,
 ) -> None:
-    quiz.clock.set(quiz.clock.now().replace(hour=9, minute=0, second=0, microsecond=0))
-    await quiz.command("schedule daily 09:00 UTC")
-    await quiz.command("config last-call 2h")
-    await quiz.command("notify on", by="ann")
-    await quiz.command("now")
+    await daily_question_at_nine_with_a_last_call(quiz)
     tomorrow = (quiz.clock.now() + timedelta(days=1)).date()
     skipped = await quiz.command(f"schedule skip {tomorrow.isoformat()}")
     assert skipped.card.kind is not CardKind.ERROR
