@@ -165,3 +165,19 @@ async def test_a_bad_time_limit_on_discord_gets_the_form(quiz: Quiz) -> None:  #
     said = str(quiz.fake.interaction_replies[-1])
     assert "whole minutes from 1 to 60" in said and "/quiz practice [timed MINUTES]" in said
     assert await quiz.service.practice.current(await ann_id(quiz)) is None
+
+
+async def test_the_hint_button_in_the_discord_dm_shows_one_key_point(
+    quiz: Quiz,  # noqa: F811
+) -> None:
+    dm = await start_practice(quiz)
+    [question] = bot_posts(quiz.fake, dm)
+    [hint] = [b for b in buttons(question) if b["label"] == "Hint"]
+    await press_in_dm(quiz, question, hint["custom_id"])
+    session = await quiz.service.practice.current(await ann_id(quiz))
+    assert session is not None and session.hints == 1
+    asked = quiz.service.engine.question_for(session.direct, session.question_id)
+    assert asked is not None
+    shown = bot_posts(quiz.fake, dm)[-1]["embeds"][0]
+    assert shown["title"] == f"Hint 1 of {len(asked.key_points)}"
+    assert shown["description"] == asked.key_points[0]
