@@ -107,7 +107,7 @@ class PostgresStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db)
+        self.member_data = MemberData(db, forget=self.answers.forget_member)
         self.changes = PostgresChanges(db, None)
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
+from time import monotonic
 from typing import Any
 
 from bot.blind.posts import PLACEHOLDER_PREFIX
@@ -26,6 +27,11 @@ WriteAnswers = Callable[
     [Session, Sequence[AnswerDraft], Mapping[int, Exception]],
     Awaitable[list[AnswerResult | Exception]],
 ]
+
+# How long a member's cached id and name stand for them before the name is written again:
+# after another replica erased it (``/quiz forget me``), the member seen again is named
+# again within this time, where this process's own erasure forgets it at once.
+MEMBER_NAME_CACHED_FOR = 600.0  # seconds
 
 
 class Answers:
@@ -48,7 +54,8 @@ class Answers:
         self._round_channels = round_channels
         self._write_answers = write_answers
         self._round_lock = round_lock
-        self._member_ids: dict[tuple[str, str, str], tuple[int, str]] = {}
+        # (platform, workspace, member) -> (id, display name, when read on the monotonic clock)
+        self._member_ids: dict[tuple[str, str, str], tuple[int, str, float]] = {}
         self._known_members: set[int] = set()
         self.committer: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
             self._write_answer_batch, name="answers"
@@ -62,7 +69,8 @@ class Answers:
     async def member_id(self, ref: MemberRef) -> int:
         key = (ref.platform, ref.workspace, ref.member_id)
         cached = self._member_ids.get(key)
-        if cached is not None and (not ref.display_name or ref.display_name == cached[1]):
+        fresh = cached is not None and monotonic() - cached[2] < MEMBER_NAME_CACHED_FOR
+        if cached is not None and fresh and ref.display_name in ("", cached[1]):
             return cached[0]
         rows = await self._db.fetch(
             "INSERT INTO members (platform, workspace, member, display_name)"
@@ -74,9 +82,16 @@ class Answers:
             (*key, ref.display_name),
         )
         member_id, name = int(rows[0][0]), str(rows[0][1])
-        self._member_ids[key] = (member_id, name)
+        self._member_ids[key] = (member_id, name, monotonic())
         self._known_members.add(member_id)
         return member_id
+
+    def forget_member(self, member_id: int) -> None:
+        """Drop what is cached of a member whose name was erased: seen again, they are
+        named again."""
+        for key, cached in list(self._member_ids.items()):
+            if cached[0] == member_id:
+                del self._member_ids[key]
 
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
         return await self.committer.submit(draft)

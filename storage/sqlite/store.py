@@ -89,7 +89,7 @@ class SqliteStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db)
+        self.member_data = MemberData(db, forget=self.answers.forget_member)
 
     # life cycle
 

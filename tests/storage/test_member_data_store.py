@@ -6,15 +6,17 @@ anyone else's, and a channel's export holds its rounds, answers, votes and grade
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 
+import storage.sql.answers as answers_module
 from bot.kernel.grades import Grade
 from bot.kernel.models import direct_draft
-from bot.kernel.refs import ChannelRef
+from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft
@@ -247,3 +249,39 @@ async def test_a_channels_export_and_the_workspace_goals(store: SqliteStore) -> 
     assert [(g.member_id, g.goal) for g in goals] == [(alice, date(2027, 1, 15))]
     assert await store.member_data.workspace_goals("slack", "T2") == []
     assert await store.member_data.member_channels(alice) == [channel_id]
+
+
+async def test_a_member_who_comes_back_after_an_erasure_is_named_again(
+    store: SqliteStore,
+) -> None:
+    ref = MemberRef("slack", "T1", "U-back", "Bea")
+    member_id = await store.answers.member_id(ref)
+    await store.member_data.erase_member(member_id, T0)
+    assert await display_name(store, member_id) == ""
+
+    assert await store.answers.member_id(ref) == member_id  # the same member, seen again
+    assert await display_name(store, member_id) == "Bea"
+
+
+async def display_name(store: SqliteStore, member_id: int) -> str:
+    row = await store.database.fetch_one(
+        "SELECT display_name FROM members WHERE id = ?", (member_id,)
+    )
+    assert row is not None
+    return str(row[0])
+
+
+async def test_a_name_another_replica_erased_is_written_again_within_minutes(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ref = MemberRef("slack", "T1", "U-elsewhere", "Eli")
+    member_id = await store.answers.member_id(ref)
+    # another replica's erasure: this process's cache knows nothing of it
+    await store.database.change("UPDATE members SET display_name = '' WHERE id = ?", (member_id,))
+    await store.answers.member_id(ref)
+    assert await display_name(store, member_id) == ""  # the cached name stands for a while
+
+    later = time.monotonic() + answers_module.MEMBER_NAME_CACHED_FOR + 1
+    monkeypatch.setattr(answers_module, "monotonic", lambda: later)
+    assert await store.answers.member_id(ref) == member_id
+    assert await display_name(store, member_id) == "Eli"
