@@ -1,15 +1,15 @@
 """Private practice in a member's direct messages, walked like an interview.
 
-``/quiz practice [TOPIC] [DIFFICULTY]`` asks one question chosen by the practice policy; each answer
-in the DM brings the next follow-up, then the outline with the grade buttons; the grade
-updates the member's own card (never the channel's leaderboard). One open session per
-member; a session untouched for a day expires quietly.
+``/quiz practice [timed MINUTES] [TOPIC] [DIFFICULTY]`` asks one question chosen by the
+practice policy; each answer in the DM brings the next follow-up, then the outline with the
+grade buttons; the grade updates the member's own card (never the channel's leaderboard).
+A timed question moves on by itself when its time is up (see :mod:`bot.practice.clock`).
+One open session per member; a session untouched for a day expires quietly.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.bank.rotation import eligible_questions
@@ -156,10 +156,10 @@ class PracticeSessions:
                 "last day. Come back tomorrow."
             )
         direct = await platform.open_direct(member)
-        draft = PracticeDraft(member_id, direct, question_id, topic, now, difficulty)
-        session = await self._store.start_session(
-            replace(draft, time_limit_minutes=time_limit_minutes)
+        draft = PracticeDraft(
+            member_id, direct, question_id, topic, now, difficulty, time_limit_minutes
         )
+        session = await self._store.start_session(draft)
         if session is None:
             raise Refused(ALREADY_OPEN)
         await self._engine.queue(self._opening(session))
