@@ -39,6 +39,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.member_cache import MemberCache
 from storage.sql.member_data import MemberData
 from storage.sql.notices import Notices
 from storage.sql.pairs import Pairs
@@ -92,7 +93,10 @@ class PostgresStore:
         self.meta = Meta(db)
         self.rounds = PostgresRounds(db, round_channels)
         self.outbox = PostgresOutbox(db, replica=replica, lease=lease)
-        self.answers = Answers(db, round_channels, write_answers, round_lock=_ROUND_LOCK)
+        members = MemberCache()
+        self.answers = Answers(
+            db, round_channels, write_answers, members=members, round_lock=_ROUND_LOCK
+        )
         self.deliveries = Deliveries(db)
         self.reports = Reports(db)
         self.unfinished_cards = UnfinishedCards(db, _APPEND_CARD_PART)
@@ -107,7 +111,7 @@ class PostgresStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db, forget=self.answers.forget_member)
+        self.member_data = MemberData(db, members)
         self.changes = PostgresChanges(db, None)
 
     @property

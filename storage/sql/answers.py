@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from time import monotonic
 from typing import Any
 
 from bot.blind.posts import PLACEHOLDER_PREFIX
@@ -19,6 +18,7 @@ from storage.errors import NotFoundError
 from storage.group_commit import GroupCommitter
 from storage.records import ANSWER_COLUMNS, answer_from_row
 from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
+from storage.sql.member_cache import MemberCache
 from storage.sql.session import Session, SqlDatabase
 from storage.timestamps import to_db
 
@@ -27,11 +27,6 @@ WriteAnswers = Callable[
     [Session, Sequence[AnswerDraft], Mapping[int, Exception]],
     Awaitable[list[AnswerResult | Exception]],
 ]
-
-# How long a member's cached id and name stand for them before the name is written again:
-# after another replica erased it (``/quiz forget me``), the member seen again is named
-# again within this time, where this process's own erasure forgets it at once.
-MEMBER_NAME_CACHED_FOR = 600.0  # seconds
 
 
 class Answers:
@@ -48,14 +43,14 @@ class Answers:
         round_channels: BoundedCache[int, int],
         write_answers: WriteAnswers,
         *,
+        members: MemberCache,
         round_lock: str = "",
     ) -> None:
         self._db = db
         self._round_channels = round_channels
         self._write_answers = write_answers
         self._round_lock = round_lock
-        # (platform, workspace, member) -> (id, display name, when read on the monotonic clock)
-        self._member_ids: dict[tuple[str, str, str], tuple[int, str, float]] = {}
+        self._members = members
         self._known_members: set[int] = set()
         self.committer: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
             self._write_answer_batch, name="answers"
@@ -68,9 +63,8 @@ class Answers:
 
     async def member_id(self, ref: MemberRef) -> int:
         key = (ref.platform, ref.workspace, ref.member_id)
-        cached = self._member_ids.get(key)
-        fresh = cached is not None and monotonic() - cached[2] < MEMBER_NAME_CACHED_FOR
-        if cached is not None and fresh and ref.display_name in ("", cached[1]):
+        cached = self._members.get(key)
+        if cached is not None and ref.display_name in ("", cached[1]):
             return cached[0]
         rows = await self._db.fetch(
             "INSERT INTO members (platform, workspace, member, display_name)"
@@ -82,16 +76,9 @@ class Answers:
             (*key, ref.display_name),
         )
         member_id, name = int(rows[0][0]), str(rows[0][1])
-        self._member_ids[key] = (member_id, name, monotonic())
+        self._members.put(key, member_id, name)
         self._known_members.add(member_id)
         return member_id
-
-    def forget_member(self, member_id: int) -> None:
-        """Drop what is cached of a member whose name was erased: seen again, they are
-        named again."""
-        for key, cached in list(self._member_ids.items()):
-            if cached[0] == member_id:
-                del self._member_ids[key]
 
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
         return await self.committer.submit(draft)

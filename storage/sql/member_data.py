@@ -11,13 +11,14 @@ so the other replicas drop its job.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
+from storage.sql.member_cache import MemberCache
 from storage.sql.session import Params, Row, Session, SqlDatabase
 from storage.timestamps import to_db
 
@@ -118,9 +119,9 @@ _CHANNEL_ROWS: tuple[tuple[str, str], ...] = (
 class MemberData:
     """A member's data as a whole, and a channel's for an admin's export."""
 
-    def __init__(self, db: SqlDatabase, forget: Callable[[int], None] = lambda _: None) -> None:
+    def __init__(self, db: SqlDatabase, members: MemberCache) -> None:
         self._db = db
-        self._forget = forget  # what the store caches of a member erased (their name)
+        self._members = members  # the store's cached names: an erased one is forgotten
 
     async def find_member(self, ref: MemberRef) -> int | None:
         row = await self._db.fetch_one(
@@ -167,7 +168,7 @@ class MemberData:
                 deleted[table] = deleted.get(table, 0) + await session.execute(sql, (member_id,))
             await session.execute("UPDATE members SET display_name = '' WHERE id = ?", (member_id,))
             await self._db.announce(session, ChangeKind.REMINDER, member_id)
-        self._forget(member_id)
+        self._members.forget(member_id)
         return Erased(member_id, {t: n for t, n in deleted.items() if n})
 
     async def channel_tables(self, channel_id: int) -> Tables:

@@ -27,6 +27,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
+from storage.sql.member_cache import MemberCache
 from storage.sql.member_data import MemberData
 from storage.sql.notices import Notices
 from storage.sql.pairs import Pairs
@@ -74,7 +75,8 @@ class SqliteStore:
         self.meta = Meta(db)
         self.rounds = SqliteRounds(db, round_channels)
         self.outbox = SqliteOutbox(db)
-        self.answers = Answers(db, round_channels, write_answers)
+        members = MemberCache()
+        self.answers = Answers(db, round_channels, write_answers, members=members)
         self.deliveries = Deliveries(db)
         self.reports = Reports(db)
         self.unfinished_cards = UnfinishedCards(db, _APPEND_CARD_PART)
@@ -89,7 +91,7 @@ class SqliteStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db, forget=self.answers.forget_member)
+        self.member_data = MemberData(db, members)
 
     # life cycle
 

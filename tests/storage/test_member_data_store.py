@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import storage.sql.answers as answers_module
+import storage.sql.member_cache as member_cache
 from bot.kernel.grades import Grade
 from bot.kernel.models import direct_draft
 from bot.kernel.refs import ChannelRef, MemberRef
@@ -281,7 +281,7 @@ async def test_a_name_another_replica_erased_is_written_again_within_minutes(
     await store.answers.member_id(ref)
     assert await display_name(store, member_id) == ""  # the cached name stands for a while
 
-    later = time.monotonic() + answers_module.MEMBER_NAME_CACHED_FOR + 1
-    monkeypatch.setattr(answers_module, "monotonic", lambda: later)
+    later = time.monotonic() + member_cache.CACHED_FOR + 1
+    monkeypatch.setattr(member_cache, "monotonic", lambda: later)
     assert await store.answers.member_id(ref) == member_id
     assert await display_name(store, member_id) == "Eli"
