@@ -12,8 +12,10 @@ OFF_HINT = "`/quiz notify off` in the channel stops these messages."
 
 
 def _where(channel: ChannelSettings, link: str | None) -> str:
+    """Where to answer, ending the sentence: the channel's name and its link, or the name
+    and a full stop (a link is left without one, which some clients would take into it)."""
     name = f"#{channel.ref.name.lstrip('#')}" if channel.ref.name else "the quiz channel"
-    return f"{name}: {link}" if link else name
+    return f"{name}: {link}" if link else f"{name}."
 
 
 def question_notice_card(

@@ -12,6 +12,7 @@ import pytest
 from bot.channels.commands import ping_group
 from bot.kernel.models import ActionKind
 from bot.kernel.render import Card, CardKind
+from bot.notices.cards import last_call_card, question_notice_card
 from tests.harness import QuizHarness
 
 
@@ -209,3 +210,19 @@ async def test_a_member_away_gets_no_notice_and_no_last_call(quiz: QuizHarness) 
     await quiz.command("away off", by="ann")
     await quiz.command("now")
     assert [c.title for c in direct_to(quiz, "ann")][-1].endswith("is up")
+
+
+async def test_without_a_link_the_notices_end_their_sentence(quiz: QuizHarness) -> None:
+    await quiz.command("config reveal-after 2h")
+    await quiz.command("config last-call 1h")
+    await quiz.command("now")
+    round_ = await quiz.round()
+    channel = await quiz.service.engine.channel(quiz.channel)
+    question = quiz.service.engine.question_for(quiz.channel, round_.question_id)
+    assert channel is not None and question is not None
+    notice = question_notice_card(channel, round_, question, None)
+    last_call = last_call_card(channel, round_, None)
+    assert notice.body.endswith("posted in #practice.")
+    assert last_call.body.endswith("Answer in #practice.")
+    linked = last_call_card(channel, round_, "https://chat.example/C1/1")
+    assert linked.body.endswith("Answer in #practice: https://chat.example/C1/1")
