@@ -39,14 +39,22 @@ set-up ``LearningService`` ships with; the targets are checked on it: every rati
 round-robin >= 1.02 (>= 1.03 at 60 questions with the goal), none below the current rule
 by more than its standard error. Last: ``targets met`` or ``targets MISSED``.
 
+Two more set-ups are told what only the simulation knows, to bound what a policy could
+reach: ``--oracle`` (``TrueMemoryOracle``: each learner's true memory, the greedy best
+review for the measurements still to come) and ``--true-level`` (the shipped policy told
+each learner's true first-sight level instead of learning it). With either, or with
+``--only``, a second table gives every set-up that ran against round-robin.
+
     PYTHONPATH=. python bench/learning.py [--seeds 4] [--first-seed 1] [--learners 10]
         [--banks 30,60,120] [--jobs 2] [--quick] [--no-goal-horizons 30]
         [--only-no-goal] [--constant-prior] [--goal-day 90] [--no-goal-days 30,60,90,180]
+        [--oracle] [--true-level] [--only planned,oracle]
 
 ``--quick``: two seeds and the 60-question bank only. ``--no-goal-horizons``: the
 policies' horizons without a goal, to compare choices of them (``--only-no-goal`` runs only
 that setting's set-ups); ``--constant-prior``: planned and one-review told nothing of the
-learned prior, to tell its part from the horizons'.
+learned prior, to tell its part from the horizons'. ``--only``: those set-ups and
+round-robin, and only the second table (to explore one set-up at a time).
 """
 
 from __future__ import annotations
@@ -127,6 +135,15 @@ def synthetic_pack(questions: int) -> Pack:
 # The learners' true memory
 
 
+def true_rating(chance: float) -> Rating:
+    """How a recalled answer reviews the true memory: by how sure the recall was."""
+    if chance < 0.5:
+        return Rating.Hard
+    if chance < 0.9:
+        return Rating.Good
+    return Rating.Easy
+
+
 @dataclass
 class Learner:
     name: str
@@ -147,14 +164,7 @@ class Learner:
         """Try to recall the answer, see the outline (a review of the true memory) and
         return the grade the learner gives themselves: honest, with noise."""
         chance = self.recall(question, at)
-        if rng.random() >= chance:
-            rating = Rating.Again
-        elif chance < 0.5:
-            rating = Rating.Hard
-        elif chance < 0.9:
-            rating = Rating.Good
-        else:
-            rating = Rating.Easy
+        rating = Rating.Again if rng.random() >= chance else true_rating(chance)
         card = self.cards.get(question) or Card(card_id=question + 1, due=at)
         self.cards[question], _ = self.memory.review_card(card, rating, at)
         given = int(rating)
@@ -252,11 +262,76 @@ class CurrentRule:
 
 
 @dataclass(frozen=True)
+class Truth:
+    """What the simulation knows and a deployment does not: for set-ups that are bounds
+    or ablations, not policies."""
+
+    learners: Mapping[int, Learner]  # by member id
+    bank_index: Mapping[int, int]  # question id -> bank index
+    measured: tuple[datetime, ...]  # the moments recall is measured at, in order
+
+
+@dataclass(frozen=True)
+class TrueMemoryOracle:
+    """A bound, not a policy a deployment could run: it sees each learner's true memory
+    (their hidden parameters, their cards, their first-sight recall of each question) and
+    picks the question whose review now most raises their true expected recall, averaged
+    over the measurements still to come, as if nothing were practised after it (greedy:
+    a planning policy may beat it, as the shipped one does at 30 questions)."""
+
+    truth: Truth
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        learner = self.truth.learners[request.member_id]
+        ahead = [at for at in self.truth.measured if at > request.now]
+        ahead = ahead or [self.truth.measured[-1]]
+        best: tuple[float, int] | None = None
+        for question_id in request.candidates:
+            question = self.truth.bank_index[question_id]
+            gain = true_gain(learner, question, request.now, ahead)
+            if best is None or gain > best[0]:
+                best = (gain, question_id)
+        return None if best is None else best[1]
+
+
+def true_gain(learner: Learner, question: int, now: datetime, ahead: Sequence[datetime]) -> float:
+    """How much a review now raises the learner's true recall of ``question``, averaged
+    over ``ahead``: recalled (then rated as ``Learner.attempt`` rates it) or missed."""
+    chance = learner.recall(question, now)
+    before = learner.cards.get(question) or Card(card_id=question + 1, due=now)
+    recalled, _ = learner.memory.review_card(before, true_rating(chance), now)
+    missed, _ = learner.memory.review_card(before, Rating.Again, now)
+    retrievability = learner.memory.get_card_retrievability
+    total = 0.0
+    for at in ahead:
+        after = chance * retrievability(recalled, at) + (1 - chance) * retrievability(missed, at)
+        total += after - learner.recall(question, at)
+    return total / len(ahead)
+
+
+@dataclass(frozen=True)
+class TrueLevel:
+    """An ablation: the shipped policy told each learner's true first-sight level (the
+    mean of their questions' first-sight recall) instead of the learned prior: what a
+    perfect estimate of the level, with no per-question knowledge, would be worth."""
+
+    make: Callable[[], PracticePolicy]
+    truth: Truth
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        learner = self.truth.learners[request.member_id]
+        level = statistics.fmean(learner.priors.values())
+        return self.make().choose(replace(request, priors=dict.fromkeys(request.priors, level)))
+
+
+@dataclass(frozen=True)
 class Setup:
     name: str
     policy: Callable[[], PracticePolicy] | None  # None: no practice
     goal: bool  # whether learners set their goal to the evaluation day
     days: tuple[int, ...]  # the days recall is measured on
+    # a bound or ablation told the simulation's truth (then ``policy`` is unused)
+    told: Callable[[Truth], PracticePolicy] | None = None
 
 
 def setups(
@@ -265,6 +340,8 @@ def setups(
     goal_day: int = GOAL_DAY,
     no_goal_days: tuple[int, ...] = NO_GOAL_DAYS,
     constant: bool = False,
+    oracle: bool = False,
+    true_level: bool = False,
 ) -> list[Setup]:
     planned: Callable[[], PracticePolicy] = partial(PlannedRecallGain, horizons)
     one_review: Callable[[], PracticePolicy] = partial(ExpectedRecallGain, horizons)
@@ -279,15 +356,21 @@ def setups(
         Setup("current", CurrentRule, False, no_goal_days),
         Setup("one-review", one_review, False, no_goal_days),
     ]
+    told: list[tuple[str, Callable[[Truth], PracticePolicy]]] = []
+    if oracle:
+        told.append(("oracle", TrueMemoryOracle))
+    if true_level:
+        told.append(("true-level", partial(TrueLevel, planned)))
+    no_goal += [Setup(name, None, False, no_goal_days, told=t) for name, t in told]
     if only_no_goal:
         return no_goal
-    return [
-        Setup("channel-only", None, False, (goal_day,)),
-        *no_goal,
+    goal = [
         Setup("planned", planned, True, (goal_day,)),
         Setup("current", CurrentRule, True, (goal_day,)),
         Setup("one-review", one_review, True, (goal_day,)),
     ]
+    goal += [Setup(name, None, True, (goal_day,), told=t) for name, t in told]
+    return [Setup("channel-only", None, False, (goal_day,)), *no_goal, *goal]
 
 
 # One simulated run
@@ -390,7 +473,16 @@ async def simulate(
             for member in members:
                 await run.command(member, f"goal {end.date().isoformat()}")
         learning = None
-        if setup.policy is not None:
+        if setup.told is not None:
+            truth = Truth(
+                dict(zip(ids, people, strict=True)),
+                bank_index,
+                tuple(START + timedelta(days=d) for d in sorted(setup.days)),
+            )
+            learning = LearningService(
+                store.learning, service.engine.question_topics, setup.told(truth)
+            )
+        elif setup.policy is not None:
             learning = LearningService(
                 store.learning, service.engine.question_topics, setup.policy()
             )
@@ -524,6 +616,39 @@ def report(
     return lines
 
 
+def versus_round_robin(
+    results: Results,
+    banks: Sequence[int],
+    only_no_goal: bool,
+    goal_day: int = GOAL_DAY,
+    no_goal_days: tuple[int, ...] = NO_GOAL_DAYS,
+) -> list[str]:
+    """Every practising set-up that ran against round-robin, a row per setting."""
+    names = sorted(
+        {n for (n, _, _, _) in results} - {"round-robin", "channel-only"},
+        key=lambda n: (n != "planned", n),
+    )
+    lines = [
+        "| setting | bank | day | " + " | ".join(f"{n} vs round-robin" for n in names) + " |",
+        "| --- | --- | --- |" + " --- |" * len(names),
+    ]
+    settings = [(False, d) for d in no_goal_days]
+    if not only_no_goal:
+        settings = [(True, goal_day), *settings]
+    for goal, day in settings:
+        for bank in banks:
+            round_robin = results[("round-robin", False, bank, day)]
+            cells = [
+                str(ratio(results[(n, goal, bank, day)], round_robin))
+                if (n, goal, bank, day) in results
+                else "-"
+                for n in names
+            ]
+            label = "goal" if goal else "no goal"
+            lines.append(f"| {label} | {bank} | {day} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     seeds = range(args.first_seed, args.first_seed + (2 if args.quick else args.seeds))
@@ -535,8 +660,15 @@ def main(args: argparse.Namespace) -> None:
         for bank in banks
         for seed in seeds
         for setup in setups(
-            horizons, args.only_no_goal, args.goal_day, no_goal_days, args.constant_prior
+            horizons,
+            args.only_no_goal,
+            args.goal_day,
+            no_goal_days,
+            args.constant_prior,
+            args.oracle,
+            args.true_level,
         )
+        if not args.only or setup.name in {"round-robin", *args.only.split(",")}
     ]
     results: Results = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -555,7 +687,11 @@ def main(args: argparse.Namespace) -> None:
         f"{learners_count} learners a setting, banks {banks}, no-goal horizons {horizons},"
         f" {time.perf_counter() - started:.0f} s"
     )
-    print("\n".join(report(results, banks, args.only_no_goal, args.goal_day, no_goal_days)))
+    if not args.only:
+        print("\n".join(report(results, banks, args.only_no_goal, args.goal_day, no_goal_days)))
+    if args.only or any(setup.told for _, _, setup, _ in jobs):
+        table = versus_round_robin(results, banks, args.only_no_goal, args.goal_day, no_goal_days)
+        print("\n".join(table))
 
 
 def parse_args() -> argparse.Namespace:
@@ -573,6 +709,13 @@ def parse_args() -> argparse.Namespace:
         "--constant-prior", action="store_true", help="the shipped policy without its prior"
     )
     parser.add_argument("--no-goal-days", default=",".join(str(d) for d in NO_GOAL_DAYS))
+    parser.add_argument(
+        "--oracle", action="store_true", help="also the bound that sees the true memory"
+    )
+    parser.add_argument(
+        "--true-level", action="store_true", help="also the policy told each true prior level"
+    )
+    parser.add_argument("--only", default="", help="only these set-ups (and round-robin)")
     return parser.parse_args()
 
 

@@ -39,6 +39,9 @@ def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixtu
             goal_day=6,
             constant_prior=False,
             no_goal_days="4,8",
+            oracle=False,
+            true_level=False,
+            only="",
         )
     )
     lines = capsys.readouterr().out.strip().splitlines()
@@ -57,6 +60,59 @@ def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixtu
         assert re.search(rf"\| {means} \| {ratios} \|", row), row
     assert re.fullmatch(r"vs channel-only, goal, 6 questions: " + ratio, lines[-2]), lines[-2]
     assert lines[-1] in {"targets met", "targets MISSED"}
+
+
+def test_the_bounds_told_the_truth_get_a_table_against_round_robin(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    load_bench().main(
+        argparse.Namespace(
+            seeds=1,
+            first_seed=1,
+            learners=2,
+            banks="6",
+            jobs=1,
+            quick=False,
+            no_goal_horizons="14",
+            only_no_goal=False,
+            goal_day=6,
+            constant_prior=False,
+            no_goal_days="4,8",
+            oracle=True,
+            true_level=True,
+            only="planned,oracle,true-level",
+        )
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert not any(line.startswith("targets") for line in lines)  # --only: no verdict
+    header = next(line for line in lines if line.startswith("| setting"))
+    assert header == (
+        "| setting | bank | day | planned vs round-robin | oracle vs round-robin"
+        " | true-level vs round-robin |"
+    )
+    rows = [line for line in lines if line.startswith("| goal") or line.startswith("| no goal")]
+    ratio = r"\d+\.\d{3} ± \d+\.\d{3}"
+    assert len(rows) == 3
+    ratios = r" \| ".join([ratio] * 3)
+    for row in rows:
+        assert re.fullmatch(rf"\| (goal|no goal) \| 6 \| \d \| {ratios} \|", row), row
+
+
+def test_the_oracle_takes_the_review_that_raises_true_recall_most() -> None:
+    bench = load_bench()
+    learner = bench.learners(1, 1, 3)[0]
+    now = bench.START
+    learner.priors.update({0: 0.1, 1: 0.1, 2: 0.5})
+    learner.attempt(1, now, bench.random.Random(0))  # question 1: reviewed just now
+    later = [now + bench.timedelta(days=30)]
+    gains = [bench.true_gain(learner, q, now + bench.timedelta(days=1), later) for q in range(3)]
+    # a first review is worth more the less the learner knows on first sight, and more
+    # than a second review the day after the first
+    assert gains[0] > gains[2] > 0 and gains[0] > gains[1]
+    truth = bench.Truth({7: learner}, {10: 0, 11: 1, 12: 2}, tuple(later))
+    request = bench.PracticeRequest(7, [11, 12, 10], {}, now + bench.timedelta(days=1), None)
+    assert bench.TrueMemoryOracle(truth).choose(request) == 10
+    assert bench.TrueMemoryOracle(truth).choose(bench.replace(request, candidates=[])) is None
 
 
 def test_learners_first_sight_recall_spans_the_range_the_policy_must_learn() -> None:
