@@ -5,9 +5,6 @@ one answer per round whether it came blind or as a reply in the thread."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.blind.posts import PLACEHOLDER_PREFIX
@@ -15,24 +12,15 @@ from bot.kernel.errors import Refused
 from bot.kernel.models import AnswerRecord, Round
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.render import Card, CardKind
-from questions.catalog import Catalog
 from tests.core.test_blind_answers import blind_round, press_answer, submit
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.fakes import FakePlatform
+from tests.harness import QuizHarness
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
     """The service over SQLite, then over PostgreSQL."""
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+    return quiz_on_both
 
 
 def posted(platform: FakePlatform, thread: str) -> list[tuple[str, str]]:

@@ -5,9 +5,6 @@ the session's next questions). A filter that leaves no question says so."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.kernel.render import CardKind, Response
@@ -15,9 +12,7 @@ from bot.practice._cards import NEXT_ACTION, practice_value
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Pack
 from tests.core.test_practice_sessions import dm_cards, press, press_grade, session_of, write
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 # (id, topic, difficulty): every difficulty, and questions without one
 QUESTIONS = (
@@ -54,17 +49,10 @@ def catalog() -> Catalog:
     return Catalog([levels_pack()])
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
     """The service over SQLite, then over PostgreSQL."""
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+    return quiz_on_both
 
 
 async def asked(quiz: QuizHarness, times: int, now: str = "now") -> set[str]:

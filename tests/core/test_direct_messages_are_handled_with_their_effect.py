@@ -10,8 +10,6 @@ grade was never kept.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,24 +18,15 @@ from bot.kernel.errors import NotRecorded
 from bot.kernel.events import DirectMessage
 from bot.kernel.refs import MessageRef
 from bot.practice._cards import practice_value
-from questions.catalog import Catalog
 from tests.core.test_practice_sessions import dm, dm_cards, press, press_grade, session_of
-from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.fakes import SimulatedCrash
+from tests.harness import QuizHarness
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
     """The service over SQLite, then over PostgreSQL."""
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+    return quiz_on_both
 
 
 def written(quiz: QuizHarness, name: str, text: str, event_id: str) -> DirectMessage:

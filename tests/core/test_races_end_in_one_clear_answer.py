@@ -9,8 +9,6 @@ on connections of its own, at once; SQLite's writes take turns)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -24,26 +22,16 @@ from bot.kernel.refs import MessageRef
 from bot.kernel.render import Response
 from bot.practice.sessions import ALREADY_OPEN
 from bot.rounds import cards
-from questions.catalog import Catalog
 from tests.core.test_suggestions import GOOD
-from tests.fakes import FakeClock, FakePlatform
-from tests.harness import QuizHarness, harness_on
-from tests.storage.backends import BACKENDS
+from tests.harness import QuizHarness
 
 CONCURRENT_SUGGESTIONS = 12
 
 
-@pytest.fixture(params=BACKENDS)
-async def quiz(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    platform: FakePlatform,
-    clock: FakeClock,
-    catalog: Catalog,
-) -> AsyncIterator[QuizHarness]:
+@pytest.fixture
+def quiz(quiz_on_both: QuizHarness) -> QuizHarness:
     """The service over SQLite, then over PostgreSQL."""
-    async with harness_on(request.param, tmp_path, platform, clock, catalog) as harness:
-        yield harness
+    return quiz_on_both
 
 
 async def at_once(quiz: QuizHarness, *events: FormSubmit | ButtonPress | Command) -> list[str]:
