@@ -380,8 +380,8 @@ class OutboxWorker:
 
     async def _put_off(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> bool:
         """Put a timed step off when the channel's settings, changed since it was queued,
-        make it due later (or a skipped day the next question it waits for); whether it
-        was."""
+        make it due later, or when the next question it waits for falls on a skipped day;
+        whether it was."""
         skipped: list[date] = []
         if waits_for_the_next_question(action.kind, channel):
             since = round_.created_at.astimezone(ZoneInfo(channel.timezone)).date()
