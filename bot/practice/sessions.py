@@ -47,6 +47,7 @@ SESSION_LIFETIME = timedelta(hours=24)
 NO_DIRECT_MESSAGES = "Private practice needs direct messages, which this platform does not offer."
 SESSION_OVER = "That practice session is over. Start another with `/quiz practice`."
 TIME_UP = "Time's up. As in an interview, we move on; your answer can still come with this."
+TIME_UP_OUTLINE = "Time's up. Grade what you had in mind against the outline."
 ALREADY_OPEN = (
     "You already have a practice session open in your direct messages with me. "
     "Answer it there, or end it with `/quiz practice stop`."
@@ -274,7 +275,7 @@ class PracticeSessions:
             card = practice_cards.follow_up_card(question, 1, session.id, lead=TIME_UP)
             step, state = "follow-up:1", PracticeState.ANSWER
         else:
-            card = practice_cards.outline_card(question, session.id, lead=TIME_UP)
+            card = practice_cards.outline_card(question, session.id, lead=TIME_UP_OUTLINE)
             step, state = "outline", PracticeState.GRADE
         # Queued under the key an answer's step has: whichever comes first is the one sent.
         await self._send(platform, session, step, card)
