@@ -25,25 +25,30 @@ def load_bench() -> ModuleType:
     return module
 
 
+def tiny_run(**changes: object) -> argparse.Namespace:
+    """The bench's arguments for a run of seconds: 2 learners, a 6-question bank, goal day
+    6, recall measured on days 4 and 8; ``changes`` set the rest."""
+    arguments: dict[str, object] = {
+        "seeds": 1,
+        "first_seed": 1,
+        "learners": 2,
+        "banks": "6",
+        "jobs": 1,
+        "quick": False,
+        "no_goal_horizons": "14",
+        "only_no_goal": False,
+        "goal_day": 6,
+        "constant_prior": False,
+        "no_goal_days": "4,8",
+        "oracle": False,
+        "true_level": False,
+        "only": "",
+    }
+    return argparse.Namespace(**{**arguments, **changes})
+
+
 def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    load_bench().main(
-        argparse.Namespace(
-            seeds=1,
-            first_seed=1,
-            learners=2,
-            banks="6",
-            jobs=1,
-            quick=False,
-            no_goal_horizons="30,90",
-            only_no_goal=False,
-            goal_day=6,
-            constant_prior=False,
-            no_goal_days="4,8",
-            oracle=False,
-            true_level=False,
-            only="",
-        )
-    )
+    load_bench().main(tiny_run(no_goal_horizons="30,90"))
     lines = capsys.readouterr().out.strip().splitlines()
     ratio = r"\d+\.\d{3} ± \d+\.\d{3}"
     number = r"\d\.\d{3}"
@@ -65,24 +70,7 @@ def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixtu
 def test_the_bounds_told_the_truth_get_a_table_against_round_robin(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    load_bench().main(
-        argparse.Namespace(
-            seeds=1,
-            first_seed=1,
-            learners=2,
-            banks="6",
-            jobs=1,
-            quick=False,
-            no_goal_horizons="14",
-            only_no_goal=False,
-            goal_day=6,
-            constant_prior=False,
-            no_goal_days="4,8",
-            oracle=True,
-            true_level=True,
-            only="planned,oracle,true-level",
-        )
-    )
+    load_bench().main(tiny_run(oracle=True, true_level=True, only="planned,oracle,true-level"))
     lines = capsys.readouterr().out.strip().splitlines()
     assert not any(line.startswith("targets") for line in lines)  # --only: no verdict
     header = next(line for line in lines if line.startswith("| setting"))
