@@ -340,8 +340,8 @@ class PracticeSessions:
         card = practice_cards.question_card(
             self._question(session), session.id, session.time_limit_minutes
         )
-        key = f"practice:{session.id}:question"
-        return [direct_draft(session.direct, card, key), *clock_drafts(session)]
+        question = direct_draft(session.direct, card, _step_key(session, "question"))
+        return [question, *clock_drafts(session)]
 
     @staticmethod
     def _answered_in(session: PracticeSession, now: datetime) -> str:
@@ -361,4 +361,9 @@ class PracticeSessions:
         self, platform: Platform, session: PracticeSession, step: str, card: Card
     ) -> None:
         """Queue a step's card for the session's DM channel: the outbox sends it once."""
-        await self._engine.send_direct(session.direct, card, f"practice:{session.id}:{step}")
+        await self._engine.send_direct(session.direct, card, _step_key(session, step))
+
+
+def _step_key(session: PracticeSession, step: str) -> str:
+    """The outbox key of a session's step ("practice:7:question"): one key, one message."""
+    return f"practice:{session.id}:{step}"
