@@ -7,11 +7,11 @@ from collections.abc import Collection, Sequence
 from datetime import date, datetime, timedelta
 
 from bot.away.periods import AwayPeriod
+from storage.sql.in_batches import in_batches
 from storage.sql.session import SqlDatabase
 from storage.timestamps import to_db
 
 _DAY = timedelta(days=1)
-_KEYS_PER_READ = 500  # member ids bound in one read (SQLite takes 32,766 parameters)
 
 
 class Away:
@@ -99,10 +99,7 @@ class Away:
 
     async def away_among(self, member_keys: Sequence[int], day: date) -> frozenset[int]:
         away: list[int] = []
-        keys = sorted(frozenset(member_keys))
-        for start in range(0, len(keys), _KEYS_PER_READ):
-            chunk = keys[start : start + _KEYS_PER_READ]
-            marks = ", ".join("?" * len(chunk))
+        for chunk, marks in in_batches(sorted(frozenset(member_keys))):
             rows = await self._db.fetch(
                 "SELECT DISTINCT m.id FROM members m JOIN away_periods a"
                 " ON a.workspace = m.workspace AND a.member = m.member"

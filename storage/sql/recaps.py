@@ -11,6 +11,7 @@ from datetime import datetime
 
 from bot.kernel.models import ActionKind
 from bot.recaps.store import RecapRecord, StreakRounds, WeekAnswer, WeekFigures
+from storage.sql.in_batches import in_batches
 from storage.sql.session import SqlDatabase
 from storage.timestamps import from_db, to_db
 
@@ -107,10 +108,8 @@ class Recaps:
     async def recorded_keys(self, keys: Collection[str]) -> set[str]:
         if not keys:
             return set()
-        wanted, found = list(keys), set[str]()
-        for at in range(0, len(wanted), BATCH):
-            chunk = wanted[at : at + BATCH]
-            marks = ", ".join("?" for _ in chunk)
+        found = set[str]()
+        for chunk, marks in in_batches(list(keys), BATCH):
             rows = await self._db.fetch(
                 f"SELECT outbox_key FROM recaps WHERE outbox_key IN ({marks})", tuple(chunk)
             )
