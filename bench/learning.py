@@ -42,13 +42,19 @@ by more than its standard error. Last: ``targets met`` or ``targets MISSED``.
 Two more set-ups are told what only the simulation knows, to bound what a policy could
 reach: ``--oracle`` (``TrueMemoryOracle``: each learner's true memory, the greedy best
 review for the measurements still to come) and ``--true-level`` (the shipped policy told
-each learner's true first-sight level instead of learning it). With either, or with
-``--only``, a second table gives every set-up that ran against round-robin.
+each learner's true first-sight level instead of learning it). A third, ``--level-oracle``
+(``TrueLevelOracle``), bounds what grades could ever teach: the oracle's choice on the true
+memory of every question seen, but each question never seen at the learner's true level,
+not its own recall (which nothing before its first sight reveals); it aims at the
+measurements still to come (``level-oracle``) and, as a policy without a goal must, a
+rolling 7 and 14 days ahead (``level-oracle-7d``, ``level-oracle-14d``, without a goal
+only). With any of them, or with ``--only``, a second table gives every set-up that ran
+against round-robin.
 
     PYTHONPATH=. python bench/learning.py [--seeds 4] [--first-seed 1] [--learners 10]
         [--banks 30,60,120] [--jobs 2] [--quick] [--no-goal-horizons 30]
         [--only-no-goal] [--constant-prior] [--goal-day 90] [--no-goal-days 30,60,90,180]
-        [--oracle] [--true-level] [--only planned,oracle]
+        [--oracle] [--true-level] [--level-oracle] [--only planned,oracle]
 
 ``--quick``: two seeds and the 60-question bank only. ``--no-goal-horizons``: the
 policies' horizons without a goal, to compare choices of them (``--only-no-goal`` runs only
@@ -109,6 +115,8 @@ NO_GOAL_DAYS = (30, 60, 90, 180)
 BANKS = (30, 60, 120)
 TARGET_VS_ROUND_ROBIN = 1.02
 TARGET_VS_ROUND_ROBIN_GOAL_60 = 1.03
+# the days ahead the level oracle also aims at rolling, as a policy without a goal must
+LEVEL_ORACLE_ROLLING = (7.0, 14.0)
 # the rule as shipped before: a constant prior (DEFAULT_PRIOR_RECALL, 0.2)...
 CURRENT_NO_GOAL = timedelta(days=30)  # ...and 30 days ahead without a goal
 
@@ -294,19 +302,62 @@ class TrueMemoryOracle:
         return None if best is None else best[1]
 
 
-def true_gain(learner: Learner, question: int, now: datetime, ahead: Sequence[datetime]) -> float:
+def true_gain(
+    learner: Learner,
+    question: int,
+    now: datetime,
+    ahead: Sequence[datetime],
+    first_sight: float | None = None,
+) -> float:
     """How much a review now raises the learner's true recall of ``question``, averaged
-    over ``ahead``: recalled (then rated as ``Learner.attempt`` rates it) or missed."""
-    chance = learner.recall(question, now)
-    before = learner.cards.get(question) or Card(card_id=question + 1, due=now)
+    over ``ahead``: recalled (then rated as ``Learner.attempt`` rates it) or missed.
+    ``first_sight``: the recall taken for the question if never seen, instead of its own."""
+    card = learner.cards.get(question)
+
+    def recall(at: datetime) -> float:
+        if card is None and first_sight is not None:
+            return first_sight
+        return learner.recall(question, at)
+
+    chance = recall(now)
+    before = card or Card(card_id=question + 1, due=now)
     recalled, _ = learner.memory.review_card(before, true_rating(chance), now)
     missed, _ = learner.memory.review_card(before, Rating.Again, now)
     retrievability = learner.memory.get_card_retrievability
     total = 0.0
     for at in ahead:
         after = chance * retrievability(recalled, at) + (1 - chance) * retrievability(missed, at)
-        total += after - learner.recall(question, at)
+        total += after - recall(at)
     return total / len(ahead)
+
+
+@dataclass(frozen=True)
+class TrueLevelOracle:
+    """A bound on what grades could teach: the oracle's greedy choice on the learner's
+    true memory of every question they have seen, with each question never seen recalled
+    at the learner's true first-sight level, as no policy can know one unseen question's
+    own recall from another's. It aims at the measurements still to come, or with
+    ``days_ahead`` a rolling that many days ahead, as a policy that is not told when
+    recall is measured must."""
+
+    truth: Truth
+    days_ahead: float | None = None
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        learner = self.truth.learners[request.member_id]
+        level = statistics.fmean(learner.priors.values())
+        if self.days_ahead is not None:
+            ahead = [request.now + timedelta(days=self.days_ahead)]
+        else:
+            ahead = [at for at in self.truth.measured if at > request.now]
+            ahead = ahead or [self.truth.measured[-1]]
+        best: tuple[float, int] | None = None
+        for question_id in request.candidates:
+            question = self.truth.bank_index[question_id]
+            gain = true_gain(learner, question, request.now, ahead, first_sight=level)
+            if best is None or gain > best[0]:
+                best = (gain, question_id)
+        return None if best is None else best[1]
 
 
 @dataclass(frozen=True)
@@ -342,6 +393,7 @@ def setups(
     constant: bool = False,
     oracle: bool = False,
     true_level: bool = False,
+    level_oracle: bool = False,
 ) -> list[Setup]:
     planned: Callable[[], PracticePolicy] = partial(PlannedRecallGain, horizons)
     one_review: Callable[[], PracticePolicy] = partial(ExpectedRecallGain, horizons)
@@ -361,7 +413,13 @@ def setups(
         told.append(("oracle", TrueMemoryOracle))
     if true_level:
         told.append(("true-level", partial(TrueLevel, planned)))
-    no_goal += [Setup(name, None, False, no_goal_days, told=t) for name, t in told]
+    if level_oracle:
+        told.append(("level-oracle", TrueLevelOracle))
+    rolling = [
+        (f"level-oracle-{days:g}d", partial(TrueLevelOracle, days_ahead=days))
+        for days in (LEVEL_ORACLE_ROLLING if level_oracle else ())
+    ]
+    no_goal += [Setup(name, None, False, no_goal_days, told=t) for name, t in told + rolling]
     if only_no_goal:
         return no_goal
     goal = [
@@ -667,6 +725,7 @@ def main(args: argparse.Namespace) -> None:
             args.constant_prior,
             args.oracle,
             args.true_level,
+            args.level_oracle,
         )
         if not args.only or setup.name in {"round-robin", *args.only.split(",")}
     ]
@@ -714,6 +773,11 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument(
         "--true-level", action="store_true", help="also the policy told each true prior level"
+    )
+    parser.add_argument(
+        "--level-oracle",
+        action="store_true",
+        help="also the bound that sees the true memory but only the true first-sight level",
     )
     parser.add_argument("--only", default="", help="only these set-ups (and round-robin)")
     return parser.parse_args()

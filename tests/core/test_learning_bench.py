@@ -42,6 +42,7 @@ def tiny_run(**changes: object) -> argparse.Namespace:
         "no_goal_days": "4,8",
         "oracle": False,
         "true_level": False,
+        "level_oracle": False,
         "only": "",
     }
     return argparse.Namespace(**{**arguments, **changes})
@@ -101,6 +102,53 @@ def test_the_oracle_takes_the_review_that_raises_true_recall_most() -> None:
     request = bench.PracticeRequest(7, [11, 12, 10], {}, now + bench.timedelta(days=1), None)
     assert bench.TrueMemoryOracle(truth).choose(request) == 10
     assert bench.TrueMemoryOracle(truth).choose(bench.replace(request, candidates=[])) is None
+
+
+def test_the_level_oracle_knows_the_true_memory_but_not_one_unseen_questions_recall() -> None:
+    bench = load_bench()
+    learner = bench.learners(1, 1, 3)[0]
+    now = bench.START
+    learner.priors.update({0: 0.1, 1: 0.1, 2: 0.5})  # true level: 0.233
+    later = (now + bench.timedelta(days=30),)
+    truth = bench.Truth({7: learner}, {10: 0, 11: 1, 12: 2}, later)
+    unseen = bench.PracticeRequest(7, [12, 10], {}, now, None)
+    # the oracle takes the question the learner knows least; the level oracle cannot
+    # tell the two apart and takes the first
+    assert bench.TrueMemoryOracle(truth).choose(unseen) == 10
+    assert bench.TrueLevelOracle(truth).choose(unseen) == 12
+    level = sum(learner.priors.values()) / 3
+    assert bench.true_gain(learner, 2, now, later, first_sight=level) == pytest.approx(
+        bench.true_gain(learner, 0, now, later, first_sight=level)
+    )
+    # a question seen is judged on its true memory, one never seen on the level: a miss
+    # of the day before is worth less than a first sight of a learner who knows little...
+    assert learner.attempt(1, now, bench.random.Random(1)) == bench.Grade.MISSED
+    tomorrow = now + bench.timedelta(days=1)
+    seen = bench.PracticeRequest(7, [12, 11], {}, tomorrow, None)
+    assert bench.TrueLevelOracle(truth).choose(seen) == 12
+    assert bench.TrueLevelOracle(truth, days_ahead=7).choose(seen) == 12
+    # ...and worth more than one of a learner who knows nearly everything on first sight
+    learner.priors.update({0: 0.9, 1: 0.9, 2: 0.9})
+    assert bench.TrueLevelOracle(truth).choose(seen) == 11
+    assert bench.TrueLevelOracle(truth, days_ahead=7).choose(seen) == 11
+
+
+def test_the_level_oracle_runs_aimed_at_the_measurements_and_rolling(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    load_bench().main(tiny_run(level_oracle=True, only="level-oracle,level-oracle-7d"))
+    lines = capsys.readouterr().out.strip().splitlines()
+    header = next(line for line in lines if line.startswith("| setting"))
+    assert header == (
+        "| setting | bank | day | level-oracle vs round-robin | level-oracle-7d vs round-robin |"
+    )
+    rows = {tuple(line.split(" | ")[0:3]): line for line in lines if line.startswith("| ")}
+    ratio = r"\d+\.\d{3} ± \d+\.\d{3}"
+    # rolling is what a policy without a goal must do: it runs in that setting only
+    assert re.fullmatch(rf"\| goal \| 6 \| 6 \| {ratio} \| - \|", rows[("| goal", "6", "6")])
+    for day in ("4", "8"):
+        row = rows[("| no goal", "6", day)]
+        assert re.fullmatch(rf"\| no goal \| 6 \| {day} \| {ratio} \| {ratio} \|", row), row
 
 
 def test_learners_first_sight_recall_spans_the_range_the_policy_must_learn() -> None:
