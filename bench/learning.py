@@ -278,6 +278,10 @@ class Truth:
     bank_index: Mapping[int, int]  # question id -> bank index
     measured: tuple[datetime, ...]  # the moments recall is measured at, in order
 
+    def measured_ahead(self, now: datetime) -> list[datetime]:
+        """The measurements still to come (the last one once all are past)."""
+        return [at for at in self.measured if at > now] or [self.measured[-1]]
+
 
 @dataclass(frozen=True)
 class TrueMemoryOracle:
@@ -290,16 +294,24 @@ class TrueMemoryOracle:
     truth: Truth
 
     def choose(self, request: PracticeRequest) -> int | None:
-        learner = self.truth.learners[request.member_id]
-        ahead = [at for at in self.truth.measured if at > request.now]
-        ahead = ahead or [self.truth.measured[-1]]
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            question = self.truth.bank_index[question_id]
-            gain = true_gain(learner, question, request.now, ahead)
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
+        return best_true_review(self.truth, request, self.truth.measured_ahead(request.now))
+
+
+def best_true_review(
+    truth: Truth,
+    request: PracticeRequest,
+    ahead: Sequence[datetime],
+    first_sight: float | None = None,
+) -> int | None:
+    """The candidate of largest :func:`true_gain` (ties: the earlier); None without one."""
+    learner = truth.learners[request.member_id]
+    best: tuple[float, int] | None = None
+    for question_id in request.candidates:
+        question = truth.bank_index[question_id]
+        gain = true_gain(learner, question, request.now, ahead, first_sight)
+        if best is None or gain > best[0]:
+            best = (gain, question_id)
+    return None if best is None else best[1]
 
 
 def true_gain(
@@ -333,31 +345,24 @@ def true_gain(
 
 @dataclass(frozen=True)
 class TrueLevelOracle:
-    """A bound on what grades could teach: the oracle's greedy choice on the learner's
-    true memory of every question they have seen, with each question never seen recalled
-    at the learner's true first-sight level, as no policy can know one unseen question's
-    own recall from another's. It aims at the measurements still to come, or with
-    ``days_ahead`` a rolling that many days ahead, as a policy that is not told when
-    recall is measured must."""
+    """What grades could teach at best: the oracle's greedy choice on the learner's true
+    memory of every question they have seen, with each question never seen recalled at
+    the learner's true first-sight level, as no policy can know one unseen question's own
+    recall from another's (greedy, as the oracle: a measured ceiling, not a strict bound).
+    It aims at the measurements still to come, or with ``days_ahead`` a rolling that many
+    days ahead, as a policy that is not told when recall is measured must."""
 
     truth: Truth
     days_ahead: float | None = None
 
     def choose(self, request: PracticeRequest) -> int | None:
         learner = self.truth.learners[request.member_id]
-        level = statistics.fmean(learner.priors.values())
-        if self.days_ahead is not None:
-            ahead = [request.now + timedelta(days=self.days_ahead)]
+        if self.days_ahead is None:
+            ahead = self.truth.measured_ahead(request.now)
         else:
-            ahead = [at for at in self.truth.measured if at > request.now]
-            ahead = ahead or [self.truth.measured[-1]]
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            question = self.truth.bank_index[question_id]
-            gain = true_gain(learner, question, request.now, ahead, first_sight=level)
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
+            ahead = [request.now + timedelta(days=self.days_ahead)]
+        level = statistics.fmean(learner.priors.values())
+        return best_true_review(self.truth, request, ahead, first_sight=level)
 
 
 @dataclass(frozen=True)
