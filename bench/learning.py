@@ -39,11 +39,11 @@ set-up ``LearningService`` ships with; the targets are checked on it: every rati
 round-robin >= 1.02 (>= 1.03 at 60 questions with the goal), none below the current rule
 by more than its standard error. Last: ``targets met`` or ``targets MISSED``.
 
-Two more set-ups are told what only the simulation knows, to bound what a policy could
+Three more set-ups are told what only the simulation knows, to bound what a policy could
 reach: ``--oracle`` (``TrueMemoryOracle``: each learner's true memory, the greedy best
-review for the measurements still to come) and ``--true-level`` (the shipped policy told
-each learner's true first-sight level instead of learning it). A third, ``--level-oracle``
-(``TrueLevelOracle``), bounds what grades could ever teach: the oracle's choice on the true
+review for the measurements still to come), ``--true-level`` (the shipped policy told
+each learner's true first-sight level instead of learning it) and ``--level-oracle``
+(``TrueLevelOracle``), what grades could at best teach: the oracle's choice on the true
 memory of every question seen, but each question never seen at the learner's true level,
 not its own recall (which nothing before its first sight reveals); it aims at the
 measurements still to come (``level-oracle``) and, as a policy without a goal must, a
@@ -361,7 +361,7 @@ class TrueLevelOracle:
             ahead = self.truth.measured_ahead(request.now)
         else:
             ahead = [request.now + timedelta(days=self.days_ahead)]
-        level = statistics.fmean(learner.priors.values())
+        level = statistics.fmean(learner.priors.values())  # what the learner's grades estimate
         return best_true_review(self.truth, request, ahead, first_sight=level)
 
 
