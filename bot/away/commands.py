@@ -110,7 +110,7 @@ AWAY = Subcommand(
     "away",
     "away through a date (holidays): no reminders or notifications, and your streak waits;"
     " off: back today",
-    "/quiz away until 2027-01-04",
+    "/quiz away until {today+14}",
     params=(
         Param(
             "mode",

@@ -470,7 +470,7 @@ SCHEDULE = Subcommand(
     "schedule",
     "show the schedule and skipped days; admins set it (weekdays|daily|mon,wed,fri HH:MM, or"
     " 5-field cron), or skip|unskip DATE[..DATE] for holidays",
-    "/quiz schedule skip 2026-12-24..2026-12-26",
+    "/quiz schedule skip {today+21}..{today+23}",
     params=(
         Param(
             "action",

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -171,13 +173,17 @@ def _unbuilt(arguments: Arguments) -> QuizCommand:
 Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response | None"]]
 
 
+# a date in an example, N days after the day it is shown: ``{today+45}``
+_EXAMPLE_DATE = re.compile(r"\{today\+(\d+)\}")
+
+
 @dataclass(frozen=True, slots=True)
 class Subcommand:
     """One ``/quiz`` subcommand, declared once: everything else is derived from it."""
 
     name: str
     summary: str
-    example: str
+    example: str  # a date in it is written ``{today+N}`` (see example_on)
     handler: Handler
     # the typed command from parsed arguments; for a subcommand with settings, the command
     # that shows them (all, or the one named by SETTING_NAME)
@@ -238,8 +244,16 @@ class Subcommand:
             return any(_fits(p, w) for p in admin_params for w in given)
         return bool(admin_params)
 
+    def example_on(self, today: date) -> str:
+        """The example as shown on ``today``: each ``{today+N}`` is the date N days on, so
+        that an example date is never one the command refuses as past."""
+        return _EXAMPLE_DATE.sub(
+            lambda days: (today + timedelta(days=int(days[1]))).isoformat(), self.example
+        )
+
     def problem(self, text: str) -> CommandError:
-        return CommandError(f"{text}\nUse: {self.form()}\nExample: {self.example}")
+        example = self.example_on(datetime.now(UTC).date())
+        return CommandError(f"{text}\nUse: {self.form()}\nExample: {example}")
 
     def parse(self, words: Sequence[str], text: str | None = None) -> QuizCommand:
         """The typed command for these words; raises CommandError with the form on bad input.

@@ -284,7 +284,7 @@ GRADE = Subcommand(
 GOAL = Subcommand(
     "goal",
     "the date your practice aims at, e.g. an interview (default: two weeks ahead, rolling)",
-    "/quiz goal 2027-01-15",
+    "/quiz goal {today+45}",
     params=(
         Param(
             "date",

@@ -96,7 +96,7 @@ PRACTICE = Subcommand(
     "practice",
     "practise alone in your direct messages, like an interview, of a topic and a"
     " difficulty if given, timed if asked; stop ends it",
-    "/quiz practice timed 10 attention hard",
+    "/quiz practice timed 10 kv-cache hard",
     params=(
         Param(
             TIMED,

@@ -15,7 +15,7 @@ from bot.kernel.render import Card
 from tests.core.test_reminders import fire, make_review_due, reminders_to, slot_on
 from tests.harness import QuizHarness
 
-FORM = "Use: /quiz away [off|until DATE]\nExample: /quiz away until 2027-01-04"
+FORM = "Use: /quiz away [off|until DATE]\nExample: /quiz away until 20"  # a date two weeks on
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
