@@ -78,6 +78,7 @@ class Invocation:
     in_direct: bool  # may run in direct messages with the bot
     parsed: QuizCommand | None
     problem: CommandError | None = None
+    action: str = ""  # the first argument as typed, lower-cased ("enable" of topics enable)
 
     @property
     def command(self) -> QuizCommand:
@@ -88,7 +89,14 @@ class Invocation:
         return self.parsed
 
     def direct_refusal(self) -> str:
-        return direct_refusal(self.name)
+        if not self.subcommand.in_direct or not self.action:
+            return direct_refusal(self.name)
+        # refused as an admin's use of a command whose member use works here
+        return (
+            f"`/quiz {self.name} {self.action}` changes a channel: run it in the quiz's"
+            f" channel. `/quiz {self.name}` (as a member) works here. In direct messages with"
+            f" me you can use {_usable_in_direct()}."
+        )
 
 
 def parse_invocation(name: str, args: Sequence[str], text: str | None = None) -> Invocation:
@@ -105,11 +113,13 @@ def parse_invocation(name: str, args: Sequence[str], text: str | None = None) ->
         return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help(note=note))
     admin = subcommand.needs_admin(args)
     in_direct = subcommand.in_direct and not admin  # an admin's use acts on a channel
+    words = [w for w in (a.strip() for a in args) if w]
+    action = words[0].lower() if words else ""
     try:
-        command = subcommand.parse([w for w in (a.strip() for a in args) if w], text)
+        command = subcommand.parse(words, text)
     except CommandError as problem:
-        return Invocation(typed, subcommand, admin, in_direct, None, problem)
-    return Invocation(typed, subcommand, admin, in_direct, command)
+        return Invocation(typed, subcommand, admin, in_direct, None, problem, action)
+    return Invocation(typed, subcommand, admin, in_direct, command, action=action)
 
 
 def find_subcommand(name: str) -> Subcommand | None:
@@ -125,11 +135,14 @@ def works_in_direct(name: str, args: Sequence[str]) -> bool:
 
 def direct_refusal(name: str) -> str:
     """What a member is told who ran ``/quiz NAME`` in direct messages, where it cannot run."""
-    usable = ", ".join(f"`/quiz {c.name}`" for c in QUIZ_COMMANDS if c.in_direct)
     return (
         f"`/quiz {name.strip().lower()}` works only in a channel: run it in the quiz's "
-        f"channel. In direct messages with me you can use {usable}."
+        f"channel. In direct messages with me you can use {_usable_in_direct()}."
     )
+
+
+def _usable_in_direct() -> str:
+    return ", ".join(f"`/quiz {c.name}`" for c in QUIZ_COMMANDS if c.in_direct)
 
 
 def parse_command(name: str, args: Sequence[str], text: str | None = None) -> QuizCommand:

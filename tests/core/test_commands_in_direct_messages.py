@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
-from bot.commands.registry import QUIZ_COMMANDS, direct_refusal, works_in_direct
+from bot.commands.registry import (
+    QUIZ_COMMANDS,
+    direct_refusal,
+    parse_invocation,
+    works_in_direct,
+)
 from bot.kernel.events import Command
 from bot.kernel.refs import ChannelRef
 from tests.harness import QuizHarness
@@ -59,3 +64,10 @@ async def test_help_in_direct_messages_lists_only_what_works_there(quiz: QuizHar
 async def test_help_in_a_channel_still_lists_everything(quiz: QuizHarness) -> None:
     text = (await quiz.command("help", by="alice")).card.plain_text()
     assert set(re.findall(r"`/quiz ([a-z-]+)", text)) == {c.name for c in QUIZ_COMMANDS}
+
+
+def test_an_admins_use_of_a_command_that_works_here_is_refused_as_that_use() -> None:
+    text = parse_invocation("topics", ("enable", "attention")).direct_refusal()
+    assert text.startswith("`/quiz topics enable` changes a channel: run it in the quiz's")
+    # what does work here is the member's use, said as such, not the refused command
+    assert "`/quiz topics` (as a member) works here" in text
