@@ -43,7 +43,12 @@ from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
 from bot.scheduling.next_post import next_post
-from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
+from bot.scheduling.schedule_spec import (
+    ScheduleError,
+    is_timezone_name,
+    parse_schedule,
+    parse_timezone,
+)
 from bot.scheduling.skipped_days import SkippedDayStore
 from questions.pack import Difficulty
 
@@ -442,7 +447,10 @@ TOPICS = Subcommand(
 
 
 def looks_like_timezone(word: str) -> bool:
-    """'Europe/Berlin' or 'UTC', but not a cron field such as '*/2'."""
+    """'Europe/Berlin', 'UTC' or 'Japan' (any name of the tz database), but not a cron field
+    such as '*/2'."""
+    if is_timezone_name(word):
+        return True
     return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
 
 

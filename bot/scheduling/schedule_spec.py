@@ -146,6 +146,9 @@ def parse_schedule(text: str) -> ScheduleSpec:
         return _parse_days_and_time(text, "".join(words[:-1]), words[-1])
     if len(words) == 5:
         return _parse_cron(words)
+    typed = text.split()
+    if len(typed) >= 2 and ":" in typed[-2] and typed[-1].isalpha():
+        parse_timezone(typed[-1])  # a word after the time is a timezone: say if unknown
     raise _schedule_error(f"unknown schedule {quoted(text.strip())}")
 
 
@@ -166,6 +169,11 @@ def parse_timezone(name: str) -> ZoneInfo:
             "America/New_York or UTC. Example: /quiz schedule weekdays 09:30 Europe/Berlin"
         )
     return ZoneInfo(key)
+
+
+def is_timezone_name(word: str) -> bool:
+    """Whether ``word`` names a zone of the tz database (``EST`` and ``Japan`` too)."""
+    return word.strip().lower() in _zone_keys()
 
 
 @cache

@@ -48,6 +48,9 @@ from tests.harness import QuizHarness
         ),
         ("schedule 0 9 * * 1-5 UTC", SetSchedule("0 9 * * 1-5", "UTC")),
         ("schedule 0 9 */2 * *", SetSchedule("0 9 */2 * *", None)),
+        # zones of the tz database without a slash
+        ("schedule daily 10:00 EST", SetSchedule("daily 10:00", "EST")),
+        ("schedule 0 9 * * 1-5 Japan", SetSchedule("0 9 * * 1-5", "Japan")),
         (
             "schedule 30 8 * * mon-fri America/New_York",
             SetSchedule("30 8 * * mon-fri", "America/New_York"),
@@ -283,6 +286,7 @@ async def test_stats_count_answers_as_the_leaderboard_does(quiz: QuizHarness) ->
     [
         ("schedule daily 10:00 America/Argentina", "unknown timezone 'America/Argentina'"),
         ("schedule daily 10:00 america/indiana", "unknown timezone 'america/indiana'"),
+        ("schedule daily 10:00 Berlin", "unknown timezone 'Berlin'"),
         ("schedule daily 10:00 Europe/" + "x" * 256, "unknown timezone 'Europe/xxxx"),
         ("config reveal-reactors " + "9" * 5000, "Reveal reactors must be from 1 to"),
         ("schedule 0 9 */" + "9" * 5000 + " * *", "cron"),
