@@ -23,7 +23,7 @@ from bot.kernel.local_dates import (
     local_today,
     parse_day,
     refuse_past,
-    refuse_too_long,
+    refuse_too_far,
 )
 from bot.kernel.members import MemberIds
 from bot.kernel.render import Response
@@ -69,7 +69,7 @@ class AwayCommands:
         if isinstance(command, GoAway):
             try:
                 refuse_past(command.last, today)
-                refuse_too_long(today, command.last)
+                refuse_too_far(command.last, today)
             except ValueError as problem:
                 raise BadArgument(str(problem)) from None
             for workspace in workspaces:

@@ -38,6 +38,7 @@ from bot.kernel.local_dates import (
     looks_like_days,
     parse_day_range,
     refuse_past,
+    refuse_too_far,
 )
 from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
@@ -298,8 +299,11 @@ class ChannelCommands:
 
     async def _skip(self, channel: ChannelSettings, command: SkipDays) -> Response:
         days = command.days
+        today = local_today(self._clock.now(), channel.timezone)
         try:
-            refuse_past(days.first, local_today(self._clock.now(), channel.timezone))
+            refuse_past(days.first, today)
+            if command.skip:
+                refuse_too_far(days.last, today)
         except ValueError as problem:
             raise BadArgument(str(problem)) from None
         if command.skip:

@@ -87,7 +87,7 @@ def year_after(day: date) -> date:
 
 def refuse_too_long(first: date, last: date) -> None:
     """A range is shorter than a year: ``last`` comes before ``first``'s date next year."""
-    if last >= year_after(first):
+    if first.year < date.max.year and last >= year_after(first):  # no year after 9999
         raise ValueError(
             f"{first.isoformat()}..{last.isoformat()} is longer than a year: "
             "give at most a year at a time."
@@ -100,4 +100,14 @@ def refuse_past(day: date, today: date) -> None:
         raise ValueError(
             f"{day.isoformat()} is in the past (today is {today.isoformat()}): "
             "give today or a later date."
+        )
+
+
+def refuse_too_far(day: date, today: date) -> None:
+    """A date more than a year after today is refused: the same date next year is the last
+    one taken (a far date is most likely a mistyped year)."""
+    latest = year_after(today)
+    if day > latest:
+        raise ValueError(
+            f"{day.isoformat()} is more than a year ahead: give a date up to {latest.isoformat()}."
         )

@@ -70,7 +70,7 @@ async def test_quiz_me_shows_it_while_away(quiz: QuizHarness) -> None:
     [
         ("away until 04.12.2026", "'04.12.2026' is not a date: write it as YYYY-MM-DD"),
         ("away until 2026-11-29", "2026-11-29 is in the past (today is 2026-11-30)"),
-        ("away until 2027-11-30", "longer than a year"),
+        ("away until 2027-12-01", "2027-12-01 is more than a year ahead: give a date up to"),
         ("away until", "Give the last day you are away: /quiz away until YYYY-MM-DD."),
         ("away tomorrow", "Expected 'until' or 'off', not 'tomorrow'."),
         ("away off 2026-12-04", "off takes nothing after it."),
@@ -160,3 +160,9 @@ async def test_away_in_direct_messages_covers_the_members_workspaces(quiz: QuizH
     status = Command("ev-dm2", dm, member, "away", (), direct=True)
     shown = await quiz.service.handle(status)
     assert shown is not None and shown.card.title == "You are away"
+
+
+async def test_away_may_last_until_the_same_date_next_year(quiz: QuizHarness) -> None:
+    body = (await quiz.command("away until 2027-11-30", by="ann")).card.body
+    assert "Sorry" not in body
+    assert await quiz.service.store.away.until("team", "ann") == date(2027, 11, 30)

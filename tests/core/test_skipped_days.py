@@ -91,6 +91,8 @@ async def test_skipping_is_for_admins(berlin: QuizHarness) -> None:
         ("skip 2026-12-26..2026-12-24", "runs backwards: write the earlier date first"),
         ("skip 2026-12-01..2028-01-01", "longer than a year"),
         ("skip 2026-11-29", "2026-11-29 is in the past (today is 2026-11-30)"),
+        ("skip 2027-12-01", "2027-12-01 is more than a year ahead: give a date up to 2027-11-30"),
+        ("skip 9999-12-30..9999-12-31", "9999-12-31 is more than a year ahead"),
         ("unskip 2026-12-01 weekdays", "takes one date or range"),
     ],
 )
@@ -125,3 +127,7 @@ async def test_a_skipped_day_is_not_caught_up_after_downtime(
     async with running_service(db_path, [platform], FakeClock(back), catalog) as service:
         await service.settle()
     assert [m.card.title for m in platform.in_channel()[before:]] == ["Question #1"]
+
+
+async def test_the_same_date_next_year_may_be_skipped(berlin: QuizHarness) -> None:
+    assert "No question on" in (await berlin.command("schedule skip 2027-11-30")).card.body
