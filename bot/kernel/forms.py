@@ -91,3 +91,10 @@ def chosen(value: str, choices: int) -> tuple[int, ...]:
     numbers outside 1..``choices`` and other words are left out."""
     picked = {int(word) for word in value.replace(",", " ").split() if word.isdigit()}
     return tuple(sorted(n for n in picked if 1 <= n <= choices))
+
+
+def not_chosen(value: str, choices: int) -> list[str]:
+    """The words of a submitted choice field that name no option of 1..``choices``:
+    what a text form (the console's) may hold, and a pick list never sends."""
+    words = value.replace(",", " ").split()
+    return [w for w in words if not (w.isdigit() and 1 <= int(w) <= choices)]

@@ -15,7 +15,7 @@ from bot.kernel.cards import error, info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.events import ButtonPress, FormSubmit
-from bot.kernel.forms import FieldProblem, chosen
+from bot.kernel.forms import FieldProblem, chosen, not_chosen
 from bot.kernel.members import MemberIds
 from bot.kernel.models import (
     ActionKind,
@@ -26,6 +26,7 @@ from bot.kernel.models import (
     action_key,
 )
 from bot.kernel.platform import DirectMessages, Platform
+from bot.kernel.quoting import quoted
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
 from bot.learning.grading import RoundGrading
@@ -325,6 +326,10 @@ class PeerReviews:
         question = self._question(channel, round_)
         total = len(question.key_points)
         covered = chosen(submit.values.get(COVERED, ""), total)
+        wrong = not_chosen(submit.values.get(COVERED, ""), total)
+        if wrong and submit.kind == CHECKLIST_FORM:
+            problem = FieldProblem(COVERED, _not_key_points(round_, wrong, total))
+            return Response(error(f"Nothing was graded: {problem.message}"), problems=(problem,))
         if submit.kind == CHECKLIST_FORM:
             return await self.covered(channel, submit.member, covered, round_)
         answers = await self._answers.round_answers(round_.id)
@@ -335,6 +340,8 @@ class PeerReviews:
             problems.append(FieldProblem(ANSWER, "Pick the answer you review."))
         if len(score) != 1:
             problems.append(FieldProblem(SCORE, "Pick a score from 1 to 4."))
+        if wrong:
+            problems.append(FieldProblem(COVERED, _not_key_points(round_, wrong, total)))
         comment = submit.values.get(COMMENT, "")
         if len(comment) > COMMENT_LIMIT:
             problems.append(
@@ -393,3 +400,15 @@ class PeerReviews:
                 " thread, and the weekly recap leads with it.",
             )
         )
+
+
+def _not_key_points(round_: Round, wrong: list[str], total: int) -> str:
+    """Why ticks typed into a form are refused: each word that names no key point."""
+    named = ", ".join(
+        f"{w} is not one of them" if w.isdigit() else f"{quoted(w)} is not a key point"
+        for w in wrong
+    )
+    return (
+        f"Question #{round_.number} has key points 1 to {total}: {named}."
+        " Give their numbers, e.g. 1 3."
+    )

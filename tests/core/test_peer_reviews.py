@@ -278,3 +278,27 @@ async def test_a_blind_answers_review_button_picks_that_answer(quiz: QuizHarness
     review = await press(quiz, "bob", REVIEW_ACTION, button.value)
 
     assert review.form is not None and review.form.fields[0].value == "1"
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("abc", "'abc' is not a key point"),
+        ("99", "99 is not one of them"),
+        ("1 2 3 4 5 6", "6 is not one of them"),
+    ],
+)
+async def test_a_bad_tick_in_the_form_keeps_the_grade_and_names_the_field(
+    quiz: QuizHarness, typed: str, says: str
+) -> None:
+    round_id = await revealed_round_with_answers(quiz)
+    await quiz.command("grade nailed", by="ann")
+    ticks = await press(quiz, "ann", CHECKLIST_ACTION, str(round_id))
+    assert ticks.form is not None
+
+    refused = await submit(quiz, "ann", ticks.form, {"covered": typed})
+
+    assert [p.field for p in refused.problems] == ["covered"]
+    assert says in refused.card.body and "1 to 5" in refused.card.body
+    grades = await quiz.service.store.learning.round_grades(round_id)
+    assert grades[await quiz.service.store.answers.member_id(quiz.member("ann"))] == Grade.NAILED
