@@ -24,9 +24,10 @@ from pydantic_settings import (
 from bot.kernel.errors import QuizError
 from bot.kernel.models import FollowUpPolicy
 from bot.kernel.quoting import quoted
-from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
 
 PLATFORMS = ("console", "slack", "discord")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class SettingsError(QuizError):
@@ -212,6 +213,22 @@ class Settings(BaseSettings):
                 f"unknown timezone {quoted(value)}: use an IANA name such as Europe/Berlin"
             ) from None
 
+    @field_validator("default_schedule")
+    @classmethod
+    def _known_schedule(cls, value: str) -> str:
+        try:
+            return parse_schedule(value).text
+        except ScheduleError as problem:
+            raise ValueError(str(problem)) from None
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_log_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"unknown log level {quoted(value)}: use {', '.join(LOG_LEVELS)}")
+        return level
+
     @field_validator("slack_redirect_uri")
     @classmethod
     def _redirect_uri(cls, value: str | None) -> str | None:
@@ -354,6 +371,7 @@ def _unknown_key(key: str, names: list[str]) -> str:
 def invalid_settings(problem: ValidationError) -> list[str]:
     """One line per refused setting, named as its environment variable."""
     return [
-        f"QUIZBOT_{'_'.join(str(p) for p in error['loc']).upper()}: {error['msg']}"
+        f"QUIZBOT_{'_'.join(str(p) for p in error['loc']).upper()}: "
+        + error["msg"].removeprefix("Value error, ")  # pydantic's lead to our own message
         for error in problem.errors()
     ]

@@ -17,10 +17,10 @@ from typing import Any, TextIO
 
 from pydantic import SecretStr
 
-from bot.settings import Settings, SettingsError
+from bot.settings import LOG_LEVELS, Settings, SettingsError
 
 REDACTED = "[redacted]"
-LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LEVELS = LOG_LEVELS
 # Context a record may carry as ``extra=``; shown in text lines and as JSON fields.
 CONTEXT_FIELDS = ("platform", "channel", "round")
 # Shorter values would redact ordinary words; real tokens are far longer.

@@ -25,7 +25,7 @@ def test_a_bad_value_names_its_setting_in_one_line(
     config.write_text('timezone = "Mars/Olympus"\ngrace_hours = "soon"\n')
     assert main(["run", "--config", str(config)]) == 2
     err = capsys.readouterr().err
-    assert "quizbot: QUIZBOT_TIMEZONE: " in err and "unknown timezone 'Mars/Olympus'" in err
+    assert "quizbot: QUIZBOT_TIMEZONE: unknown timezone 'Mars/Olympus'" in err
     assert "quizbot: QUIZBOT_GRACE_HOURS: " in err
     assert "errors.pydantic.dev" not in err
 
@@ -106,3 +106,14 @@ def test_an_unknown_key_in_a_table_is_named_with_its_table(
     assert err.count("quizbot: ") == 1 and "Traceback" not in err
     assert f"{config}: unknown key 'slack.mode' (did you mean 'slack_mode'?)" in err
     assert "unknown key 'extras.colour'" in err
+
+
+def test_a_default_schedule_or_log_level_it_cannot_use_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "quizbot.toml"
+    config.write_text('default_schedule = "sometimes"\nlog_level = "LOUD"\n')
+    assert main(["run", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "quizbot: QUIZBOT_DEFAULT_SCHEDULE: " in err and "unknown schedule 'sometimes'" in err
+    assert "quizbot: QUIZBOT_LOG_LEVEL: " in err and "DEBUG, INFO, WARNING, ERROR" in err

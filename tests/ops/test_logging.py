@@ -105,4 +105,4 @@ def test_reconfiguring_replaces_the_handler(output: io.StringIO) -> None:
 
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(SettingsError, match="unknown log level 'LOUD'"):
-        configure_logging(settings(log_level="loud"))
+        configure_logging(settings(), level="loud")  # --log-level; the setting is checked too
