@@ -484,7 +484,7 @@ class ReviewDesk:
     async def _question_edited(self, submit: FormSubmit) -> Response:
         engine = self._engine
         space = workspace_of(submit.channel)
-        question_id = int(submit.target) if submit.target.isdigit() else -1
+        question_id = int(submit.target) if submit.target.isdecimal() else -1
         current = engine.questions.question(space, question_id)
         if current is None:
             return Response(cards.error("That question is no longer in any pack."))

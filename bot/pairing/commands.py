@@ -325,7 +325,7 @@ def _rate_command(values: tuple[str, ...]) -> PairRate:
     covered: list[int] = []
     for word in values[1:]:
         number = word.strip(",#")
-        if not number.isdigit() or len(number) > 2:
+        if not number.isdecimal() or len(number) > 2:
             raise ValueError(f"{quoted(word)} is not a key point's number.")
         covered.append(int(number))
     return PairRate(int(values[0]), tuple(sorted(set(covered))))

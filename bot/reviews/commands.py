@@ -120,7 +120,7 @@ def covered_command(arguments: Arguments) -> Covered:
     points = []
     for word in words:
         for part in filter(None, word.replace(",", " ").split()):
-            if not part.isdigit() or len(part) > 3:
+            if not part.isdecimal() or len(part) > 3:
                 raise ValueError(
                     f"{part!r} is not a key point number: give the numbers of the points your"
                     " answer covered, such as 1 3 4, or none."

@@ -405,7 +405,7 @@ class PeerReviews:
 def _not_key_points(round_: Round, wrong: list[str], total: int) -> str:
     """Why ticks typed into a form are refused: each word that names no key point."""
     named = ", ".join(
-        f"{w} is not one of them" if w.isdigit() else f"{quoted(w)} is not a key point"
+        f"{w} is not one of them" if w.isdecimal() else f"{quoted(w)} is not a key point"
         for w in wrong
     )
     return (

@@ -302,3 +302,15 @@ async def test_a_bad_tick_in_the_form_keeps_the_grade_and_names_the_field(
     assert says in refused.card.body and "1 to 5" in refused.card.body
     grades = await quiz.service.store.learning.round_grades(round_id)
     assert grades[await quiz.service.store.answers.member_id(quiz.member("ann"))] == Grade.NAILED
+
+
+async def test_a_superscript_digit_in_a_form_is_a_word_not_a_number(quiz: QuizHarness) -> None:
+    round_id = await revealed_round_with_answers(quiz)
+    ticks = await press(quiz, "ann", CHECKLIST_ACTION, str(round_id))
+    assert ticks.form is not None
+    refused = await submit(quiz, "ann", ticks.form, {"covered": "²"})
+    assert "'²' is not a key point" in refused.card.body
+    review = await press(quiz, "bob", REVIEW_ACTION, f"r{round_id}")
+    assert review.form is not None
+    refused = await submit(quiz, "bob", review.form, {"answer": "1", "score": "²"})
+    assert [p.field for p in refused.problems] == ["score"]
