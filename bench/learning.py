@@ -618,6 +618,14 @@ def shipped_name() -> str:
     return "one-review" if isinstance(shipped_policy(), ExpectedRecallGain) else "planned"
 
 
+def measured_settings(
+    only_no_goal: bool, goal_day: int, no_goal_days: tuple[int, ...]
+) -> list[tuple[bool, int]]:
+    """The (goal set, day measured) settings a table has a row group for, in order."""
+    no_goal = [(False, day) for day in no_goal_days]
+    return no_goal if only_no_goal else [(True, goal_day), *no_goal]
+
+
 def report(
     results: Results,
     banks: Sequence[int],
@@ -635,9 +643,7 @@ def report(
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     met = True
-    settings = [(False, d) for d in no_goal_days]
-    if not only_no_goal:
-        settings = [(True, goal_day), *settings]
+    settings = measured_settings(only_no_goal, goal_day, no_goal_days)
     for goal, day in settings:
         for bank in banks:
 
@@ -695,9 +701,7 @@ def versus_round_robin(
         "| setting | bank | day | " + " | ".join(f"{n} vs round-robin" for n in names) + " |",
         "| --- | --- | --- |" + " --- |" * len(names),
     ]
-    settings = [(False, d) for d in no_goal_days]
-    if not only_no_goal:
-        settings = [(True, goal_day), *settings]
+    settings = measured_settings(only_no_goal, goal_day, no_goal_days)
     for goal, day in settings:
         for bank in banks:
             round_robin = results[("round-robin", False, bank, day)]
