@@ -131,12 +131,9 @@ class PeerReviews:
                 f"Question #{round_.number} has no key points to tick: grade it with"
                 " `/quiz grade missed|partly|good|nailed`."
             )
-        wrong = [p for p in points if not 1 <= p <= total]
+        wrong = [str(p) for p in points if not 1 <= p <= total]
         if wrong:
-            raise Refused(
-                f"Question #{round_.number} has key points 1 to {total}: "
-                f"{', '.join(map(str, wrong))} is not one of them."
-            )
+            raise Refused(_not_key_points(round_, wrong, total))
         ticked = tuple(sorted(set(points)))
         grade = grade_from_coverage(len(ticked), total)
         response = await self._grading.grade(
@@ -328,7 +325,7 @@ class PeerReviews:
         covered = chosen(submit.values.get(COVERED, ""), total)
         wrong = not_chosen(submit.values.get(COVERED, ""), total)
         if wrong and submit.kind == CHECKLIST_FORM:
-            problem = FieldProblem(COVERED, _not_key_points(round_, wrong, total))
+            problem = FieldProblem(COVERED, _not_key_points(round_, wrong, total, TICK_HOW))
             return Response(error(f"Nothing was graded: {problem.message}"), problems=(problem,))
         if submit.kind == CHECKLIST_FORM:
             return await self.covered(channel, submit.member, covered, round_)
@@ -341,7 +338,7 @@ class PeerReviews:
         if len(score) != 1:
             problems.append(FieldProblem(SCORE, "Pick a score from 1 to 4."))
         if wrong:
-            problems.append(FieldProblem(COVERED, _not_key_points(round_, wrong, total)))
+            problems.append(FieldProblem(COVERED, _not_key_points(round_, wrong, total, TICK_HOW)))
         comment = submit.values.get(COMMENT, "")
         if len(comment) > COMMENT_LIMIT:
             problems.append(
@@ -402,13 +399,13 @@ class PeerReviews:
         )
 
 
-def _not_key_points(round_: Round, wrong: list[str], total: int) -> str:
-    """Why ticks typed into a form are refused: each word that names no key point."""
+TICK_HOW = " Give their numbers, e.g. 1 3."  # said under a form's field
+
+
+def _not_key_points(round_: Round, wrong: list[str], total: int, how: str = "") -> str:
+    """Why ticks are refused: each word that names no key point of the round's question."""
     named = ", ".join(
         f"{w} is not one of them" if w.isdecimal() else f"{quoted(w)} is not a key point"
         for w in wrong
     )
-    return (
-        f"Question #{round_.number} has key points 1 to {total}: {named}."
-        " Give their numbers, e.g. 1 3."
-    )
+    return f"Question #{round_.number} has key points 1 to {total}: {named}.{how}"
