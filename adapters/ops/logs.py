@@ -20,7 +20,6 @@ from pydantic import SecretStr
 from bot.settings import LOG_LEVELS, Settings, SettingsError
 
 REDACTED = "[redacted]"
-LEVELS = LOG_LEVELS
 # Context a record may carry as ``extra=``; shown in text lines and as JSON fields.
 CONTEXT_FIELDS = ("platform", "channel", "round")
 # Shorter values would redact ordinary words; real tokens are far longer.
@@ -135,8 +134,8 @@ def configure_logging(
     ``level`` overrides ``settings.log_level``; ``stream`` defaults to stderr.
     """
     chosen = (level or settings.log_level).upper()
-    if chosen not in LEVELS:
-        raise SettingsError(f"unknown log level {chosen!r}; use one of {', '.join(LEVELS)}")
+    if chosen not in LOG_LEVELS:
+        raise SettingsError(f"unknown log level {chosen!r}; use one of {', '.join(LOG_LEVELS)}")
     handler = _QuizbotHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonFormatter() if settings.log_format == "json" else TextFormatter())
     handler.addFilter(SecretRedactor(Redactor(secret_values(settings))))

@@ -89,12 +89,16 @@ def typed_back(values: Mapping[str, str]) -> str:
 def chosen(value: str, choices: int) -> tuple[int, ...]:
     """The option numbers a choice field's submitted value names, each once, in order;
     numbers outside 1..``choices`` and other words are left out."""
-    picked = {int(word) for word in value.replace(",", " ").split() if word.isdecimal()}
+    picked = {int(word) for word in _choice_words(value) if word.isdecimal()}
     return tuple(sorted(n for n in picked if 1 <= n <= choices))
 
 
 def not_chosen(value: str, choices: int) -> list[str]:
     """The words of a submitted choice field that name no option of 1..``choices``:
     what a text form (the console's) may hold, and a pick list never sends."""
-    words = value.replace(",", " ").split()
-    return [w for w in words if not (w.isdecimal() and 1 <= int(w) <= choices)]
+    return [w for w in _choice_words(value) if not (w.isdecimal() and 1 <= int(w) <= choices)]
+
+
+def _choice_words(value: str) -> list[str]:
+    """A choice field's submitted value as words: option numbers apart by spaces or commas."""
+    return value.replace(",", " ").split()
