@@ -130,10 +130,15 @@ class Pairs:
             if pairing is None:
                 raise LookupError(f"no pairing {key}")
             pairing_id, channel_id, week = tuple(pairing)
-            stored = await session.fetch_one(
-                "SELECT COUNT(*) FROM pair_groups WHERE pairing_id = ?", (pairing_id,)
+            # The week's matching is decided here, once: counting the stored groups is not
+            # enough on PostgreSQL, where a second replica's count does not see the first's
+            # uncommitted groups. This update waits for the first's transaction instead,
+            # then finds the week matched and changes nothing.
+            decided = await session.execute(
+                "UPDATE pairings SET matched_at = ? WHERE id = ? AND matched_at IS NULL",
+                (to_db(at), pairing_id),
             )
-            if stored is None or stored[0] == 0:
+            if decided == 1:
                 await session.execute_many(
                     "INSERT INTO pair_groups (pairing_id, channel_id, week, members)"
                     " VALUES (?, ?, ?, ?)",
