@@ -61,6 +61,7 @@ from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.pairing.commands import PairCommands
+from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway, WeeklyPairings
 from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
@@ -272,7 +273,7 @@ class QuizService:
         )
         self._retention_task: asyncio.Task[None] | None = None
         # Replicas sharing the store follow each other's changes of channels, bank
-        # questions and reminders; this only keeps what is cached current, so it runs
+        # questions, reminders and pairing slots; this only keeps what is cached current, so it runs
         # without background work (tests) too.
         self.channel_sync = (
             ChannelSync(
@@ -291,6 +292,12 @@ class QuizService:
                         store.reminder_versions,
                         store.reminders.reminder,
                         self.reminders.stored,
+                    ),
+                    Followed(
+                        ChangeKind.PAIR_SCHEDULE,
+                        store.pair_schedule_versions,
+                        self.pairings.read_stored,
+                        self._pairing_stored,
                     ),
                 ),
             )
@@ -510,11 +517,20 @@ class QuizService:
         else:
             self.scheduler.remove_channel(channel.id)
             self.recap_scheduler.remove_channel(channel.id)
+        self._plan_pairing(channel)
+
+    def _plan_pairing(self, channel: ChannelSettings) -> None:
         if self.pair_scheduler is not None:
             wanted = channel.ref.platform in self.platforms
             self.pair_scheduler.set_plan(
                 channel.id, self.pairings.plan(channel) if wanted else None
             )
+
+    def _pairing_stored(self, channel_id: int, stored: StoredPairing | None) -> None:
+        """Another replica changed the channel's pairing slot: kept and planned here too."""
+        if stored is not None:
+            self.pairings.stored(stored)
+            self._plan_pairing(stored.channel)
 
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now

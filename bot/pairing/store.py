@@ -84,9 +84,13 @@ class PairStore(Protocol):
         """Every stored (enabled, schedule) by channel id; no row: the default slot."""
         ...
 
-    async def set_pair_schedule(
-        self, channel_id: int, enabled: bool, schedule: str | None
-    ) -> None: ...
+    async def pair_schedule(self, channel_id: int) -> tuple[bool, str | None] | None:
+        """The channel's stored (enabled, schedule); None: no row, the default slot."""
+        ...
+
+    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
+        """Store the channel's slot and announce the change to the other replicas."""
+        ...
 
     async def record_pairing(
         self, channel_id: int, week: str, key: str, action: OutboxDraft, at: datetime

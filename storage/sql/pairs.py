@@ -1,4 +1,6 @@
-"""The ``PairStore`` port on both backends, on the store's database object."""
+"""The ``PairStore`` port on both backends, on the store's database object. A change of a
+channel's pairing slot is announced in its transaction (on PostgreSQL, to the other
+replicas)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from datetime import datetime
 
 from bot.kernel.models import OutboxDraft
 from bot.kernel.refs import ChannelRef
+from bot.kernel.stores import ChangeKind
 from bot.pairing.store import PairCounts, PairGroup, PairMember, PairRating
 from storage.records import draft_row
 from storage.sql.session import Row, SqlDatabase
@@ -78,13 +81,21 @@ class Pairs:
         rows = await self._db.fetch("SELECT channel_id, enabled, schedule FROM pair_schedules")
         return {row[0]: (bool(row[1]), row[2]) for row in rows}
 
-    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
-        await self._db.change(
-            "INSERT INTO pair_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
-            " ON CONFLICT (channel_id) DO UPDATE SET enabled = excluded.enabled,"
-            " schedule = excluded.schedule",
-            (channel_id, int(enabled), schedule),
+    async def pair_schedule(self, channel_id: int) -> tuple[bool, str | None] | None:
+        row = await self._db.fetch_one(
+            "SELECT enabled, schedule FROM pair_schedules WHERE channel_id = ?", (channel_id,)
         )
+        return None if row is None else (bool(row[0]), row[1])
+
+    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
+        async with self._db.transaction() as session:
+            await session.execute(
+                "INSERT INTO pair_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
+                " ON CONFLICT (channel_id) DO UPDATE SET enabled = excluded.enabled,"
+                " schedule = excluded.schedule",
+                (channel_id, int(enabled), schedule),
+            )
+            await self._db.announce(session, ChangeKind.PAIR_SCHEDULE, channel_id)
 
     # pairings
 

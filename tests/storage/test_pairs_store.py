@@ -67,9 +67,12 @@ async def test_opt_in_topics_skip_and_opt_out(store: Store) -> None:
 async def test_pair_schedules(store: Store) -> None:
     channel, _ = await setup(store)
     assert await store.pairs.pair_schedules() == {}
+    assert await store.pairs.pair_schedule(channel) is None
     await store.pairs.set_pair_schedule(channel, True, "tue 11:00")
+    assert await store.pairs.pair_schedule(channel) == (True, "tue 11:00")
     await store.pairs.set_pair_schedule(channel, False, None)
     assert await store.pairs.pair_schedules() == {channel: (False, None)}
+    assert await store.pairs.pair_schedule(channel) == (False, None)
 
 
 async def test_a_pairing_is_recorded_once_with_its_groups_briefs_and_ratings(
