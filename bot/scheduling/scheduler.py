@@ -70,19 +70,23 @@ def job_id(kind: str = "channel") -> str:
 
 
 class _EarliestSlot(BaseTrigger):  # type: ignore[misc]  # apscheduler ships no type hints
-    """The trigger of a scheduler's one job: the earliest group slot after APScheduler's
-    ``now``. The groups due at ``now`` are still queued when APScheduler asks; the job
-    fires them and queues their following slots (see ``QuizScheduler._fire_due``)."""
+    """The trigger of a scheduler's one job: its next run after APScheduler's ``now``.
 
-    __slots__ = ("_slots",)
+    APScheduler asks right after it started a run and removes the job when the answer is
+    None. The groups due at ``now`` are then still queued at their slot (the run fires
+    them and queues their following slots later, see ``QuizScheduler._fire_due``), so a
+    due group counts at its following slot: with one group, its slot alone left no next
+    run, and the job was gone after the first."""
 
-    def __init__(self, slots: dict[GroupKey, datetime]) -> None:
-        self._slots = slots
+    __slots__ = ("_next_after",)
+
+    def __init__(self, next_after: Callable[[datetime], datetime | None]) -> None:
+        self._next_after = next_after
 
     def get_next_fire_time(
         self, previous_fire_time: datetime | None, now: datetime
     ) -> datetime | None:
-        return min((slot for slot in self._slots.values() if slot > now), default=None)
+        return self._next_after(now)
 
     def __str__(self) -> str:
         return "earliest group slot"
@@ -177,18 +181,7 @@ class QuizScheduler:
             return
         self._scheduler.start()
         self._started = True
-        self._armed = self._earliest()
-        self._scheduler.add_job(
-            self._fire_due,
-            trigger=_EarliestSlot(self._next),
-            id=job_id(self._kind),
-            name=f"{self._kind} slots",
-            replace_existing=True,
-            coalesce=True,
-            max_instances=1,
-            misfire_grace_time=None,  # never drop a slot silently; _post applies the grace
-            next_run_time=self._armed,  # None: no group yet, the job waits paused
-        )
+        self._arm()
 
     async def shutdown(self) -> None:
         """Stop firing, let slots being handled finish, and stop APScheduler."""
@@ -279,14 +272,41 @@ class QuizScheduler:
         return None
 
     def _arm(self) -> None:
-        """Set the APScheduler job to the earliest group slot (nothing before start)."""
+        """Set the APScheduler job to the earliest group slot, adding it when APScheduler
+        has none (nothing before start): the groups' slots are kept here, and whatever
+        APScheduler decided about the job, the next of them is armed."""
         if not self._started:
             return
         earliest = self._earliest()
         job = self._scheduler.get_job(job_id(self._kind))
         self._armed = earliest
-        if job is not None and job.next_run_time != earliest:
+        if job is None:
+            self._scheduler.add_job(
+                self._fire_due,
+                trigger=_EarliestSlot(self._next_run_after),
+                id=job_id(self._kind),
+                name=f"{self._kind} slots",
+                replace_existing=True,
+                coalesce=True,
+                max_instances=1,
+                misfire_grace_time=None,  # never drop a slot silently; _post applies the grace
+                next_run_time=earliest,  # None: no group yet, the job waits paused
+            )
+        elif job.next_run_time != earliest:
             self._scheduler.modify_job(job.id, next_run_time=earliest)
+
+    def _next_run_after(self, now: datetime) -> datetime | None:
+        """The job's next run after ``now``: the earliest group slot after it, a group due
+        by then counted at its following slot (which ``_fire_due`` queues when it runs)."""
+        runs = (
+            slot if slot > now else self._following(key, now) for key, slot in self._next.items()
+        )
+        return min((run for run in runs if run is not None), default=None)
+
+    def _following(self, key: GroupKey, after: datetime) -> datetime | None:
+        """The group's first slot after ``after``."""
+        plan = next(iter(self._groups[key].values()))
+        return next_slot(plan.spec, plan.tz, after)
 
     async def _fire_due(self) -> None:
         """The APScheduler job: fire each group whose slot has come and queue its next.
@@ -301,8 +321,7 @@ class QuizScheduler:
             if self._next.get(key) != slot:
                 continue  # stale: the group was left or already fired
             due.append(key)
-            plan = next(iter(self._groups[key].values()))
-            following = next_slot(plan.spec, plan.tz, due_by)  # once, however late
+            following = self._following(key, due_by)  # once, however late
             if following is None:
                 del self._next[key]
             else:
