@@ -435,7 +435,10 @@ class QuizEngine:
         return round_.id
 
     async def _is_open(self, channel_id: int, round_id: int) -> bool:
-        if channel_id not in self._open_round:
-            open_round = await self.store.rounds.open_round(channel_id)
-            self._open_round[channel_id] = open_round.id if open_round else None
+        """Whether ``round_id`` is the channel's open round: so when this process knows it
+        to be; otherwise as the store says, since another replica may have opened it."""
+        if self._open_round.get(channel_id) == round_id:
+            return True
+        open_round = await self.store.rounds.open_round(channel_id)
+        self._open_round[channel_id] = open_round.id if open_round else None
         return self._open_round[channel_id] == round_id
