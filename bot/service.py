@@ -212,8 +212,7 @@ class QuizService:
             grading=self.grading,
             members=store.answers,
             question_of=self.engine.question_for,
-            send_direct=self.engine.send_direct,
-            queue=self.engine.queue,
+            wake_outbox=self.outbox.wake,
             clock=clock,
             channel_of=self.engine.channel,
         )

@@ -26,7 +26,13 @@ class ChannelStore(Protocol):
         """Insert (``settings.id`` is ignored) or return the existing row for ``settings.ref``."""
         ...
 
-    async def update_channel(self, settings: ChannelSettings) -> None: ...
+    async def update_channel(
+        self, before: ChannelSettings, after: ChannelSettings
+    ) -> ChannelSettings:
+        """Store the settings ``after`` changes of ``before`` (the settings the change was
+        made to) and leave the others as they are stored: another replica may have
+        changed them since ``before`` was read. Returns the channel as stored now."""
+        ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
 

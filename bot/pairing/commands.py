@@ -22,6 +22,7 @@ from bot.kernel.quoting import quoted
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Field, Response
 from bot.learning.service import LearningService
+from bot.learning.store import RatedAlready
 from bot.pairing.cards import interviews_in
 from bot.pairing.schedule import DEFAULT_PAIRING, PairSetting, iso_week, parse_pair_time
 from bot.pairing.store import PairMember, PairRating, PairStore
@@ -227,11 +228,12 @@ class PairCommands:
         rating = PairRating(
             group_id, member_id, candidate, question_id, command.score, command.covered or None
         )
-        now = self._clock.now()
-        if not await self._pairs.record_rating(rating, now):
-            raise Refused("You rated this interview already.")
         grade = SCORE_GRADES[command.score]
-        await self._learning.grade(candidate, question_id, grade, now)
+        now = self._clock.now()
+        try:  # the rating and the grade it gives the candidate: one transaction
+            await self._learning.grade(candidate, question_id, grade, now, rating=rating)
+        except RatedAlready:
+            raise Refused("You rated this interview already.") from None
         covered = (
             f" {plural(len(command.covered), 'key point')} covered." if command.covered else ""
         )

@@ -132,10 +132,6 @@ class PairStore(Protocol):
 
     async def brief_question(self, group_id: int, candidate_id: int) -> int | None: ...
 
-    async def record_rating(self, rating: PairRating, at: datetime) -> bool:
-        """False, changing nothing, when the interviewer rated that group already."""
-        ...
-
     async def ratings(self, group_id: int) -> list[PairRating]: ...
 
     async def pair_counts(self, member_id: int) -> PairCounts:

@@ -206,23 +206,6 @@ class Pairs:
         )
         return None if row is None else int(row[0])
 
-    async def record_rating(self, rating: PairRating, at: datetime) -> bool:
-        changed = await self._db.change(
-            "INSERT INTO pair_ratings (group_id, interviewer_id, candidate_id, question_id,"
-            " score, covered, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (group_id, interviewer_id) DO NOTHING",
-            (
-                rating.group_id,
-                rating.interviewer_id,
-                rating.candidate_id,
-                rating.question_id,
-                rating.score,
-                None if rating.covered is None else json.dumps(list(rating.covered)),
-                to_db(at),
-            ),
-        )
-        return changed == 1
-
     async def ratings(self, group_id: int) -> list[PairRating]:
         rows = await self._db.fetch(
             "SELECT group_id, interviewer_id, candidate_id, question_id, score, covered"
