@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from adapters.cli.printable import printable
+from adapters.printable import printable
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.member_data.exports import table_csv
 from bot.settings import SettingsError, load_settings

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.cli.pack_files import PackWriteFailed, pack_text, write_new_file
-from adapters.cli.printable import printable
+from adapters.printable import printable
 from bot.bank.store import Flag, Workspace
 from bot.settings import SettingsError, load_settings
 from questions.csv_import import pack_from_csv

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
+from adapters.printable import printable
 from bot.kernel.events import Command, DirectMessage, FormSubmit, Reaction, Reply, split_command
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Response
@@ -87,7 +88,7 @@ class ConsoleSession:
     def prompt(self) -> str:
         where = " (DM)" if self._direct else ""
         form = f" [form: {self._form.form.title}]" if self._form is not None else ""
-        return f"{self.member}{where}{form}> "
+        return f"{printable(self.member)}{where}{form}> "
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         async for raw in lines:
