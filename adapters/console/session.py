@@ -131,8 +131,12 @@ class ConsoleSession:
             self._switch_member(text)
         elif text.startswith(":react"):
             await self._react(text)
-        elif text.startswith("/quiz"):
+        elif text.split(maxsplit=1)[0] == "/quiz":
             await self._command(text)
+        elif text.lower().startswith("/quiz"):  # `/quizzes now`: a chat platform runs no /quiz
+            word, *rest = text.split(maxsplit=1)
+            example = f"/quiz {rest[0]}" if rest else "/quiz help"
+            self.transcript.note(f"unknown control {word!r}; the command is /quiz, e.g. {example}")
         elif text.startswith(("/", ":")):
             self.transcript.note(f"unknown control {text.split()[0]!r}; :help lists them")
         elif self._direct:
