@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from adapters.printable import printable
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.member_data.exports import table_csv
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, invalid_settings, load_settings
 from storage.database import (
     Database,
     configured_database,
@@ -161,14 +161,11 @@ def _which(kind: str, name: str, found: list[str]) -> str:
 def _report_errors(action: Any, args: argparse.Namespace) -> int:
     try:
         message: str = asyncio.run(action(args))
-    except (
-        DataCommandError,
-        StorageError,
-        SettingsError,
-        ValidationError,
-        sqlite3.Error,
-        OSError,
-    ) as error:
+    except ValidationError as invalid:  # a setting of the environment, named
+        for line in invalid_settings(invalid):
+            print(f"quizbot data {args.data_command}: error: {line}", file=sys.stderr)
+        return 1
+    except (DataCommandError, StorageError, SettingsError, sqlite3.Error, OSError) as error:
         print(f"quizbot data {args.data_command}: error: {error}", file=sys.stderr)
         return 1
     print(message)

@@ -123,3 +123,13 @@ def test_a_mistyped_database_is_refused_and_not_created(
     assert code == 1
     assert f"no database at {typo}" in capsys.readouterr().err
     assert not typo.exists()
+
+
+def test_a_setting_it_cannot_use_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QUIZBOT_DISCORD_TOKEN", "MTIz.SECRET-TEST\n")
+    assert main(["data", "forget", "--member", "U-alice"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("quizbot data forget: error: QUIZBOT_DISCORD_TOKEN: malformed: ")
+    assert len(err.splitlines()) == 1 and "SECRET" not in err
