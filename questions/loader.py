@@ -25,6 +25,7 @@ from questions.yaml_positions import (
 PACK_SUFFIXES = (".yaml", ".yml")
 WHOLE_FILE = "(file)"
 WHOLE_PACK = "(pack)"
+MAX_NESTING = 100  # collections in collections; a pack has a handful, PyYAML fails near 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,32 @@ def _pack_files(paths: Iterable[Path], problems: list[PackProblem]) -> list[Path
 
 def _parse(text: str, file: Path) -> tuple[Pack, int]:
     """The pack and the line of its ``id``, or a PackError with every problem found."""
+    try:
+        return _parse_document(text, file)
+    except RecursionError:  # PyYAML composes (and we walk) nested collections recursively
+        line = _too_deep_line(text)
+        message = f"invalid YAML: nested too deeply (over {MAX_NESTING} levels)"
+        raise PackError([PackProblem(file, line, "(yaml)", message)]) from None
+
+
+def _too_deep_line(text: str) -> int:
+    """The line where ``text`` nests collections deeper than MAX_NESTING (1 if it never
+    does), found by PyYAML's parser, which reads events without recursing."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING and event.start_mark is not None:
+                    return int(event.start_mark.line) + 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return 1
+
+
+def _parse_document(text: str, file: Path) -> tuple[Pack, int]:
     try:
         document = parse_with_positions(text)
     except yaml.YAMLError as exc:
