@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -62,16 +62,24 @@ def parse_pack(text: str, file: Path) -> Pack:
     return _parse(text, file)[0]
 
 
-def load_packs(paths: Sequence[Path]) -> list[Pack]:
-    """Load files and each ``*.yaml``/``*.yml`` of directories; raises all problems at once."""
+def load_packs(paths: Sequence[Path], *, beside: Mapping[str, Path] | None = None) -> list[Pack]:
+    """Load files and each ``*.yaml``/``*.yml`` of directories; raises all problems at once.
+    ``beside``: the ids of packs loaded with these (the bundled ones), by their files; a
+    pack of another file may not take one."""
     problems: list[PackProblem] = []
     packs: list[Pack] = []
     owner_of_id: dict[str, Path] = {}
+    taken = beside or {}
     for file in _pack_files(paths, problems):
         try:
             pack, id_line = _parse(_read(file), file)
         except PackError as exc:
             problems.extend(exc.problems)
+            continue
+        owner = taken.get(pack.id)
+        if owner is not None and owner.resolve() != file.resolve():
+            message = f"pack id {pack.id!r} is already used by the bundled pack {owner}"
+            problems.append(PackProblem(file, id_line, "id", message))
             continue
         if pack.id in owner_of_id:
             message = f"pack id {pack.id!r} is already used by {owner_of_id[pack.id]}"
@@ -82,6 +90,11 @@ def load_packs(paths: Sequence[Path]) -> list[Pack]:
     if problems:
         raise PackError(problems)
     return packs
+
+
+def bundled_pack_files() -> dict[str, Path]:
+    """The bundled packs' ids, each with its file."""
+    return {load_pack(file).id: file for file in _pack_files([bundled_packs_dir()], [])}
 
 
 def load_catalog(extra_dirs: Sequence[Path] = ()) -> Catalog:
