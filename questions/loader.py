@@ -54,7 +54,7 @@ def bundled_packs_dir() -> Path:
 
 
 def load_pack(path: Path) -> Pack:
-    return _parse(_read(path), path)[0]
+    return _parse(read_text(path), path)[0]
 
 
 def parse_pack(text: str, file: Path) -> Pack:
@@ -72,7 +72,7 @@ def load_packs(paths: Sequence[Path], *, beside: Mapping[str, Path] | None = Non
     taken = beside or {}
     for file in _pack_files(paths, problems):
         try:
-            pack, id_line = _parse(_read(file), file)
+            pack, id_line = _parse(read_text(file), file)
         except PackError as exc:
             problems.extend(exc.problems)
             continue
@@ -101,14 +101,23 @@ def load_catalog(extra_dirs: Sequence[Path] = ()) -> Catalog:
     return Catalog(load_packs([bundled_packs_dir(), *extra_dirs]))
 
 
-def _read(path: Path) -> str:
+def read_text(path: Path) -> str:
+    """The file as text (a BOM dropped, as spreadsheets write one); raises PackError naming
+    the line and column of a byte that is not UTF-8, or why the file cannot be read."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problem = PackProblem(path, 0, WHOLE_FILE, f"not UTF-8 text ({exc.reason})")
+        raw = path.read_bytes()
     except OSError as exc:
-        problem = PackProblem(path, 0, WHOLE_FILE, f"cannot read: {exc.strerror}")
-    raise PackError([problem])
+        raise PackError(
+            [PackProblem(path, 0, WHOLE_FILE, f"cannot read: {exc.strerror}")]
+        ) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - line_start + 1  # in bytes
+        message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} in column {column}"
+        raise PackError([PackProblem(path, line, WHOLE_FILE, message)]) from None
 
 
 def _pack_files(paths: Iterable[Path], problems: list[PackProblem]) -> list[Path]:
