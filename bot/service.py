@@ -77,6 +77,14 @@ from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.scheduling.next_post import next_post
+from bot.scheduling.passing_time import (
+    AtEachMoment,
+    PassingTime,
+    SettableClock,
+    Timer,
+    channel_timer,
+    question_plan,
+)
 from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
@@ -536,6 +544,29 @@ class QuizService:
         replace the cached ones and its schedule follows, as after a change made here."""
         self.engine.remember_channel(channel)
         self.channel_changed(channel)
+
+    async def pass_time(self, duration: timedelta, at_each: AtEachMoment | None = None) -> datetime:
+        """Let ``duration`` pass on the service's clock (one that can be set: a console
+        script's) doing in order what falls due meanwhile, as the schedulers and the outbox
+        worker would (:mod:`bot.scheduling.passing_time`); returns the time at its end."""
+        if not isinstance(self.clock, SettableClock):
+            raise TypeError("time can pass only on a clock that can be set")
+        channels = self._channels_here
+        timers = (
+            channel_timer(channels, question_plan, self.slots.post_slot),
+            channel_timer(channels, self.recaps.plan, self.recaps.on_slot),
+            channel_timer(channels, self.pairings.plan, self.pairings.on_slot),
+            Timer(self.reminders.plans, self.reminders.on_slot),
+        )
+        passing = PassingTime(self.clock, timers, self._next_action_due, self.settle)
+        return await passing.wait(duration, at_each)
+
+    async def _channels_here(self) -> list[ChannelSettings]:
+        channels = await self.store.channels.list_channels()
+        return [channel for channel in channels if channel.ref.platform in self.platforms]
+
+    async def _next_action_due(self, after: datetime) -> datetime | None:
+        return await self.store.outbox.next_due_after(after, platforms=self.platforms.keys())
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         return next_post(channel, self.clock.now())

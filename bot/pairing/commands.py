@@ -14,7 +14,7 @@ from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Sugges
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, info_fields, plural
 from bot.kernel.clock import Clock
-from bot.kernel.errors import Refused
+from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import DirectMessages
@@ -119,6 +119,7 @@ class PairCommands:
             case PairSchedule():
                 return await self._schedule(channel, command)
             case PairNow():
+                await self._check_enough_to_pair(channel)
                 if not await self._pairings.record(channel, self._clock.now()):
                     raise Refused(
                         "This week's pairing is done already: the next comes with the slot."
@@ -154,9 +155,32 @@ class PairCommands:
                 return await self._rate_how_to(channel, member_id)
         return await self._status(channel, member_id)
 
+    async def _check_enough_to_pair(self, channel: ChannelSettings) -> None:
+        """Refuse ``pair now`` before it records the week: with fewer than two members to
+        pair, the pairing would use up the week and pair nobody."""
+        now = self._clock.now()
+        zone = ZoneInfo(channel.timezone)
+        week, today = iso_week(now, zone), now.astimezone(zone).date()
+        ready = [
+            member
+            for member in await self._pairs.pair_members(channel.id)
+            if member.skip_week != week
+            and not await self._pairings.is_away(member.member_id, today)
+        ]
+        if len(ready) < 2:
+            raise Refused(
+                f"Only {plural(len(ready), 'member')} can be paired this week (opted in, not"
+                " skipping, not away): pairing needs two. This week's pairing is still to"
+                f" come; members opt in with {EXAMPLE_ON}."
+            )
+
     async def _on(
         self, ctx: CommandContext, channel: ChannelSettings, member_id: int, command: PairOn
     ) -> Response:
+        known = self._pairings.topics()
+        unknown = [topic for topic in command.topics if topic not in known]
+        if unknown:
+            raise unknown_topic(unknown[0], known)
         reminder = await self._reminders.reminder(member_id)
         timezone = reminder.timezone if reminder else channel.timezone
         platform = ctx.platform

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -115,6 +116,10 @@ class WeeklyPairings:
     async def _stored_setting(self, channel_id: int) -> PairSetting:
         stored = await self._pairs.pair_schedule(channel_id)
         return PairSetting() if stored is None else PairSetting(*stored)
+
+    def topics(self) -> list[str]:
+        """The topics a brief's question may be of (those of private practice)."""
+        return sorted(set(self._question_topics().values()))
 
     def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
         try:
@@ -260,9 +265,10 @@ class WeeklyPairings:
 
     async def choose_question(self, channel: ChannelSettings, candidate: PairMember) -> int | None:
         """The question to interview ``candidate`` on, by their memory model: of their
-        topics (or the channel's), none they graded or the channel asked in the last 7
-        days; the most overdue card first, then the weakest (least stable), then one they
-        never graded (a different one for each member and day)."""
+        topics (the channel's if they chose none, or none of theirs is left), none they
+        graded or the channel asked in the last 7 days; the most overdue card first, then
+        the weakest (least stable), then one they never graded (a different one for each
+        member and day)."""
         now = self._clock.now()
         wanted = set(candidate.topics) or set(channel.topics or ())
         recent = await self._pairs.recent_round_questions(channel.id, now - NOT_SEEN_FOR)
@@ -278,6 +284,8 @@ class WeeklyPairings:
             if card is not None and card.last_review > now - NOT_SEEN_FOR:
                 continue
             eligible.append(question_id)
+        if not eligible and candidate.topics:  # none of their topics is left to ask
+            return await self.choose_question(channel, replace(candidate, topics=()))
         due = sorted((cards[q].due, q) for q in eligible if q in cards and cards[q].due <= now)
         if due:
             return due[0][1]
