@@ -20,6 +20,7 @@ from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import ANSWER_FORM, BlindAnswers
 from bot.blind.commands import BlindCommands
+from bot.blind.performer import BlindAnswerPosts
 from bot.channel_sync import ChannelSync, Followed
 from bot.channels.commands import ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
@@ -38,16 +39,16 @@ from bot.kernel.events import (
 )
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import (
+    ActionKind,
     AnswerMode,
     AnswerOutcome,
     AnswerRecord,
     ChannelSettings,
-    OutboxAction,
     Round,
 )
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
-from bot.kernel.render import Card, Response
+from bot.kernel.render import Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.commands import LearningCommands
 from bot.learning.goal_hint import GoalHint
@@ -58,7 +59,11 @@ from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSw
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.commands import NoticeCommands
+from bot.notices.performers import NoticePerformers
+from bot.notices.sender import NoticeSender
+from bot.outbox.performers import Performers, StepPerformer
 from bot.outbox.retention import Retention
+from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
 from bot.pairing.commands import PairCommands
 from bot.pairing.schedule import StoredPairing
@@ -66,16 +71,20 @@ from bot.pairing.weekly import IsAway, WeeklyPairings
 from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
 from bot.recaps.commands import RecapCommands
+from bot.recaps.performer import RecapPost
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reminders.commands import ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.reviews.commands import ReviewCommands
 from bot.reviews.forms import PEER_FORMS
 from bot.reviews.peer import PeerReviews
+from bot.reviews.performer import BestAnswerPost
 from bot.rounds import cards
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
+from bot.rounds.performers import RoundPerformers
+from bot.rounds.timed_steps import TimedSteps
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
     AtEachMoment,
@@ -116,18 +125,18 @@ class QuizService:
         self.platforms = dict(platforms)
         self.clock = clock
         self.metrics: Metrics = metrics or NoMetrics()
+        self.performers = Performers()
         self.outbox = OutboxWorker(
-            store=store,
+            outbox=store.outbox,
+            rounds=store.rounds,
             platforms=self.platforms,
-            questions=self._question_for,
+            performers=self.performers,
             known_question=self._known_question,
             clock=clock,
             config=self.config,
             disable_channel=self.disable_channel,
             metrics=self.metrics,
-            recap_card=self._recap_card,
-            pairing=self._perform_pairing,
-            practice_clock=self._tick_practice_clock,
+            lease=store.outbox_lease if isinstance(store, LeasedClaims) else None,
         )
         self.engine = QuizEngine(
             store=store,
@@ -224,6 +233,7 @@ class QuizService:
             clock=clock,
             channel_of=self.engine.channel,
         )
+        self._register_performers()
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
             self.engine, self.channel_changed, self._command_handlers(), self.platforms
@@ -369,26 +379,39 @@ class QuizService:
             ),
         )
 
-    def _question_for(self, channel: ChannelRef, question_id: int) -> Question | None:
-        return self.engine.question_for(channel, question_id)
+    def _register_performers(self) -> None:
+        """Each feature's performers of its outbox actions."""
+        store, clock = self.store, self.clock
+        timed = TimedSteps(store.skipped_days)
+        blind_posts = BlindAnswerPosts(store.answers, self.config.vote_emoji)
+        sender = NoticeSender(
+            notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
+        )
+        self.notices = NoticePerformers(sender, timed, clock, self.outbox.wake)
+        rounds = RoundPerformers(
+            rounds=store.rounds,
+            question_for=self.engine.question_for,
+            timed=timed,
+            clock=clock,
+            hand_over=self.outbox.hand_over,
+            before_outline=blind_posts.post_waiting,
+        )
+        self.performers.add(
+            *rounds.performers(),
+            blind_posts.performer(),
+            BestAnswerPost(store.reviews, store.answers).performer(),
+            *self.notices.performers(),
+            RecapPost(self.recaps.card, store.recaps, clock).performer(),
+            StepPerformer(ActionKind.PAIRING, self.pairings.perform),
+            StepPerformer(ActionKind.PRACTICE_CLOCK, self.practice.on_clock),
+        )
 
     async def _known_question(self, channel: ChannelRef, question_id: int) -> Question | None:
         return await self.engine.known_question(channel, question_id)
 
-    async def _recap_card(
-        self, platform: Platform, channel: ChannelSettings, key: str
-    ) -> Card | None:
-        return await self.recaps.card(platform, channel, key)
-
     async def _member_away(self, member_id: int, day: date) -> bool:
         """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
         return away_on(await self.store.away.until_for_member(member_id), day)
-
-    async def _perform_pairing(self, platform: Platform, action: OutboxAction) -> None:
-        await self.pairings.perform(platform, action)
-
-    async def _tick_practice_clock(self, platform: Platform, action: OutboxAction) -> None:
-        await self.practice.on_clock(platform, action)
 
     # life cycle
 

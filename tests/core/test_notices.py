@@ -63,7 +63,7 @@ async def test_a_notice_step_run_again_sends_nothing_twice(quiz: QuizHarness) ->
     assert question is not None
 
     # the step again, as after a crash between queuing the notices and completing it
-    sender = quiz.service.outbox._notices
+    sender = quiz.service.notices.sender
     again = await sender.question_posted(quiz.platform, round_, channel, question, quiz.clock.now())
     await quiz.service.settle()
 
