@@ -19,10 +19,10 @@ and whatever error comes out is turned into what the member is told in one place
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 
-from bot.commands.registry import Invocation, parse_invocation
+from bot.commands.registry import Invocation
 from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
@@ -51,6 +51,7 @@ Handler = Callable[[Event, Platform], Awaitable[Response | None]]
 # An answer or its edit, with the quiz channel the chain looked up for it.
 ReplyHandler = Callable[[Reply, ChannelSettings, Platform], Awaitable[None]]
 CommandHandler = Callable[[Command, Invocation], Awaitable[Response | None]]
+Parser = Callable[[str, Sequence[str], str | None], Invocation]
 FAILURE = "Something went wrong; it was logged. Try again."
 
 
@@ -111,6 +112,7 @@ class InboundChain:
         handler: Handler,
         on_reply: ReplyHandler,
         run_command: CommandHandler,
+        parse: Parser,
     ) -> None:
         self._engine = engine
         self._platforms = platforms
@@ -118,6 +120,7 @@ class InboundChain:
         self._handler = handler
         self._on_reply = on_reply
         self._run_command = run_command
+        self._parse = parse
 
     async def __call__(self, event: Event) -> Response | None:
         """Raises :class:`~bot.kernel.errors.NotRecorded` (chained from the cause) when an answer,
@@ -167,7 +170,7 @@ class InboundChain:
                 return None
             if isinstance(event, Command):
                 # Parsed once: the rules below and the runner read the same invocation.
-                invocation = parse_invocation(event.name, event.args, event.text)
+                invocation = self._parse(event.name, event.args, event.text)
                 if event.direct and not invocation.in_direct:
                     raise Refused(invocation.direct_refusal())
                 await self._check_admin(event, invocation, platform)

@@ -27,6 +27,7 @@ from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
+from bot.features import REGISTRY
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
@@ -236,7 +237,7 @@ class QuizService:
         self._register_performers()
         self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
         self.commands = CommandRunner(
-            self.engine, self.channel_changed, self._command_handlers(), self.platforms
+            REGISTRY, self.engine, self.channel_changed, self._command_handlers(), self.platforms
         )
         self.inbound = InboundChain(
             self.engine,
@@ -245,6 +246,7 @@ class QuizService:
             self._dispatch,
             self._on_reply,
             self.commands.run,
+            REGISTRY.parse_invocation,
         )
         self.switch = ChannelSwitch(
             channels=store.channels,

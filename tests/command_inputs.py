@@ -14,7 +14,7 @@ from zoneinfo import available_timezones
 from hypothesis import HealthCheck, example, settings
 from hypothesis import strategies as st
 
-from bot.commands.registry import COMMANDS_BY_NAME
+from bot.features import COMMANDS_BY_NAME
 
 FUZZ = settings(
     derandomize=True,  # the same examples every run, chosen from the test's own source

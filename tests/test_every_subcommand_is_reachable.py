@@ -18,8 +18,8 @@ from adapters.console.connector import ConsolePlatform
 from adapters.discord.commands import QuizGroup, discord_command_of
 from adapters.slack.inbound import command_from
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.commands.registry import COMMANDS_BY_NAME, QUIZ_COMMANDS, parse_command
 from bot.commands.typed import Help
+from bot.features import COMMANDS_BY_NAME, QUIZ_COMMANDS, parse_command
 from bot.kernel.events import Command, Event
 from bot.practice.commands import StartPractice
 from questions.pack import Difficulty

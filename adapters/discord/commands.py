@@ -1,6 +1,6 @@
 """The ``/quiz`` slash command group, derived from the core's command registry.
 
-Each subcommand of :data:`bot.commands.registry.QUIZ_COMMANDS` becomes a Discord
+Each subcommand of :data:`bot.features.QUIZ_COMMANDS` becomes a Discord
 subcommand with typed options: a flag is a boolean, a choice a fixed list, a free
 value a string with autocomplete where the registry suggests values. An invocation
 turns its options back into the words of the core grammar
@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.commands.registry import QUIZ_COMMANDS
+from bot.features import QUIZ_COMMANDS
 
 CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 TopicSource = Callable[[], Sequence[str]]

@@ -59,7 +59,7 @@ from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
-from bot.form_replies import may_open_form
+from bot.features import may_open_form
 from bot.kernel import cards
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, Command, Event, FormSubmit

@@ -1,68 +1,22 @@
-"""Every ``/quiz`` subcommand, collected from the features that declare them.
+"""Every ``/quiz`` subcommand, as the features declare them.
 
 Each feature declares its subcommands beside their handlers and typed commands (e.g.
-:mod:`bot.practice.commands`); this module only puts them in the order help lists them.
-Help, the admin and direct-message rules, the words grammar of Slack and the console, and
-the Discord slash command are all derived from :data:`QUIZ_COMMANDS`, and one invocation
-is parsed once, by :func:`parse_invocation`.
+:mod:`bot.practice.commands`) and lists them in its face (``bot/<feature>/feature.py``); the
+composition root (:mod:`bot.features`) gives them to one :class:`CommandRegistry`, with
+help first. Help, the admin and direct-message rules, the words grammar of Slack and the
+console, and the Discord slash command are all derived from its subcommands, and one
+invocation is parsed once, by :meth:`CommandRegistry.parse_invocation`.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.away.commands import AWAY
-from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST
-from bot.blind.commands import ANSWER
-from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS
 from bot.commands.grammar import Subcommand
 from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
-from bot.learning.commands import GOAL, GRADE, ME
-from bot.member_data.commands import EXPORT, FORGET
-from bot.notices.commands import NOTIFY
-from bot.pairing.commands import PAIR
-from bot.practice.commands import HINT, PRACTICE
-from bot.recaps.commands import RECAP
-from bot.reminders.commands import REMIND
-from bot.reviews.commands import BEST, COVERED, RATE
-from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS
-
-QUIZ_COMMANDS: tuple[Subcommand, ...] = (
-    HELP,
-    LEADERBOARD,
-    ME,
-    GRADE,
-    COVERED,
-    RATE,
-    GOAL,
-    PRACTICE,
-    HINT,
-    ANSWER,
-    REMIND,
-    EXPORT,
-    FORGET,
-    AWAY,
-    NOTIFY,
-    PAIR,
-    STATS,
-    TOPICS,
-    SCHEDULE,
-    PACKS,
-    SUGGEST,
-    FLAG,
-    NOW,
-    REVEAL,
-    BEST,
-    SKIP,
-    PAUSE,
-    RESUME,
-    RECAP,
-    REVIEW,
-    CONFIG,
-)
-COMMANDS_BY_NAME = {c.name: c for c in QUIZ_COMMANDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +32,7 @@ class Invocation:
     parsed: QuizCommand | None
     problem: CommandError | None = None
     action: str = ""  # the first argument as typed, lower-cased ("enable" of topics enable)
+    usable_in_direct: str = ""  # the subcommands that work in direct messages, for a refusal
 
     @property
     def command(self) -> QuizCommand:
@@ -89,61 +44,97 @@ class Invocation:
 
     def direct_refusal(self) -> str:
         if not self.subcommand.in_direct or not self.action:
-            return direct_refusal(self.name)
+            return _direct_refusal(self.name, self.usable_in_direct)
         # refused as an admin's use of a command whose member use works here
         return (
             f"`/quiz {self.name} {self.action}` changes a channel: run it in the quiz's"
             f" channel. `/quiz {self.name}` (as a member) works here. In direct messages with"
-            f" me you can use {_usable_in_direct()}."
+            f" me you can use {self.usable_in_direct}."
         )
 
 
-def parse_invocation(name: str, args: Sequence[str], text: str | None = None) -> Invocation:
-    """``/quiz NAME ARGS...`` parsed once. ``text`` is the raw text ARGS were split from, if
-    any: free text is taken from it as typed. An unknown subcommand is help naming it;
-    a bad argument is kept as the invocation's problem, raised when its command is asked
-    for, so the rules (direct messages, admins) still come first."""
-    typed = name.strip().lower()
-    subcommand = COMMANDS_BY_NAME.get(typed)
-    if subcommand is HELP:  # whatever follows it
-        return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help())
-    if subcommand is None:
-        return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help(unknown=typed))
-    admin = subcommand.needs_admin(args)
-    in_direct = subcommand.in_direct and not admin  # an admin's use acts on a channel
-    words = [w for w in (a.strip() for a in args) if w]
-    action = words[0].lower() if words else ""
-    try:
-        command = subcommand.parse(words, text)
-    except CommandError as problem:
-        return Invocation(typed, subcommand, admin, in_direct, None, problem, action)
-    return Invocation(typed, subcommand, admin, in_direct, command, action=action)
+class CommandRegistry:
+    """The ``/quiz`` subcommands of the running features, help first."""
+
+    def __init__(self, subcommands: Sequence[Subcommand]) -> None:
+        self.subcommands: tuple[Subcommand, ...] = (HELP, *subcommands)
+        self.by_name = {c.name: c for c in self.subcommands}
+        if len(self.by_name) != len(self.subcommands):
+            raise ValueError("two subcommands share a name")
+        self._usable_in_direct = ", ".join(
+            f"`/quiz {c.name}`" for c in self.subcommands if c.in_direct
+        )
+
+    def parse_invocation(
+        self, name: str, args: Sequence[str], text: str | None = None
+    ) -> Invocation:
+        """``/quiz NAME ARGS...`` parsed once. ``text`` is the raw text ARGS were split from,
+        if any: free text is taken from it as typed. An unknown subcommand is help naming
+        it; a bad argument is kept as the invocation's problem, raised when its command is
+        asked for, so the rules (direct messages, admins) still come first."""
+        typed = name.strip().lower()
+        subcommand = self.by_name.get(typed)
+        usable = self._usable_in_direct
+        if subcommand is HELP:  # whatever follows it
+            return Invocation(typed, HELP, False, True, Help(), usable_in_direct=usable)
+        if subcommand is None:
+            return Invocation(
+                typed, HELP, False, True, Help(unknown=typed), usable_in_direct=usable
+            )
+        admin = subcommand.needs_admin(args)
+        in_direct = subcommand.in_direct and not admin  # an admin's use acts on a channel
+        words = [w for w in (a.strip() for a in args) if w]
+        action = words[0].lower() if words else ""
+        try:
+            command = subcommand.parse(words, text)
+        except CommandError as problem:
+            return Invocation(typed, subcommand, admin, in_direct, None, problem, action, usable)
+        return Invocation(
+            typed, subcommand, admin, in_direct, command, action=action, usable_in_direct=usable
+        )
+
+    def find_subcommand(self, name: str) -> Subcommand | None:
+        return self.by_name.get(name.strip().lower())
+
+    def works_in_direct(self, name: str, args: Sequence[str]) -> bool:
+        """Whether ``/quiz NAME ARGS`` may run in direct messages with the bot: only a
+        subcommand declared ``in_direct``, and never an admin's use (it would act on a
+        channel). An unknown one gets help, which works anywhere."""
+        return self.parse_invocation(name, args).in_direct
+
+    def direct_refusal(self, name: str) -> str:
+        """What a member is told who ran ``/quiz NAME`` in direct messages, where it cannot
+        run."""
+        return _direct_refusal(name, self._usable_in_direct)
+
+    def parse_command(self, name: str, args: Sequence[str], text: str | None = None) -> QuizCommand:
+        """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad
+        input. An unknown subcommand gives Help naming it rather than an error."""
+        return self.parse_invocation(name, args, text).command
+
+    @functools.cached_property
+    def help_lines(self) -> tuple[tuple[str, str, bool], ...]:
+        return tuple(line for c in self.subcommands for line in c.usages())
+
+    @functools.cached_property
+    def direct_help_lines(self) -> tuple[tuple[str, str, bool], ...]:
+        """In direct messages only what works there, as a member runs it (an admin's use
+        never does)."""
+        return tuple((c.member_form(), c.summary, False) for c in self.subcommands if c.in_direct)
+
+    @functools.cache  # noqa: B019 - one registry for the process's life
+    def help_lines_under(self, admin_command: str) -> tuple[tuple[str, str, bool], ...]:
+        """The help's lines on a platform whose admins-only subcommands sit under a command
+        of their own (Discord's ``/quiz-admin now``)."""
+        return tuple(
+            (form.replace("/quiz ", f"/{admin_command} ", 1) if c.admin else form, summary, admin)
+            for c in self.subcommands
+            for form, summary, admin in c.usages()
+        )
 
 
-def find_subcommand(name: str) -> Subcommand | None:
-    return COMMANDS_BY_NAME.get(name.strip().lower())
-
-
-def works_in_direct(name: str, args: Sequence[str]) -> bool:
-    """Whether ``/quiz NAME ARGS`` may run in direct messages with the bot: only a subcommand
-    declared ``in_direct``, and never an admin's use (it would act on a channel). An unknown
-    one gets help, which works anywhere."""
-    return parse_invocation(name, args).in_direct
-
-
-def direct_refusal(name: str) -> str:
-    """What a member is told who ran ``/quiz NAME`` in direct messages, where it cannot run."""
+def _direct_refusal(name: str, usable_in_direct: str) -> str:
     return (
         f"`/quiz {name.strip().lower()}` works only in a channel: run it in the quiz's "
-        f"channel. In direct messages with me you can use {_usable_in_direct()}."
+        f"channel. In direct messages with me you can use {usable_in_direct}."
     )
-
-
-def _usable_in_direct() -> str:
-    return ", ".join(f"`/quiz {c.name}`" for c in QUIZ_COMMANDS if c.in_direct)
-
-
-def parse_command(name: str, args: Sequence[str], text: str | None = None) -> QuizCommand:
-    """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad input.
-    An unknown subcommand gives Help naming it rather than an error."""
-    return parse_invocation(name, args, text).command

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -12,7 +11,7 @@ from typing import Protocol
 
 from bot.commands.context import NO_QUIZ_YET, CommandContext
 from bot.commands.grammar import Subcommand
-from bot.commands.registry import QUIZ_COMMANDS, Invocation, parse_invocation
+from bot.commands.registry import CommandRegistry, Invocation
 from bot.commands.typed import Help, QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import BadArgument
@@ -24,21 +23,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
 log = logging.getLogger(__name__)
-HELP_LINES = tuple(line for c in QUIZ_COMMANDS for line in c.usages())
-# In direct messages only what works there, as a member runs it (an admin's use never does).
-DIRECT_HELP_LINES = tuple((c.member_form(), c.summary, False) for c in QUIZ_COMMANDS if c.in_direct)
 BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response | None]]
-
-
-@functools.cache
-def help_lines_under(admin_command: str) -> tuple[tuple[str, str, bool], ...]:
-    """The help's lines on a platform whose admins-only subcommands sit under a command of
-    their own (Discord's ``/quiz-admin now``)."""
-    return tuple(
-        (form.replace("/quiz ", f"/{admin_command} ", 1) if c.admin else form, summary, admin)
-        for c in QUIZ_COMMANDS
-        for form, summary, admin in c.usages()
-    )
 
 
 class QuizChannels(Protocol):
@@ -77,6 +62,7 @@ class CommandRunner:
 
     def __init__(
         self,
+        registry: CommandRegistry,
         channels: QuizChannels,
         rescheduled: Callable[[ChannelSettings], None],
         handlers: Sequence[object],
@@ -84,7 +70,8 @@ class CommandRunner:
     ) -> None:
         self._channels = channels
         self._rescheduled = rescheduled
-        self._handlers = bind(QUIZ_COMMANDS, handlers)
+        self._registry = registry
+        self._handlers = bind(registry.subcommands, handlers)
         self._platforms = platforms if platforms is not None else {}
         # Admin commands of one channel run one at a time: each decides its change from
         # the settings it read (two `/quiz topics enable` at once would each add to the
@@ -97,7 +84,7 @@ class CommandRunner:
         """Run an invocation the inbound chain let through (a member's admin command is
         refused there), as it parsed it; a bad argument raises CommandError."""
         if invocation is None:
-            invocation = parse_invocation(event.name, event.args, event.text)
+            invocation = self._registry.parse_invocation(event.name, event.args, event.text)
         command = invocation.command
         subcommand = invocation.subcommand
         if isinstance(command, Help):  # help, or an unknown subcommand: anywhere, no quiz
@@ -123,9 +110,9 @@ class CommandRunner:
         channel: ChannelSettings | None,
     ) -> Response | None:
         platform = self._platforms.get(event.channel.platform)
-        usages = DIRECT_HELP_LINES if event.direct else HELP_LINES
+        usages = self._registry.direct_help_lines if event.direct else self._registry.help_lines
         if isinstance(platform, AdminCommand) and not event.direct:
-            usages = help_lines_under(platform.admin_command)
+            usages = self._registry.help_lines_under(platform.admin_command)
         context = CommandContext(event, channel, usages, platform)
         try:
             return await self._handlers[subcommand.name](context, command)

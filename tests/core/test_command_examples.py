@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import pytest
 
 from bot.commands.grammar import Subcommand
-from bot.commands.registry import QUIZ_COMMANDS, find_subcommand, parse_command
+from bot.features import QUIZ_COMMANDS, find_subcommand, parse_command
 from bot.practice.commands import StartPractice
 from questions.loader import load_catalog
 

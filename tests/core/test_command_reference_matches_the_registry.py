@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot.commands.grammar import Subcommand
-from bot.commands.registry import QUIZ_COMMANDS, find_subcommand
+from bot.features import QUIZ_COMMANDS, find_subcommand
 
 REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
 TABLE_HEADER = "| command | who | what |"

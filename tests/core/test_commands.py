@@ -15,8 +15,8 @@ from bot.channels.commands import (
     SetSchedule,
     SetTopics,
 )
-from bot.commands.registry import find_subcommand, parse_command
 from bot.commands.typed import CommandError, Help
+from bot.features import find_subcommand, parse_command
 from bot.kernel.errors import unknown_topic, unknown_topics
 from bot.kernel.events import Reply
 from bot.kernel.models import FollowUpPolicy

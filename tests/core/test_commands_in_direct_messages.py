@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.commands.registry import (
+from bot.features import (
     QUIZ_COMMANDS,
     direct_refusal,
     parse_invocation,

@@ -14,8 +14,8 @@ import pytest
 import bot
 from bot.commands.grammar import Subcommand
 from bot.commands.help import HELP
-from bot.commands.registry import QUIZ_COMMANDS
 from bot.commands.typed import CommandError, QuizCommand
+from bot.features import QUIZ_COMMANDS
 
 
 def sample_words(subcommand: Subcommand) -> Iterator[list[str]]:

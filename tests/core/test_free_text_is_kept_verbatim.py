@@ -8,8 +8,8 @@ import pytest
 from bot.bank.commands import FlagRound, ReviewDecision
 from bot.blind.commands import AnswerRound
 from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.registry import parse_command
 from bot.commands.typed import CommandError
+from bot.features import parse_command
 from bot.kernel.events import split_command
 
 

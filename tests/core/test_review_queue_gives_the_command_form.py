@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.commands.registry import find_subcommand
+from bot.features import find_subcommand
 from tests.harness import QuizHarness
 
 COMMAND_REFERENCE = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")

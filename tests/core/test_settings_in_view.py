@@ -8,7 +8,7 @@ import dataclasses
 from bot.channels._cards import settings_card
 from bot.channels.commands import CHANNEL_SETTINGS, CONFIG, ShowSettings
 from bot.commands.grammar import Param, ParamKind, Setting
-from bot.commands.registry import parse_invocation
+from bot.features import parse_invocation
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from tests.harness import QuizHarness

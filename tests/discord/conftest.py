@@ -13,7 +13,7 @@ from adapters.discord.commands import discord_command_of
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
 from adapters.unfinished_sends import UnfinishedSends
-from bot.commands.registry import COMMANDS_BY_NAME
+from bot.features import COMMANDS_BY_NAME
 from bot.kernel.events import Event
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.render import Response

@@ -5,7 +5,7 @@ newlines and code blocks included."""
 from __future__ import annotations
 
 from adapters.discord.commands import invocation_words
-from bot.commands.registry import COMMANDS_BY_NAME
+from bot.features import COMMANDS_BY_NAME
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     LEAD,

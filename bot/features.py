@@ -1,0 +1,56 @@
+"""The one list of the bot's features; everything that needs them all reads it here.
+
+A new feature adds its face (``bot/<feature>/feature.py``, see :mod:`bot.feature`) and one
+line to :data:`FEATURES`. The ``/quiz`` registry (and the module-level names below, which
+the adapters use), the help's order and the events that may open a form come from it.
+"""
+
+from __future__ import annotations
+
+from bot.away.feature import FEATURE as AWAY
+from bot.bank.feature import FEATURE as BANK
+from bot.blind.feature import FEATURE as BLIND
+from bot.channels.feature import FEATURE as CHANNELS
+from bot.commands.registry import CommandRegistry
+from bot.feature import Feature, subcommands_in_help_order
+from bot.feature import may_open_form as _may_open_form
+from bot.kernel.events import ButtonPress, Command
+from bot.learning.feature import FEATURE as LEARNING
+from bot.member_data.feature import FEATURE as MEMBER_DATA
+from bot.notices.feature import FEATURE as NOTICES
+from bot.pairing.feature import FEATURE as PAIRING
+from bot.practice.feature import FEATURE as PRACTICE
+from bot.recaps.feature import FEATURE as RECAPS
+from bot.reminders.feature import FEATURE as REMINDERS
+from bot.reviews.feature import FEATURE as REVIEWS
+from bot.rounds.feature import FEATURE as ROUNDS
+
+FEATURES: tuple[Feature, ...] = (
+    ROUNDS,
+    LEARNING,
+    PRACTICE,
+    BLIND,
+    BANK,
+    RECAPS,
+    REMINDERS,
+    AWAY,
+    NOTICES,
+    REVIEWS,
+    PAIRING,
+    MEMBER_DATA,
+    CHANNELS,
+)
+
+REGISTRY = CommandRegistry(subcommands_in_help_order(FEATURES))
+QUIZ_COMMANDS = REGISTRY.subcommands
+COMMANDS_BY_NAME = REGISTRY.by_name
+parse_invocation = REGISTRY.parse_invocation
+parse_command = REGISTRY.parse_command
+find_subcommand = REGISTRY.find_subcommand
+works_in_direct = REGISTRY.works_in_direct
+direct_refusal = REGISTRY.direct_refusal
+
+
+def may_open_form(event: Command | ButtonPress) -> bool:
+    """Whether the answer to ``event`` may be a form (Discord must then not defer it)."""
+    return _may_open_form(FEATURES, event)
