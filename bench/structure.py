@@ -1,7 +1,9 @@
 """The shape of the code, from its own imports and class definitions.
 
 Prints, for the packages of the repository: modules per folder and the largest module,
-lines per package, the import arrows between modules inside ``bot/`` (and how many layers
+lines per package, the largest module and those over 500 lines, the package-level cycles
+of ``bot/`` (strongly connected parts, mutual pairs), the constructors taking more than 8
+parameters, the import arrows between modules inside ``bot/`` (and how many layers
 they make), how many classes of the PostgreSQL backend inherit (directly or not) from a
 class of the SQLite backend, and the MRO length of each store class. Run it before and
 after a restructuring: ``python bench/structure.py`` measures the working tree,
@@ -142,6 +144,77 @@ def feature_arrows(edges: dict[str, set[str]]) -> int:
     )
 
 
+def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Arrows between the packages (folders) of ``bot/``; its top-level modules each count
+    as a package of their own."""
+
+    def package(module: str) -> str:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 1 else module
+
+    graph: dict[str, set[str]] = defaultdict(set)
+    for source, targets in edges.items():
+        graph[package(source)] |= {package(t) for t in targets} - {package(source)}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan), largest first."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found, key=len, reverse=True)
+
+
+def mutual_pairs(graph: dict[str, set[str]]) -> int:
+    return sum(1 for a, ts in graph.items() for b in ts if a < b and a in graph.get(b, ()))
+
+
+def wide_constructors(root: Path, over: int = 8) -> list[tuple[int, str]]:
+    """Classes whose ``__init__`` takes more than ``over`` parameters (self not counted)."""
+    found: list[tuple[int, str]] = []
+    for package in PACKAGES:
+        for path in modules(root, package):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                        a = item.args
+                        count = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) - 1
+                        if count > over:
+                            found.append((count, f"{module_name(root, path)}.{node.name}"))
+    return sorted(found, reverse=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).parents[1])
@@ -179,6 +252,14 @@ def report(root: Path) -> None:
                 f"{sum(n for n, _ in files):6} lines   largest {biggest_path.name} ({biggest})"
             )
     print("lines per package: " + ", ".join(f"{p} {n}" for p, n in lines_per_package.items()))
+    sizes = sorted(
+        (len(path.read_text(encoding="utf-8").splitlines()), str(path.relative_to(root)))
+        for package in PACKAGES
+        for path in modules(root, package)
+    )
+    print(f"largest module: {sizes[-1][1]} ({sizes[-1][0]} lines)")
+    over = [f"{name} ({n})" for n, name in reversed(sizes) if n > 500]
+    print(f"modules over 500 lines: {len(over)}" + (": " + ", ".join(over) if over else ""))
 
     names = {module_name(root, p): p for p in modules(root, "bot")}
     edges: dict[str, set[str]] = {}
@@ -189,6 +270,18 @@ def report(root: Path) -> None:
     arrows = sum(len(t) for t in edges.values())
     print(f"import arrows between bot/ modules: {arrows} over {layers(edges)} layers")
     print(f"arrows between bot/ folders: {feature_arrows(edges)}")
+    graph = package_graph(edges)
+    parts = cycles(graph)
+    print(
+        f"package-level cycles in bot/: {len(parts)} strongly connected part(s),"
+        f" {mutual_pairs(graph)} mutual pairs"
+        + (f"; the largest holds {len(parts[0])}: {', '.join(parts[0])}" if parts else "")
+    )
+    wide = wide_constructors(root)
+    print(
+        f"constructors over 8 parameters: {len(wide)}"
+        + (": " + ", ".join(f"{name} ({n})" for n, name in wide) if wide else "")
+    )
     inheriting, total = cross_backend_inheritance(root)
     print(f"PostgreSQL classes inheriting from a SQLite class: {inheriting} of {total}")
     lengths = store_mro_lengths(root)

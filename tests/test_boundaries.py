@@ -167,7 +167,10 @@ KERNEL = "bot.kernel"
 FEATURES = sorted(
     p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()
 )
-APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings")
+APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings", "bot.features")
+# The machinery every feature plugs into: it imports the kernel and itself, never a feature
+# (the composition root, bot/features.py, gives it what the features declare).
+MACHINERY = ("outbox", "commands")
 
 
 def module_name(path: Path) -> str:
@@ -250,3 +253,31 @@ def test_every_feature_has_internal_modules_the_rule_can_see() -> None:
 )
 def test_the_internals_rule_sees_what_it_forbids(source: str, importer: str, reached: bool) -> None:
     assert bool(internals_reached(source, importer)) is reached
+
+
+@pytest.mark.parametrize("package", MACHINERY)
+def test_the_machinery_imports_no_feature(package: str) -> None:
+    """The outbox keeps claims, retries, pacing and ordering, and the command machinery
+    parses and runs: each feature brings its performers and subcommands to them."""
+    allowed = (KERNEL, f"bot.{package}")
+    sources = list((ROOT / "bot" / package).rglob("*.py"))
+    reached = {
+        f"{module_name(path)} -> {module}"
+        for path in sources
+        for module in imported_modules(path.read_text(encoding="utf-8"))
+        if module.startswith("bot.") and not module.startswith(allowed)
+    }
+    assert len(sources) >= 4, f"the walk did not see bot/{package}/'s modules"
+    assert reached == set()
+
+
+def test_the_features_face_type_imports_no_feature() -> None:
+    """``bot/feature.py`` (what a feature declares) stands on the kernel and the command
+    machinery; only ``bot/features.py`` lists the features."""
+    source = (ROOT / "bot" / "feature.py").read_text(encoding="utf-8")
+    reached = {
+        m
+        for m in imported_modules(source)
+        if m.startswith("bot.") and feature_of(m) not in (None, "kernel", *MACHINERY)
+    }
+    assert reached == set()
