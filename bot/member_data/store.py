@@ -33,9 +33,8 @@ ERASED_TABLES: tuple[str, ...] = (
     "reminders",
     "notice_members",  # the channels they asked to be told of
     "pair_members",  # their opt-in to mock interviews
-    "pair_groups",  # the weeks they were paired (the partner's meeting with them goes too)
-    "pair_briefs",  # the briefs of those weeks, for them and about them
-    "pair_ratings",  # the ratings of those interviews
+    "pair_briefs",  # the questions they were interviewed on (those they asked: see below)
+    "pair_ratings",  # the ratings they were given (those they gave: see below)
     "away_periods",  # their time away (by workspace and platform member id)
     "practice_sessions",
     "bonuses",
@@ -52,6 +51,16 @@ KEPT_TABLES: Mapping[str, str] = {
         " edits and decisions they made as an admin point at it"
     ),
     "votes.voter_id": "a vote they gave stays in the other member's points, naming no one",
+    "pair_groups": (
+        "a partner's history keeps the week they met: the member's place in the group goes"
+        " to the workspace's former member (a members row with no platform id and no name)"
+    ),
+    "pair_briefs.interviewer_id": (
+        "the question a partner was interviewed on stays theirs, asked by the former member"
+    ),
+    "pair_ratings.interviewer_id": (
+        "a rating they gave a partner stays the partner's, given by the former member"
+    ),
     "suggestions.decided_by": "an admin's decision on a suggestion stays with the bank",
     "question_overrides": "an admin's edit of a question stays with the bank",
     "processed_events": (

@@ -10,7 +10,6 @@ so the other replicas drop its job.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
+from storage.sql.erasure_for_the_team import former_member, keep_pair_history, keep_review_points
 from storage.sql.member_cache import MemberCache
 from storage.sql.session import Params, Row, Session, SqlDatabase
 from storage.timestamps import to_db
@@ -162,7 +162,9 @@ class MemberData:
                 deleted["outbox"] = deleted.get("outbox", 0) + (
                     await session.execute("DELETE FROM outbox WHERE key = ?", (key,))
                 )
-            for table, count in (await _erase_pair_groups(session, member_id)).items():
+            await keep_review_points(session, member_id)
+            former = await former_member(session, member_id)
+            for table, count in (await keep_pair_history(session, member_id, former)).items():
                 deleted[table] = deleted.get(table, 0) + count
             for table, sql in _ERASE:
                 deleted[table] = deleted.get(table, 0) + await session.execute(sql, (member_id,))
@@ -196,21 +198,6 @@ class MemberData:
 
     async def _rows(self, sql: str, params: Params) -> Rows:
         return [_plain(row) for row in await self._db.fetch(sql, params)]
-
-
-async def _erase_pair_groups(session: Session, member_id: int) -> dict[str, int]:
-    """Delete the mock-interview groups the member was in, with their briefs and ratings
-    (the partners' history of that week goes too: it was a meeting with them)."""
-    rows = await session.fetch("SELECT id, members FROM pair_groups", ())
-    groups = [int(row[0]) for row in rows if member_id in json.loads(str(row[1]))]
-    deleted = {"pair_briefs": 0, "pair_ratings": 0, "pair_groups": 0}
-    for group_id in groups:
-        for table in deleted:
-            column = "id" if table == "pair_groups" else "group_id"
-            deleted[table] += await session.execute(
-                f"DELETE FROM {table} WHERE {column} = ?", (group_id,)
-            )
-    return deleted
 
 
 async def _direct_sends(
