@@ -121,7 +121,8 @@ class MemberDataStore(Protocol):
         practice sessions are found in the store). Each deleted answer's message is marked
         handled at ``at``, so a platform replaying it (Discord's catch-up reads open
         rounds' threads back, with the message id as the event id) does not record it
-        again within the event retention."""
+        again, and kept as erased (``erased_answers``: round and message id), so the same
+        message delivered under any other event id, or edited, stores nothing either."""
         ...
 
     async def channel_tables(self, channel_id: int) -> Tables:

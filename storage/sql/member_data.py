@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
+from bot.blind.posts import PLACEHOLDER_PREFIX
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
@@ -62,6 +63,14 @@ _ANSWER_MESSAGES = (
 _MARK_HANDLED = (
     "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
     " ON CONFLICT (platform, event_id) DO UPDATE SET processed_at = excluded.processed_at"
+)
+
+# Their answers' messages (not a blind answer's placeholder, which is theirs again if they
+# come back): the same message delivered again stores nothing (storage.sql.scoring).
+_TOMBSTONES = (
+    "INSERT INTO erased_answers (round_id, message_id, erased_at)"
+    " SELECT round_id, message_id, ? FROM answers WHERE member_id = ? AND message_id NOT LIKE ?"
+    " ON CONFLICT (round_id, message_id) DO NOTHING"
 )
 
 _DIRECT_CHANNELS = (
@@ -154,6 +163,7 @@ class MemberData:
             await session.execute_many(
                 _MARK_HANDLED, [(str(r[0]), str(r[1]), to_db(at)) for r in answered]
             )
+            await session.execute(_TOMBSTONES, (to_db(at), member_id, f"{PLACEHOLDER_PREFIX}%"))
             sends = await _direct_sends(session, member_id, known)
             for key in sends:
                 deleted["unfinished_cards"] = deleted.get("unfinished_cards", 0) + (
