@@ -4,8 +4,10 @@ deleted in one transaction for an erasure, a channel's rows for an admin's expor
 The member's direct-message channels (where practice steps and reminders went) are read
 from their practice sessions and reminder inside the erasing transaction, so the outbox
 rows of those sends, queued or done, go with the rest: a queued reminder or practice step
-cannot send their data again after the erasure. The change of their reminder is announced,
-so the other replicas drop its job.
+cannot send their data again after the erasure; so do the messages to teammates that name
+them (``storage.sql.sends_naming_a_member``). What the teammates keep is in
+``storage.sql.erasure_for_the_team``. The change of their reminder is announced, so the
+other replicas drop its job.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
 from storage.sql.erasure_for_the_team import former_member, keep_pair_history, keep_review_points
 from storage.sql.member_cache import MemberCache
+from storage.sql.sends_naming_a_member import sends_naming
 from storage.sql.session import Params, Row, Session, SqlDatabase
 from storage.timestamps import to_db
 
@@ -165,6 +168,7 @@ class MemberData:
             )
             await session.execute(_TOMBSTONES, (to_db(at), member_id, f"{PLACEHOLDER_PREFIX}%"))
             sends = await _direct_sends(session, member_id, known)
+            sends = sorted({*sends, *await sends_naming(session, member_id)})
             for key in sends:
                 deleted["unfinished_cards"] = deleted.get("unfinished_cards", 0) + (
                     await session.execute("DELETE FROM unfinished_cards WHERE key = ?", (key,))
