@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any
 
 from bot.blind.posts import PLACEHOLDER_PREFIX
 from bot.kernel.refs import ChannelRef, MemberRef
@@ -22,41 +21,12 @@ from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
 from storage.sql.erasure_for_the_team import former_member, keep_pair_history, keep_review_points
 from storage.sql.member_cache import MemberCache
+from storage.sql.member_export import member_tables, plain_row
 from storage.sql.sends_naming_a_member import sends_naming
-from storage.sql.session import Params, Row, Session, SqlDatabase
+from storage.sql.session import Params, Session, SqlDatabase
 from storage.timestamps import to_db
 
 _OWN_ANSWERS = "SELECT id FROM answers WHERE member_id = ?"
-
-# (table, the rows of the member in it): read for an export, in this order
-_MEMBER_ROWS: tuple[tuple[str, str], ...] = (
-    ("members", "SELECT * FROM members WHERE id = ?"),
-    ("answers", "SELECT * FROM answers WHERE member_id = ? ORDER BY id"),
-    ("votes_given", "SELECT * FROM votes WHERE voter_id = ? ORDER BY id"),
-    ("votes_received", f"SELECT * FROM votes WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id"),
-    ("reviews_given", "SELECT * FROM answer_reviews WHERE reviewer_id = ? ORDER BY id"),
-    (
-        "reviews_received",
-        f"SELECT * FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id",
-    ),
-    ("best_answers", f"SELECT * FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
-    ("grades", "SELECT * FROM grades WHERE member_id = ? ORDER BY id"),
-    ("member_cards", "SELECT * FROM member_cards WHERE member_id = ? ORDER BY question_id"),
-    ("member_goals", "SELECT * FROM member_goals WHERE member_id = ?"),
-    ("reminders", "SELECT * FROM reminders WHERE member_id = ?"),
-    ("notice_members", "SELECT * FROM notice_members WHERE member_id = ? ORDER BY channel_id"),
-    ("practice_sessions", "SELECT * FROM practice_sessions WHERE member_id = ? ORDER BY id"),
-    ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
-    ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
-    ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
-    ("suggestions", "SELECT * FROM suggestions WHERE member_id = ? ORDER BY id"),
-    (
-        "away_periods",
-        "SELECT away_periods.* FROM away_periods JOIN members"
-        " ON members.workspace = away_periods.workspace AND members.member = away_periods.member"
-        " WHERE members.id = ? ORDER BY away_periods.id",
-    ),
-)
 
 # The platform and message id of each of the member's answers: marked handled (below).
 _ANSWER_MESSAGES = (
@@ -151,10 +121,7 @@ class MemberData:
         return [(int(r[0]), MemberRef(str(r[1]), str(r[2]), str(r[3]), str(r[4]))) for r in rows]
 
     async def member_tables(self, member_id: int) -> Tables:
-        tables: Tables = {}
-        for table, sql in _MEMBER_ROWS:
-            tables[table] = await self._rows(sql, (member_id,))
-        return tables
+        return await member_tables(self._db, member_id)
 
     async def erase_member(
         self, member_id: int, at: datetime, directs: Sequence[ChannelRef] = ()
@@ -211,7 +178,7 @@ class MemberData:
         ]
 
     async def _rows(self, sql: str, params: Params) -> Rows:
-        return [_plain(row) for row in await self._db.fetch(sql, params)]
+        return [plain_row(row) for row in await self._db.fetch(sql, params)]
 
 
 async def _direct_sends(
@@ -224,7 +191,3 @@ async def _direct_sends(
     for channel in sorted(channels):
         keys.update(str(row[0]) for row in await session.fetch(_DIRECT_SENDS, channel))
     return sorted(keys)
-
-
-def _plain(row: Row) -> dict[str, Any]:
-    return {str(name): value for name, value in zip(row.keys(), row, strict=True)}
