@@ -2,8 +2,7 @@
 export and deleted for an erasure, a channel's rows for an admin's export, and the goals a
 lead's readiness view lists.
 
-An export is plain rows (column name to value) per table, so a new column shows in the
-export without a change here. An erasure is one transaction: every table that holds the
+An export is plain rows (column name to value) per table, naming no other member. An erasure is one transaction: every table that holds the
 member's data is named in :data:`ERASED_TABLES`, and each table that names a member but
 is kept is in :data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
 """
@@ -110,7 +109,9 @@ class MemberDataStore(Protocol):
 
     async def member_tables(self, member_id: int) -> Tables:
         """Every row of the member's data, per table (``ERASED_TABLES`` and their goal,
-        settings and the member row itself)."""
+        settings, mock interviews and the member row itself), naming no other member: no
+        id that leads to one is in it (``pair_groups``: their weeks and how many partners;
+        a grade a partner's rating gave has ``source`` = ``pair_rating``)."""
         ...
 
     async def erase_member(

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from questions.catalog import Catalog
+from tests.core.test_pairing import opted_in
 from tests.core.test_peer_reviews import catalog_with_key_points, revealed_round_with_answers
 from tests.harness import QuizHarness
 
@@ -52,3 +53,22 @@ async def test_the_author_cannot_tell_who_reviewed_them(quiz: QuizHarness) -> No
         for row in tables[section]:
             named = [c for c in row if c == "id" or any(w in c for w in MEMBER_WORDS)]
             assert named == [], f"{section} names a member: {named}"
+
+
+async def test_a_mock_interview_and_its_rating_are_exported(quiz: QuizHarness) -> None:
+    await opted_in(quiz, "ann", "bob", topics="gpu")
+    await quiz.command("pair now")
+    await quiz.command("pair rate 3 1 2", by="bob")  # bob interviewed ann
+
+    tables = await exported(quiz, "ann")
+
+    [opt_in] = tables["pair_members"]
+    assert json.loads(opt_in["topics"]) == ["gpu"]
+    [week] = tables["pair_groups"]
+    assert week["partners"] == 1 and week["interviewed_on"] is not None
+    [rating] = tables["pair_ratings_received"]
+    assert (rating["score"], json.loads(rating["covered"])) == (3, [1, 2])
+    assert tables["pair_ratings_given"] == []
+    [grade] = tables["grades"]
+    assert grade["source"] == "pair_rating" and grade["question_id"] == rating["question_id"]
+    assert "Bob" not in json.dumps(tables)

@@ -153,3 +153,31 @@ async def test_an_export_names_no_other_member_by_any_id(store: SqliteStore) -> 
         (3, "clear on the ring")
     ]
     assert tables["suggestions"][0]["state"] == "rejected"
+
+
+async def test_an_export_holds_the_members_mock_interviews(store: SqliteStore) -> None:
+    alice, question = await alice_with_teammates(store)
+
+    tables = await store.member_data.member_tables(alice)
+
+    [opt_in] = tables["pair_members"]
+    assert json.loads(opt_in["topics"]) == ["gpu"] and opt_in["timezone"] == "UTC"
+    assert tables["pair_groups"] == [
+        {
+            "channel_id": opt_in["channel_id"],
+            "week": "2026-W10",
+            "partners": 1,
+            "interviewed_on": question,
+            "asked": question,
+        }
+    ]
+    [received] = tables["pair_ratings_received"]
+    [given] = tables["pair_ratings_given"]
+    assert (received["week"], received["score"], received["question_id"]) == (
+        "2026-W10",
+        3,
+        question,
+    )
+    assert (given["score"], given["covered"]) == (2, "[1]")
+    sources = {g["graded_at"]: g["source"] for g in tables["grades"]}
+    assert sources == {RATED_AT: "pair_rating", "2026-03-05T08:00:00.000000Z": "self"}
