@@ -23,7 +23,8 @@ ERASES = (
     "your answers (and the votes and reviews on them), the reviews you wrote, grades, memory"
     " cards, goal, practice sessions, daily reminder, notices, time away, your mock-interview"
     " opt-in and the ratings you were given, bonuses, flags and suggestions not approved, in"
-    " every channel of this workspace, and the messages queued for your direct messages"
+    " every channel of this workspace, and the messages queued for your direct messages or"
+    " naming you"
 )
 KEEPS = (
     "Nothing personal is kept, and nothing is taken from your teammates: your name leaves the"
