@@ -2,9 +2,10 @@
 export and deleted for an erasure, a channel's rows for an admin's export, and the goals a
 lead's readiness view lists.
 
-An export is plain rows (column name to value) per table, naming no other member. An erasure is one transaction: every table that holds the
-member's data is named in :data:`ERASED_TABLES`, and each table that names a member but
-is kept is in :data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
+An export is plain rows (column name to value) per table, naming no other member. An
+erasure is one transaction: every table that holds the member's data is named in
+:data:`ERASED_TABLES`, and each table that names a member but is kept is in
+:data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
 """
 
 from __future__ import annotations
