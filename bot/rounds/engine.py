@@ -324,7 +324,12 @@ class QuizEngine:
             return None
         if not await self._is_open(channel.id, round_id):
             return None
-        member_id = await self.store.answers.member_id(event.member)
+        member_id = await self.store.answers.answer_author(
+            event.member, round_id, event.message.message_id
+        )
+        if member_id is None:  # an erased answer delivered again
+            self.metrics.duplicate_event(event.channel.platform)
+            return AnswerOutcome.DUPLICATE
         rules = self.config.scoring
         result = await self.store.answers.record_answer(
             AnswerDraft(
