@@ -15,7 +15,7 @@ its scheduler's stability and difficulty methods (keyword calls, clamps and cons
 recomputed per call: a choice over 600 questions took 100-200 ms). The arithmetic here
 is those methods' formulas, written out on plain floats with the package's parameters
 read once, operation for operation in the package's order, so every value is the same
-float. ``tests/core/test_practice_forecast.py`` checks it against ``review_card`` and,
+float. ``tests/core/learning/test_practice_forecast.py`` checks it against ``review_card`` and,
 bit for bit, against the method-calling forecast it replaced.
 """
 

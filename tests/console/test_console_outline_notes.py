@@ -10,7 +10,7 @@ from adapters.console.connector import ConsolePlatform
 from questions.catalog import Catalog
 from questions.loader import bundled_packs_dir, load_pack
 from tests.console.script import run_script, script
-from tests.core.test_an_edit_keeps_the_follow_up_notes import FACT, PACK, SOURCE
+from tests.core.rounds.test_an_edit_keeps_the_follow_up_notes import FACT, PACK, SOURCE
 from tests.fakes import FakeClock
 from tests.harness import running_service
 

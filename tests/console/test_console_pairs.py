@@ -11,7 +11,7 @@ from adapters.console.connector import ConsolePlatform
 from questions.catalog import Catalog
 from tests.conftest import START
 from tests.console.script import run_script, script
-from tests.core.test_peer_reviews import catalog_with_key_points
+from tests.core.reviews.test_peer_reviews import catalog_with_key_points
 from tests.fakes import FakeClock
 from tests.harness import running_service
 

@@ -12,7 +12,7 @@ from bot.kernel.grades import Grade
 from bot.kernel.models import Round
 from questions.catalog import Catalog
 from questions.pack import Question
-from tests.core.test_peer_reviews import catalog_with_key_points
+from tests.core.reviews.test_peer_reviews import catalog_with_key_points
 from tests.slack.driver import SlackQuiz
 
 ANN, BOB = "U0ANN", "U0BOB"

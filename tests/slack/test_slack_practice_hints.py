@@ -7,7 +7,7 @@ import pytest
 
 from bot.kernel.refs import MemberRef
 from questions.catalog import Catalog
-from tests.core.test_peer_reviews import catalog_with_key_points
+from tests.core.reviews.test_peer_reviews import catalog_with_key_points
 from tests.slack.driver import SlackQuiz
 from tests.slack.fake_slack import TEAM
 from tests.slack.test_practice_in_direct_messages import MEMBER, in_im, press_in_im

@@ -33,7 +33,7 @@ from questions.catalog import Catalog
 from questions.pack import Difficulty
 from storage.postgres.store import PostgresStore
 from tests.conftest import sample_pack
-from tests.core.test_difficulty import levels_pack
+from tests.core.practice.test_difficulty import levels_pack
 from tests.fakes import FakeClock, FakePlatform
 from tests.storage.backends import postgres_schema
 

@@ -17,7 +17,7 @@ from bot.kernel.models import ActionState, ChannelSettings
 from bot.kernel.refs import ChannelRef, MemberRef
 from questions.catalog import QuestionKey
 from questions.pack import Question
-from tests.core.test_suggestions import GOOD, submit, suggest
+from tests.core.bank.test_suggestions import GOOD, submit, suggest
 from tests.harness import QuizHarness
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.replica_pair import drop_listener, sync_of, two_replicas, until

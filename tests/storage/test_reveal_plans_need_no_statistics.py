@@ -5,7 +5,7 @@ so their speed does not wait for ``PRAGMA optimize`` at the first clean stop.
 A guard, not a fix: measured on a year of history (1,000,000 answers, 250,000 outbox
 actions, 2.4 million event ids), the plans were the same with and without statistics, on
 SQLite and on PostgreSQL before ANALYZE; the first run's slow reveals came from the
-retention pass (``tests/core/test_retention_leaves_the_store_to_other_work.py``). PostgreSQL
+retention pass (``tests/core/outbox/test_retention_leaves_the_store_to_other_work.py``). PostgreSQL
 is left out here: on a test's near-empty tables its planner rightly scans them."""
 
 from __future__ import annotations
