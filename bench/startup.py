@@ -61,7 +61,8 @@ TARGET_RSS_MB = 100.0
 
 def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -> None:
     """A database of ``channels`` scheduled Slack channels, migrated by the store itself."""
-    from bot.scheduling.schedule_spec import parse_schedule, parse_timezone, previous_slot
+    from bot.scheduling.schedule_spec import parse_schedule, parse_timezone
+    from bot.scheduling.slot_arithmetic import previous_slot
     from storage.sqlite.store import SqliteStore
     from storage.timestamps import to_db
 

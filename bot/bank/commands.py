@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from bot.bank._cards import packs_card
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
-from bot.bank.review_desk import ReviewDesk, no_quiz_to_suggest_to, suggest_form
+from bot.bank.review_desk import ReviewDesk
+from bot.bank.suggestion_forms import no_quiz_to_suggest_to, suggest_form
 from bot.commands.context import CommandContext
 from bot.commands.grammar import Param, ParamKind, Subcommand
 from bot.commands.typed import QuizCommand

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST
-from bot.bank.review_desk import opens_form
+from bot.bank.suggestion_forms import opens_form
 from bot.feature import Feature, Listed
 
 FEATURE = Feature(

@@ -10,9 +10,7 @@ workspace; pack files are never written.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from bot.bank._question_form import (
     echo,
@@ -38,9 +36,22 @@ from bot.bank.store import (
     SuggestionState,
     TooManyWaiting,
 )
+from bot.bank.suggestion_forms import (
+    ADMIN_FORMS,
+    EDIT_QUESTION_FORM,
+    EDIT_SUGGESTION_FORM,
+    MAX_PENDING_SUGGESTIONS,
+    PLACEHOLDER_ID,
+    REASON,
+    REJECT_FORM,
+    Item,
+    approved_question_id,
+    no_quiz_to_suggest_to,
+    parse_item,
+)
 from bot.kernel import cards
 from bot.kernel.errors import PlatformError
-from bot.kernel.events import ButtonPress, Command, FormSubmit
+from bot.kernel.events import ButtonPress, FormSubmit
 from bot.kernel.forms import Form, FormField
 from bot.kernel.log_context import about
 from bot.kernel.members import MemberIds
@@ -52,74 +63,9 @@ from bot.rounds.engine import QuizEngine
 from bot.rounds.store import RoundStore
 from questions.pack import Question
 from questions.question_check import FieldProblem, QuestionInvalid
-from questions.seed_import import slugify
 from questions.similarity import NEAR_DUPLICATE_THRESHOLD
 
 log = logging.getLogger(__name__)
-
-SUGGEST_FORM = "suggest"
-EDIT_SUGGESTION_FORM = "edit_suggestion"
-EDIT_QUESTION_FORM = "edit_question"
-REJECT_FORM = "reject"
-ADMIN_FORMS = (EDIT_SUGGESTION_FORM, EDIT_QUESTION_FORM, REJECT_FORM)
-REASON = "reason"
-PLACEHOLDER_ID = "suggested"
-ITEM = re.compile(r"#?(?P<kind>[sf]?)(?P<number>[0-9]{1,9})")
-QUESTION_ID_WORDS = 48
-MAX_PENDING_SUGGESTIONS = 5  # per member and workspace: the queue stays reviewable
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """An entry of the review queue: ``s12`` a suggestion, ``f3`` a flag."""
-
-    kind: str  # "s" a suggestion, "f" a flag
-    number: int
-
-    def __str__(self) -> str:
-        return f"{self.kind}{self.number}"
-
-
-def parse_item(text: str) -> Item | None:
-    match = ITEM.fullmatch(text.strip().lower())
-    if match is None:
-        return None
-    return Item(match["kind"] or "s", int(match["number"]))
-
-
-def opens_form(event: Command | ButtonPress) -> bool:
-    """Whether the event may be answered with a question form: ``/quiz suggest``, ``/quiz
-    review edit ...``, or a suggestion's Edit or Reject button."""
-    if isinstance(event, ButtonPress):
-        return event.action in (EDIT_ACTION, REJECT_ACTION)
-    name = event.name.strip().lower()
-    edits = name == "review" and bool(event.args) and event.args[0].strip().lower() == "edit"
-    return name == "suggest" or edits
-
-
-def no_quiz_to_suggest_to() -> Response:
-    """The answer to a suggestion from a channel with no quiz. A suggestion is the
-    workspace's, but it is filed from a quiz channel: that channel's admins review it, its
-    leaderboard pays the bonus and its members are told the outcome."""
-    return Response(
-        cards.info(
-            "Suggest from a quiz channel",
-            "This channel has no quiz, and a suggestion is filed from one: its admins review"
-            " it and its leaderboard pays the points of an approved question. To suggest,"
-            " run `/quiz suggest` in a channel of this workspace that has a quiz, or have an"
-            " admin start one here first with `/quiz now` or `/quiz schedule weekdays 09:30`.",
-        )
-    )
-
-
-def suggest_form() -> Form:
-    return question_form(SUGGEST_FORM, "", "Suggest a question", None)
-
-
-def approved_question_id(suggestion: Suggestion) -> str:
-    """A readable, stable id for the workspace pack: the question's words and its number."""
-    words = slugify(suggestion.question.question, max_length=QUESTION_ID_WORDS)
-    return f"{words}-s{suggestion.id}" if words else f"suggestion-{suggestion.id}"
 
 
 class ReviewDesk:

@@ -1,228 +1,65 @@
-"""``/quiz topics``, ``/quiz schedule``, ``/quiz pause``, ``/quiz resume`` and ``/quiz
-config``: a channel's quiz settings as members see them and admins change them."""
+"""The handlers of a channel's quiz settings as members see them and admins change them,
+and ``/quiz topics``, ``/quiz pause`` and ``/quiz resume``."""
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.rotation import none_eligible
 from bot.blind.answers import BlindAnswers
 from bot.channels._cards import schedule_card, settings_card, topics_card
+from bot.channels.config_settings import CHANNEL_SETTINGS
 from bot.channels.editor import ChannelSettingsEditor
+from bot.channels.setting_requests import (
+    ChannelSetting,
+    SetAnswerMode,
+    SetDifficulty,
+    SetFollowUps,
+    SetGrace,
+    SetLastCall,
+    SetPaused,
+    SetPing,
+    SetRevealAfter,
+    SetRevealEmoji,
+    SetRevealReactors,
+    SetReviewsNamed,
+    SetSchedule,
+    SetTopics,
+    ShowSchedule,
+    ShowSettings,
+    ShowTopics,
+    SkipDays,
+)
+from bot.channels.setting_rules import (
+    ANSWER_MODE_NOTES,
+    normalized_schedule,
+    one_emoji,
+    refuse_the_vote_emoji,
+)
 from bot.commands.context import CommandContext
 from bot.commands.grammar import (
     SETTING_NAME,
-    Arguments,
     Param,
     ParamKind,
-    Setting,
     Subcommand,
     Suggest,
 )
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.durations import show_minutes
-from bot.kernel.emoji import canonical, emoji_count, same_emoji
 from bot.kernel.errors import BadArgument, Refused, unknown_topics
 from bot.kernel.local_dates import (
-    RANGE_FORM,
-    DayRange,
     local_today,
-    looks_like_days,
-    parse_day_range,
     refuse_past,
     refuse_too_far,
 )
-from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
-from bot.kernel.quoting import quoted
+from bot.kernel.models import AnswerMode, ChannelSettings
 from bot.kernel.render import Card, Response
 from bot.scheduling.next_post import next_post
-from bot.scheduling.question_schedule import parse_question_schedule
-from bot.scheduling.schedule_spec import ScheduleError, is_timezone_name, parse_timezone
 from bot.scheduling.skipped_days import SkippedDayStore
-from questions.pack import Difficulty
-
-MAX_GRACE_HOURS = 48
-MAX_REVEAL_REACTORS = 50
-
-ANSWER_MODE_NOTES = {
-    AnswerMode.THREAD: "Answers: in the question's thread, for everyone to read.",
-    AnswerMode.BLIND: (
-        "Answers: blind. Members answer privately with `/quiz answer TEXT` or the Answer"
-        " button of the questions posted from now on, and every answer is posted in the"
-        " thread at the reveal."
-    ),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ShowTopics(QuizCommand):
-    """List the topics and which are enabled in the channel."""
-
-
-@dataclass(frozen=True, slots=True)
-class SetTopics(QuizCommand):
-    """Enable or disable topics in the channel."""
-
-    enable: bool
-    topics: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSchedule(QuizCommand):
-    """Show the channel's schedule and the next post."""
-
-
-@dataclass(frozen=True, slots=True)
-class SetSchedule(QuizCommand):
-    """Set the channel's schedule, in a timezone if given."""
-
-    spec: str
-    timezone: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SkipDays(QuizCommand):
-    """``/quiz schedule skip|unskip DATE[..DATE]``: no scheduled question on those local
-    dates (``skip``), or questions on them again."""
-
-    days: DayRange
-    skip: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SetPaused(QuizCommand):
-    """Pause or resume scheduled questions in the channel."""
-
-    paused: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SetRevealEmoji(QuizCommand):
-    """Set the emoji that reveals a question's outline."""
-
-    emoji: str
-
-
-@dataclass(frozen=True, slots=True)
-class SetFollowUps(QuizCommand):
-    """Set when follow-up questions are posted."""
-
-    policy: FollowUpPolicy
-
-
-@dataclass(frozen=True, slots=True)
-class SetGrace(QuizCommand):
-    """Set how late a slot missed during downtime may still be posted."""
-
-    hours: float
-
-
-@dataclass(frozen=True, slots=True)
-class SetRevealReactors(QuizCommand):
-    """Set how many members must react before the outline is revealed."""
-
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetAnswerMode(QuizCommand):
-    """Where members answer: in the thread, or blind until the reveal."""
-
-    mode: AnswerMode
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSettings(QuizCommand):
-    """Show the channel's settings (or one of them), each with the command that changes it."""
-
-    setting: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SetDifficulty(QuizCommand):
-    """Ask only questions of one difficulty in the channel (None: any)."""
-
-    difficulty: Difficulty | None
-
-
-@dataclass(frozen=True, slots=True)
-class SetRevealAfter(QuizCommand):
-    """Reveal the outline this many minutes after the question if nobody did (None: off)."""
-
-    minutes: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class SetLastCall(QuizCommand):
-    """Remind members who asked for notices this many minutes before the outline (None: off)."""
-
-    minutes: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class SetReviewsNamed(QuizCommand):
-    """Whether an answer's author is told who reviewed it."""
-
-    named: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SetPing(QuizCommand):
-    """Mention a Discord role or Slack user group with each question (None: nobody)."""
-
-    group: str | None
-
-
-ChannelSetting = (
-    SetRevealEmoji
-    | SetFollowUps
-    | SetGrace
-    | SetRevealReactors
-    | SetAnswerMode
-    | SetDifficulty
-    | SetRevealAfter
-    | SetLastCall
-    | SetPing
-    | SetReviewsNamed
-)
-OFF = "off"
-MAX_REVEAL_AFTER_MINUTES = 7 * 24 * 60
-MAX_LAST_CALL_MINUTES = 24 * 60
-ANY_DIFFICULTY = "any"
-
-
-def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
-    """The schedule and the timezone's canonical name ("europe/berlin" -> "Europe/Berlin")
-    as they will be stored; raises ValueError with the right form."""
-    try:
-        return parse_question_schedule(spec).text, parse_timezone(timezone).key
-    except ScheduleError as problem:
-        raise ValueError(str(problem)) from problem
-
-
-def one_emoji(typed: str) -> str:
-    """The reveal emoji an admin typed, as the core keeps it (``:bulb:`` is 💡, a skin tone
-    left out); refused when it is more than one emoji (none of them would reveal)."""
-    if emoji_count(typed) > 1:
-        raise BadArgument(f"{quoted(typed)} is more than one emoji: pick exactly one.")
-    return canonical(typed)
-
-
-def refuse_the_vote_emoji(emoji: str, config: QuizConfig) -> None:
-    """The vote emoji (in any skin tone or name) cannot reveal: every vote would."""
-    if same_emoji(emoji, config.vote_emoji):
-        raise BadArgument(
-            f"{emoji} is the vote emoji: members react with it to vote for answers, so it"
-            " cannot also reveal the outline. Pick another emoji."
-        )
 
 
 class ChannelCommands:
@@ -449,85 +286,6 @@ TOPICS = Subcommand(
 )
 
 
-def looks_like_timezone(word: str) -> bool:
-    """'Europe/Berlin', 'UTC' or 'Japan' (any name of the tz database), but not a cron field
-    such as '*/2'."""
-    if is_timezone_name(word):
-        return True
-    return word.upper() in ("UTC", "GMT") or ("/" in word and any(c.isalpha() for c in word))
-
-
-SKIP_ACTIONS = ("skip", "unskip")
-
-
-def schedule_command(arguments: Arguments) -> ShowSchedule | SetSchedule | SkipDays:
-    """``/quiz schedule``, ``/quiz schedule SPEC [TIMEZONE]`` or ``/quiz schedule
-    skip|unskip DATE[..DATE]``."""
-    if "action" in arguments:
-        if "spec" in arguments:
-            raise ValueError(
-                f"{arguments['action']} takes one date or range ({RANGE_FORM}), nothing else."
-            )
-        return SkipDays(parse_day_range(str(arguments["days"])), arguments["action"] == "skip")
-    if "spec" in arguments:
-        return SetSchedule(
-            spec=" ".join(arguments["spec"]),  # type: ignore[arg-type]
-            timezone=None if arguments.get("timezone") is None else str(arguments["timezone"]),
-        )
-    return ShowSchedule()
-
-
-SCHEDULE = Subcommand(
-    "schedule",
-    "show the schedule and skipped days; admins set it (weekdays|daily|mon,wed,fri HH:MM, or"
-    " 5-field cron), or skip|unskip DATE[..DATE] for holidays",
-    "/quiz schedule skip {today+21}..{today+23}",
-    params=(
-        Param(
-            "action",
-            ParamKind.CHOICE,
-            "Admins: skip or unskip local dates (holidays)",
-            choices=SKIP_ACTIONS,
-            label="action",
-            admin=True,
-            recognize=lambda word: word.lower() in SKIP_ACTIONS,
-        ),
-        Param(
-            "days",
-            ParamKind.WORD,
-            f"Admins: {RANGE_FORM}",
-            metavar="DATE[..DATE]",
-            label="date or range",
-            admin=True,
-            needs="action",
-            required=True,
-            recognize=looks_like_days,
-            missing=f"Give the dates to skip or unskip: {RANGE_FORM}, e.g. 2026-12-24.",
-        ),
-        Param(
-            "spec",
-            ParamKind.WORDS,
-            'Admins: e.g. "weekdays 09:30" or "mon,wed,fri 10:00"',
-            metavar="SPEC",
-            label="schedule",
-            admin=True,
-        ),
-        Param(
-            "timezone",
-            ParamKind.WORD,
-            "Admins: IANA timezone, e.g. Europe/Berlin",
-            metavar="TIMEZONE",
-            label="timezone",
-            admin=True,
-            needs="spec",
-            recognize=looks_like_timezone,
-            suggest=Suggest.TIMEZONES,
-        ),
-    ),
-    build=schedule_command,
-    handler=ChannelCommands.schedule,
-)
-
 PAUSE = Subcommand(
     "pause",
     "stop scheduled questions",
@@ -546,188 +304,6 @@ RESUME = Subcommand(
     admin=True,
 )
 
-PING_FORM = (
-    "Give a Discord role (@role, or its id), a Slack user group (its id, such as S0123ABCD,"
-    " from the group's profile), or off."
-)
-_DISCORD_ROLE = re.compile(r"<@&(\d{1,20})>")
-_SLACK_GROUP = re.compile(r"<!subteam\^([A-Z0-9]{2,20})(?:\|[^>]*)?>")
-_BARE_GROUP = re.compile(r"@?([A-Za-z0-9][A-Za-z0-9_.-]{0,39})")
-_EVERYONE = frozenset({"here", "everyone", "channel"})
-
-
-def ping_group(word: str) -> str | None:
-    """The group a ``/quiz config ping`` value names: a Discord role mention or id, a
-    Slack user group mention or id, a console group; None for off. Everyone-mentions are
-    refused: a question must never ping the whole channel."""
-    typed = word.strip()
-    if typed.lower() == OFF:
-        return None
-    for pattern in (_DISCORD_ROLE, _SLACK_GROUP, _BARE_GROUP):
-        if found := pattern.fullmatch(typed):
-            group = found.group(1)
-            if group.lower() in _EVERYONE:
-                break
-            return group
-    if typed.lstrip("<!@").lower().startswith(tuple(_EVERYONE)):
-        raise ValueError(
-            f"{quoted(typed)} would ping everyone in the channel: name one role or group."
-        )
-    raise ValueError(f"{quoted(typed)} is not a role or group. {PING_FORM}")
-
-
-def _shown_minutes(minutes: int | None) -> str:
-    return OFF if minutes is None else show_minutes(minutes)
-
-
-def _duration_setting(
-    name: str,
-    description: str,
-    maximum: int,
-    invalid: str,
-    build: Callable[[int | None], QuizCommand],
-    read: Callable[[ChannelSettings], int | None],
-) -> Setting[Any]:
-    """A setting of whole minutes from 1 to ``maximum``, or off (None)."""
-    return Setting(
-        name,
-        Param(
-            "value",
-            ParamKind.DURATION,
-            description,
-            metavar="DURATION|off",
-            minimum=1,
-            maximum=maximum,
-            alone=OFF,
-            invalid=invalid,
-        ),
-        lambda minutes: build(None if minutes == 0 else minutes),
-        read,
-        _shown_minutes,
-    )
-
-
-CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
-    Setting(
-        "reveal-emoji",
-        Param(
-            "value",
-            ParamKind.EMOJI,
-            "an emoji",
-            metavar="EMOJI",
-            invalid="{value} is not an emoji.",
-        ),
-        lambda emoji: SetRevealEmoji(emoji=emoji),
-        lambda channel: channel.reveal_emoji,
-    ),
-    Setting(
-        "followups",
-        Param(
-            "value",
-            ParamKind.CHOICE,
-            "when follow-ups are posted",
-            metavar="POLICY",  # the help's summary lists the policies
-            choices=tuple(p.value for p in FollowUpPolicy),
-            invalid="Unknown follow-up policy {value}.",
-        ),
-        lambda policy: SetFollowUps(policy=FollowUpPolicy(policy)),
-        lambda channel: channel.followup_policy.value,
-    ),
-    Setting(
-        "grace",
-        Param(
-            "value",
-            ParamKind.NUMBER,
-            "hours",
-            metavar="HOURS",
-            maximum=MAX_GRACE_HOURS,
-            invalid=f"Grace must be a number of hours from 0 to {MAX_GRACE_HOURS}.",
-        ),
-        lambda hours: SetGrace(hours=hours),
-        lambda channel: channel.grace_hours,
-        lambda hours: f"{hours:g} h",
-    ),
-    Setting(
-        "reveal-reactors",
-        Param(
-            "value",
-            ParamKind.NUMBER,
-            "members",
-            metavar="N",
-            minimum=1,
-            maximum=MAX_REVEAL_REACTORS,
-            integer=True,
-            invalid=f"Reveal reactors must be from 1 to {MAX_REVEAL_REACTORS}.",
-        ),
-        lambda count: SetRevealReactors(count=count),
-        lambda channel: channel.reveal_min_reactors,
-    ),
-    Setting(
-        "answers",
-        Param(
-            "value",
-            ParamKind.CHOICE,
-            "where members answer: in the thread, or blind until the reveal",
-            choices=tuple(m.value for m in AnswerMode),
-            invalid="Unknown answer mode {value}: give thread or blind.",
-        ),
-        lambda mode: SetAnswerMode(mode=AnswerMode(mode)),
-        lambda channel: channel.answer_mode.value,
-    ),
-    Setting(
-        "difficulty",
-        Param(
-            "value",
-            ParamKind.CHOICE,
-            "only questions of this difficulty, or any",
-            choices=(*(d.value for d in Difficulty), ANY_DIFFICULTY),
-            invalid="Unknown difficulty {value}: give easy, medium, hard or any.",
-        ),
-        lambda level: SetDifficulty(None if level == ANY_DIFFICULTY else Difficulty(level)),
-        lambda channel: ANY_DIFFICULTY if channel.difficulty is None else channel.difficulty.value,
-    ),
-    _duration_setting(
-        "reveal-after",
-        "post the outline this long after the question if nobody revealed it, or off",
-        MAX_REVEAL_AFTER_MINUTES,
-        "Give reveal-after as a duration from 1m to 168h (such as 4h or 90m), or off; not {value}.",
-        SetRevealAfter,
-        lambda channel: channel.reveal_after_minutes,
-    ),
-    _duration_setting(
-        "last-call",
-        "remind members with notices on who have not answered, this long before the"
-        " outline, or off",
-        MAX_LAST_CALL_MINUTES,
-        "Give last-call as a duration from 1m to 24h (such as 1h), or off; not {value}.",
-        SetLastCall,
-        lambda channel: channel.last_call_minutes,
-    ),
-    Setting(
-        "ping",
-        Param(
-            "value",
-            ParamKind.WORD,
-            "a role or user group each question mentions, or off",
-            metavar="ROLE|off",
-        ),
-        lambda word: SetPing(ping_group(str(word))),
-        lambda channel: channel.ping,
-        lambda group: OFF if group is None else f"@{group}",
-    ),
-    Setting(
-        "reviews",
-        Param(
-            "value",
-            ParamKind.CHOICE,
-            "whether an answer's author is told who reviewed it",
-            choices=("anonymous", "named"),
-            invalid="Give reviews as anonymous or named, not {value}.",
-        ),
-        lambda mode: SetReviewsNamed(mode == "named"),
-        lambda channel: "named" if channel.reviews_named else "anonymous",
-    ),
-)
 
 CONFIG = Subcommand(
     "config",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS
+from bot.channels.commands import CONFIG, PAUSE, RESUME, TOPICS
+from bot.channels.schedule_subcommand import SCHEDULE
 from bot.feature import Feature, Listed
 
 FEATURE = Feature(

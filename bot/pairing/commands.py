@@ -29,7 +29,7 @@ from bot.pairing.store import PairMember, PairRating, PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
 from bot.reviews.rubric import SCORE_GRADES, score_label
-from bot.scheduling.schedule_spec import next_slot
+from bot.scheduling.slot_arithmetic import next_slot
 from questions.pack import Question
 
 ACTIONS = ("on", "off", "skip", "rate", "schedule", "now")

@@ -42,8 +42,9 @@ from bot.pairing.schedule import (
     pairing_plan,
 )
 from bot.pairing.store import PairGroup, PairMember, PairStore
-from bot.scheduling.schedule_spec import ScheduleError, missed_slot, previous_slot
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.scheduler import ChannelPlan
+from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
 from questions.pack import Question
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, Field, Response
 from bot.recaps._schedule import DEFAULT_RECAP_TIME, RecapSetting, parse_recap_time
 from bot.recaps.weekly import WeeklyRecaps
-from bot.scheduling.schedule_spec import next_slot
+from bot.scheduling.slot_arithmetic import next_slot
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,8 +34,9 @@ from bot.recaps.chart_data import (
     percent,
 )
 from bot.recaps.store import RecapStore, StreakRounds, WeekAnswer
-from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, slots_after
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule
 from bot.scheduling.skipped_days import SkippedDayStore
+from bot.scheduling.slot_arithmetic import slots_after
 
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3

@@ -37,10 +37,11 @@ from bot.recaps.recap import (
     week_before,
 )
 from bot.recaps.store import RecapRecord, RecapStore
-from bot.scheduling.schedule_spec import MissedSlot, ScheduleError, missed_slot
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.scheduler import ChannelPlan
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
+from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned

@@ -31,15 +31,9 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.learning.store import LearningStore
 from bot.reminders.store import Reminder, ReminderStore
-from bot.scheduling.schedule_spec import (
-    ScheduleError,
-    missed_slot,
-    next_slot,
-    parse_schedule,
-    parse_timezone,
-    previous_slot,
-)
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler
+from bot.scheduling.slot_arithmetic import missed_slot, next_slot, previous_slot
 
 log = logging.getLogger(__name__)
 

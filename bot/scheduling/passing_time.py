@@ -22,8 +22,9 @@ from typing import Protocol, runtime_checkable
 
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.scheduling.schedule_spec import ScheduleError, next_slot
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.scheduler import ChannelPlan, SlotHandler, plan_for
+from bot.scheduling.slot_arithmetic import next_slot
 
 # What is called at each moment something falls due, before it is done (the console
 # prints the time there).

@@ -40,14 +40,8 @@ from apscheduler.triggers.base import BaseTrigger
 
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.scheduling.schedule_spec import (
-    ScheduleError,
-    ScheduleSpec,
-    next_slot,
-    parse_schedule,
-    parse_timezone,
-    previous_slot,
-)
+from bot.scheduling.schedule_spec import ScheduleError, ScheduleSpec, parse_schedule, parse_timezone
+from bot.scheduling.slot_arithmetic import next_slot, previous_slot
 
 log = logging.getLogger(__name__)
 

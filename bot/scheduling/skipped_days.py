@@ -14,7 +14,8 @@ from itertools import islice
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot.scheduling.schedule_spec import ScheduleSpec, slots_after
+from bot.scheduling.schedule_spec import ScheduleSpec
+from bot.scheduling.slot_arithmetic import slots_after
 
 # How many slots /quiz schedule looks through for the next one that posts (a year of
 # daily slots, so a year skipped at most, the longest range one skip takes, is passed).

@@ -16,15 +16,10 @@ from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.stores import ChannelStore, MetaStore
 from bot.rounds.engine import NoQuestions
 from bot.rounds.store import RoundStore
-from bot.scheduling.schedule_spec import (
-    MissedSlot,
-    ScheduleError,
-    missed_slot,
-    parse_schedule,
-    parse_timezone,
-)
+from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
 from bot.scheduling.skipped_days import SkippedDayStore, slot_day
 from bot.scheduling.skips_warned import SkipsWarned
+from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key of SkipsWarned

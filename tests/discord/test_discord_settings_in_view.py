@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.channels.commands import CHANNEL_SETTINGS
+from bot.channels.config_settings import CHANNEL_SETTINGS
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     EPHEMERAL,

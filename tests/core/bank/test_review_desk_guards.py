@@ -6,7 +6,7 @@ import itertools
 
 from bot.bank.catalog import workspace_of
 from bot.bank.review_cards import EDIT_ACTION
-from bot.bank.review_desk import MAX_PENDING_SUGGESTIONS
+from bot.bank.suggestion_forms import MAX_PENDING_SUGGESTIONS
 from bot.kernel.refs import ChannelRef
 from tests.core.bank.test_suggestions import GOOD, press, submit, suggest
 from tests.harness import QuizHarness

@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 from bot.channels._cards import settings_card
-from bot.channels.commands import CHANNEL_SETTINGS, CONFIG, ShowSettings
+from bot.channels.commands import CONFIG
+from bot.channels.config_settings import CHANNEL_SETTINGS
+from bot.channels.setting_requests import ShowSettings
 from bot.commands.grammar import Param, ParamKind, Setting
 from bot.features import parse_invocation
 from bot.kernel.models import ChannelSettings

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.channels.commands import ping_group
+from bot.channels.setting_rules import ping_group
 from bot.kernel.models import ActionKind
 from bot.kernel.render import Card, CardKind
 from bot.notices.cards import last_call_card, question_notice_card

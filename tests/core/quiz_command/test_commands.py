@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.channels.commands import (
+from bot.channels.setting_requests import (
     SetFollowUps,
     SetGrace,
     SetPaused,

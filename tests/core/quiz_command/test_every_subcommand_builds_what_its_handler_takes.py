@@ -56,21 +56,21 @@ def test_every_handler_takes_typed_commands_only(subcommand: Subcommand) -> None
 
 
 def declared_subcommands() -> Iterator[tuple[str, Subcommand]]:
-    """Every Subcommand a feature's ``commands`` module (or the generic help) declares."""
+    """Every Subcommand a module of a feature package (or the generic help) declares, each
+    once, named where it is first found."""
+    seen: set[int] = set()
     for package in pkgutil.iter_modules(bot.__path__):
         if not package.ispkg:
             continue
-        name = f"bot.{package.name}.commands"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as missing:
-            if missing.name != name:
-                raise
-            continue
-        for attribute, value in vars(module).items():
-            if isinstance(value, Subcommand):
-                yield f"{name}.{attribute}", value
-    yield "bot.commands.help.HELP", HELP
+        prefix = f"bot.{package.name}."
+        for found in pkgutil.walk_packages([f"{bot.__path__[0]}/{package.name}"], prefix):
+            module = importlib.import_module(found.name)
+            for attribute, value in vars(module).items():
+                if isinstance(value, Subcommand) and id(value) not in seen:
+                    seen.add(id(value))
+                    yield f"{found.name}.{attribute}", value
+    if id(HELP) not in seen:
+        yield "bot.commands.help.HELP", HELP
 
 
 def test_every_declared_subcommand_is_in_the_registry() -> None:

@@ -14,7 +14,7 @@ from bot.kernel.render import Card
 from bot.recaps._schedule import RecapSetting, recap_plan
 from bot.recaps.chart_data import mastery_rows
 from bot.recaps.recap import recap_key, recap_week, strongest_and_weakest, week_before
-from bot.scheduling.schedule_spec import next_slot, previous_slot
+from bot.scheduling.slot_arithmetic import next_slot, previous_slot
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, Sent, SimulatedCrash
 from tests.harness import QuizHarness, running_service

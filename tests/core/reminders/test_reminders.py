@@ -14,7 +14,7 @@ from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef
 from bot.reminders.daily import reminder_key, reminder_plan
 from bot.reminders.store import Reminder
-from bot.scheduling.schedule_spec import next_slot, slots_after
+from bot.scheduling.slot_arithmetic import next_slot, slots_after
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform, SimulatedCrash
 from tests.harness import QuizHarness, running_service

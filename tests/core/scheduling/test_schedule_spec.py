@@ -10,15 +10,17 @@ import pytest
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.scheduling.schedule_spec import (
-    SKIPPED_COUNT_LIMIT,
     USAGE,
-    MissedSlot,
     ScheduleError,
     ScheduleSpec,
-    missed_slot,
-    next_slot,
     parse_schedule,
     parse_timezone,
+)
+from bot.scheduling.slot_arithmetic import (
+    SKIPPED_COUNT_LIMIT,
+    MissedSlot,
+    missed_slot,
+    next_slot,
     previous_slot,
     slots_after,
     slots_until,

@@ -19,7 +19,8 @@ import bot.recaps.weekly
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
-from bot.scheduling.schedule_spec import missed_slot, parse_schedule, parse_timezone, previous_slot
+from bot.scheduling.schedule_spec import parse_schedule, parse_timezone
+from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore

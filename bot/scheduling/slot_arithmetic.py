@@ -1,0 +1,193 @@
+"""The slots a schedule produces, in pure arithmetic: after, until, the next, the
+previous, and the one missed slot to post late after downtime.
+
+Slot arithmetic never reads the wall clock: every function takes the instant
+it reasons about. Across daylight-saving changes a slot is the local wall time
+resolved with ``fold=0`` (zoneinfo's default):
+
+* a local time that does not exist (spring forward, e.g. 02:30 in Berlin on
+  the last Sunday of March) fires once, shifted forward by the gap
+  (03:30 local, the same instant APScheduler's CronTrigger picks);
+* a local time that happens twice (fall back) fires once, at its first
+  occurrence (summer time). APScheduler 3.11's CronTrigger fires such a slot
+  twice, which is why the scheduler uses these functions as its trigger.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+if TYPE_CHECKING:  # the spec's module checks with next_slot that a spec ever fires
+    from bot.scheduling.schedule_spec import ScheduleSpec
+
+# Every valid schedule fires within this many days: 29 February can be 8 years away.
+_SEARCH_DAYS = 366 * 8 + 2
+# Slots of any later (earlier) local day lie beyond this margin around its midnight:
+# UTC offsets span -12..+14 h and a skipped local day shifts by at most 24 h.
+_DAY_MARGIN = timedelta(days=2)
+_ONE_DAY = timedelta(days=1)
+_TWO_DAYS = timedelta(days=2)
+_MIDNIGHT = time()
+
+
+@dataclass(frozen=True, slots=True)
+class MissedSlot:
+    """What to do about slots that passed while the bot was down.
+
+    ``post`` is the one slot to post late now (None: nothing). ``skipped`` counts the
+    older slots since the last round that will never be posted (capped at
+    ``SKIPPED_COUNT_LIMIT`` + 1); ``oldest_skipped``/``newest_skipped`` bound them for a log line.
+    """
+
+    post: datetime | None
+    skipped: int = 0
+    oldest_skipped: datetime | None = None
+    newest_skipped: datetime | None = None
+
+
+SKIPPED_COUNT_LIMIT = 10_000
+
+
+def _require_aware(value: datetime, name: str) -> None:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware, got {value!r}")
+
+
+@lru_cache(maxsize=1024)
+def _wall_times(spec: ScheduleSpec) -> tuple[time, ...]:
+    """The local times of a day's slots, earliest first (sorted once per schedule, not
+    for every day that start-up's slot arithmetic walks, for each of 10,000 schedules)."""
+    return tuple(
+        time(hour, minute) for hour in sorted(spec.hours) for minute in sorted(spec.minutes)
+    )
+
+
+def _slots_on(
+    spec: ScheduleSpec, tz: ZoneInfo, day: date, times: tuple[time, ...]
+) -> list[datetime]:
+    """The UTC instants of the local day's slots (``times``, the spec's wall times), each
+    wall time resolved with fold=0."""
+    if not spec.runs_on(day):
+        return []
+    return [datetime.combine(day, at, tzinfo=tz).astimezone(UTC) for at in times]
+
+
+def _midnight_utc_naive(day: date) -> datetime:
+    return datetime.combine(day, _MIDNIGHT, tzinfo=UTC)
+
+
+def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[datetime]:
+    """Slots strictly after ``after``, ascending, each once (UTC-aware)."""
+    _require_aware(after, "after")
+    times = _wall_times(spec)
+    day = after.astimezone(tz).date() - _TWO_DAYS
+    pending: list[datetime] = []
+    last: datetime | None = None
+    for _ in range(_SEARCH_DAYS):
+        for slot in _slots_on(spec, tz, day, times):
+            heapq.heappush(pending, slot)
+        day += _ONE_DAY
+        horizon = _midnight_utc_naive(day) - _DAY_MARGIN  # no later day reaches below
+        while pending and pending[0] < horizon:
+            slot = heapq.heappop(pending)
+            if slot > after and slot != last:
+                last = slot
+                yield slot
+
+
+def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Iterator[datetime]:
+    """Slots at or before ``at_or_before``, descending, each once (UTC-aware)."""
+    _require_aware(at_or_before, "at_or_before")
+    times = _wall_times(spec)
+    day = at_or_before.astimezone(tz).date() + _TWO_DAYS
+    pending: list[tuple[float, datetime]] = []  # max-heap by negated timestamp
+    last: datetime | None = None
+    for _ in range(_SEARCH_DAYS):
+        for slot in _slots_on(spec, tz, day, times):
+            heapq.heappush(pending, (-slot.timestamp(), slot))
+        horizon = _midnight_utc_naive(day) + _DAY_MARGIN  # no earlier day reaches above
+        day -= _ONE_DAY
+        while pending and pending[0][1] > horizon:
+            _, slot = heapq.heappop(pending)
+            if slot <= at_or_before and slot != last:
+                last = slot
+                yield slot
+
+
+# The first slot after an instant as last worked out per (schedule, zone): the first slot
+# after ``after`` is ``following``, so it is also the first after any instant in between.
+# Start-up's catch-up works it out from each channel's last round and the scheduler asks
+# again from now: one walk of the calendar for each of 10,000 schedules, not two.
+# Keyed by the schedule's normalized text and the zone's name: the same pair is the same
+# slots (as the scheduler's groups), and a string hashes once, a ScheduleSpec every time.
+_FOLLOWING: dict[tuple[str, str], tuple[datetime, datetime]] = {}
+_FOLLOWING_LIMIT = 65_536
+
+
+def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
+    """The first slot strictly after ``after`` (UTC-aware), or None if it never fires."""
+    _require_aware(after, "after")
+    if tz.key is None:  # a zone read from a file has no name to remember it by
+        return next(slots_after(spec, tz, after), None)
+    key = (spec.text, tz.key)
+    known = _FOLLOWING.get(key)
+    if known is not None and known[0] <= after < known[1]:
+        return known[1]
+    following = next(slots_after(spec, tz, after), None)
+    if following is not None:
+        if len(_FOLLOWING) >= _FOLLOWING_LIMIT:
+            _FOLLOWING.clear()
+        _FOLLOWING[key] = (after, following)
+    return following
+
+
+@lru_cache(maxsize=256)  # start-up asks it for every channel, with the same instant
+def previous_slot(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> datetime | None:
+    """The latest slot at or before ``at_or_before`` (UTC-aware), or None."""
+    return next(slots_until(spec, tz, at_or_before), None)
+
+
+def missed_slot(
+    spec: ScheduleSpec,
+    tz: ZoneInfo,
+    now: datetime,
+    grace: timedelta,
+    last_round_at: datetime | None,
+) -> MissedSlot:
+    """Decide, after downtime, which single slot to post late.
+
+    The latest slot at or before ``now`` is posted when it is at most ``grace`` old
+    and no round exists at or after it (``last_round_at`` is the ``scheduled_for``
+    of the channel's latest round, None when it has none). Every other slot after
+    ``last_round_at`` is skipped; with no round at all only the latest slot counts.
+    Never more than one slot is posted.
+    """
+    _require_aware(now, "now")
+    if last_round_at is not None:
+        following = next_slot(spec, tz, last_round_at)
+        if following is None or following > now:
+            return MissedSlot(post=None)  # no slot since the last round: the usual restart
+    latest = previous_slot(spec, tz, now)
+    if latest is None or (last_round_at is not None and last_round_at >= latest):
+        return MissedSlot(post=None)
+    post = latest if now - latest <= grace else None
+    skipped: list[datetime] = []  # oldest first, at most SKIPPED_COUNT_LIMIT
+    if last_round_at is not None:
+        for slot in slots_after(spec, tz, last_round_at):
+            if slot >= latest or len(skipped) >= SKIPPED_COUNT_LIMIT:
+                break
+            skipped.append(slot)
+    if post is None:
+        skipped.append(latest)
+    return MissedSlot(
+        post=post,
+        skipped=len(skipped),
+        oldest_skipped=skipped[0] if skipped else None,
+        newest_skipped=skipped[-1] if skipped else None,
+    )
