@@ -405,7 +405,7 @@ class QuizService:
             *self.notices.performers(),
             RecapPost(self.recaps.card, store.recaps, clock).performer(),
             StepPerformer(ActionKind.PAIRING, self.pairings.perform),
-            StepPerformer(ActionKind.PRACTICE_CLOCK, self.practice.on_clock),
+            StepPerformer(ActionKind.PRACTICE_TIMER, self.practice.on_timer),
         )
 
     async def _known_question(self, channel: ChannelRef, question_id: int) -> Question | None:

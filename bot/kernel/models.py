@@ -56,9 +56,10 @@ class ActionKind(StrEnum):
     NOTICE = "notice"  # the question is posted: tell the members who asked
     LAST_CALL = "last_call"  # shortly before the outline is due: remind who has not answered
     BEST_ANSWER = "best_answer"  # the round's best answer, posted in its thread
-    # a timed practice session's clock (its last minute, its time up), due then, to a DM
-    # channel: it queues what the session still needs then (see bot.practice.clock)
-    PRACTICE_CLOCK = "practice_clock"
+    # a timed practice session's timer (its last minute, its time up), due then, to a DM
+    # channel: it queues what the session still needs then (see bot.practice.timer); the
+    # stored value keeps the name it had
+    PRACTICE_TIMER = "practice_clock"
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:

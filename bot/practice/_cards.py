@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from bot.kernel import cards as kernel_cards
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Button, Card, CardKind, Field
-from bot.practice.clock import show_span
+from bot.practice.timer import show_span
 from bot.rounds import cards
 from questions.pack import Question
 

@@ -11,8 +11,8 @@ from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
-from bot.practice.clock import LONGEST, SHORTEST
 from bot.practice.sessions import NO_DIRECT_MESSAGES, PracticeSessions
+from bot.practice.timer import LONGEST, SHORTEST
 from questions.pack import Difficulty
 
 PRACTICE_STOP = "stop"

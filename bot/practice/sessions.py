@@ -3,7 +3,7 @@
 ``/quiz practice [timed MINUTES] [TOPIC] [DIFFICULTY]`` asks one question chosen by the
 practice policy; each answer in the DM brings the next follow-up, then the outline with the
 grade buttons; the grade updates the member's own card (never the channel's leaderboard).
-A timed question moves on by itself when its time is up (see :mod:`bot.practice.clock`).
+A timed question moves on by itself when its time is up (see :mod:`bot.practice.timer`).
 One open session per member; a session untouched for a day expires quietly.
 """
 
@@ -28,15 +28,15 @@ from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import _cards as practice_cards
 from bot.practice._cards import HINT_ACTION, NEXT_ACTION, session_of_value
-from bot.practice.clock import (
-    ClockStep,
-    clock_drafts,
+from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
+from bot.practice.timer import (
+    TimerStep,
     show_span,
     tick_of,
     time_left,
+    timer_drafts,
     waits_on_question,
 )
-from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
 from bot.rounds.engine import QuizEngine
 from questions.pack import Difficulty, Question
@@ -141,7 +141,7 @@ class PracticeSessions:
         current = await self.current(member_id)
         if current is not None:
             if current.state is PracticeState.ANSWER and current.answers == 0:
-                # Its question (and clock) may never have been queued (a failure just after
+                # Its question (and timer) may never have been queued (a failure just after
                 # the session began): queued again under their keys, each is sent once.
                 await self._engine.queue(self._opening(current))
             raise Refused(ALREADY_OPEN)
@@ -255,8 +255,8 @@ class PracticeSessions:
         card = practice_cards.hint_card(question, min(taken, len(question.key_points)), left)
         await self._send(platform, session, f"hint:{taken}", card)
 
-    async def on_clock(self, platform: Platform, action: OutboxAction) -> None:
-        """A timed session's clock step came due: the last-minute warning, or the time up
+    async def on_timer(self, platform: Platform, action: OutboxAction) -> None:
+        """A timed session's timer step came due: the last-minute warning, or the time up
         (on to the first follow-up, or the outline). Nothing once the question is answered,
         or the session is over."""
         tick = tick_of(action.key)
@@ -266,7 +266,7 @@ class PracticeSessions:
         if not waits_on_question(session):
             return
         question = self._question(session)
-        if tick.step is ClockStep.LAST_MINUTE:
+        if tick.step is TimerStep.LAST_MINUTE:
             await self._send(
                 platform, session, "last-minute", practice_cards.last_minute_card(question)
             )
@@ -336,12 +336,12 @@ class PracticeSessions:
         return await self._members.member_id(member) == session.member_id
 
     def _opening(self, session: PracticeSession) -> list[OutboxDraft]:
-        """The session's question card and its clock's steps, queued together."""
+        """The session's question card and its timer's steps, queued together."""
         card = practice_cards.question_card(
             self._question(session), session.id, session.time_limit_minutes
         )
         question = direct_draft(session.direct, card, _step_key(session, "question"))
-        return [question, *clock_drafts(session)]
+        return [question, *timer_drafts(session)]
 
     @staticmethod
     def _answered_in(session: PracticeSession, now: datetime) -> str:

@@ -276,7 +276,7 @@ class QuizEngine:
         )
 
     async def queue(self, drafts: Sequence[OutboxDraft]) -> None:
-        """Queue outbox actions, a round's or none's (a DM's cards, a practice clock), in
+        """Queue outbox actions, a round's or none's (a DM's cards, a practice timer), in
         one transaction (a key already queued stays as it is) and wake the outbox."""
         if await self.store.outbox.enqueue(drafts, self.clock.now()):
             self._wake_outbox()

@@ -66,12 +66,12 @@ async def test_an_answer_first_and_an_untimed_session_never_run_out(store: Store
 async def test_an_action_queued_with_a_due_time_waits_for_it(store: Store) -> None:
     due = AT + timedelta(minutes=9)
     draft = OutboxDraft(
-        None, ActionKind.PRACTICE_CLOCK, "practice:1:clock:time-up", DIRECT, due=due
+        None, ActionKind.PRACTICE_TIMER, "practice:1:clock:time-up", DIRECT, due=due
     )
     assert await store.outbox.enqueue([draft], AT) == 1
     assert await store.outbox.due_actions(AT) == []
     assert await store.outbox.next_due_after(AT) == due
     [action] = await store.outbox.due_actions(due)
-    assert action.kind is ActionKind.PRACTICE_CLOCK and action.destination is not None
+    assert action.kind is ActionKind.PRACTICE_TIMER and action.destination is not None
     assert action.destination.channel_id == DIRECT.channel_id
     assert await store.outbox.enqueue([draft], AT) == 0  # its key queues it once

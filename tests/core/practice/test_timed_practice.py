@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.kernel.models import ActionKind
-from bot.practice.clock import ClockStep, ClockTick, clock_key, show_span, tick_of
+from bot.practice.timer import TimerStep, TimerTick, show_span, tick_of, timer_key
 from questions.catalog import Catalog
 from tests.core.practice.test_practice_hints import hint_in_dm
 from tests.core.practice.test_practice_sessions import (
@@ -117,10 +117,10 @@ async def test_a_stopped_session_hears_nothing_from_its_clock(quiz: QuizHarness)
 async def test_a_short_limit_has_no_last_minute_warning(quiz: QuizHarness) -> None:
     await quiz.command("practice timed 2", by="dave")
     pending = await quiz.service.store.outbox.due_actions(quiz.clock.now().replace(year=2100))
-    clock = [a.key for a in pending if a.kind is ActionKind.PRACTICE_CLOCK]
+    clock = [a.key for a in pending if a.kind is ActionKind.PRACTICE_TIMER]
     session = await session_of(quiz, "dave")
     assert session is not None
-    assert clock == [clock_key(session.id, ClockStep.TIME_UP)]
+    assert clock == [timer_key(session.id, TimerStep.TIME_UP)]
     await let_pass(quiz, 2 * 60)
     assert dm_cards(quiz, "dave")[-1].body.startswith("Time's up.")
 
@@ -148,7 +148,7 @@ async def test_an_untimed_session_has_no_clock(quiz: QuizHarness) -> None:
     assert "Time" not in [f.name for f in question.fields]
     assert "time is up" not in question.footer
     pending = await quiz.service.store.outbox.due_actions(quiz.clock.now().replace(year=2100))
-    assert [a for a in pending if a.kind is ActionKind.PRACTICE_CLOCK] == []
+    assert [a for a in pending if a.kind is ActionKind.PRACTICE_TIMER] == []
 
 
 @pytest.mark.parametrize(
@@ -170,8 +170,8 @@ async def test_a_bad_time_limit_gets_the_form(quiz: QuizHarness, text: str, prob
 
 
 def test_clock_keys_read_back_and_other_keys_are_not_ticks() -> None:
-    for step in ClockStep:
-        assert tick_of(clock_key(12, step)) == ClockTick(12, step)
+    for step in TimerStep:
+        assert tick_of(timer_key(12, step)) == TimerTick(12, step)
     for key in ("practice:12:question", "practice:x:clock:time-up", "practice:1:clock:later"):
         assert tick_of(key) is None
 
