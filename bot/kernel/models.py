@@ -278,3 +278,4 @@ class MemberHistory:
     scheduled_round_ids: tuple[int, ...] = ()  # the channel's scheduled rounds, oldest first
     answered_round_ids: frozenset[int] = frozenset()
     scheduled_round_times: tuple[datetime, ...] = ()  # their slots, as scheduled_round_ids
+    skipped_round_ids: frozenset[int] = frozenset()  # those closed with `/quiz skip`

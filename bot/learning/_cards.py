@@ -12,6 +12,8 @@ from bot.kernel.scoring import Streak
 from bot.learning.practice_policy import no_goal_horizons
 from bot.learning.service import Mastery
 
+INLINE_STREAK = 20  # a streak with its reason gets a line of its own
+
 
 def current_grade_card(round_number: int, grade: Grade | None) -> Card:
     words = "|".join(GRADE_WORDS)
@@ -40,12 +42,33 @@ def graded_card(
     )
 
 
+def streak_text(streak: Streak, unscheduled: int, *, scheduled: bool) -> str:
+    """A member's streak, saying why answers do not add to it where some do not: a streak
+    counts scheduled questions, so `/quiz now` answers are extra practice."""
+    if not scheduled:
+        return (
+            f"{streak.current}: this channel has no schedule, and a streak counts scheduled"
+            " questions answered in a row"
+        )
+    shown = f"{streak.current} (best {streak.best})"
+    if unscheduled == 0:
+        return shown
+    extra = (
+        "your 1 answer to a question posted with `/quiz now` is extra practice and neither"
+        " adds to it nor breaks it"
+        if unscheduled == 1
+        else f"your {unscheduled} answers to questions posted with `/quiz now` are extra"
+        " practice and neither add to it nor break it"
+    )
+    return f"{shown}: it counts scheduled questions answered in a row; {extra}"
+
+
 def me_card(
     name: str,
     points: int,
     answers: int,
     rank: int | None,
-    streak: Streak,
+    streak: str,
     per_topic: dict[str, int],
     mastery: Mastery | None = None,
     timezone: str = "UTC",
@@ -56,7 +79,7 @@ def me_card(
         Field("Points", str(points), inline=True),
         Field("Rank", f"#{rank}" if rank else "—", inline=True),
         Field("Answers", str(answers), inline=True),
-        Field("Streak", f"{streak.current} (best {streak.best})", inline=True),
+        Field("Streak", streak, inline=len(streak) < INLINE_STREAK),
         Field("Answers per topic", topics),
     ]
     if away_until is not None:

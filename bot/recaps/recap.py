@@ -294,7 +294,7 @@ def _streak_leaders(
 
     def excused(member: int) -> frozenset[int]:
         away = periods.get(rounds.platform_ids.get(member, ""), ())
-        return excused_rounds(scheduled, away, timezone)
+        return excused_rounds(scheduled, away, timezone) | rounds.skipped_round_ids
 
     current = [
         (

@@ -180,7 +180,7 @@ class Recaps:
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
         moment = to_db(until)
         scheduled = await self._db.fetch(
-            "SELECT id, scheduled_for FROM rounds"
+            "SELECT id, scheduled_for, skipped_at FROM rounds"
             " WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ? ORDER BY number",
             (channel_id, moment),
         )
@@ -203,4 +203,5 @@ class Recaps:
             names=names,
             scheduled_for=tuple(from_db(row[1]) for row in scheduled),
             platform_ids=platform_ids,
+            skipped_round_ids=frozenset(row[0] for row in scheduled if row[2] is not None),
         )
