@@ -21,6 +21,7 @@ from bot.bank._question_form import (
     question_from_values,
     question_values,
 )
+from bot.bank._where_asked import where_asked
 from bot.bank.catalog import workspace_of
 from bot.bank.review_cards import (
     APPROVE_ACTION,
@@ -372,13 +373,14 @@ class ReviewDesk:
         if approval is None:
             return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
         engine.questions.put_own(OwnQuestion(approval.question_id, found.workspace, question))
+        where = await where_asked(self._channels, found.workspace, question.topic)
         await self._tell(
             platform,
             found,
             cards.info(
                 "Your question was approved",
-                f"Suggestion #{item} ({question.topic}) is now in this workspace's questions"
-                f" and may be asked in any of its quiz channels.{_points(bonus)}",
+                f"Suggestion #{item} ({question.topic}) is now in this workspace's questions."
+                f" {where}{_points(bonus)}",
             ),
         )
         log.info("suggestion %s approved", item, extra=about(channel))
@@ -390,7 +392,8 @@ class ReviewDesk:
                     " no bonus for approving your own suggestion."
                     if own
                     else f" {found.member.label()} gets {bonus} points."
-                ),
+                )
+                + f" {where}",
             )
         )
 

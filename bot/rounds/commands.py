@@ -57,7 +57,7 @@ def topic_notes(channel: ChannelSettings, topic: str, *, asked_again: bool) -> l
     """What an admin who asked for a question of ``topic`` should know about it: that the
     channel has it disabled, that its every question was asked already."""
     notes = []
-    if channel.topics is not None and topic not in channel.topics:
+    if not channel.topics.allows(topic):
         notes.append(
             f"{topic} is disabled in this channel: scheduled questions skip it"
             f" (`/quiz topics enable {topic}` turns it on)."

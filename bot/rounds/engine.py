@@ -210,7 +210,8 @@ class QuizEngine:
             await self.read_bank(workspace)
             eligible = self.questions.choosable(workspace, channel.topics, topic, level)
         if not eligible:
-            raise NoQuestions(none_eligible(level, channel.topics, topic))
+            enabled = self.questions.enabled_topics(workspace, channel.topics)
+            raise NoQuestions(none_eligible(level, enabled, topic))
 
         def choose(ask_counts: Mapping[int, int]) -> int:
             chosen = pick_question(eligible, ask_counts, self._rng)
