@@ -29,17 +29,29 @@ def current_grade_card(round_number: int, grade: Grade | None) -> Card:
 
 
 def graded_card(
-    round_number: int, grade: Grade, replaced: Grade | None, due: datetime, timezone: str
+    round_number: int,
+    grade: Grade,
+    replaced: Grade | None,
+    due: datetime,
+    timezone: str,
+    *,
+    replaced_reviews: bool = False,
 ) -> Card:
-    """The private confirmation of a grade: what was recorded and when the question returns."""
+    """The private confirmation of a grade: what was recorded and when the question returns.
+    ``replaced_reviews``: the grade ``replaced`` was the reviewers' score standing in for the
+    member's own, which is no change of the member's grade."""
+    returns = f"This question comes back for you on {day_text(due, timezone)}."
+    if replaced is not None and replaced_reviews:
+        return info(
+            f"Round #{round_number} graded: {grade.word}",
+            f"Your own grade replaces your reviewers' score ({replaced.word}), which stood in"
+            f" for it. {returns} Points are not affected.",
+        )
     if replaced is None or replaced == grade:
         title = f"Round #{round_number} graded: {grade.word}"
     else:
         title = f"Round #{round_number}: grade changed from {replaced.word} to {grade.word}"
-    return info(
-        title,
-        f"This question comes back for you on {day_text(due, timezone)}. Points are not affected.",
-    )
+    return info(title, f"{returns} Points are not affected.")
 
 
 def streak_text(streak: Streak, unscheduled: int, *, scheduled: bool) -> str:
