@@ -37,6 +37,7 @@ from bot.kernel.models import (
     action_key,
     direct_draft,
 )
+from bot.kernel.owed_since import OwedSince, starts_owing
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.rounds.timed import timed_actions
@@ -81,6 +82,7 @@ class QuizEngine:
         self._hand_over = hand_over
         self.metrics: Metrics = metrics or NoMetrics()
         self.questions = WorkspaceCatalog(catalog)
+        self._owed = OwedSince(store.meta)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
         self._round_by_thread: BoundedCache[tuple[int, str], int] = BoundedCache(
             config.round_cache_size
@@ -161,12 +163,17 @@ class QuizEngine:
             grace_hours=self.config.grace_hours,
         )
         created = await self.store.channels.create_channel(draft)
+        if starts_owing(None, created):
+            await self._owed.mark(created.id, self.clock.now())
         self._channels[(ref.platform, ref.workspace, ref.channel_id)] = created
         log.info("quiz channel set up", extra=about(ref))
         return created
 
     async def save_channel(self, settings: ChannelSettings) -> None:
+        before = self.cached_channel(settings.ref)
         await self.store.channels.update_channel(settings)
+        if starts_owing(before, settings):
+            await self._owed.mark(settings.id, self.clock.now())
         self.remember_channel(settings)
 
     def remember_channel(self, settings: ChannelSettings) -> None:
