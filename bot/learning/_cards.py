@@ -9,6 +9,7 @@ from bot.kernel.cards import day_text, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import Streak
+from bot.learning.next_review import next_review_text
 from bot.learning.practice_policy import no_goal_horizons
 from bot.learning.service import Mastery
 
@@ -117,8 +118,7 @@ def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     if not mastery.per_topic:
         return [Field("Mastery", "grade your answers after the reveal to see it here")]
     topics = ", ".join(f"{t} {percent(r)}" for t, r in mastery.per_topic.items())
-    nearest = mastery.next_review
-    when = day_text(nearest, timezone) if nearest else "—"
+    when = next_review_text(mastery, timezone)
     on = day_text(mastery.target, timezone)
     fields = [
         Field(f"Mastery per topic (expected recall on {on})", topics),

@@ -24,6 +24,7 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field, Image
 from bot.kernel.stores import ChannelStore
+from bot.learning.next_review import next_review_text
 from bot.learning.service import LearningService
 from bot.member_data.store import MemberDataStore
 from bot.notices.store import NoticeStore
@@ -161,9 +162,8 @@ class HomePages:
             return HomePage(card, None, None)
         fields: list[Field] = []
         mastery = await self._learning.mastery(member_id, now, workspace_of_member(member))
-        nearest = day_text(mastery.next_review, self._timezone) if mastery.next_review else "—"
         fields.append(Field("Reviews due", str(mastery.due), inline=True))
-        fields.append(Field("Next review", nearest, inline=True))
+        fields.append(Field("Next review", next_review_text(mastery, self._timezone), inline=True))
         goal = await self._learning.store.goal(member_id)
         if goal is None:
             fields.append(Field("Goal", "none (practice aims 30 days ahead)", inline=True))

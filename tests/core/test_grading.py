@@ -229,7 +229,7 @@ async def test_me_shows_mastery_due_count_and_next_review(quiz: QuizHarness) -> 
     quiz.clock.set(card.due + timedelta(hours=1))
     later = (await quiz.command("me", by="alice")).card.plain_text()
     assert "Due for review: 1" in later
-    assert "Next review: —" in later
+    assert "Next review: now: `/quiz practice`" in later  # never "—" beside reviews due
 
 
 async def test_me_before_any_grade_says_how_to_get_mastery(quiz: QuizHarness) -> None:
