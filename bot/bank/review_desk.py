@@ -162,7 +162,7 @@ class ReviewDesk:
             return Response(
                 cards.info(
                     "Already flagged",
-                    f"You already flagged round #{round_.number} as #f{earlier.id}"
+                    f"You already flagged question #{round_.number} as #f{earlier.id}"
                     f" ({earlier.reason[:120]}): one open flag per member and round. An admin"
                     " will see it in `/quiz review`.",
                 )
@@ -174,7 +174,7 @@ class ReviewDesk:
         return Response(
             cards.info(
                 "Thanks: flagged",
-                f"Flag #f{flag_id} on round #{round_.number}: an admin will see it in "
+                f"Flag #f{flag_id} on question #{round_.number}: an admin will see it in "
                 "`/quiz review` and can correct the question.",
             )
         )

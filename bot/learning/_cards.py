@@ -20,11 +20,11 @@ def current_grade_card(round_number: int, grade: Grade | None) -> Card:
     words = "|".join(GRADE_WORDS)
     if grade is None:
         return info(
-            f"Round #{round_number}: not graded yet",
+            f"Question #{round_number}: not graded yet",
             f"After the reveal, grade your answer with `/quiz grade {words}`.",
         )
     return info(
-        f"Round #{round_number}: you graded it {grade.word}",
+        f"Question #{round_number}: you graded it {grade.word}",
         f"Change it with `/quiz grade {words}`.",
     )
 
@@ -44,14 +44,14 @@ def graded_card(
     returns = f"This question comes back for you on {day_text(due, timezone)}."
     if replaced is not None and replaced_reviews:
         return info(
-            f"Round #{round_number} graded: {grade.word}",
+            f"Question #{round_number} graded: {grade.word}",
             f"Your own grade replaces your reviewers' score ({replaced.word}), which stood in"
             f" for it. {returns} Points are not affected.",
         )
     if replaced is None or replaced == grade:
-        title = f"Round #{round_number} graded: {grade.word}"
+        title = f"Question #{round_number} graded: {grade.word}"
     else:
-        title = f"Round #{round_number}: grade changed from {replaced.word} to {grade.word}"
+        title = f"Question #{round_number}: grade changed from {replaced.word} to {grade.word}"
     return info(title, f"{returns} Points are not affected.")
 
 

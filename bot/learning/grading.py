@@ -48,7 +48,7 @@ class RoundGrading:
             )
         except NotRevealed:
             raise Refused(
-                f"Round #{round_.number} is not revealed yet: answer first, then react "
+                f"Question #{round_.number} is not revealed yet: answer first, then react "
                 f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
                 "answer against the outline."
             ) from None

@@ -56,7 +56,7 @@ def question_card(
 
 
 def thread_title(round_: Round, question: Question) -> str:
-    return f"Round {round_.number} · {question.topic}"[:THREAD_TITLE_LIMIT]
+    return f"Question #{round_.number} · {question.topic}"[:THREAD_TITLE_LIMIT]
 
 
 def follow_ups_card(question: Question) -> Card:

@@ -141,14 +141,14 @@ class RoundCommands:
                 " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."
             )
         if not await self._engine.reveal(ctx.quiz, round_):
-            return Response(info(f"Round #{round_.number} is already revealed."))
-        return Response(info(f"Revealing the outline of round #{round_.number}."))
+            return Response(info(f"Question #{round_.number} is already revealed."))
+        return Response(info(f"Revealing the outline of question #{round_.number}."))
 
     async def skip_round(self, ctx: CommandContext, command: SkipRound) -> Response:
         skipped = await self._engine.skip(ctx.quiz)
         if skipped is None:
             return Response(info("No round is open."))
-        return Response(info(f"Round #{skipped.number} is closed."), public=True)
+        return Response(info(f"Question #{skipped.number} is closed."), public=True)
 
 
 PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")

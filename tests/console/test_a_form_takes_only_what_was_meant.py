@@ -50,7 +50,7 @@ def test_another_members_lines_are_their_own_while_a_form_is_open(tmp_path: Path
     result = run_console(script, tmp_path / "q.db")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "bob: My answer as bob" in out and "Round 1" in out.split("bob: My answer")[0][-60:]
+    assert "bob: My answer as bob" in out and "Question #1" in out.split("bob: My answer")[0][-60:]
     assert "quizbot → bob (private): bob in this channel" in out  # his /quiz me ran
     assert "Sample answer outline" in out  # his 💡 revealed it
     assert "(no form of yours is open)" in out  # bob's :cancel left alice's form alone
