@@ -104,7 +104,14 @@ class RoundCommands:
         weakest = await self._learning.weakest_topics(
             ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
         )
-        return Response(stats_card(ctx.quiz, stats, weakest), public=command.public)
+        platform, event = ctx.platform, ctx.event
+        for_admin = (
+            not command.public
+            and platform is not None
+            and await platform.is_admin(event.member, event.channel)
+        )
+        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin)
+        return Response(card, public=command.public)
 
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:
         engine, topic = self._engine, command.topic
