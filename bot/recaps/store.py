@@ -40,6 +40,7 @@ class WeekFigures:
 
     rounds: int
     answers: tuple[WeekAnswer, ...]  # oldest first
+    round_times: tuple[datetime, ...] = ()  # when each of the rounds was posted for
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,13 +144,14 @@ class Recaps:
     async def week_figures(self, channel_id: int, start: datetime, end: datetime) -> WeekFigures:
         bounds = (channel_id, to_db(start), to_db(end))
         rounds = await self._db.fetch(
-            "SELECT COUNT(*) FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
+            "SELECT scheduled_for FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
             " AND scheduled_for < ?",
             bounds,
         )
         answers = await self._db.fetch(WEEK_ANSWERS, bounds)
         return WeekFigures(
-            rounds=int(rounds[0][0]),
+            rounds=len(rounds),
+            round_times=tuple(from_db(row[0]) for row in rounds),
             answers=tuple(
                 WeekAnswer(
                     member_id=row[0],
