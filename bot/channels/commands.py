@@ -14,6 +14,7 @@ from bot.bank.rotation import none_eligible
 from bot.blind.answers import BlindAnswers
 from bot.channels._cards import schedule_card, settings_card, topics_card
 from bot.channels.editor import ChannelSettingsEditor
+from bot.channels.topics import NEW_TOPICS, SetNewTopics, new_topics_note, topics_changed_note
 from bot.commands.context import CommandContext
 from bot.commands.grammar import (
     SETTING_NAME,
@@ -43,6 +44,7 @@ from bot.kernel.local_dates import (
 from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
+from bot.kernel.topic_choice import TopicChoice
 from bot.scheduling.next_post import next_post
 from bot.scheduling.question_schedule import parse_question_schedule
 from bot.scheduling.schedule_spec import ScheduleError, is_timezone_name, parse_timezone
@@ -192,6 +194,7 @@ ChannelSetting = (
     | SetLastCall
     | SetPing
     | SetReviewsNamed
+    | SetNewTopics
 )
 OFF = "off"
 MAX_REVEAL_AFTER_MINUTES = 7 * 24 * 60
@@ -250,22 +253,22 @@ class ChannelCommands:
     async def topics(self, ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
         known = self._questions.topics(workspace_of(ctx.event.channel))
         if isinstance(command, ShowTopics):
-            enabled = ctx.channel.topics if ctx.channel else None
-            return Response(topics_card(known, enabled))
+            choice = ctx.channel.topics if ctx.channel else TopicChoice()
+            return Response(topics_card(known, choice, new_topics_note(choice)))
         channel = ctx.quiz
         unknown = [t for t in command.topics if t not in known]
         if unknown:
             raise unknown_topics(unknown, known, "enable" if command.enable else "disable")
-        current = set(known if channel.topics is None else channel.topics)
+        enabled = channel.topics.enabled(known)
+        current = set(known if enabled is None else enabled)
         chosen = set(command.topics)
         current = current | chosen if command.enable else current - chosen
         if not current:
             raise Refused("At least one topic must stay enabled.")
-        enabled = None if current >= set(known) else tuple(sorted(current))
-        shown = ", ".join(sorted(current))
-        changed = dataclasses.replace(channel, topics=enabled)
+        choice = channel.topics.with_enabled(current, known)
+        changed = dataclasses.replace(channel, topics=choice)
         self._refuse_no_questions(changed)
-        return await self._settings.change(changed, f"Enabled topics: {shown}.", was=channel)
+        return await self._settings.change(changed, topics_changed_note(choice, known), was=channel)
 
     async def schedule(
         self, ctx: CommandContext, command: ShowSchedule | SetSchedule | SkipDays
@@ -388,6 +391,12 @@ class ChannelCommands:
                     if group is None
                     else "Each question mentions that group; nothing else the bot posts pings."
                 )
+            case SetNewTopics(enabled=enabled):
+                known = self._questions.topics(workspace_of(channel.ref))
+                changed = dataclasses.replace(
+                    channel, topics=channel.topics.with_new_topics(enabled, known)
+                )
+                note = new_topics_note(changed.topics)
             case SetReviewsNamed(named=named):
                 changed = dataclasses.replace(channel, reviews_named=named)
                 note = (
@@ -407,7 +416,8 @@ class ChannelCommands:
             return  # every enabled topic has a question
         workspace = workspace_of(changed.ref)
         if not self._questions.choosable(workspace, changed.topics, None, changed.difficulty):
-            raise Refused(none_eligible(changed.difficulty, changed.topics, None))
+            enabled = self._questions.enabled_topics(workspace, changed.topics)
+            raise Refused(none_eligible(changed.difficulty, enabled, None))
 
 
 TOPICS = Subcommand(
@@ -727,6 +737,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda mode: SetReviewsNamed(mode == "named"),
         lambda channel: "named" if channel.reviews_named else "anonymous",
     ),
+    NEW_TOPICS,
 )
 
 CONFIG = Subcommand(
