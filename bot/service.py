@@ -212,6 +212,7 @@ class QuizService:
             rounds=store.rounds,
             reports=store.reports,
             recaps=self.recaps,
+            away=store.away,
             clock=clock,
             # the member settings the page shows a switch for: add a new one here
             switches=(

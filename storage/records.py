@@ -19,6 +19,7 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stored_cards import card_from_json, card_to_json
+from bot.kernel.topic_choice import TopicChoice
 from questions.pack import Difficulty
 from storage.sql.session import Row
 from storage.timestamps import from_db, optional_from_db, to_db
@@ -55,6 +56,26 @@ def difficulty_from_db(value: str | None) -> Difficulty | None:
     return None if value is None else _DIFFICULTIES.get(value) or Difficulty(value)
 
 
+def topic_choice_from_db(stored: str) -> TopicChoice:
+    """A channel's stored topics: ``{"off": [...]}`` or ``{"only": [...]}``; a plain list,
+    as stored before new topics joined enabled, is the only topics on (what it meant)."""
+    value = json.loads(stored)
+    if isinstance(value, list):
+        return TopicChoice(only=frozenset(value))
+    if "only" in value:
+        return TopicChoice(only=frozenset(value["only"]))
+    return TopicChoice(off=frozenset(value["off"]))
+
+
+def topic_choice_to_db(choice: TopicChoice) -> str | None:
+    """NULL for every topic, new ones too (the channel's admins chose nothing)."""
+    if not choice.customised:
+        return None
+    if choice.only is not None:
+        return json.dumps({"only": sorted(choice.only)})
+    return json.dumps({"off": sorted(choice.off)})
+
+
 def channel_from_row(row: Row) -> ChannelSettings:
     topics = row["topics"]
     return ChannelSettings(
@@ -62,7 +83,7 @@ def channel_from_row(row: Row) -> ChannelSettings:
         ref=ChannelRef(row["platform"], row["workspace"], row["channel"], row["name"]),
         timezone=row["timezone"],
         schedule=row["schedule"],
-        topics=None if topics is None else tuple(json.loads(topics)),
+        topics=TopicChoice() if topics is None else topic_choice_from_db(topics),
         reveal_emoji=row["reveal_emoji"],
         reveal_min_reactors=row["reveal_min_reactors"],
         followup_policy=_POLICIES.get(row["followup_policy"])
@@ -88,7 +109,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "name": settings.ref.name,
         "timezone": settings.timezone,
         "schedule": settings.schedule,
-        "topics": None if settings.topics is None else json.dumps(list(settings.topics)),
+        "topics": topic_choice_to_db(settings.topics),
         "reveal_emoji": settings.reveal_emoji,
         "reveal_min_reactors": settings.reveal_min_reactors,
         "followup_policy": settings.followup_policy.value,

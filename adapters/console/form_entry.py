@@ -7,13 +7,16 @@ shows the fields and reads lines until the terminator:
 - a line that does not start with a field name continues the previous field on a new line
   (an outline of several paragraphs; follow-ups and key points are one per line); a line
   that starts with a field's name written another way (``followups:``, ``Topic:``) is
-  refused by that name, never added to the field above;
+  refused by that name, never added to the field above; before any field is named, a
+  line is the field of a form of one field (`1 3` in `/quiz covered`) and belongs to
+  none in a form of several: `.` then keeps the form open and says so;
 - a field of choices (ticks, a score) takes the numbers of the options it lists
   (``covered: 1 3 4``);
 - ``.`` alone submits; ``:cancel`` drops the form.
 
 A field named again replaces its text. When the bot refuses a field, the form stays open with
-everything typed so far: set the named field again and submit with ``.``.
+everything typed so far: set the named field again and submit with ``.``. A form is the
+member's who opened it: other members' lines meanwhile are their own.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ class FormEntry:
 
     form: Form
     values: dict[str, str] = field(default_factory=dict)
+    unplaced: list[str] = field(default_factory=list)  # lines of no field, not yet told
     _current: str | None = None
 
     def __post_init__(self) -> None:
@@ -66,9 +70,11 @@ class FormEntry:
 
     def instructions(self) -> list[str]:
         lines = [f"{self.form.title}: type `field: text` lines, then `{SUBMIT}` alone to submit"]
-        lines.append(
-            f"(a line without `field:` continues the field above; {CANCEL} drops the form)"
-        )
+        if len(self.form.fields) == 1:
+            how_lines = f"a line without `field:` fills `{self.form.fields[0].name}`"
+        else:
+            how_lines = "a line without `field:` continues the field above"
+        lines.append(f"({how_lines}; {CANCEL} drops the form)")
         for form_field in self.form.fields:
             optional = "" if form_field.required else ", optional"
             how = ""
@@ -95,8 +101,26 @@ class FormEntry:
                 f"`{typed}:` is not a field of this form; did you mean `{meant}:`? The line"
                 " was not taken: type it again"
             )
+        if self._current is None and len(names) == 1:
+            [self._current] = names
+            self.values[self._current] = line.strip()
+            return f"taken as {self._current}: {line.strip()}"
         if self._current is None:
+            self.unplaced.append(line.strip())
             return f"start with one of the fields: {', '.join(sorted(names))}"
         before = self.values.get(self._current, "")
         self.values[self._current] = f"{before}\n{line.rstrip()}" if before else line.strip()
         return None
+
+    def unplaced_note(self) -> str | None:
+        """What keeps the form from being submitted at ``.``: lines of no field, told once
+        (a second ``.`` submits without them)."""
+        if not self.unplaced:
+            return None
+        lines = ", ".join(repr(line) for line in self.unplaced)
+        verb = "belongs" if len(self.unplaced) == 1 else "belong"
+        self.unplaced.clear()
+        return (
+            f"not submitted: {lines} {verb} to no field: type it as `field: text`, or"
+            f" `{SUBMIT}` again to submit without it"
+        )

@@ -5,8 +5,8 @@ Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
 lets time pass in a script (nothing scheduled fires by itself there); ``:quit``;
 ``:help``; ``:dm`` switches to your direct messages with the bot and ``:channel`` back;
 any other line is a reply in the thread of the round on view (in the DMs: a message to
-the bot). While a form is open (``/quiz suggest``), lines fill it in (see
-:mod:`adapters.console.form_entry`).
+the bot). While a member's form is open (``/quiz suggest``), their lines fill it in (see
+:mod:`adapters.console.form_entry`); another member's lines meanwhile are their own.
 """
 
 from __future__ import annotations
@@ -91,9 +91,13 @@ class ConsoleSession:
     member: str = OWNER
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
-    _form: FormEntry | None = None
-    _form_member: str = ""  # who opened the form: it is theirs, whoever speaks meanwhile
+    _forms: dict[str, FormEntry] = field(default_factory=dict)  # each member's open form
     _direct: bool = False  # in the member's direct messages with the bot (``:dm``)
+
+    @property
+    def _form(self) -> FormEntry | None:
+        """The form of the member speaking now, if they opened one."""
+        return self._forms.get(self.member)
 
     def _next_id(self, kind: str) -> str:
         self._counter += 1
@@ -163,6 +167,8 @@ class ConsoleSession:
             word, *rest = text.split(maxsplit=1)
             example = f"/quiz {rest[0]}" if rest else "/quiz help"
             self.transcript.note(f"unknown control {word!r}; the command is /quiz, e.g. {example}")
+        elif text == CANCEL:
+            self.transcript.note("no form of yours is open")
         elif text.startswith(("/", ":")):
             self.transcript.note(f"unknown control {text.split()[0]!r}; :help lists them")
         elif self._direct:
@@ -202,7 +208,8 @@ class ConsoleSession:
         role = "an admin" if self.member in self.view.admins else "a member"
         self.transcript.note(f"you are now {self.member}, {role}")
         if self._form is not None:
-            self.transcript.note(f"the form stays open, {self._form_member}'s to submit")
+            title = self._form.form.title
+            self.transcript.note(f"{self.member}'s form {title!r} is open: lines fill it in")
 
     async def _command(self, text: str) -> None:
         if self.echo:
@@ -225,9 +232,8 @@ class ConsoleSession:
             return
         member = to or self.member
         if response.form is not None:
-            self._form = FormEntry(response.form)
-            self._form_member = member
-            lines = self._form.instructions()
+            entry = self._forms[member] = FormEntry(response.form)
+            lines = entry.instructions()
             self.transcript.say(None, f"quizbot → {member} (private)", lines)
             return
         if response.public:
@@ -240,8 +246,9 @@ class ConsoleSession:
         assert entry is not None
         if self.echo:
             self.transcript.say(None, self.member, [line])
+        member = self.member
         if line.strip() == CANCEL:
-            self._form = None
+            del self._forms[member]
             self.transcript.note("form dropped")
             return
         if line.strip() != SUBMIT:
@@ -249,21 +256,25 @@ class ConsoleSession:
             if note:
                 self.transcript.note(note)
             return
+        unplaced = entry.unplaced_note()
+        if unplaced:
+            self.transcript.note(unplaced)
+            return
         submit = FormSubmit(
             self._next_id("form"),
             CONSOLE_CHANNEL,
-            self._member_ref(self._form_member),
+            self._member_ref(member),
             entry.form.kind,
             entry.form.target,
             dict(entry.values),
         )
         response = await self.handle(submit)
         if response is not None and response.problems:
-            self.transcript.tell(self._form_member, response.card)
+            self.transcript.tell(member, response.card)
             self.transcript.note(f"the form is still open: fix the field, then `{SUBMIT}`")
             return
-        self._form = None
-        await self._show(response, to=self._form_member)
+        del self._forms[member]
+        await self._show(response, to=member)
 
     async def _direct_message(self, text: str) -> None:
         channel = self._channel()

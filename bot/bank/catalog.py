@@ -8,11 +8,12 @@ rotation treat both alike. Only the channels of that workspace are offered its q
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 
 from bot.bank.rotation import eligible_questions
 from bot.bank.store import Override, OwnQuestion, StoredQuestion, Workspace
 from bot.kernel.refs import ChannelRef
+from bot.kernel.topic_choice import TopicChoice
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Question
 from questions.similarity import similarity
@@ -81,16 +82,17 @@ class WorkspaceCatalog:
     def choosable(
         self,
         workspace: Workspace,
-        enabled_topics: Collection[str] | None,
+        topics: TopicChoice,
         topic: str | None = None,
         difficulty: Difficulty | None = None,
     ) -> list[int]:
         """The questions a channel of the workspace may be asked: of its enabled topics (or
         of ``topic``) and, when it has one, of its difficulty."""
         levels = None if difficulty is None else self.difficulties(workspace)
+        questions = self.eligible(workspace)
         return eligible_questions(
-            self.eligible(workspace),
-            enabled_topics,
+            questions,
+            topics.enabled(questions.values()),
             topic,
             difficulty=difficulty,
             difficulties=levels,
@@ -145,6 +147,11 @@ class WorkspaceCatalog:
 
     def topics(self, workspace: Workspace) -> list[str]:
         return sorted(set(self.eligible(workspace).values()))
+
+    def enabled_topics(self, workspace: Workspace, topics: TopicChoice) -> list[str] | None:
+        """The workspace's topics a channel of ``topics`` asks (None: every one)."""
+        enabled = topics.enabled(self.topics(workspace))
+        return None if enabled is None else sorted(enabled)
 
     def own_topics(self, workspace: Workspace) -> list[str]:
         """The topic of each of the workspace's own questions (approved suggestions)."""

@@ -65,7 +65,7 @@ def review_card(suggestions: Sequence[Suggestion], flags: Sequence[Flag]) -> Car
         for flag in flags[:ITEMS_SHOWN]:
             item = flag_item(flag)
             parts.append(
-                f"#{item} on round #{flag.round_number} ({flag_subject(flag)})"
+                f"#{item} on question #{flag.round_number} ({flag_subject(flag)})"
                 f" by {flag.member.label()}: {flag.reason}"
             )
             buttons += (

@@ -19,6 +19,7 @@ from bot.bank._question_form import (
     question_from_values,
     question_values,
 )
+from bot.bank._where_asked import where_asked
 from bot.bank.catalog import workspace_of
 from bot.bank.review_cards import (
     APPROVE_ACTION,
@@ -107,7 +108,7 @@ class ReviewDesk:
             return Response(
                 cards.info(
                     "Already flagged",
-                    f"You already flagged round #{round_.number} as #f{earlier.id}"
+                    f"You already flagged question #{round_.number} as #f{earlier.id}"
                     f" ({earlier.reason[:120]}): one open flag per member and round. An admin"
                     " will see it in `/quiz review`.",
                 )
@@ -119,7 +120,7 @@ class ReviewDesk:
         return Response(
             cards.info(
                 "Thanks: flagged",
-                f"Flag #f{flag_id} on round #{round_.number}: an admin will see it in "
+                f"Flag #f{flag_id} on question #{round_.number}: an admin will see it in "
                 "`/quiz review` and can correct the question.",
             )
         )
@@ -318,13 +319,14 @@ class ReviewDesk:
         if approval is None:
             return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
         engine.questions.put_own(OwnQuestion(approval.question_id, found.workspace, question))
+        where = await where_asked(self._channels, found.workspace, question.topic)
         await self._tell(
             platform,
             found,
             cards.info(
                 "Your question was approved",
-                f"Suggestion #{item} ({question.topic}) is now in this workspace's questions"
-                f" and may be asked in any of its quiz channels.{_points(bonus)}",
+                f"Suggestion #{item} ({question.topic}) is now in this workspace's questions."
+                f" {where}{_points(bonus)}",
             ),
         )
         log.info("suggestion %s approved", item, extra=about(channel))
@@ -336,7 +338,8 @@ class ReviewDesk:
                     " no bonus for approving your own suggestion."
                     if own
                     else f" {found.member.label()} gets {bonus} points."
-                ),
+                )
+                + f" {where}",
             )
         )
 

@@ -12,13 +12,14 @@ from bot.kernel.cards import channel_status, info
 from bot.kernel.local_dates import DayRange
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, CardKind, Field
+from bot.kernel.topic_choice import TopicChoice
 
 
-def topics_card(all_topics: Iterable[str], enabled: tuple[str, ...] | None) -> Card:
-    lines = [
-        f"{'✅' if enabled is None or topic in enabled else '▫️'} {topic}" for topic in all_topics
-    ]
-    return info("Topics (✅ enabled)", "\n".join(lines) or "No topics: no packs are loaded.")
+def topics_card(all_topics: Iterable[str], choice: TopicChoice, new_topics: str) -> Card:
+    lines = [f"{'✅' if choice.allows(topic) else '▫️'} {topic}" for topic in all_topics]
+    if not lines:
+        return info("Topics (✅ enabled)", "No topics: no packs are loaded.")
+    return info("Topics (✅ enabled)", "\n".join([*lines, "", new_topics]))
 
 
 SKIPS_SHOWN = 10

@@ -38,6 +38,7 @@ from bot.channels.setting_rules import (
     one_emoji,
     refuse_the_vote_emoji,
 )
+from bot.channels.topics import SetNewTopics, new_topics_note, topics_changed_note
 from bot.commands.context import CommandContext
 from bot.commands.grammar import (
     SETTING_NAME,
@@ -58,6 +59,7 @@ from bot.kernel.local_dates import (
 )
 from bot.kernel.models import AnswerMode, ChannelSettings
 from bot.kernel.render import Card, Response
+from bot.kernel.topic_choice import TopicChoice
 from bot.scheduling.next_post import next_post
 from bot.scheduling.skipped_days import SkippedDayStore
 
@@ -87,22 +89,22 @@ class ChannelCommands:
     async def topics(self, ctx: CommandContext, command: ShowTopics | SetTopics) -> Response:
         known = self._questions.topics(workspace_of(ctx.event.channel))
         if isinstance(command, ShowTopics):
-            enabled = ctx.channel.topics if ctx.channel else None
-            return Response(topics_card(known, enabled))
+            choice = ctx.channel.topics if ctx.channel else TopicChoice()
+            return Response(topics_card(known, choice, new_topics_note(choice)))
         channel = ctx.quiz
         unknown = [t for t in command.topics if t not in known]
         if unknown:
             raise unknown_topics(unknown, known, "enable" if command.enable else "disable")
-        current = set(known if channel.topics is None else channel.topics)
+        enabled = channel.topics.enabled(known)
+        current = set(known if enabled is None else enabled)
         chosen = set(command.topics)
         current = current | chosen if command.enable else current - chosen
         if not current:
             raise Refused("At least one topic must stay enabled.")
-        enabled = None if current >= set(known) else tuple(sorted(current))
-        shown = ", ".join(sorted(current))
-        changed = dataclasses.replace(channel, topics=enabled)
+        choice = channel.topics.with_enabled(current, known)
+        changed = dataclasses.replace(channel, topics=choice)
         self._refuse_no_questions(changed)
-        return await self._settings.change(changed, f"Enabled topics: {shown}.", was=channel)
+        return await self._settings.change(changed, topics_changed_note(choice, known), was=channel)
 
     async def schedule(
         self, ctx: CommandContext, command: ShowSchedule | SetSchedule | SkipDays
@@ -225,6 +227,12 @@ class ChannelCommands:
                     if group is None
                     else "Each question mentions that group; nothing else the bot posts pings."
                 )
+            case SetNewTopics(enabled=enabled):
+                known = self._questions.topics(workspace_of(channel.ref))
+                changed = dataclasses.replace(
+                    channel, topics=channel.topics.with_new_topics(enabled, known)
+                )
+                note = new_topics_note(changed.topics)
             case SetReviewsNamed(named=named):
                 changed = dataclasses.replace(channel, reviews_named=named)
                 note = (
@@ -244,7 +252,8 @@ class ChannelCommands:
             return  # every enabled topic has a question
         workspace = workspace_of(changed.ref)
         if not self._questions.choosable(workspace, changed.topics, None, changed.difficulty):
-            raise Refused(none_eligible(changed.difficulty, changed.topics, None))
+            enabled = self._questions.enabled_topics(workspace, changed.topics)
+            raise Refused(none_eligible(changed.difficulty, enabled, None))
 
 
 TOPICS = Subcommand(

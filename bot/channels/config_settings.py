@@ -27,6 +27,7 @@ from bot.channels.setting_rules import (
     OFF,
     ping_group,
 )
+from bot.channels.topics import NEW_TOPICS
 from bot.commands.grammar import (
     Param,
     ParamKind,
@@ -189,4 +190,5 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         lambda mode: SetReviewsNamed(mode == "named"),
         lambda channel: "named" if channel.reviews_named else "anonymous",
     ),
+    NEW_TOPICS,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.channels.topics import SetNewTopics
 from bot.commands.typed import QuizCommand
 from bot.kernel.local_dates import (
     DayRange,
@@ -142,4 +143,5 @@ ChannelSetting = (
     | SetLastCall
     | SetPing
     | SetReviewsNamed
+    | SetNewTopics
 )

@@ -177,6 +177,16 @@ Handler = Callable[[Any, "CommandContext", Any], Awaitable["Response | None"]]
 _EXAMPLE_DATE = re.compile(r"\{today\+(\d+)\}")
 
 
+class PartProblem(ValueError):
+    """A bad value of one part of a subcommand (``/quiz pair schedule``), told with that
+    part's own form and example rather than the subcommand's."""
+
+    def __init__(self, message: str, *, form: str, example: str) -> None:
+        super().__init__(message)
+        self.form = form
+        self.example = example
+
+
 @dataclass(frozen=True, slots=True)
 class Subcommand:
     """One ``/quiz`` subcommand, declared once: everything else is derived from it."""
@@ -251,7 +261,11 @@ class Subcommand:
             lambda days: (today + timedelta(days=int(days[1]))).isoformat(), self.example
         )
 
-    def problem(self, text: str) -> CommandError:
+    def problem(self, text: str, part: PartProblem | None = None) -> CommandError:
+        """The error told for ``text``, with the form and example of the subcommand, or of
+        the ``part`` of it that was wrong."""
+        if part is not None:
+            return CommandError(f"{text}\nUse: {part.form}\nExample: {part.example}")
         example = self.example_on(datetime.now(UTC).date())
         return CommandError(f"{text}\nUse: {self.form()}\nExample: {example}")
 
@@ -271,6 +285,8 @@ class Subcommand:
             if all(p.kind in (ParamKind.FLAG, ParamKind.CHOICE) for p in self.params):
                 return self.build(self._parse_options(words))
             return self.build(self._parse_positional(words, text))
+        except PartProblem as bad:
+            raise self.problem(str(bad), bad) from None
         except ValueError as bad:
             raise self.problem(str(bad)) from None
 

@@ -32,6 +32,12 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an", as it is read aloud: "an accelerators", "a gpu" (a
+    slug of a topic, read letter by letter when it has no vowel, is left with "a")."""
+    return f"{'an' if word[:1].lower() in 'aeio' else 'a'} {word}"
+
+
 def percent(fraction: float) -> str:
     return f"{round(fraction * 100)}%"
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
+from bot.kernel.topic_choice import EVERY_TOPIC, TopicChoice
 from questions.pack import Difficulty
 
 
@@ -101,7 +102,7 @@ class ChannelSettings:
     ref: ChannelRef
     timezone: str
     schedule: str | None = None  # the spec as an admin typed it, e.g. "weekdays 09:30"
-    topics: tuple[str, ...] | None = None  # None: every topic is enabled
+    topics: TopicChoice = EVERY_TOPIC
     reveal_emoji: str = "💡"
     reveal_min_reactors: int = 1
     followup_policy: FollowUpPolicy = FollowUpPolicy.AFTER_FIRST_ANSWER
@@ -279,3 +280,4 @@ class MemberHistory:
     scheduled_round_ids: tuple[int, ...] = ()  # the channel's scheduled rounds, oldest first
     answered_round_ids: frozenset[int] = frozenset()
     scheduled_round_times: tuple[datetime, ...] = ()  # their slots, as scheduled_round_ids
+    skipped_round_ids: frozenset[int] = frozenset()  # those closed with `/quiz skip`

@@ -9,35 +9,71 @@ from bot.kernel.cards import day_text, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import Streak
+from bot.learning.next_review import next_review_text
 from bot.learning.practice_policy import no_goal_horizons
 from bot.learning.service import Mastery
+
+INLINE_STREAK = 20  # a streak with its reason gets a line of its own
 
 
 def current_grade_card(round_number: int, grade: Grade | None) -> Card:
     words = "|".join(GRADE_WORDS)
     if grade is None:
         return info(
-            f"Round #{round_number}: not graded yet",
+            f"Question #{round_number}: not graded yet",
             f"After the reveal, grade your answer with `/quiz grade {words}`.",
         )
     return info(
-        f"Round #{round_number}: you graded it {grade.word}",
+        f"Question #{round_number}: you graded it {grade.word}",
         f"Change it with `/quiz grade {words}`.",
     )
 
 
 def graded_card(
-    round_number: int, grade: Grade, replaced: Grade | None, due: datetime, timezone: str
+    round_number: int,
+    grade: Grade,
+    replaced: Grade | None,
+    due: datetime,
+    timezone: str,
+    *,
+    replaced_reviews: bool = False,
 ) -> Card:
-    """The private confirmation of a grade: what was recorded and when the question returns."""
+    """The private confirmation of a grade: what was recorded and when the question returns.
+    ``replaced_reviews``: the grade ``replaced`` was the reviewers' score standing in for the
+    member's own, which is no change of the member's grade."""
+    returns = f"This question comes back for you on {day_text(due, timezone)}."
+    if replaced is not None and replaced_reviews:
+        return info(
+            f"Question #{round_number} graded: {grade.word}",
+            f"Your own grade replaces your reviewers' score ({replaced.word}), which stood in"
+            f" for it. {returns} Points are not affected.",
+        )
     if replaced is None or replaced == grade:
-        title = f"Round #{round_number} graded: {grade.word}"
+        title = f"Question #{round_number} graded: {grade.word}"
     else:
-        title = f"Round #{round_number}: grade changed from {replaced.word} to {grade.word}"
-    return info(
-        title,
-        f"This question comes back for you on {day_text(due, timezone)}. Points are not affected.",
+        title = f"Question #{round_number}: grade changed from {replaced.word} to {grade.word}"
+    return info(title, f"{returns} Points are not affected.")
+
+
+def streak_text(streak: Streak, unscheduled: int, *, scheduled: bool) -> str:
+    """A member's streak, saying why answers do not add to it where some do not: a streak
+    counts scheduled questions, so `/quiz now` answers are extra practice."""
+    if not scheduled:
+        return (
+            f"{streak.current}: this channel has no schedule, and a streak counts scheduled"
+            " questions answered in a row"
+        )
+    shown = f"{streak.current} (best {streak.best})"
+    if unscheduled == 0:
+        return shown
+    extra = (
+        "your 1 answer to a question posted with `/quiz now` is extra practice and neither"
+        " adds to it nor breaks it"
+        if unscheduled == 1
+        else f"your {unscheduled} answers to questions posted with `/quiz now` are extra"
+        " practice and neither add to it nor break it"
     )
+    return f"{shown}: it counts scheduled questions answered in a row; {extra}"
 
 
 def me_card(
@@ -45,7 +81,7 @@ def me_card(
     points: int,
     answers: int,
     rank: int | None,
-    streak: Streak,
+    streak: str,
     per_topic: dict[str, int],
     mastery: Mastery | None = None,
     timezone: str = "UTC",
@@ -56,7 +92,7 @@ def me_card(
         Field("Points", str(points), inline=True),
         Field("Rank", f"#{rank}" if rank else "—", inline=True),
         Field("Answers", str(answers), inline=True),
-        Field("Streak", f"{streak.current} (best {streak.best})", inline=True),
+        Field("Streak", streak, inline=len(streak) < INLINE_STREAK),
         Field("Answers per topic", topics),
     ]
     if away_until is not None:
@@ -82,8 +118,7 @@ def _mastery_fields(mastery: Mastery, timezone: str) -> list[Field]:
     if not mastery.per_topic:
         return [Field("Mastery", "grade your answers after the reveal to see it here")]
     topics = ", ".join(f"{t} {percent(r)}" for t, r in mastery.per_topic.items())
-    nearest = mastery.next_review
-    when = day_text(nearest, timezone) if nearest else "—"
+    when = next_review_text(mastery, timezone)
     on = day_text(mastery.target, timezone)
     fields = [
         Field(f"Mastery per topic (expected recall on {on})", topics),

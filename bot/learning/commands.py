@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bot.away.periods import excused_rounds, is_away
+from bot.away.periods import is_away
 from bot.away.store import AwayStore
+from bot.away.streaks import member_streak, unscheduled_answers
 from bot.bank.catalog import workspace_of
 from bot.commands.context import NO_QUIZ_YET, CommandContext
 from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
@@ -22,8 +23,7 @@ from bot.kernel.members import MemberIds
 from bot.kernel.models import Round
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Field, Response
-from bot.kernel.scoring import streak
-from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card
+from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card, streak_text
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.pairing.store import PairStore
@@ -180,23 +180,22 @@ class LearningCommands:
         history = await self._reports.member_history(channel.id, member_id)
         open_round = await self._rounds.open_round(channel.id)
         periods = await self._away.periods(member.workspace, [member.member_id])
-        excused = excused_rounds(
-            tuple(zip(history.scheduled_round_ids, history.scheduled_round_times, strict=True)),
+        current = member_streak(
+            history,
             periods.get(member.member_id, ()),
             channel.timezone,
-        )
-        member_streak = streak(
-            history.scheduled_round_ids,
-            history.answered_round_ids,
             open_round.id if open_round else None,
-            excused,
         )
         card = me_card(
             ctx.event.member.label(),
             history.points,
             history.answers,
             history.rank,
-            member_streak,
+            streak_text(
+                current,
+                unscheduled_answers(history),
+                scheduled=bool(channel.schedule or history.scheduled_round_ids),
+            ),
             history.answers_per_topic,
             mastery,
             channel.timezone,

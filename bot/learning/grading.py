@@ -13,6 +13,7 @@ from bot.kernel.refs import MemberRef
 from bot.kernel.render import Response
 from bot.learning._cards import graded_card
 from bot.learning.service import LearningService, NotRevealed, RoundToGrade
+from bot.learning.store import GradeSource
 
 
 class RoundGrading:
@@ -47,11 +48,18 @@ class RoundGrading:
             )
         except NotRevealed:
             raise Refused(
-                f"Round #{round_.number} is not revealed yet: answer first, then react "
+                f"Question #{round_.number} is not revealed yet: answer first, then react "
                 f"{channel.reveal_emoji} on the question (or press Reveal) and grade your "
                 "answer against the outline."
             ) from None
-        card = graded_card(round_.number, grade, result.replaced, result.card.due, channel.timezone)
+        card = graded_card(
+            round_.number,
+            grade,
+            result.replaced,
+            result.card.due,
+            channel.timezone,
+            replaced_reviews=result.replaced_source is GradeSource.REVIEWS,
+        )
         if why:
             card = dataclasses.replace(card, body=f"{why}. {card.body}")
         return Response(card)

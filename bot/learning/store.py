@@ -62,6 +62,7 @@ class GradeResult:
 
     card: MemoryCard  # the member's card after this grade
     replaced: Grade | None = None  # the member's earlier grade of the same round
+    replaced_source: GradeSource | None = None  # who gave it: they, or their reviewers
 
 
 @dataclass(frozen=True, slots=True)

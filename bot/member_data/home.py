@@ -16,14 +16,15 @@ from typing import Protocol, runtime_checkable
 
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
+from bot.away.streaks import member_streak
 from bot.bank.store import Workspace
 from bot.kernel.cards import day_text, plural
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field, Image
-from bot.kernel.scoring import streak
 from bot.kernel.stores import ChannelStore
+from bot.learning.next_review import next_review_text
 from bot.learning.service import LearningService
 from bot.member_data.store import MemberDataStore
 from bot.notices.store import NoticeStore
@@ -131,10 +132,12 @@ class HomePages:
         rounds: RoundStore,
         reports: ReportStore,
         recaps: WeeklyRecaps,
+        away: AwayStore,
         clock: Clock,
         switches: Sequence[Switch],
         default_timezone: str,
     ) -> None:
+        self._away = away
         self._data = data
         self._learning = learning
         self._channels = channels
@@ -159,9 +162,8 @@ class HomePages:
             return HomePage(card, None, None)
         fields: list[Field] = []
         mastery = await self._learning.mastery(member_id, now, workspace_of_member(member))
-        nearest = day_text(mastery.next_review, self._timezone) if mastery.next_review else "—"
         fields.append(Field("Reviews due", str(mastery.due), inline=True))
-        fields.append(Field("Next review", nearest, inline=True))
+        fields.append(Field("Next review", next_review_text(mastery, self._timezone), inline=True))
         goal = await self._learning.store.goal(member_id)
         if goal is None:
             fields.append(Field("Goal", "none (practice aims 30 days ahead)", inline=True))
@@ -175,7 +177,7 @@ class HomePages:
             if channel is None:
                 continue
             chart_channel = chart_channel or channel
-            fields.append(await self._channel_field(channel, member_id))
+            fields.append(await self._channel_field(channel, member, member_id))
         buttons = [START_PRACTICE]
         for switch in self._switches:
             for field, button in await switch.show(member_id):
@@ -204,12 +206,16 @@ class HomePages:
         )
         return image
 
-    async def _channel_field(self, channel: ChannelSettings, member_id: int) -> Field:
+    async def _channel_field(
+        self, channel: ChannelSettings, member: MemberRef, member_id: int
+    ) -> Field:
         history = await self._reports.member_history(channel.id, member_id)
         open_round = await self._rounds.open_round(channel.id)
-        current = streak(
-            history.scheduled_round_ids,
-            history.answered_round_ids,
+        periods = await self._away.periods(member.workspace, [member.member_id])
+        current = member_streak(
+            history,
+            periods.get(member.member_id, ()),
+            channel.timezone,
             open_round.id if open_round else None,
         )
         return Field(

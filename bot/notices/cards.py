@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.kernel.cards import info
+from bot.kernel.cards import info, with_article
 from bot.kernel.durations import show_minutes
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.render import Card, Field
@@ -24,7 +24,8 @@ def question_notice_card(
     """Question #N is up, its topic, and where to answer."""
     return Card(
         title=f"Question #{round_.number} is up",
-        body=f"A {question.topic} question was just posted in {_where(channel, link)}",
+        body=f"A{with_article(question.topic)[1:]} question was just posted in"
+        f" {_where(channel, link)}",
         fields=(Field("Question", question.question),),
         footer=OFF_HINT,
     )

@@ -26,18 +26,35 @@ def interviews_in(names: Sequence[str]) -> str:
 
 
 def intro_card(names: Sequence[str], week: str) -> Card:
-    """The first message of the pair's shared conversation."""
-    together = " and ".join(names) if len(names) == 2 else ", ".join(names)
+    """The first message of the pair's (or group of three's) shared conversation."""
+    together = (
+        " and ".join(names) if len(names) == 2 else f"{', '.join(names[:-1])} and {names[-1]}"
+    )
+    if len(names) == 2:
+        slot = (
+            f"Find a {SLOT_MINUTES}-minute slot that suits you both (suggestion:"
+            f" {SLOT_MINUTES} minutes early in the week, at a time inside both your working"
+            " hours)"
+        )
+        whom = "your partner"
+    else:
+        slot = (
+            f"Find a {SLOT_MINUTES}-minute slot for each interview that suits all"
+            f" {_COUNTS.get(len(names), str(len(names)))} of you (suggestion: early in the"
+            " week, at times inside all your working hours)"
+        )
+        whom = "the member you interview"
     return Card(
         "Mock interview of the week",
-        f"Hi {together}! You are paired for a mock interview this week ({week}). Find a"
-        f" {SLOT_MINUTES}-minute slot that suits you both (suggestion: {SLOT_MINUTES} minutes"
-        " early in the week, at a time inside both your working hours) and take turns:"
-        f" {interviews_in(names)} Each of you got a private brief with one question for"
-        " your partner; nobody sees their own. After the interview, the interviewer rates it"
-        " with `/quiz pair rate SCORE [N...]` in the quiz channel. `/quiz pair skip` skips"
-        " next week, `/quiz pair off` stops pairing.",
+        f"Hi {together}! You are paired for a mock interview this week ({week}). {slot} and"
+        f" take turns: {interviews_in(names)} Each of you got a private brief with one"
+        f" question for {whom}; nobody sees their own. After the interview, the interviewer"
+        " rates it with `/quiz pair rate SCORE [N...]` in the quiz channel. `/quiz pair skip`"
+        " skips next week, `/quiz pair off` stops pairing.",
     )
+
+
+_COUNTS = {3: "three", 4: "four"}
 
 
 def _follow_up(ask: str, notes: Sequence[str]) -> str:

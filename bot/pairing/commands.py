@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.channels.editor import ChannelSettingsEditor
 from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
+from bot.commands.grammar import Arguments, Param, ParamKind, PartProblem, Subcommand, Suggest
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, info_fields, plural
 from bot.kernel.clock import Clock
@@ -329,7 +329,8 @@ def pair_command(arguments: Arguments) -> PairCommand:
     if action is None:
         return ShowPair()
     if action != "on" and action != "rate" and action != "schedule" and values:
-        raise ValueError(f"{action} takes nothing after it.")
+        alone = f"/quiz pair {action}"
+        raise PartProblem(f"{action} takes nothing after it.", form=alone, example=alone)
     match action:
         case "on":
             return PairOn(tuple(dict.fromkeys(v.lower() for v in values)))
@@ -347,12 +348,12 @@ def pair_command(arguments: Arguments) -> PairCommand:
 def _rate_command(values: tuple[str, ...]) -> PairRate:
     if not values or values[0] not in ("1", "2", "3", "4"):
         given = quoted(values[0]) if values else "nothing"
-        raise ValueError(f"Give the score first, 1 to 4, not {given}.")
+        raise _rate_problem(f"Give the score first, 1 to 4, not {given}.")
     covered: list[int] = []
     for word in values[1:]:
         number = word.strip(",#")
         if not number.isdecimal() or len(number) > 2:
-            raise ValueError(f"{quoted(word)} is not a key point's number.")
+            raise _rate_problem(f"{quoted(word)} is not a key point's number.")
         covered.append(int(number))
     return PairRate(int(values[0]), tuple(sorted(set(covered))))
 
@@ -360,9 +361,22 @@ def _rate_command(values: tuple[str, ...]) -> PairRate:
 def _schedule_command(values: tuple[str, ...]) -> PairSchedule:
     if values and values[0].lower() == "off" and len(values) == 1:
         return PairSchedule(None)
+    schedule = {
+        "form": "/quiz pair schedule DAY HH:MM|off",
+        "example": "/quiz pair schedule mon 10:00",
+    }
     if len(values) != 2:
-        raise ValueError("Give a day and a time, e.g. mon 10:00, or off.")
-    return PairSchedule(parse_pair_time(values[0], values[1]))
+        raise PartProblem("Give a day and a time, e.g. mon 10:00, or off.", **schedule)
+    try:
+        return PairSchedule(parse_pair_time(values[0], values[1]))
+    except ValueError as bad:
+        raise PartProblem(str(bad), **schedule) from None
+
+
+def _rate_problem(message: str) -> PartProblem:
+    return PartProblem(
+        message, form="/quiz pair rate SCORE [N...]", example="/quiz pair rate 3 1 2"
+    )
 
 
 PAIR = Subcommand(

@@ -271,12 +271,13 @@ class WeeklyPairings:
         the weakest (least stable), then one they never graded (a different one for each
         member and day)."""
         now = self._clock.now()
-        wanted = set(candidate.topics) or set(channel.topics or ())
+        wanted = set(candidate.topics)
         recent = await self._pairs.recent_round_questions(channel.id, now - NOT_SEEN_FOR)
         cards = await self._learning.store.member_cards(candidate.member_id)
         eligible = []
         for question_id, topic in sorted(self._question_topics().items()):
-            if (wanted and topic not in wanted) or question_id in recent:
+            off = topic not in wanted if wanted else not channel.topics.allows(topic)
+            if off or question_id in recent:
                 continue
             question = self._question_for(channel.ref, question_id)
             if question is None:

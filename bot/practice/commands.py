@@ -62,7 +62,7 @@ class PracticeCommands:
             time_limit_minutes=command.time_limit_minutes,
         )
 
-    async def hint(self, ctx: CommandContext, command: TakeHint) -> Response:
+    async def hint(self, ctx: CommandContext, command: TakeHint) -> Response | None:
         if ctx.platform is None:
             raise Refused(NO_DIRECT_MESSAGES)
         if ctx.event.direct:  # a Discord DM names no guild: the DM's session is theirs
@@ -72,6 +72,8 @@ class PracticeCommands:
         if session is None:
             raise Refused("No practice session is open: start one with `/quiz practice`.")
         await self._sessions.hint(ctx.platform, session)
+        if ctx.event.direct:
+            return None  # the hint itself answers, where it was asked
         return Response(info("Hint sent", "The next key point is in your direct messages."))
 
 

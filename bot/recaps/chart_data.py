@@ -7,7 +7,7 @@ image: a recap is rendered from these figures at send time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import StrEnum
@@ -15,6 +15,7 @@ from enum import StrEnum
 WEEKDAY_LABELS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 ACTIVITY_WEEKS = 12
 TREND_WEEKS = 8  # the recap's recall line: one point a week, the recap's moment the last
+STANDOUT_POINTS = 10  # strongest: this far above the team's median topic; weakest: below
 # The calendar's steps: a scored answer is one a round (the first answer of a member),
 # so one a day is a full day of a daily quiz and takes the full colour; more than one
 # (/quiz now besides the scheduled question) a darker one.
@@ -58,10 +59,12 @@ class RecallPoint:
 @dataclass(frozen=True, slots=True)
 class DayParticipation:
     """One column of the recap's participation chart: a day of the window and how many
-    members answered on it."""
+    members answered on it; ``asked`` False: a scheduled day on which no question was
+    posted (the channel paused, the bot down), which is not a day nobody answered."""
 
     day: date
     members: int
+    asked: bool = True
 
     @property
     def label(self) -> str:
@@ -80,6 +83,7 @@ class RecapChart:
     recall_trend: tuple[RecallPoint, ...]  # oldest first, TREND_WEEKS points
     participation: tuple[DayParticipation, ...]  # the window's days, in order
     mastery_on: date | None = None  # the day the bars forecast recall for
+    median: float | None = None  # the team's median topic recall (%) the standings are from
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +129,15 @@ def mastery_rows(per_topic: Mapping[str, float]) -> tuple[TopicMastery, ...]:
 
 
 def recall_axis_label(on: date | None) -> str:
-    """The mastery bars' axis: recall expected on the day they forecast, never "now"."""
-    return f"Expected recall on {on:%d %b %Y} (%)" if on else "Expected recall (%)"
+    """The mastery bars' axis: recall expected on the day they forecast, 30 days after
+    the recap, never "now" (the recall line beside them is at the time)."""
+    return f"Expected recall in 30 days, on {on:%d %b %Y} (%)" if on else "Expected recall (%)"
+
+
+def weeks_so_far(points: Sequence[RecallPoint]) -> int | None:
+    """How many weeks of the recall line have grades, when fewer than all (None: all)."""
+    known = sum(1 for point in points if point.percent is not None)
+    return known if 0 < known < len(points) else None
 
 
 def calendar_start(today: date) -> date:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bot.recaps.chart_data import (
     ACTIVITY_WEEKS,
     CALENDAR_LABELS,
+    STANDOUT_POINTS,
     TREND_WEEKS,
     WEEKDAY_LABELS,
     MeChart,
@@ -28,6 +29,7 @@ from bot.recaps.chart_data import (
     Standing,
     TopicMastery,
     recall_axis_label,
+    weeks_so_far,
 )
 
 if TYPE_CHECKING:
@@ -39,10 +41,16 @@ WIDTH_PX, HEIGHT_PX, DPI = 1000, 500, 100
 BLUE, VERMILLION, GREEN = "#0072B2", "#D55E00", "#009E73"  # Okabe-Ito: colour-blind safe
 GREY, BLACK = "#E6E6E6", "#000000"
 STANDING_COLOURS = {Standing.STRONGEST: BLUE, Standing.WEAKEST: VERMILLION}
+STANDING_MEANINGS = {
+    Standing.STRONGEST: f"{STANDOUT_POINTS}+ points above",
+    Standing.WEAKEST: f"{STANDOUT_POINTS}+ points below",
+}
+NO_QUESTION = "#999999"  # the hatching of a scheduled day without a question
 # grey for a day without an answer, the full blue for a day's one scored answer, a
 # darker blue for more
 CALENDAR_STEPS = (GREY, BLUE, "#003A5C")
 NO_GRADES = "No grades yet:\ngrade an answer after the reveal"
+NONE_STAND_OUT = f"No topic is {STANDOUT_POINTS}+ points\nabove or below the median"
 FONT = "DejaVu Sans"
 TEXT_SIZE, PANEL_TITLE_SIZE, TITLE_SIZE, LEGEND_SIZE = 14, 16, 18, 12  # points
 SMALL_SIZE = 12  # the recap's three panels share the width: their ticks and notes
@@ -113,15 +121,23 @@ def _recap_figure(chart: RecapChart) -> Figure:
     trend_axes = figure.add_subplot(grid[0, 1])
     days_axes = figure.add_subplot(grid[1, 1])
     _styled(mastery_axes, SMALL_SIZE)
+    standings = [s for s in Standing if any(row.standing is s for row in chart.mastery)]
+    keys = len(standings) + (chart.median is not None)
     _mastery_panel(
         mastery_axes,
         chart.mastery,
         "Strongest and weakest topics",
         recall_axis_label(chart.mastery_on),
-        legend_pt=LEGEND_SIZE * 2.2 if chart.mastery else 0.0,
+        legend_pt=LEGEND_SIZE * (1.5 * keys + 0.7) if keys else 0.0,
+        empty=NO_GRADES if chart.median is None else NONE_STAND_OUT,
     )
-    if chart.mastery:
-        _standing_legend(mastery_axes, chart.mastery)
+    if chart.median is not None:
+        # the strongest and weakest stand out from it; behind the bars and their names
+        mastery_axes.axvline(
+            chart.median, color=BLACK, linestyle="--", linewidth=1.2, gid="median", zorder=0
+        )
+    if keys:
+        _standing_legend(mastery_axes, standings, chart.median)
     _styled(trend_axes, SMALL_SIZE)
     _trend_panel(trend_axes, chart)
     _styled(days_axes, SMALL_SIZE)
@@ -134,10 +150,11 @@ def _trend_panel(axes: Axes, chart: RecapChart) -> None:
     positions = list(range(len(points)))
     values = [float("nan") if p.percent is None else p.percent for p in points]
     axes.plot(positions, values, color=BLUE, marker="o", linewidth=2.5, markersize=6)
-    axes.set_title(f"Team recall, last {TREND_WEEKS} weeks", **SMALL_TITLE)
+    # recall at each week's time, where the bars beside it are recall in 30 days
+    axes.set_title(f"Team recall at the time, last {TREND_WEEKS} weeks", **SMALL_TITLE)
     # each point from the grades given by then, not today's cards looked at backwards
     axes.set_xlabel("at each week's recap time, from the grades given by then", **NOTE)
-    axes.set_ylabel("Expected (%)", **SMALL)
+    axes.set_ylabel("Recall at the time (%)", **SMALL)
     axes.set_ylim(0, 105)
     axes.set_yticks([0, 50, 100])
     axes.set_xlim(-0.4, max(len(points) - 0.6, 0.6))
@@ -154,6 +171,10 @@ def _trend_panel(axes: Axes, chart: RecapChart) -> None:
             **SMALL,
         )
     else:
+        weeks = weeks_so_far(points)
+        if weeks is not None:  # a lone point at the right end would look like a gap
+            so_far = f"{weeks} week{'' if weeks == 1 else 's'} so far"
+            axes.text(0.02, 0.08, so_far, transform=axes.transAxes, ha="left", **SMALL)
         latest = next(p for p in reversed(points) if p.percent is not None)
         index = points.index(latest)
         axes.annotate(
@@ -171,14 +192,32 @@ def _participation_panel(axes: Axes, chart: RecapChart) -> None:
     days = chart.participation
     positions = list(range(len(days)))
     counts = [day.members for day in days]
+    top = max((*counts, 1)) * 1.35
+    for position, day in zip(positions, days, strict=True):
+        if not day.asked:  # no question that day: not a day nobody answered
+            axes.bar(
+                position,
+                top,
+                width=0.7,
+                color="none",
+                edgecolor=NO_QUESTION,
+                hatch="//",
+                linewidth=0,
+            )
+            axes.text(position, top * 0.8, "no\nquestion", ha="center", va="center", **NOTE)
     columns = axes.bar(positions, counts, color=GREEN, width=0.7)  # not a standing's colour
-    axes.bar_label(columns, padding=2, **SMALL)
+    axes.bar_label(
+        columns,
+        labels=[str(day.members) if day.asked or day.members else "" for day in days],
+        padding=2,
+        **SMALL,
+    )
     axes.set_xticks(
         positions,
         [f"{WEEKDAY_LABELS[d.day.weekday()]}\n{d.day:%d}" for d in days],
     )
     axes.set_title("Members who answered, each day", **SMALL_TITLE)
-    axes.set_ylim(0, max((*counts, 1)) * 1.35)
+    axes.set_ylim(0, top)
     axes.set_yticks([])
     axes.spines["left"].set_visible(False)
     axes.set_xlim(-0.6, max(len(days) - 0.4, 0.6))
@@ -194,15 +233,28 @@ def _participation_panel(axes: Axes, chart: RecapChart) -> None:
         )
 
 
-def _standing_legend(axes: Axes, mastery: Sequence[RankedTopic]) -> None:
+def _standing_legend(axes: Axes, standings: Sequence[Standing], median: float | None) -> None:
+    """What each colour means, and the team's median topic they are measured from."""
+    from matplotlib.artist import Artist
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    standings = [s for s in Standing if any(row.standing is s for row in mastery)]
+    handles: list[Artist] = [
+        Patch(color=STANDING_COLOURS[s], label=f"{s.value}: {STANDING_MEANINGS[s]}")
+        for s in standings
+    ]
+    if median is not None:
+        handles.append(
+            Line2D([], [], color=BLACK, linestyle="--", label=f"team median {median:g}%")
+        )
     axes.legend(
-        handles=[Patch(color=STANDING_COLOURS[s], label=s.value) for s in standings],
-        ncols=len(standings),
+        handles=handles,
+        ncols=1,
         loc="lower right",
-        frameon=False,
+        frameon=True,  # a white box, so the median line never runs through its words
+        facecolor="white",
+        edgecolor="none",
+        framealpha=1.0,
         prop={"family": FONT, "size": LEGEND_SIZE},
         handlelength=1.2,
         borderaxespad=0.1,
@@ -289,6 +341,7 @@ def _mastery_panel(
     title: str,
     axis_label: str,
     legend_pt: float = 0.0,
+    empty: str = NO_GRADES,
 ) -> None:
     """Bars of recall per topic, strongest at the top, each topic's name above its bar
     from the axes' left edge (wrapped at its hyphens to the panel's width): a name is
@@ -300,7 +353,16 @@ def _mastery_panel(
     axes.set_yticks([])
     axes.spines["left"].set_visible(False)
     if not mastery:
-        axes.text(0.5, 0.5, NO_GRADES, transform=axes.transAxes, ha="center", va="center", **TEXT)
+        axes.text(
+            0.5,
+            0.5,
+            empty,
+            transform=axes.transAxes,
+            ha="center",
+            va="center",
+            bbox={"facecolor": "white", "edgecolor": "none"},  # over the median line
+            **TEXT,
+        )
         return
     box = axes.get_position()
     width_pt = box.width * WIDTH_PX * 72 / DPI * 0.9  # clear of the next panel's ticks

@@ -8,6 +8,7 @@ stored rounds, answers and grades when the outbox sends it: nothing rendered is 
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -23,6 +24,7 @@ from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.scoring import streak
 from bot.learning.team_memory import TeamMemory
 from bot.recaps.chart_data import (
+    STANDOUT_POINTS,
     TREND_WEEKS,
     DayParticipation,
     RankedTopic,
@@ -32,6 +34,7 @@ from bot.recaps.chart_data import (
     TopicMastery,
     mastery_rows,
     percent,
+    weeks_so_far,
 )
 from bot.recaps.store import RecapStore, StreakRounds, WeekAnswer
 from bot.scheduling.schedule_spec import ScheduleError, parse_schedule
@@ -41,11 +44,10 @@ from bot.scheduling.slot_arithmetic import slots_after
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3
 STREAK_LEADERS = 3
-TOPICS_SHOWN = 3  # strongest and weakest each
+TOPICS_SHOWN = 3  # strongest and weakest each, at most
 MASTERY_HORIZON = timedelta(days=30)  # the strongest and weakest are forecast this far ahead
 EXCERPT_LENGTH = 140
 NO_GRADES = "No grades yet."
-NONE_BEHIND = "No topic is behind the others yet."
 
 # The link to an answer: (message id, thread id) -> a URL, or None where the platform has none.
 AnswerLink = Callable[[str, str | None], Awaitable[str | None]]
@@ -102,6 +104,7 @@ class Recap:
     recall_trend: tuple[RecallPoint, ...] = ()  # oldest first, the recap's moment last
     mastery_on: date | None = None  # the day strongest and weakest are forecast for
     best_answers: tuple[TopAnswer, ...] = ()  # the week's best answers, in order
+    median: float | None = None  # the team's median topic recall (%); None: no grades
 
     @property
     def charted_topics(self) -> tuple[RankedTopic, ...]:
@@ -135,9 +138,8 @@ async def build_recap(
         return None
     before = await store.week_figures(channel.id, *week_before(start, zone))
     workspace = workspace_of(channel.ref)
-    strongest, weakest = strongest_and_weakest(
-        mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
-    )
+    topics = mastery_rows(await memory.channel_mastery(channel.id, slot, workspace))
+    strongest, weakest = strongest_and_weakest(topics)
     due = await memory.channel_due(channel.id, slot, slot + WEEK, workspace)
     top = await _top_answers(week.answers, link)
     first_day = start.astimezone(zone).date()
@@ -157,10 +159,16 @@ async def build_recap(
         strongest=strongest,
         weakest=weakest,
         due_next_week=tuple(sorted(due.items(), key=lambda item: (-item[1], item[0]))),
-        participation=participation(week.answers, scheduled_days, zone),
+        participation=participation(
+            week.answers,
+            scheduled_days,
+            zone,
+            asked={moment.astimezone(zone).date() for moment in week.round_times},
+        ),
         recall_trend=await recall_trend(memory, streaks.answered, slot, zone, workspace),
         mastery_on=(slot + MASTERY_HORIZON).astimezone(zone).date(),
         best_answers=await _best_answers(week.answers, link),
+        median=median_percent(topics),
     )
 
 
@@ -182,21 +190,24 @@ async def recall_trend(
     )
 
 
+def median_percent(mastery: Sequence[TopicMastery]) -> float | None:
+    """The team's median topic recall, in percent (None: no graded topic)."""
+    return statistics.median(row.percent for row in mastery) if mastery else None
+
+
 def strongest_and_weakest(
     mastery: Sequence[TopicMastery],
 ) -> tuple[tuple[TopicMastery, ...], tuple[TopicMastery, ...]]:
     """The strongest topics (strongest first) and the weakest (weakest first) of topics
-    ranked strongest first: up to TOPICS_SHOWN each, never more than half the topics each,
-    so no topic is on both lists; a topic level with the strongest shown is not weak (one
-    graded topic, or all level, have no weakest)."""
-    shown = max(1, min(TOPICS_SHOWN, len(mastery) // 2)) if mastery else 0
-    strongest = tuple(mastery[:shown])
-    weakest = tuple(
-        row
-        for row in reversed(mastery[len(mastery) - shown :])
-        if row.percent < strongest[-1].percent
-    )
-    return strongest, weakest
+    ranked strongest first: those STANDOUT_POINTS or more above, or below, the team's
+    median topic, up to TOPICS_SHOWN each. A topic a point from the next is on neither
+    list for that point; a lone topic, or topics all close together, stand out from none."""
+    median = median_percent(mastery)
+    if median is None:
+        return (), ()
+    strongest = tuple(r for r in mastery if r.percent - median >= STANDOUT_POINTS)
+    weakest = tuple(r for r in reversed(mastery) if median - r.percent >= STANDOUT_POINTS)
+    return strongest[:TOPICS_SHOWN], weakest[:TOPICS_SHOWN]
 
 
 def recap_card(recap: Recap) -> Card:
@@ -208,11 +219,8 @@ def recap_card(recap: Recap) -> Card:
         Field("Members who answered", _compared(recap.members, recap.members_before), inline=True),
         Field("Most-voted answers", _top_answers_text(recap.top_answers)),
         Field("Streak leaders", _streaks_text(recap.streak_leaders)),
-        Field("Strongest topics", _topics_text(recap.strongest)),
-        Field(
-            "Weakest topics",
-            _topics_text(recap.weakest, NONE_BEHIND if recap.strongest else NO_GRADES),
-        ),
+        Field("Strongest topics", _standing_text(recap.strongest, recap.median, "above")),
+        Field("Weakest topics", _standing_text(recap.weakest, recap.median, "below")),
         Field("Due to review next week", _due_text(recap.due_next_week)),
         Field("Members per day", _days_text(recap.participation)),
         Field(f"Expected recall, last {TREND_WEEKS} weeks", trend_text(recap.recall_trend)),
@@ -227,6 +235,7 @@ def recap_chart(recap: Recap) -> RecapChart:
         recall_trend=recap.recall_trend,
         participation=recap.participation,
         mastery_on=recap.mastery_on,
+        median=recap.median,
     )
 
 
@@ -238,15 +247,23 @@ def _members(answers: Sequence[WeekAnswer]) -> int:
 
 
 def participation(
-    answers: Sequence[WeekAnswer], scheduled: Collection[date], zone: ZoneInfo
+    answers: Sequence[WeekAnswer],
+    scheduled: Collection[date],
+    zone: ZoneInfo,
+    asked: Collection[date] | None = None,
 ) -> tuple[DayParticipation, ...]:
     """Members who answered on each scheduled day, and on any other day someone answered
     (a /quiz now on a Saturday), in date order: a Friday-to-Friday week's two Fridays are
-    two columns, and a day nobody was asked and nobody answered is not one."""
+    two columns, and a day nobody was asked and nobody answered is not one. ``asked``:
+    the days a question was posted (None: every day), so that a scheduled day without one
+    (the channel paused, the bot down) is marked as such."""
     members: dict[date, set[int]] = {day: set() for day in scheduled}
     for answer in answers:
         members.setdefault(answer.answered_at.astimezone(zone).date(), set()).add(answer.member_id)
-    return tuple(DayParticipation(day, len(members[day])) for day in sorted(members))
+    return tuple(
+        DayParticipation(day, len(members[day]), asked is None or day in asked)
+        for day in sorted(members)
+    )
 
 
 def _scheduled_days(
@@ -295,7 +312,7 @@ def _streak_leaders(
 
     def excused(member: int) -> frozenset[int]:
         away = periods.get(rounds.platform_ids.get(member, ""), ())
-        return excused_rounds(scheduled, away, timezone)
+        return excused_rounds(scheduled, away, timezone) | rounds.skipped_round_ids
 
     current = [
         (
@@ -342,10 +359,15 @@ def _streaks_text(leaders: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name} {count} in a row" for name, count in leaders)
 
 
-def _topics_text(rows: Sequence[TopicMastery], empty: str = NO_GRADES) -> str:
+def _standing_text(rows: Sequence[TopicMastery], median: float | None, side: str) -> str:
+    """The strongest (``side`` "above") or weakest topics, each with its recall, and what
+    the list means."""
+    if median is None:
+        return NO_GRADES
+    meaning = f"{STANDOUT_POINTS}+ points {side} the team's median topic, {median:g}%"
     if not rows:
-        return empty
-    return ", ".join(f"{row.topic} {row.percent}%" for row in rows)
+        return f"None: no topic is {meaning}."
+    return f"{', '.join(f'{row.topic} {row.percent}%' for row in rows)} ({meaning})"
 
 
 def _due_text(due: Sequence[tuple[str, int]]) -> str:
@@ -357,11 +379,22 @@ def _due_text(due: Sequence[tuple[str, int]]) -> str:
 def _days_text(days: Sequence[DayParticipation]) -> str:
     if not days:
         return "No scheduled day."
-    return ", ".join(f"{day.label} {day.members}" for day in days)
+    return ", ".join(_day_text(day) for day in days)
+
+
+def _day_text(day: DayParticipation) -> str:
+    if day.asked:
+        return f"{day.label} {day.members}"
+    answered = f" ({day.members} answered)" if day.members else ""
+    return f"{day.label} no question{answered}"
 
 
 def trend_text(points: Sequence[RecallPoint]) -> str:
     """ "18 Oct 40%, 25 Oct 52%, …": the recall line's points; a week before any grade
     is left out."""
     known = [f"{p.day:%d %b} {p.percent}%" for p in points if p.percent is not None]
-    return ", ".join(known) if known else NO_GRADES
+    if not known:
+        return NO_GRADES
+    weeks = weeks_so_far(points)
+    so_far = "" if weeks is None else f" ({weeks} week{'' if weeks == 1 else 's'} so far)"
+    return ", ".join(known) + so_far

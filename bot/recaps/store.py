@@ -40,6 +40,7 @@ class WeekFigures:
 
     rounds: int
     answers: tuple[WeekAnswer, ...]  # oldest first
+    round_times: tuple[datetime, ...] = ()  # when each of the rounds was posted for
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class StreakRounds:
     names: dict[int, str]  # member id -> name to show
     scheduled_for: tuple[datetime, ...] = ()  # the slots of scheduled_round_ids
     platform_ids: dict[int, str] = field(default_factory=dict)  # member id -> the platform's
+    skipped_round_ids: frozenset[int] = frozenset()  # those closed with `/quiz skip`
 
 
 class RecapStore(Protocol):

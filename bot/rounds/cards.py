@@ -56,7 +56,7 @@ def question_card(
 
 
 def thread_title(round_: Round, question: Question) -> str:
-    return f"Round {round_.number} · {question.topic}"[:THREAD_TITLE_LIMIT]
+    return f"Question #{round_.number} · {question.topic}"[:THREAD_TITLE_LIMIT]
 
 
 def follow_ups_card(question: Question) -> Card:
@@ -146,7 +146,10 @@ def stats_card(
     channel: ChannelSettings,
     stats: ChannelStats,
     weakest: Sequence[tuple[str, float]] = (),
+    *,
+    for_admin: bool = False,
 ) -> Card:
+    """The channel's figures; ``for_admin`` (privately), also the messages not sent yet."""
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers (1 per member per round)", str(stats.answers), inline=True),
@@ -155,10 +158,9 @@ def stats_card(
         Field("Revealed", str(stats.revealed_rounds), inline=True),
         Field("Status", channel_status(channel), inline=True),
     ]
-    if stats.pending_actions or stats.failed_actions:
-        fields.append(
-            Field("Outbox", f"{stats.pending_actions} pending, {stats.failed_actions} failed")
-        )
+    if for_admin and (stats.pending_actions or stats.failed_actions):
+        waiting = f"{stats.pending_actions} waiting, {stats.failed_actions} failed"
+        fields.append(Field("Messages not sent yet (admins)", waiting))
     if weakest:
         topics = ", ".join(f"{topic} {percent(recall)}" for topic, recall in weakest)
         fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))

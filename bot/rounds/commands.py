@@ -57,7 +57,7 @@ def topic_notes(channel: ChannelSettings, topic: str, *, asked_again: bool) -> l
     """What an admin who asked for a question of ``topic`` should know about it: that the
     channel has it disabled, that its every question was asked already."""
     notes = []
-    if channel.topics is not None and topic not in channel.topics:
+    if not channel.topics.allows(topic):
         notes.append(
             f"{topic} is disabled in this channel: scheduled questions skip it"
             f" (`/quiz topics enable {topic}` turns it on)."
@@ -104,7 +104,14 @@ class RoundCommands:
         weakest = await self._learning.weakest_topics(
             ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
         )
-        return Response(stats_card(ctx.quiz, stats, weakest), public=command.public)
+        platform, event = ctx.platform, ctx.event
+        for_admin = (
+            not command.public
+            and platform is not None
+            and await platform.is_admin(event.member, event.channel)
+        )
+        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin)
+        return Response(card, public=command.public)
 
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:
         engine, topic = self._engine, command.topic
@@ -141,14 +148,14 @@ class RoundCommands:
                 " `/quiz skip`, and its outline stays unposted. Post a new one with `/quiz now`."
             )
         if not await self._engine.reveal(ctx.quiz, round_):
-            return Response(info(f"Round #{round_.number} is already revealed."))
-        return Response(info(f"Revealing the outline of round #{round_.number}."))
+            return Response(info(f"Question #{round_.number} is already revealed."))
+        return Response(info(f"Revealing the outline of question #{round_.number}."))
 
     async def skip_round(self, ctx: CommandContext, command: SkipRound) -> Response:
         skipped = await self._engine.skip(ctx.quiz)
         if skipped is None:
             return Response(info("No round is open."))
-        return Response(info(f"Round #{skipped.number} is closed."), public=True)
+        return Response(info(f"Question #{skipped.number} is closed."), public=True)
 
 
 PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")

@@ -37,6 +37,7 @@ from bot.kernel.models import (
     action_key,
     direct_draft,
 )
+from bot.kernel.owed_since import OwedSince, starts_owing
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.rounds.timed import timed_actions
@@ -81,6 +82,7 @@ class QuizEngine:
         self._hand_over = hand_over
         self.metrics: Metrics = metrics or NoMetrics()
         self.questions = WorkspaceCatalog(catalog)
+        self._owed = OwedSince(store.meta)
         self._channels: dict[tuple[str, str, str], ChannelSettings] = {}
         self._round_by_thread: BoundedCache[tuple[int, str], int] = BoundedCache(
             config.round_cache_size
@@ -161,6 +163,8 @@ class QuizEngine:
             grace_hours=self.config.grace_hours,
         )
         created = await self.store.channels.create_channel(draft)
+        if starts_owing(None, created):
+            await self._owed.mark(created.id, self.clock.now())
         self._channels[(ref.platform, ref.workspace, ref.channel_id)] = created
         log.info("quiz channel set up", extra=about(ref))
         return created
@@ -171,6 +175,8 @@ class QuizEngine:
         """Store what ``after`` changes of ``before``; the channel as stored now (with what
         another replica changed meanwhile), kept from now on."""
         stored = await self.store.channels.update_channel(before, after)
+        if starts_owing(before, stored):
+            await self._owed.mark(stored.id, self.clock.now())
         self.remember_channel(stored)
         return stored
 
@@ -215,7 +221,8 @@ class QuizEngine:
             await self.read_bank(workspace)
             eligible = self.questions.choosable(workspace, channel.topics, topic, level)
         if not eligible:
-            raise NoQuestions(none_eligible(level, channel.topics, topic))
+            enabled = self.questions.enabled_topics(workspace, channel.topics)
+            raise NoQuestions(none_eligible(level, enabled, topic))
 
         def choose(ask_counts: Mapping[int, int]) -> int:
             chosen = pick_question(eligible, ask_counts, self._rng)

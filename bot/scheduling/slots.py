@@ -13,13 +13,15 @@ from zoneinfo import ZoneInfo
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.owed_since import OwedSince
 from bot.kernel.stores import ChannelStore, MetaStore
 from bot.rounds.engine import NoQuestions
 from bot.rounds.store import RoundStore
+from bot.scheduling.owed_slots import OwedSlots
 from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
 from bot.scheduling.skipped_days import SkippedDayStore, slot_day
 from bot.scheduling.skips_warned import SkipsWarned
-from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
+from bot.scheduling.slot_arithmetic import MissedSlot
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key of SkipsWarned
@@ -51,6 +53,7 @@ class ChannelSlots:
         self._rounds = rounds
         self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
         self._skipped_days = skipped_days
+        self._owed = OwedSlots(OwedSince(meta), skipped_days)
         self._start_round = start_round
         self._platforms = platforms  # the platforms running here (the service's, as it grows)
         self._clock = clock
@@ -84,8 +87,13 @@ class ChannelSlots:
             except ScheduleError as problem:
                 log.error("bad schedule: %s", problem, extra=about(channel.ref))
                 continue
-            decision = missed_slot(
-                spec, zone, now, timedelta(hours=channel.grace_hours), latest_slots.get(channel.id)
+            decision = await self._owed.decide(
+                channel.id,
+                spec,
+                zone,
+                now,
+                timedelta(hours=channel.grace_hours),
+                latest_slots.get(channel.id),
             )
             if decision.skipped:
                 log.debug(

@@ -80,7 +80,7 @@ class Learning:
                     raise SessionOver(f"practice session {draft.closes_session} is closed")
             if draft.rating is not None and not await record_rating_in(session, draft.rating, at):
                 raise RatedAlready(f"pair group {draft.rating.group_id} is rated already")
-            replaced = await _log_grade(session, draft, at)
+            replaced, replaced_source = await _log_grade(session, draft, at)
             log = await _log(session, "member_id", draft.member_id, draft.question_id)
             card = member_card(draft.question_id, log)
             if card is None:
@@ -91,7 +91,7 @@ class Learning:
                 team = channel_card(draft.question_id, log)
                 if team is not None:
                     await _save_card(session, "channel_cards", "channel_id", draft.channel_id, team)
-        return GradeResult(card, replaced)
+        return GradeResult(card, replaced, replaced_source)
 
     async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
         return await self._cards("member_cards", "member_id", member_id)
@@ -174,11 +174,15 @@ _INSERT_GRADE = (
 _GRADE_TRIES = 10
 
 
-async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | None:
+async def _log_grade(
+    session: Session, draft: GradeDraft, at: str
+) -> tuple[Grade | None, GradeSource | None]:
     """Log the grade, replacing the member's current grade of the same round (which it
-    returns); the new grade takes the replaced one's time, as it corrects that review."""
+    returns, with who gave it); the new grade takes the replaced one's time, as it corrects
+    that review."""
     for _ in range(_GRADE_TRIES):
         replaced: Grade | None = None
+        replaced_source: GradeSource | None = None
         reviewed_at = at
         covered = None if draft.covered is None else json.dumps(list(draft.covered))
         if draft.round_id is not None:
@@ -193,6 +197,7 @@ async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | No
                 raise OwnGradeKept(f"round {draft.round_id}: the member graded it")
             if earlier:
                 replaced = Grade(earlier[0][1])
+                replaced_source = GradeSource(earlier[0][3])
                 if covered is None and earlier[0][3] == GradeSource.SELF.value:
                     covered = earlier[0][4]  # another grade picked after the ticks keeps them
                 # A changed grade corrects the review the member made back then: it
@@ -216,7 +221,7 @@ async def _log_grade(session: Session, draft: GradeDraft, at: str) -> Grade | No
             ),
         )
         if inserted == 1:
-            return replaced
+            return replaced, replaced_source
     raise RuntimeError(f"round {draft.round_id}: the member's grade kept changing meanwhile")
 
 

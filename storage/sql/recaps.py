@@ -144,13 +144,14 @@ class Recaps:
     async def week_figures(self, channel_id: int, start: datetime, end: datetime) -> WeekFigures:
         bounds = (channel_id, to_db(start), to_db(end))
         rounds = await self._db.fetch(
-            "SELECT COUNT(*) FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
+            "SELECT scheduled_for FROM rounds WHERE channel_id = ? AND scheduled_for >= ?"
             " AND scheduled_for < ?",
             bounds,
         )
         answers = await self._db.fetch(WEEK_ANSWERS, bounds)
         return WeekFigures(
-            rounds=int(rounds[0][0]),
+            rounds=len(rounds),
+            round_times=tuple(from_db(row[0]) for row in rounds),
             answers=tuple(
                 WeekAnswer(
                     member_id=row[0],
@@ -180,7 +181,7 @@ class Recaps:
     async def streak_rounds(self, channel_id: int, until: datetime) -> StreakRounds:
         moment = to_db(until)
         scheduled = await self._db.fetch(
-            "SELECT id, scheduled_for FROM rounds"
+            "SELECT id, scheduled_for, skipped_at FROM rounds"
             " WHERE channel_id = ? AND scheduled = 1 AND scheduled_for < ? ORDER BY number",
             (channel_id, moment),
         )
@@ -203,4 +204,5 @@ class Recaps:
             names=names,
             scheduled_for=tuple(from_db(row[1]) for row in scheduled),
             platform_ids=platform_ids,
+            skipped_round_ids=frozenset(row[0] for row in scheduled if row[2] is not None),
         )

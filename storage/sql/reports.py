@@ -50,8 +50,8 @@ class Reports:
             (channel_id, member_id),
         )
         scheduled = await self._db.fetch(
-            "SELECT id, scheduled_for FROM rounds WHERE channel_id = ? AND scheduled = 1"
-            " ORDER BY number",
+            "SELECT id, scheduled_for, skipped_at FROM rounds WHERE channel_id = ?"
+            " AND scheduled = 1 ORDER BY number",
             (channel_id,),
         )
         answered = await self._db.fetch(
@@ -66,6 +66,7 @@ class Reports:
             scheduled_round_ids=tuple(row[0] for row in scheduled),
             answered_round_ids=frozenset(row[0] for row in answered),
             scheduled_round_times=tuple(from_db(row[1]) for row in scheduled),
+            skipped_round_ids=frozenset(row[0] for row in scheduled if row[2] is not None),
         )
 
     async def channel_stats(self, channel_id: int) -> ChannelStats:

@@ -30,7 +30,7 @@ def test_the_readme_example_runs_a_whole_round(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     thread = next(line for line in lines if "opened the thread" in line)
-    assert "Round 1 ·" in thread
+    assert "Question #1 ·" in thread
     question_at = next(
         i for i, line in enumerate(lines) if line.startswith("[#practice] quizbot: Question #1")
     )
@@ -42,8 +42,8 @@ def test_the_readme_example_runs_a_whole_round(tmp_path: Path) -> None:
     late_at = next(i for i, line in enumerate(lines) if line.endswith("bob: Late answer"))
     assert question_at < answer_at < follow_ups_at < outline_at < late_at
     # answers and the bot's thread messages are marked as in the thread, the question is not
-    assert lines[answer_at].startswith("[#practice › Round 1")
-    assert lines[outline_at].startswith("[#practice › Round 1")
+    assert lines[answer_at].startswith("[#practice › Question #1")
+    assert lines[outline_at].startswith("[#practice › Question #1")
     board = lines[next(i for i, line in enumerate(lines) if "Leaderboard" in line) :]
     assert "quizbot → bob (private): Leaderboard — this week" in board[0]
     assert board[1].strip() == "1. alice — 15 pts (1 answer)"
@@ -99,10 +99,10 @@ def test_controls_and_bad_input_never_crash(tmp_path: Path) -> None:
     assert "use :as NAME or :as NAME admin" in out
     assert "unknown control ':bogus'" in out
     assert "Use: /quiz leaderboard [week|month|all] [public]" in out
-    assert re.search(r"Round 1 · [a-z0-9-]+ has 0 answer\(s\)", out)  # topics: fp8 too
+    assert re.search(r"Question #1 · [a-z0-9-]+ has 0 answer\(s\)", out)  # topics: fp8 too
     assert "use :react EMOJI or :react EMOJI #N" in out
     assert "you are now dana, an admin" in out
-    assert "Round #1 is closed." in out
+    assert "Question #1 is closed." in out
     assert "Question #2" not in out  # nothing after :quit is read
     assert "Traceback" not in result.stderr
 

@@ -62,7 +62,7 @@ def test_cancel_drops_the_form(tmp_path: Path) -> None:
 
 def test_controls_still_work_inside_a_form(tmp_path: Path) -> None:
     script = (
-        "/quiz now\n:as alice\n/quiz suggest\ntopic: kv-cache\n:help\n:as bob\n"
+        "/quiz now\n:as alice\n/quiz suggest\ntopic: kv-cache\n:help\n:as bob\n:as alice\n"
         "question: How large is the KV cache?\noutline: 2 x layers x heads x dim x 2 bytes.\n"
         ".\n:quit\n/quiz help\n"
     )
@@ -72,6 +72,7 @@ def test_controls_still_work_inside_a_form(tmp_path: Path) -> None:
     assert "(the form 'Suggest a question' is open:)" in out  # :help, not a field's text
     assert "(.                    inside a form: submit it)" in out
     assert "(you are now bob, a member)" in out
+    assert "(alice's form 'Suggest a question' is open: lines fill it in)" in out
     assert "Suggestion #s1 waits for an admin's review" in out
     assert "quizbot → alice (private): Thanks for the suggestion" in out  # the opener's form
     assert "quizbot commands" not in out  # :quit ended the session

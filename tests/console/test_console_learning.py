@@ -49,7 +49,7 @@ async def test_the_whole_learning_loop_on_the_console(tmp_path: Path) -> None:
     assert "☐ memory-bound decode" in transcript[at("Did you cover…") + 3]
     grade = at("alice: /quiz grade partly")
     assert outline < grade
-    assert transcript[grade + 1].endswith("quizbot → alice (private): Round #1 graded: partly")
+    assert transcript[grade + 1].endswith("quizbot → alice (private): Question #1 graded: partly")
     # partly (a lapse to FSRS, Again) on a first review: stability 0.21 days, back next day
     assert "comes back for you on Tue 01 Dec 2026" in transcript[grade + 2]
     me = [line.strip() for line in transcript[at("alice: /quiz me") + 1 :]]

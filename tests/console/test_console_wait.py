@@ -55,7 +55,7 @@ async def test_wait_lets_each_days_work_happen_once_in_order(tmp_path: Path) -> 
     assert [re.sub(r".*Question #(\d+).*", r"\1", lines[i]) for i in questions] == [
         str(n) for n in range(1, 9)
     ]
-    outlines = at("[#practice › Round")
+    outlines = at("[#practice › Question")
     outlines = [i for i in outlines if "quizbot: Sample answer outline" in lines[i]]
     assert len(outlines) == 8
     last_calls = at("[DM › ann] quizbot: Last call for question #")

@@ -157,7 +157,7 @@ async def test_a_whole_round_through_the_adapter(quiz: Quiz) -> None:
     assert question["embeds"][0]["title"] == "Question #1"
     assert question["components"][0]["components"][0]["custom_id"] == f"quizbot:reveal:{round_.id}"
     assert round_.thread == question["id"]  # the thread started from the question
-    assert fake.channels[int(question["id"])]["name"].startswith("Round 1 · ")
+    assert fake.channels[int(question["id"])]["name"].startswith("Question #1 · ")
     assert fake.reactions[(int(question["id"]), "💡")] == [fake.bot_id]
 
     assert round_.thread is not None
@@ -325,7 +325,7 @@ async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
     await eventually(lambda: len(quiz.fake.interaction_replies) >= before + 2)
     reply = quiz.fake.interaction_replies[-1]
     assert reply["flags"] & EPHEMERAL
-    assert reply["embeds"][0]["title"] == "Round #1 graded: partly"
+    assert reply["embeds"][0]["title"] == "Question #1 graded: partly"
     member_id = await quiz.store.answers.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
     )

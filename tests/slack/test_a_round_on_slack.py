@@ -125,6 +125,6 @@ async def test_grade_buttons_under_the_outline_grade_privately(slack_quiz: Slack
     await quiz.press("quiz:grade_missed", round_id, by="U7")
     await quiz.press("quiz:grade_good", round_id, by="U7")
     assert [text.splitlines()[0] for text in quiz.told("U7")] == [
-        "Round #1 graded: missed",
-        "Round #1: grade changed from missed to good",
+        "Question #1 graded: missed",
+        "Question #1: grade changed from missed to good",
     ]

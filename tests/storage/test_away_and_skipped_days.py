@@ -31,7 +31,6 @@ async def a_channel(store: Store, name: str = "C1") -> int:
             ref=ChannelRef("fake", "team", name, name),
             timezone="Europe/Berlin",
             schedule="weekdays 09:00",
-            topics=None,
             reveal_emoji="💡",
             reveal_min_reactors=1,
             followup_policy=FollowUpPolicy.AFTER_FIRST_ANSWER,

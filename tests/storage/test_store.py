@@ -29,6 +29,7 @@ from bot.kernel.models import (
 )
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field
+from bot.kernel.topic_choice import TopicChoice
 from bot.practice.store import PracticeDraft, PracticeState
 from bot.store import Store
 from questions.catalog import QuestionKey
@@ -177,7 +178,7 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
     changed = replace(
         created,
         schedule="weekdays 09:30",
-        topics=("gpu", "networking"),
+        topics=TopicChoice(only=frozenset({"gpu", "networking"})),
         followup_policy=FollowUpPolicy.WITH_REVEAL,
         paused=True,
         grace_hours=1.5,
@@ -195,12 +196,13 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
         await store.channels.update_channel(replace(changed, id=999), replace(changed, id=999))
 
 
-async def test_channel_with_no_topics_keeps_an_empty_tuple_apart_from_none(
+async def test_channel_with_no_topics_keeps_an_empty_choice_apart_from_every_topic(
     store: SqliteStore,
 ) -> None:
-    created = await store.channels.create_channel(replace(channel_settings(), topics=()))
-    assert created.topics == ()
-    assert (await store.channels.create_channel(channel_settings("C2"))).topics is None
+    nothing = TopicChoice(only=frozenset())
+    created = await store.channels.create_channel(replace(channel_settings(), topics=nothing))
+    assert created.topics == nothing
+    assert (await store.channels.create_channel(channel_settings("C2"))).topics == TopicChoice()
 
 
 async def test_member_id_is_stable_and_updates_the_display_name(store: SqliteStore) -> None:

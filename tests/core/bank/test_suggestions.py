@@ -209,7 +209,7 @@ async def test_flag_then_edit_a_bundled_question_stores_an_override(quiz: QuizHa
     flagged = await quiz.command("flag the outline is wrong about memory", by="bob")
     assert flagged.card.title == "Thanks: flagged" and "#f1" in flagged.card.body
     queue = await quiz.command("review")
-    assert "#f1 on round #1" in queue.card.body and "the outline is wrong" in queue.card.body
+    assert "#f1 on question #1" in queue.card.body and "the outline is wrong" in queue.card.body
     opened = await press(quiz, EDIT_ACTION, "f1")
     assert opened.form is not None and opened.form.kind == "edit_question"
     values = {f.name: f.value for f in opened.form.fields}

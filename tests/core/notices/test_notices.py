@@ -226,3 +226,27 @@ async def test_without_a_link_the_notices_end_their_sentence(quiz: QuizHarness) 
     assert last_call.body.endswith("Answer in #practice.")
     linked = last_call_card(channel, round_, "https://chat.example/C1/1")
     assert linked.body.endswith("Answer in #practice: https://chat.example/C1/1")
+
+
+@pytest.mark.parametrize(
+    ("topic", "begins"),
+    [
+        ("accelerators", "An accelerators question"),
+        ("inference-serving", "An inference-serving question"),
+        ("observability", "An observability question"),
+        ("gpu", "A gpu question"),
+        ("kv-cache", "A kv-cache question"),
+    ],
+)
+async def test_a_notice_names_the_topic_with_the_right_article(
+    quiz: QuizHarness, topic: str, begins: str
+) -> None:
+    await quiz.command("now")
+    round_ = await quiz.round()
+    channel = await quiz.service.engine.channel(quiz.channel)
+    question = quiz.service.engine.question_for(quiz.channel, round_.question_id)
+    assert channel is not None and question is not None
+    notice = question_notice_card(
+        channel, round_, question.model_copy(update={"topic": topic}), None
+    )
+    assert notice.body.startswith(f"{begins} was just posted in #practice")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.kernel.render import CardKind, Response
+from bot.kernel.topic_choice import EVERY_TOPIC
 from bot.practice._cards import NEXT_ACTION, practice_value
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Pack
@@ -135,7 +136,7 @@ async def test_disabling_the_last_topics_of_the_difficulty_is_refused(quiz: Quiz
     body = refusal(await quiz.command("topics disable gpu"))
     assert "hard" in body and "/quiz config difficulty" in body
     channel = await quiz.service.store.channels.get_channel(quiz.channel)
-    assert channel is not None and channel.topics is None  # unchanged
+    assert channel is not None and channel.topics == EVERY_TOPIC  # unchanged
 
 
 async def test_now_of_a_topic_without_the_difficulty_says_so(quiz: QuizHarness) -> None:

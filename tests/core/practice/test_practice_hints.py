@@ -37,11 +37,11 @@ def hints(quiz: QuizHarness, name: str) -> list[tuple[str, str]]:
 
 
 async def hint_in_dm(quiz: QuizHarness, name: str) -> str:
+    """What `/quiz hint` run in the DMs answers besides the hint itself ("": nothing)."""
     event = Command(quiz.event_id(), dm(quiz, name), quiz.member(name), "hint", (), direct=True)
     response = await quiz.service.handle(event)
-    assert response is not None
     await quiz.service.settle()
-    return response.card.body
+    return "" if response is None else response.card.body
 
 
 async def test_hints_one_key_point_at_a_time_and_good_at_best(quiz: QuizHarness) -> None:
@@ -62,7 +62,7 @@ async def test_hints_one_key_point_at_a_time_and_good_at_best(quiz: QuizHarness)
     )
     assert await quiz.service.handle(pressed) is None  # the hint itself is the answer
     await quiz.service.settle()
-    assert "next key point" in await hint_in_dm(quiz, "ann")
+    assert await hint_in_dm(quiz, "ann") == ""  # the hint, in the DMs, is the answer
     assert hints(quiz, "ann") == [
         (f"Hint 1 of {len(KEY_POINTS)}", KEY_POINTS[0]),
         (f"Hint 2 of {len(KEY_POINTS)}", KEY_POINTS[1]),
@@ -105,3 +105,10 @@ async def test_no_more_hints_than_key_points_and_none_without_a_session(
         await hint_in_dm(quiz, "cat")
     assert "No more hints" in await hint_in_dm(quiz, "cat")
     assert len(hints(quiz, "cat")) == len(KEY_POINTS)
+
+
+async def test_a_hint_asked_in_the_channel_says_where_it_went(quiz: QuizHarness) -> None:
+    await quiz.command("practice", by="ann")
+    told = await quiz.command("hint", by="ann")
+    assert told.card.body == "The next key point is in your direct messages."
+    assert len(hints(quiz, "ann")) == 1

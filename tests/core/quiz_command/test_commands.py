@@ -22,6 +22,7 @@ from bot.kernel.events import Reply
 from bot.kernel.models import FollowUpPolicy
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.scoring import Period
+from bot.kernel.topic_choice import EVERY_TOPIC
 from bot.rounds.commands import PostNow, ShowLeaderboard, ShowStats
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness
@@ -201,7 +202,7 @@ async def test_topics_enable_disable_and_listing(quiz: QuizHarness, platform: Fa
     assert "Unknown topic(s): 'cooking'" in unknown.card.body
     await quiz.command("topics enable gpu networking")
     [channel] = await quiz.service.store.channels.list_channels()
-    assert channel.topics is None  # every topic enabled again
+    assert channel.topics == EVERY_TOPIC  # every topic enabled again
 
 
 async def test_topics_enable_unknown_names_them_suggests_and_shows_the_form(

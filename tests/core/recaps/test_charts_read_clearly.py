@@ -132,7 +132,7 @@ def test_the_old_pictures_would_have_failed_the_inside_check() -> None:
 
 def test_recall_is_labelled_for_the_day_it_is_forecast_for_never_now() -> None:
     recap_axes = chart_png.recap_figure(recap(ranked(["gpu", "rdma"]))).axes[0]
-    assert recap_axes.get_xlabel() == "Expected recall on 03 Jan 2027 (%)"
+    assert recap_axes.get_xlabel() == "Expected recall in 30 days, on 03 Jan 2027 (%)"
     me = MeChart("alice", mastery_rows({"gpu": 0.5}), FIRST_DAY, (0,) * 84, date(2027, 1, 1))
     me_axes = chart_png.me_figure(me).axes[0]
     assert me_axes.get_title(loc="left") == "Your expected recall on 01 Jan 2027"
@@ -152,7 +152,10 @@ def test_the_strongest_and_weakest_topics_are_told_apart() -> None:
     assert colours == [chart_png.BLUE, chart_png.BLUE, chart_png.VERMILLION, chart_png.VERMILLION]
     legend = mastery_axes.get_legend()
     assert legend is not None
-    assert [t.get_text() for t in legend.get_texts()] == ["strongest", "weakest"]
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "strongest: 10+ points above",
+        "weakest: 10+ points below",
+    ]
     [legend_strong, legend_weak] = legend.legend_handles
     assert legend_strong is not None and legend_weak is not None
     assert to_hex(legend_strong.get_facecolor()).upper() == chart_png.BLUE  # type: ignore[attr-defined]
@@ -169,7 +172,9 @@ def test_the_recap_draws_the_recall_line_of_the_last_eight_weeks() -> None:
     assert drawn[3:] == [43, 44, 45, 46, 47]
     assert [t.get_text() for t in trend_axes.get_xticklabels()][-1] == WEEKS[-1].strftime("%d %b")
     assert "from the grades given by then" in trend_axes.get_xlabel()
-    assert trend_text(points) == "06 Nov 43%, 13 Nov 44%, 20 Nov 45%, 27 Nov 46%, 04 Dec 47%"
+    assert trend_text(points) == (
+        "06 Nov 43%, 13 Nov 44%, 20 Nov 45%, 27 Nov 46%, 04 Dec 47% (5 weeks so far)"
+    )
     assert trend_text(tuple(RecallPoint(day, None) for day in WEEKS)) == "No grades yet."
 
 

@@ -314,3 +314,18 @@ async def test_a_superscript_digit_in_a_form_is_a_word_not_a_number(quiz: QuizHa
     assert review.form is not None
     refused = await submit(quiz, "bob", review.form, {"answer": "1", "score": "²"})
     assert [p.field for p in refused.problems] == ["score"]
+
+
+async def test_a_grade_over_the_reviewers_stand_in_says_it_replaces_their_score(
+    quiz: QuizHarness,
+) -> None:
+    await revealed_round_with_answers(quiz)
+    await quiz.command("rate #1 4", by="bob")  # the reviewers' score grades ann: nailed
+    told = (await quiz.command("grade good", by="ann")).card
+    assert told.title == "Question #1 graded: good"
+    assert told.body.startswith(
+        "Your own grade replaces your reviewers' score (nailed), which stood in for it."
+    )
+    assert "changed" not in told.title
+    again = (await quiz.command("grade partly", by="ann")).card  # now her own grade changes
+    assert again.title == "Question #1: grade changed from good to partly"

@@ -50,7 +50,7 @@ async def test_any_member_grades_privately_and_learns_when_it_comes_back(
     await revealed_round(quiz)
     response = await quiz.command("grade partly", by="bob")  # bob did not even answer
     assert not response.public
-    assert response.card.title == "Round #1 graded: partly"
+    assert response.card.title == "Question #1 graded: partly"
     partly = FSRS.review_card(Card(card_id=1, due=quiz.clock.now()), Rating.Hard, quiz.clock.now())[
         0
     ]
@@ -72,7 +72,7 @@ async def test_a_grade_before_the_reveal_is_refused_with_the_reason(
     await quiz.answer("alice", "my answer")
     response = await quiz.command("grade good", by="alice")
     assert response.card.kind == "error"
-    assert "Round #1 is not revealed yet" in response.card.body
+    assert "Question #1 is not revealed yet" in response.card.body
     assert "💡" in response.card.body
     assert await member_cards(quiz, "alice") == {}
 
@@ -93,7 +93,7 @@ async def test_a_second_grade_replaces_the_first_and_the_log_keeps_both(
     first_at = quiz.clock.now() + timedelta(seconds=1)
     await quiz.command("grade missed", by="alice")
     changed = await quiz.command("grade good", by="alice")
-    assert changed.card.title == "Round #1: grade changed from missed to good"
+    assert changed.card.title == "Question #1: grade changed from missed to good"
     round_ = await quiz.round()
     learning = quiz.service.store.learning
     member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
@@ -112,7 +112,7 @@ async def test_a_second_grade_replaces_the_first_and_the_log_keeps_both(
     assert card.difficulty == expected.difficulty
     assert card.due == expected.due
     shown = await quiz.command("grade", by="alice")
-    assert shown.card.title == "Round #1: you graded it good"
+    assert shown.card.title == "Question #1: you graded it good"
 
 
 async def test_member_card_follows_fsrs_over_two_rounds_of_the_same_question(
@@ -190,7 +190,7 @@ async def test_grade_buttons_on_the_outline_grade_that_round(
     ]
     response = await press(quiz, "dana", "grade_nailed", str(round_.id))
     assert response is not None and not response.public
-    assert response.card.title == "Round #1 graded: nailed"
+    assert response.card.title == "Question #1 graded: nailed"
     member_id = await quiz.service.store.answers.member_id(quiz.member("dana"))
     assert await quiz.service.store.learning.round_grades(round_.id) == {member_id: Grade.NAILED}
 
@@ -229,7 +229,7 @@ async def test_me_shows_mastery_due_count_and_next_review(quiz: QuizHarness) -> 
     quiz.clock.set(card.due + timedelta(hours=1))
     later = (await quiz.command("me", by="alice")).card.plain_text()
     assert "Due for review: 1" in later
-    assert "Next review: —" in later
+    assert "Next review: now: `/quiz practice`" in later  # never "—" beside reviews due
 
 
 async def test_me_before_any_grade_says_how_to_get_mastery(quiz: QuizHarness) -> None:
