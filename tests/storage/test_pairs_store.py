@@ -13,7 +13,7 @@ import pytest
 from bot.kernel.models import ActionKind, ChannelSettings, OutboxDraft
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
-from bot.pairing.store import PairCounts, PairMember, PairRating
+from bot.pairing.store import PairCounts, PairingDue, PairMember, PairRating
 from bot.store import Store
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
@@ -107,3 +107,30 @@ async def test_a_pairing_is_recorded_once_with_its_groups_briefs_and_ratings(
     assert await store.pairs.ratings(groups[0].id) == [rating]
     assert await store.pairs.pair_counts(ann) == PairCounts(given=1, taken=0)
     assert await store.pairs.pair_counts(bob) == PairCounts(given=0, taken=1)
+
+
+async def test_many_pairings_are_recorded_together_each_once(store: Store) -> None:
+    channels = [
+        (await store.channels.create_channel(ChannelSettings(0, ref, "UTC"))).id
+        for ref in (ChannelRef("fake", "team", f"C{n}", f"#quiz{n}") for n in range(2, 5))
+    ]
+    due = [
+        PairingDue(
+            c,
+            "2026-W49",
+            f"pair:{c}:2026-W49",
+            OutboxDraft(None, ActionKind.PAIRING, f"pair:{c}:2026-W49", QUIZ),
+        )
+        for c in channels
+    ]
+    first = due[0]
+    assert await store.pairs.record_pairing(
+        first.channel_id, first.week, first.key, first.action, AT
+    )
+    # the one recorded already is left as it is; the others are recorded with their action
+    assert await store.pairs.record_pairings(due, AT) == {p.key for p in due[1:]}
+    assert await store.pairs.record_pairings(due, AT) == set()
+    assert await store.pairs.record_pairings([], AT) == set()
+    queued = [a.key for a in await store.outbox.due_actions(AT) if a.kind is ActionKind.PAIRING]
+    assert sorted(queued) == sorted(p.key for p in due)
+    assert [await store.pairs.pairing_groups(p.key) for p in due] == [[], [], []]
