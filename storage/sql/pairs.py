@@ -15,7 +15,7 @@ from storage.timestamps import to_db
 
 _MEMBER = "channel_id, member_id, member, display_name, direct_channel, topics, timezone, skip_week"
 _GROUP = "g.id, g.channel_id, g.week, g.members, g.conversation"
-RECORD_BATCH = 200  # pairings inserted by one statement (4 values each): far under the limits
+RECORD_BATCH = 200  # pairings inserted by one statement (10 values each): far under the limits
 
 
 class Pairs:
@@ -110,13 +110,16 @@ class Pairs:
                 )
                 fresh = {row[0] for row in rows}
                 recorded |= fresh
-                await session.execute_many(
-                    "INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace,"
-                    " target_channel, card, state, attempts, next_attempt_at, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
-                    " ON CONFLICT (key) DO NOTHING",
-                    [(*draft_row(p.action, now), now, now) for p in batch if p.key in fresh],
-                )
+                actions = [p.action for p in batch if p.key in fresh]
+                if actions:
+                    await session.execute(
+                        "INSERT INTO outbox (round_id, kind, key, target_platform,"
+                        " target_workspace, target_channel, card, state, attempts,"
+                        " next_attempt_at, created_at, updated_at) VALUES "
+                        + ", ".join("(?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)" for _ in actions)
+                        + " ON CONFLICT (key) DO NOTHING",
+                        [v for a in actions for v in (*draft_row(a, now), now, now)],
+                    )
         return recorded
 
     async def pairing_groups(self, key: str) -> list[PairGroup] | None:
