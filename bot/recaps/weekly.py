@@ -123,10 +123,9 @@ class WeeklyRecaps:
         if last_round is None:
             log.info("no round this week: no recap", extra=about(channel.ref))
             return
-        week = recap_week(slot, ZoneInfo(channel.timezone))
-        record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
+        record = _recap_record(channel, slot)
         if await self._recaps.record_recap(record, last_round, self._clock.now()):
-            log.info("recap of %s recorded", week, extra=about(channel.ref))
+            log.info("recap of %s recorded", record.week, extra=about(channel.ref))
             self._wake_outbox()
 
     async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
@@ -178,8 +177,34 @@ class WeeklyRecaps:
         skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
         self._warn_missed(skipped)
         await self._skips_warned.warned(slot for _, slot in skipped)
-        for (channel, slot), last_round in zip(due, due_rounds, strict=True):
-            await self._record(channel, slot, last_round)
+        await self._record_late(due, due_rounds)
+
+    async def _record_late(
+        self, due: list[tuple[ChannelSettings, datetime]], last_rounds: list[int | None]
+    ) -> None:
+        """The recaps due at start with a round to report, in one transaction for all
+        (each channel's line at debug, one line for all at info)."""
+        records: list[tuple[ChannelSettings, RecapRecord, int]] = []
+        for (channel, slot), last_round in zip(due, last_rounds, strict=True):
+            if last_round is None:
+                log.debug("no round this week: no recap", extra=about(channel.ref))
+            else:
+                records.append((channel, _recap_record(channel, slot), last_round))
+        recorded = await self._recaps.record_recaps(
+            [(record, last_round) for _, record, last_round in records], self._clock.now()
+        )
+        for channel, record, _ in records:
+            if record.key in recorded:
+                log.debug("recap of %s recorded late", record.week, extra=about(channel.ref))
+        if recorded or len(records) < len(due):
+            log.info(
+                "recaps due while down, within the grace window: %d recorded, %d channel(s)"
+                " with no round that week",
+                len(recorded),
+                len(due) - len(records),
+            )
+        if recorded:
+            self._wake_outbox()
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
         """One warning per grace window for the recaps skipped; the channels at debug."""
@@ -225,6 +250,12 @@ class WeeklyRecaps:
         png = await asyncio.to_thread(chart_png.recap_png, chart)  # ~0.1 s of CPU
         image = Image(png, f"recap-{record.week}.png", f"{chart.title}: {describe(chart)}")
         return dataclasses.replace(recap_card(recap), image=image)
+
+
+def _recap_record(channel: ChannelSettings, slot: datetime) -> RecapRecord:
+    """The channel's recap of the week its ``slot`` ends (the slot's local ISO week)."""
+    week = recap_week(slot, ZoneInfo(channel.timezone))
+    return RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
 
 
 def describe(chart: RecapChart) -> str:

@@ -94,3 +94,29 @@ async def test_missed_recaps_are_one_warning_not_one_per_channel(
     message = warnings[0].getMessage()
     assert "30 channel(s)" in message
     assert "older than the 6 h grace window; skipped" in message
+
+
+async def test_recaps_due_at_start_are_recorded_in_a_fixed_number_of_statements(
+    tmp_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog
+) -> None:
+    counts = []
+    for channels in (3, 30):
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels, catalog=catalog)  # each had a round this week
+        clock.set(FRIDAY_RECAP - timedelta(hours=1))  # started before the recap slot
+        statements: list[str] = []
+        async with running_service(db_path, [platform], clock, catalog) as service:
+            channels_now = await service.store.channels.list_channels()
+            clock.set(FRIDAY_RECAP + timedelta(hours=1))  # down over it: caught up, within grace
+            store = service.store
+            assert isinstance(store, SqliteStore)
+            await store.database.connection().set_trace_callback(statements.append)
+            await service.recaps.catch_up(channels_now)
+            counts.append(len(statements))  # not what the checks below run
+            keys = [f"recap:{c.id}:2026-W49" for c in channels_now]
+            assert await store.recaps.recorded_keys(keys) == set(keys)
+            await service.settle()
+        recaps = [m for m in platform.messages if m.card.title.startswith("Weekly recap")]
+        assert len(recaps) == channels
+        platform.messages.clear()
+    assert counts[0] == counts[1], f"statements recording 3 and 30 recaps: {counts}"
