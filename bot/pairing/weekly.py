@@ -121,15 +121,25 @@ class WeeklyPairings:
         for each, not for each of 10,000 channels; and the pairings due are recorded in one
         transaction, not one a channel."""
         now = self._clock.now()
-        decisions: dict[tuple[str, str, timedelta], datetime | None] = {}
+        # keyed by what a plan is made of (see pairing_plan), before any plan is built: a
+        # channel's is built for its scheduler
+        decisions: dict[tuple[PairSetting, str, float, bool], datetime | None] = {}
         due: list[tuple[ChannelSettings, PairingDue]] = []
         for channel in channels:
-            plan = self.plan(channel)
-            if plan is None:
-                continue
-            group = (*plan.group, plan.grace)  # (schedule text, zone name): quick to hash
+            setting = self.setting(channel.id)
+            group = (
+                setting,
+                channel.timezone,
+                channel.grace_hours,
+                channel.disabled_reason is None,
+            )
             if group not in decisions:
-                decisions[group] = missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
+                plan = self.plan(channel)
+                decisions[group] = (
+                    None
+                    if plan is None
+                    else missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
+                )
             slot = decisions[group]
             if slot is not None:
                 due.append((channel, _pairing_due(channel, slot)))

@@ -1,0 +1,77 @@
+"""What start-up does and keeps for each channel, at many channels on schedules and
+timezones of their own (bench/startup.py measures the same at 10,000): each channel's
+recap and pairing plans are worked out once (the catch-ups decide per schedule, zone and
+grace window, before any channel's plan is built), and the memory a started bot keeps
+per channel stays small (a channel on the default recap and pairing keeps no setting of
+its own, and the settings read from the store share their repeated strings)."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.pairing.weekly
+import bot.recaps.weekly
+from bot.pairing.schedule import pairing_plan
+from bot.recaps._schedule import recap_plan
+from questions.catalog import Catalog
+from tests.core.test_start_up_scales_with_schedules import add_channels, started
+from tests.fakes import FakePlatform
+
+KEPT_PER_CHANNEL = 1_500  # bytes of Python objects a started bot keeps per channel
+
+
+async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await add_channels(db_path, 120, catalog)
+    plans: dict[str, list[int]] = {"recap": [], "pairing": []}
+
+    def counted(kind: str, plan: Any) -> Any:
+        def count(channel: Any, setting: Any) -> Any:
+            plans[kind].append(channel.id)
+            return plan(channel, setting)
+
+        return count
+
+    monkeypatch.setattr(bot.recaps.weekly, "recap_plan", counted("recap", recap_plan))
+    monkeypatch.setattr(bot.pairing.weekly, "pairing_plan", counted("pairing", pairing_plan))
+    async with started(db_path, platform, catalog):
+        pass
+    for kind, channels in plans.items():
+        # once for the scheduler; the catch-up builds one per (schedule, zone, grace) only
+        assert len(channels) - len(set(channels)) <= 12, f"{kind} plans: {len(channels)}"
+
+
+async def kept_after_start(db_path: Path, platform: FakePlatform, catalog: Catalog) -> int:
+    """Bytes of Python objects allocated by a start and still held while the bot runs."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        async with started(db_path, platform, catalog):
+            gc.collect()
+            kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return kept
+
+
+async def test_a_started_bot_keeps_little_per_channel(
+    tmp_path: Path, platform: FakePlatform, catalog: Catalog
+) -> None:
+    kept = []
+    for channels in (60, 660):
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels, catalog)
+        await kept_after_start(db_path, platform, catalog)  # caches every start fills
+        kept.append(await kept_after_start(db_path, platform, catalog))
+    per_channel = (kept[1] - kept[0]) / 600
+    assert per_channel <= KEPT_PER_CHANNEL, f"{per_channel:.0f} bytes kept per channel"
+
