@@ -1,14 +1,17 @@
 """What start-up does and keeps for each channel, at many channels on schedules and
 timezones of their own (bench/startup.py measures the same at 10,000): each channel's
 recap and pairing plans are worked out once (the catch-ups decide per schedule, zone and
-grace window, before any channel's plan is built), and the memory a started bot keeps
-per channel stays small (a channel on the default recap and pairing keeps no setting of
-its own, and the settings read from the store share their repeated strings)."""
+grace window, before any channel's plan is built), the memory a started bot keeps per
+channel stays small (a channel on the default recap and pairing keeps no setting of its
+own, and the settings read from the store share their repeated strings), and reading the
+channels never holds all their raw rows at once (the peak resident size is what counts)."""
 
 from __future__ import annotations
 
 import gc
+import sqlite3
 import tracemalloc
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ import bot.recaps.weekly
 from bot.pairing.schedule import pairing_plan
 from bot.recaps._schedule import recap_plan
 from questions.catalog import Catalog
+from storage.sqlite.store import SqliteStore
 from tests.core.test_start_up_scales_with_schedules import add_channels, started
 from tests.fakes import FakePlatform
 
@@ -75,3 +79,46 @@ async def test_a_started_bot_keeps_little_per_channel(
     per_channel = (kept[1] - kept[0]) / 600
     assert per_channel <= KEPT_PER_CHANNEL, f"{per_channel:.0f} bytes kept per channel"
 
+
+async def raw_channels(db_path: Path, count: int) -> None:
+    """``count`` channels written straight to the database (thousands, quickly)."""
+    async with SqliteStore.open(db_path):
+        pass
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.executemany(
+            "INSERT INTO channels (platform, workspace, channel, name, timezone, schedule,"
+            " reveal_emoji, reveal_min_reactors, followup_policy, grace_hours)"
+            " VALUES ('fake', 'team', ?, ?, 'Europe/Berlin', 'weekdays 09:30', '💡', 1,"
+            " 'after_first_answer', 6)",
+            ((f"C{n}", f"quiz-{n}") for n in range(count)),
+        )
+
+
+async def transient_reading_channels(db_path: Path) -> int:
+    """Bytes held while the channels are read beyond what the read channels keep."""
+    async with SqliteStore.open(db_path) as store:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            channels = await store.channels.list_channels()
+            peak = tracemalloc.get_traced_memory()[1]
+            # aiosqlite's thread holds its last result until its next call
+            await store.meta.get_meta("nothing")
+            gc.collect()
+            kept = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        assert [c.ref.channel_id for c in channels[:2]] == ["C0", "C1"]
+    return peak - kept
+
+
+async def test_reading_the_channels_holds_a_bounded_number_of_rows_at_once(
+    tmp_path: Path,
+) -> None:
+    transient = []
+    for channels in (1_500, 4_500):
+        db_path = tmp_path / f"{channels}.db"
+        await raw_channels(db_path, channels)
+        transient.append(await transient_reading_channels(db_path))
+    # three times the channels: about the same rows held at once, not three times as many
+    assert transient[1] < 1.5 * transient[0], f"bytes held beyond the channels: {transient}"
