@@ -152,6 +152,7 @@ async def serve(db: Path, port: int, at: datetime | None = None) -> None:
     from bench_platform import BenchPlatform
 
     from adapters.ops.health import start_health_server
+    from adapters.ops.heap import freeze_start_up_heap
     from adapters.ops.logs import configure_logging
     from adapters.ops.metrics import PrometheusMetrics
     from bot.kernel.clock import SystemClock
@@ -174,10 +175,12 @@ async def serve(db: Path, port: int, at: datetime | None = None) -> None:
             background=True,
             metrics=metrics,
         )
+        freeze_start_up_heap()  # as quizbot run does, before the start and once up
         await service.start()
         stopping = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         health = await start_health_server(port, store.meta, [], metrics, host="127.0.0.1")
+        freeze_start_up_heap()
         try:
             await stopping.wait()
         finally:
