@@ -5,7 +5,7 @@ left as it is."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -57,3 +57,22 @@ async def test_many_recaps_are_recorded_together_each_once(store: Store) -> None
         (r.key, round_id) for r, round_id in recaps
     )
     assert await store.recaps.recap_by_key(first.key) == first
+
+
+async def test_the_weeks_of_thousands_of_recaps_are_read_in_order(store: Store) -> None:
+    ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
+    (channel, round_id), (other, other_round) = [
+        await channel_with_a_round(store, n, ids[("p", "q1")]) for n in range(2)
+    ]
+    week = (SLOT - timedelta(days=1), SLOT + timedelta(minutes=1))
+    before = (SLOT - timedelta(days=8), SLOT - timedelta(days=1))
+    windows = [(channel, *week), (other, *before), (other, *week)] * 900  # 2,700: two batches
+    assert (
+        await store.recaps.last_rounds_between(windows)
+        == [
+            round_id,
+            None,
+            other_round,
+        ]
+        * 900
+    )
