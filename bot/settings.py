@@ -24,7 +24,8 @@ from pydantic_settings import (
 from bot.kernel.errors import QuizError
 from bot.kernel.models import FollowUpPolicy
 from bot.kernel.quoting import quoted
-from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
+from bot.scheduling.question_schedule import parse_question_schedule
+from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
 
 PLATFORMS = ("console", "slack", "discord")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -217,7 +218,7 @@ class Settings(BaseSettings):
     @classmethod
     def _known_schedule(cls, value: str) -> str:
         try:
-            return parse_schedule(value).text
+            return parse_question_schedule(value).text
         except ScheduleError as problem:
             raise ValueError(str(problem)) from None
 

@@ -44,12 +44,8 @@ from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
 from bot.scheduling.next_post import next_post
-from bot.scheduling.schedule_spec import (
-    ScheduleError,
-    is_timezone_name,
-    parse_schedule,
-    parse_timezone,
-)
+from bot.scheduling.question_schedule import parse_question_schedule
+from bot.scheduling.schedule_spec import ScheduleError, is_timezone_name, parse_timezone
 from bot.scheduling.skipped_days import SkippedDayStore
 from questions.pack import Difficulty
 
@@ -207,7 +203,7 @@ def normalized_schedule(spec: str, timezone: str) -> tuple[str, str]:
     """The schedule and the timezone's canonical name ("europe/berlin" -> "Europe/Berlin")
     as they will be stored; raises ValueError with the right form."""
     try:
-        return parse_schedule(spec).text, parse_timezone(timezone).key
+        return parse_question_schedule(spec).text, parse_timezone(timezone).key
     except ScheduleError as problem:
         raise ValueError(str(problem)) from problem
 

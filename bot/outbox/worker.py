@@ -47,7 +47,7 @@ from bot.recaps.recap import chart_key
 from bot.reviews.cards import best_answer_card
 from bot.rounds import cards
 from bot.rounds.engine import REVEAL_KINDS
-from bot.rounds.timed import due_again, waits_for_the_next_question
+from bot.rounds.timed import due_again, last_call_passed, waits_for_the_next_question
 from bot.store import Store
 from questions.pack import Question
 
@@ -379,16 +379,23 @@ class OutboxWorker:
         """Put a timed step off when the channel's settings, changed since it was queued,
         make it due later, or when the next question it waits for falls on a skipped day;
         whether it was."""
-        skipped: list[date] = []
-        if waits_for_the_next_question(action.kind, channel):
-            since = round_.created_at.astimezone(ZoneInfo(channel.timezone)).date()
-            skipped = await self._store.skipped_days.skipped_days(channel.id, since)
+        skipped = await self._skipped_days(action, round_, channel)
         due = due_again(action.kind, channel, round_, skipped)
         now = self._clock.now()
         if due is None or due <= now:
             return False
         await self._store.outbox.postpone_actions([action.id], due, at=now)
         return True
+
+    async def _skipped_days(
+        self, action: OutboxAction, round_: Round, channel: ChannelSettings
+    ) -> list[date]:
+        """The skipped days that move a timed step (none unless it waits for the next
+        scheduled question)."""
+        if not waits_for_the_next_question(action.kind, channel):
+            return []
+        since = round_.created_at.astimezone(ZoneInfo(channel.timezone)).date()
+        return await self._store.skipped_days.skipped_days(channel.id, since)
 
     def _pacing_wait(self, action: OutboxAction, round_: Round, channel: ChannelSettings) -> float:
         """Seconds the platform's per-channel pacing would hold this action's message."""
@@ -621,8 +628,14 @@ class OutboxWorker:
                     self.wake()
                 return None
             case ActionKind.LAST_CALL:
-                if due_again(action.kind, channel, round_) is not None and (
-                    await self._notices.last_call(platform, round_, channel, self._clock.now())
+                now = self._clock.now()
+                skipped = await self._skipped_days(action, round_, channel)
+                if last_call_passed(channel, round_, now, skipped):
+                    log.info(
+                        "question #%d: its last call's moment passed; none sent", round_.number
+                    )
+                elif due_again(action.kind, channel, round_, skipped) is not None and (
+                    await self._notices.last_call(platform, round_, channel, now)
                 ):
                     self.wake()
                 return None

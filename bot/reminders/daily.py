@@ -5,7 +5,8 @@ removes it. Each reminder is a daily slot of the same scheduler as rounds and re
 (:class:`~bot.scheduling.scheduler.QuizScheduler`, slots from
 :mod:`bot.scheduling.schedule_spec`, so a local
 time skipped or repeated by a daylight-saving change fires once). When a slot fires and
-the member's FSRS cards have reviews due, the reminder is queued in the outbox under
+the member's FSRS cards have reviews due by the end of that local day (the day a member
+is told a question comes back), the reminder is queued in the outbox under
 ``remind:<member>:<local date>``: however often that day's slot is handled (a restart,
 catch-up after downtime, several replicas), the key is queued once and the outbox sends
 it once. A member away (``/quiz away``) on the reminder's local date gets none.
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
@@ -61,11 +63,16 @@ def reminder_plan(reminder: Reminder) -> ChannelPlan:
     )
 
 
+def day_end(day: date, zone: ZoneInfo) -> datetime:
+    """The end of the local day (UTC): the next day's local midnight."""
+    return datetime.combine(day + timedelta(days=1), time(), tzinfo=zone).astimezone(UTC)
+
+
 def reminder_card(due: int) -> Card:
     questions = "question is" if due == 1 else "questions are"
     return cards.info(
         "Time to review",
-        f"{due} {questions} due for review. Start with `/quiz practice`; "
+        f"{due} {questions} due for review today. Start with `/quiz practice`; "
         "`/quiz remind off` stops these reminders.",
     )
 
@@ -151,7 +158,7 @@ class DailyReminders:
             # the new one): that day's reminder comes at the new time
             log.info("member %d: reminder time changed; slot %s not used", member_id, slot)
             return
-        await self._remind(reminder, slot.astimezone(plan.tz).date())
+        await self._remind(reminder, slot.astimezone(plan.tz).date(), plan.tz)
 
     async def catch_up(self, reminders: Iterable[Reminder]) -> None:
         """After downtime: today's reminder of each member, if its time passed within the
@@ -164,15 +171,19 @@ class DailyReminders:
                 continue
             decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
             if decision.post is not None:
-                await self._remind(reminder, decision.post.astimezone(plan.tz).date())
+                await self._remind(reminder, decision.post.astimezone(plan.tz).date(), plan.tz)
 
-    async def _remind(self, reminder: Reminder, day: date) -> None:
+    async def _remind(self, reminder: Reminder, day: date, zone: ZoneInfo) -> None:
+        """Queue the reminder of the member's local ``day`` when reviews are due during
+        it: a question told to come back that day is due at the hour it was graded, after
+        an 08:00 reminder, and asked at that instant it waited a day (or, after a restart,
+        came at the hour the catch-up found it due)."""
         if is_away(await self._away.until_for_member(reminder.member_id), day):
             log.debug("member %d: away on %s; no reminder", reminder.member_id, day)
             return
-        now = self._clock.now()
+        ends = day_end(day, zone)
         member_cards = await self._learning.member_cards(reminder.member_id)
-        due = sum(1 for card in member_cards.values() if card.due <= now)
+        due = sum(1 for card in member_cards.values() if card.due < ends)
         if due == 0:
             log.debug("member %d: no review due on %s; no reminder", reminder.member_id, day)
             return

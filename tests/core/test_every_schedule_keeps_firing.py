@@ -87,3 +87,26 @@ async def test_each_schedule_fires_every_time_in_one_process(
             f"remind:{ann}:{(first_day + timedelta(days=n)).isoformat()}" for n in range(DAYS - 1)
         ],
     }
+
+
+async def test_a_changed_schedules_next_slot_posts(
+    running: tuple[QuizHarness, SchedulerTime], clock: FakeClock
+) -> None:
+    quiz, time = running
+    start = clock.now()  # Monday 08:00 UTC
+    await quiz.command("schedule 22 9 * * * UTC")
+    await time.run_until(start.replace(hour=9, minute=30))
+    await quiz.command("schedule daily 10:00 UTC")  # after the old schedule's slot fired
+    await time.run_until(start + timedelta(days=1, hours=3))
+    await quiz.command("schedule daily 08:30 UTC")  # after today's 08:30: tomorrow's
+    await time.run_until(start + timedelta(days=2, hours=3))
+
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert channel is not None
+    rounds = [await quiz.service.store.rounds.round_by_number(channel.id, n) for n in range(1, 6)]
+    assert [r.scheduled_for for r in rounds if r is not None] == [
+        start.replace(hour=9, minute=22),
+        start.replace(hour=10),
+        start.replace(hour=10) + timedelta(days=1),
+        start.replace(hour=8, minute=30) + timedelta(days=2),
+    ]

@@ -126,7 +126,7 @@ async def test_the_reminder_comes_once_a_day_and_only_with_reviews_due(
     first = (due + timedelta(days=1)).astimezone(BERLIN).date()
     await fire(quiz, "ann", slot_on(first))
     assert reminders_to(platform, "ann") == [
-        "1 question is due for review. Start with `/quiz practice`; "
+        "1 question is due for review today. Start with `/quiz practice`; "
         "`/quiz remind off` stops these reminders."
     ]
     # the same day's slot handled again (a restart's catch-up, another replica): no second DM
