@@ -12,11 +12,12 @@ fake clock jumps to the next thing due (``tests/soak/time_machine.py``). With tw
 replicas, the members' events alternate between them.
 
 Prints per run: simulated days, channels, moments the clock stopped at, posts received,
-posts expected, misses, duplicates, posts at another time, posts not expected, the wall
-time of the days, per simulated day, and its ratio to the SQLite run of the same
-invocation (the baseline); the last ten days' wall time per day against the first ten's
-(about 1: nothing piles up); resident memory after the run. Then the first problems, if
-any. Exits non-zero when a run had one.
+posts expected, misses, duplicates, posts at another time, posts not expected, answers
+handled but not stored (a replica that did not know the round), the wall time of the
+days, per simulated day, and its ratio to the SQLite run of the same invocation (the
+baseline); the last two weeks' wall time against the first two weeks' (about 1: nothing
+piles up over the days); resident memory after the run. Then the first problems, if any.
+Exits non-zero when a run had one.
 
     PYTHONPATH=. python bench/soak.py [--days 90] [--channels 5] [--runs sqlite,postgres,replicas]
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -111,18 +111,20 @@ class Outcome:
             f"{self.run:9} {days} days, {channels} channels, {self.soak.moments} moments: "
             f"received {r.received}, expected {r.expected}; misses {r.misses}, "
             f"duplicates {r.duplicates}, at another time {r.wrong_time}, "
-            f"not expected {r.unexpected}; {self.soak.wall_seconds:.1f} s "
-            f"({per_day * 1000:.0f} ms a day{ratio}); last/first ten days "
+            f"not expected {r.unexpected}; answers not stored {len(self.soak.unsaved)}; "
+            f"{self.soak.wall_seconds:.1f} s "
+            f"({per_day * 1000:.0f} ms a day{ratio}); last/first two weeks "
             f"{drift(self.soak.day_seconds):.2f}; RSS {self.rss_mb:.0f} MB"
         )
 
 
-def drift(day_seconds: list[float], span: int = 10) -> float:
-    """The last ``span`` days' median wall time per day over the first ``span`` days'."""
+def drift(day_seconds: list[float], span: int = 14) -> float:
+    """The last ``span`` days' wall time over the first ``span`` days' (two whole weeks
+    each: the same recaps and pairings)."""
     if len(day_seconds) < 2 * span:
         return float("nan")
-    first = statistics.median(day_seconds[:span])
-    return statistics.median(day_seconds[-span:]) / first if first > 0 else float("nan")
+    first = sum(day_seconds[:span])
+    return sum(day_seconds[-span:]) / first if first > 0 else float("nan")
 
 
 def rss_mb() -> float:
@@ -153,6 +155,7 @@ async def main() -> int:
     failed = False
     for outcome in outcomes:
         extra = outcome.soak.refused + outcome.soak.failures
+        extra += [f"answer not stored: {answer}" for answer in outcome.soak.unsaved]
         problems = outcome.soak.result.problems + extra
         if problems:
             failed = True

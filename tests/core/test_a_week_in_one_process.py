@@ -47,7 +47,7 @@ async def test_every_post_of_a_week_arrives_once_at_its_time(backend: str, tmp_p
     async with open_store(backend, tmp_path, **store_options(backend)) as store:
         run = await soak(WEEK, [store])
 
-    assert (run.refused, run.failures) == ([], [])
+    assert (run.refused, run.unsaved, run.failures) == ([], [], [])
     assert run.result.problems == [], run.result.summary()
     kinds = run.result.per_kind
     assert (kinds["question"], kinds["recap"], kinds["brief"]) == (7, 1, 4 + 3)

@@ -38,10 +38,11 @@ def store_options(backend: str) -> dict[str, Any]:
 class SoakRun:
     result: SoakResult
     refused: list[str]  # member steps the bot refused
+    unsaved: list[str]  # answers the bot handled without storing them
     failures: list[str]  # outbox passes that raised
     moments: int  # moments the clock stopped at
     wall_seconds: float  # the days, set-up and checks left out
-    day_seconds: list[float]  # the wall time of each simulated day (UTC days from the start)
+    day_seconds: list[float]  # the wall time of each whole simulated day (24 h from the start)
 
 
 async def soak(plan: SoakPlan, stores: Sequence[Store]) -> SoakRun:
@@ -83,7 +84,10 @@ async def soak(plan: SoakPlan, stores: Sequence[Store]) -> SoakRun:
                 await service.stop()
     result = check(plan, team.journal, platform.received())
     days = _day_seconds(plan, machine.trace, began)
-    return SoakRun(result, team.journal.refused, machine.failures, machine.moments, wall, days)
+    journal = team.journal
+    return SoakRun(
+        result, journal.refused, journal.unsaved, machine.failures, machine.moments, wall, days
+    )
 
 
 def _day_seconds(plan: SoakPlan, trace: list[tuple[datetime, float]], began: float) -> list[float]:
@@ -93,7 +97,7 @@ def _day_seconds(plan: SoakPlan, trace: list[tuple[datetime, float]], began: flo
     for moment, at in trace:
         ends[(moment - plan.start) // timedelta(days=1)] = at
     seconds, before = [], began
-    for day in range(max(ends, default=-1) + 1):
+    for day in range(min(plan.days, max(ends, default=-1) + 1)):
         end = ends.get(day, before)
         seconds.append(end - before)
         before = end

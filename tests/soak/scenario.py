@@ -154,6 +154,7 @@ class Journal:
     reminders: dict[tuple[str, date], tuple[datetime, bool]] = field(default_factory=dict)
     away: dict[str, list[tuple[datetime, date]]] = field(default_factory=dict)  # set at, until
     refused: list[str] = field(default_factory=list)  # a member's step the bot refused
+    unsaved: list[str] = field(default_factory=list)  # answers handled but never stored
 
     def is_away(self, member: str, moment: datetime, day: date) -> bool:
         """As the bot decides it: the latest period set by ``moment`` covers ``day``."""
@@ -279,6 +280,11 @@ class TeamSoak:
             )
         )
         self.journal.answered.add((channel.number, day, role))
+        member_id = await service.store.answers.member_id(self._member(member))
+        stored = await service.store.answers.round_answers(round_.id)
+        if member_id not in {answer.member_id for answer in stored}:
+            replica = self.services.index(service)
+            self.journal.unsaved.append(f"{member}'s answer of {day}, through service {replica}")
 
     async def _reveal(self, channel: SoakChannel, day: date, role: str) -> None:
         service = self._next_service()
