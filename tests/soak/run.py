@@ -38,6 +38,7 @@ def store_options(backend: str) -> dict[str, Any]:
 class SoakRun:
     result: SoakResult
     refused: list[str]  # member steps the bot refused
+    answers: int  # answers the members gave
     unsaved: list[str]  # answers the bot handled without storing them
     failures: list[str]  # outbox passes that raised
     moments: int  # moments the clock stopped at
@@ -86,7 +87,14 @@ async def soak(plan: SoakPlan, stores: Sequence[Store]) -> SoakRun:
     days = _day_seconds(plan, machine.trace, began)
     journal = team.journal
     return SoakRun(
-        result, journal.refused, journal.unsaved, machine.failures, machine.moments, wall, days
+        result,
+        journal.refused,
+        len(journal.answered),
+        journal.unsaved,
+        machine.failures,
+        machine.moments,
+        wall,
+        days,
     )
 
 
