@@ -1,10 +1,11 @@
 """Keeps a process's channel settings, and what else it keeps of the store (``Followed``:
-the bank's questions, the members' reminders), in step with a store that other
-processes change.
+the bank's questions, the members' reminders, the channels' pairing slots), in step with
+a store that other processes change.
 
 Replicas sharing PostgreSQL each keep the channels' settings in memory (the engine's
 cache, the scheduler's jobs), and so the workspaces' questions and overrides (the
-engine's catalog) and the members' reminders (their scheduler's jobs). A change one
+engine's catalog), the members' reminders and the channels' pairing slots (their
+schedulers' jobs). A change one
 replica makes reaches the others two ways:
 
 - at once: the store announces each changed row (a NOTIFY sent by the transaction

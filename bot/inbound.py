@@ -1,6 +1,8 @@
 """Every inbound event goes through the same steps, once and in this order (bolt's
 middleware is the model):
 
+0. every text it carries is made storable (:mod:`bot.kernel.storable_text`: a NUL or a
+   lone surrogate becomes U+FFFD), so no store refuses what a member typed;
 1. the bot's own messages and reactions are ignored;
 2. answers, edits and reactions outside a quiz channel are ignored;
 3. a duplicate delivery (a Slack retry, a gateway replay) is dropped by its event id
@@ -39,6 +41,7 @@ from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
+from bot.kernel.storable_text import storable_event
 from bot.kernel.stores import DeliveryStore
 from bot.rounds.engine import QuizEngine
 
@@ -121,6 +124,7 @@ class InboundChain:
         edit, reaction or direct message could not be recorded, so the adapter never
         acknowledges it and it is delivered again. A command or a button that fails gets
         an error card, and so does a direct message that was refused."""
+        event = storable_event(event)
         try:
             return await self._steps(event)
         except NotRecorded:

@@ -61,6 +61,7 @@ from bot.notices.commands import NoticeCommands
 from bot.outbox.retention import Retention
 from bot.outbox.worker import OutboxWorker
 from bot.pairing.commands import PairCommands
+from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway, WeeklyPairings
 from bot.practice.commands import PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
@@ -76,6 +77,14 @@ from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.scheduling.next_post import next_post
+from bot.scheduling.passing_time import (
+    AtEachMoment,
+    PassingTime,
+    SettableClock,
+    Timer,
+    channel_timer,
+    question_plan,
+)
 from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
@@ -211,8 +220,7 @@ class QuizService:
             grading=self.grading,
             members=store.answers,
             question_of=self.engine.question_for,
-            send_direct=self.engine.send_direct,
-            queue=self.engine.queue,
+            wake_outbox=self.outbox.wake,
             clock=clock,
             channel_of=self.engine.channel,
         )
@@ -272,7 +280,7 @@ class QuizService:
         )
         self._retention_task: asyncio.Task[None] | None = None
         # Replicas sharing the store follow each other's changes of channels, bank
-        # questions and reminders; this only keeps what is cached current, so it runs
+        # questions, reminders and pairing slots; this only keeps what is cached current, so it runs
         # without background work (tests) too.
         self.channel_sync = (
             ChannelSync(
@@ -291,6 +299,12 @@ class QuizService:
                         store.reminder_versions,
                         store.reminders.reminder,
                         self.reminders.stored,
+                    ),
+                    Followed(
+                        ChangeKind.PAIR_SCHEDULE,
+                        store.pair_schedule_versions,
+                        self.pairings.read_stored,
+                        self._pairing_stored,
                     ),
                 ),
             )
@@ -510,17 +524,49 @@ class QuizService:
         else:
             self.scheduler.remove_channel(channel.id)
             self.recap_scheduler.remove_channel(channel.id)
+        self._plan_pairing(channel)
+
+    def _plan_pairing(self, channel: ChannelSettings) -> None:
         if self.pair_scheduler is not None:
             wanted = channel.ref.platform in self.platforms
             self.pair_scheduler.set_plan(
                 channel.id, self.pairings.plan(channel) if wanted else None
             )
 
+    def _pairing_stored(self, channel_id: int, stored: StoredPairing | None) -> None:
+        """Another replica changed the channel's pairing slot: kept and planned here too."""
+        if stored is not None:
+            self.pairings.stored(stored)
+            self._plan_pairing(stored.channel)
+
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now
         replace the cached ones and its schedule follows, as after a change made here."""
         self.engine.remember_channel(channel)
         self.channel_changed(channel)
+
+    async def pass_time(self, duration: timedelta, at_each: AtEachMoment | None = None) -> datetime:
+        """Let ``duration`` pass on the service's clock (one that can be set: a console
+        script's) doing in order what falls due meanwhile, as the schedulers and the outbox
+        worker would (:mod:`bot.scheduling.passing_time`); returns the time at its end."""
+        if not isinstance(self.clock, SettableClock):
+            raise TypeError("time can pass only on a clock that can be set")
+        channels = self._channels_here
+        timers = (
+            channel_timer(channels, question_plan, self.slots.post_slot),
+            channel_timer(channels, self.recaps.plan, self.recaps.on_slot),
+            channel_timer(channels, self.pairings.plan, self.pairings.on_slot),
+            Timer(self.reminders.plans, self.reminders.on_slot),
+        )
+        passing = PassingTime(self.clock, timers, self._next_action_due, self.settle)
+        return await passing.wait(duration, at_each)
+
+    async def _channels_here(self) -> list[ChannelSettings]:
+        channels = await self.store.channels.list_channels()
+        return [channel for channel in channels if channel.ref.platform in self.platforms]
+
+    async def _next_action_due(self, after: datetime) -> datetime | None:
+        return await self.store.outbox.next_due_after(after, platforms=self.platforms.keys())
 
     def next_post(self, channel: ChannelSettings) -> datetime | None:
         return next_post(channel, self.clock.now())

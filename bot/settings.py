@@ -230,6 +230,15 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown log level {quoted(value)}: use {', '.join(LOG_LEVELS)}")
         return level
 
+    @field_validator("discord_token", "slack_bot_token", "slack_app_token")
+    @classmethod
+    def _one_line_token(cls, value: SecretStr | None) -> SecretStr | None:
+        # Sent in an HTTP header, where aiohttp refuses a line break as header injection:
+        # a traceback at the first request, which doctor took for a network failure.
+        if value is not None and (problem := token_problem(value.get_secret_value())):
+            raise ValueError(problem)
+        return value
+
     @field_validator("slack_redirect_uri")
     @classmethod
     def _redirect_uri(cls, value: str | None) -> str | None:
@@ -320,6 +329,26 @@ def required_credentials(platform: str, *, slack_http: bool) -> tuple[str, ...]:
     if platform == "discord":
         return ("discord_token",)
     return ()
+
+
+def token_problem(token: str) -> str | None:
+    """Why a platform token cannot be right (never quoting it), or None. Tokens are one
+    line of printable characters without spaces; a pasted or file-read token may carry a
+    line break."""
+    for char in token:
+        if char in "\r\n":
+            found = "a line break"
+        elif char.isspace():
+            found = "a space"
+        elif not char.isprintable():
+            found = "a control character"
+        else:
+            continue
+        return (
+            f"malformed: the token holds {found}; a token is one line without spaces:"
+            " copy it again from the platform's settings"
+        )
+    return None
 
 
 def load_settings(config: Path | None = None, **overrides: Any) -> Settings:

@@ -48,23 +48,20 @@ def pack_from_csv(text: str, file: Path, *, pack_id: str, title: str) -> Pack:
             problems.append(PackProblem(file, number, WHOLE_FILE, message))
             continue
         row = dict(zip(header, cells, strict=False))
-        data = _question_data(row)
-        if notes_problem := _attach_notes(data, row.get(NOTES_COLUMN, "")):
-            problems.append(PackProblem(file, number, NOTES_COLUMN, notes_problem))
-            continue
-        try:
-            question = check_question(data)
-        except QuestionInvalid as invalid:
-            problems += [_cell_problem(file, number, p.field, p.message) for p in invalid.problems]
-            continue
-        if question.id in first_row_of:
+        question = _row_question(row, file, number, problems)
+        # an id is taken by its first row whatever else is wrong there: a later row with
+        # the same id is a duplicate to fix as well, named in the same run
+        question_id = row.get("id", "").strip()
+        if question_id in first_row_of:
             message = (
-                f"duplicate question id {question.id!r} (first at row {first_row_of[question.id]})"
+                f"duplicate question id {question_id!r} (first at row {first_row_of[question_id]})"
             )
             problems.append(PackProblem(file, number, "id", message))
             continue
-        first_row_of[question.id] = number
-        questions.append(question)
+        if question_id:
+            first_row_of[question_id] = number
+        if question is not None:
+            questions.append(question)
     if problems:
         raise PackError(problems)
     if not questions:
@@ -74,6 +71,21 @@ def pack_from_csv(text: str, file: Path, *, pack_id: str, title: str) -> Pack:
     except ValidationError as exc:
         messages = "; ".join(str(e["msg"]) for e in exc.errors())
         raise PackError([PackProblem(file, HEADER_ROW, "(pack)", messages)]) from None
+
+
+def _row_question(
+    row: dict[str, str], file: Path, number: int, problems: list[PackProblem]
+) -> Question | None:
+    """The row's question, or None with its problems added to ``problems``."""
+    data = _question_data(row)
+    if notes_problem := _attach_notes(data, row.get(NOTES_COLUMN, "")):
+        problems.append(PackProblem(file, number, NOTES_COLUMN, notes_problem))
+        return None
+    try:
+        return check_question(data)
+    except QuestionInvalid as invalid:
+        problems += [_cell_problem(file, number, p.field, p.message) for p in invalid.problems]
+        return None
 
 
 def _header_problems(header: list[str], file: Path) -> list[PackProblem]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -25,6 +25,7 @@ from questions.yaml_positions import (
 PACK_SUFFIXES = (".yaml", ".yml")
 WHOLE_FILE = "(file)"
 WHOLE_PACK = "(pack)"
+MAX_NESTING = 100  # collections in collections; a pack has a handful, PyYAML fails near 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ def bundled_packs_dir() -> Path:
 
 
 def load_pack(path: Path) -> Pack:
-    return _parse(_read(path), path)[0]
+    return _parse(read_text(path), path)[0]
 
 
 def parse_pack(text: str, file: Path) -> Pack:
@@ -61,16 +62,24 @@ def parse_pack(text: str, file: Path) -> Pack:
     return _parse(text, file)[0]
 
 
-def load_packs(paths: Sequence[Path]) -> list[Pack]:
-    """Load files and each ``*.yaml``/``*.yml`` of directories; raises all problems at once."""
+def load_packs(paths: Sequence[Path], *, beside: Mapping[str, Path] | None = None) -> list[Pack]:
+    """Load files and each ``*.yaml``/``*.yml`` of directories; raises all problems at once.
+    ``beside``: the ids of packs loaded with these (the bundled ones), by their files; a
+    pack of another file may not take one."""
     problems: list[PackProblem] = []
     packs: list[Pack] = []
     owner_of_id: dict[str, Path] = {}
+    taken = beside or {}
     for file in _pack_files(paths, problems):
         try:
-            pack, id_line = _parse(_read(file), file)
+            pack, id_line = _parse(read_text(file), file)
         except PackError as exc:
             problems.extend(exc.problems)
+            continue
+        owner = taken.get(pack.id)
+        if owner is not None and owner.resolve() != file.resolve():
+            message = f"pack id {pack.id!r} is already used by the bundled pack {owner}"
+            problems.append(PackProblem(file, id_line, "id", message))
             continue
         if pack.id in owner_of_id:
             message = f"pack id {pack.id!r} is already used by {owner_of_id[pack.id]}"
@@ -83,18 +92,32 @@ def load_packs(paths: Sequence[Path]) -> list[Pack]:
     return packs
 
 
+def bundled_pack_files() -> dict[str, Path]:
+    """The bundled packs' ids, each with its file."""
+    return {load_pack(file).id: file for file in _pack_files([bundled_packs_dir()], [])}
+
+
 def load_catalog(extra_dirs: Sequence[Path] = ()) -> Catalog:
     return Catalog(load_packs([bundled_packs_dir(), *extra_dirs]))
 
 
-def _read(path: Path) -> str:
+def read_text(path: Path) -> str:
+    """The file as text (a BOM dropped, as spreadsheets write one); raises PackError naming
+    the line and column of a byte that is not UTF-8, or why the file cannot be read."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problem = PackProblem(path, 0, WHOLE_FILE, f"not UTF-8 text ({exc.reason})")
+        raw = path.read_bytes()
     except OSError as exc:
-        problem = PackProblem(path, 0, WHOLE_FILE, f"cannot read: {exc.strerror}")
-    raise PackError([problem])
+        raise PackError(
+            [PackProblem(path, 0, WHOLE_FILE, f"cannot read: {exc.strerror}")]
+        ) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - line_start + 1  # in bytes
+        message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} in column {column}"
+        raise PackError([PackProblem(path, line, WHOLE_FILE, message)]) from None
 
 
 def _pack_files(paths: Iterable[Path], problems: list[PackProblem]) -> list[Path]:
@@ -117,6 +140,32 @@ def _pack_files(paths: Iterable[Path], problems: list[PackProblem]) -> list[Path
 
 def _parse(text: str, file: Path) -> tuple[Pack, int]:
     """The pack and the line of its ``id``, or a PackError with every problem found."""
+    try:
+        return _parse_document(text, file)
+    except RecursionError:  # PyYAML composes (and we walk) nested collections recursively
+        line = _too_deep_line(text)
+        message = f"invalid YAML: nested too deeply (over {MAX_NESTING} levels)"
+        raise PackError([PackProblem(file, line, "(yaml)", message)]) from None
+
+
+def _too_deep_line(text: str) -> int:
+    """The line where ``text`` nests collections deeper than MAX_NESTING (1 if it never
+    does), found by PyYAML's parser, which reads events without recursing."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING and event.start_mark is not None:
+                    return int(event.start_mark.line) + 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return 1
+
+
+def _parse_document(text: str, file: Path) -> tuple[Pack, int]:
     try:
         document = parse_with_positions(text)
     except yaml.YAMLError as exc:

@@ -54,6 +54,7 @@ TABLES = (
     "pair_groups",
     "pair_briefs",
     "pair_ratings",
+    "erased_answers",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

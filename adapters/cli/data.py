@@ -18,13 +18,25 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.kernel.refs import MemberRef
+from adapters.printable import printable
+from bot.kernel.refs import ChannelRef, MemberRef
 from bot.member_data.exports import table_csv
-from bot.settings import SettingsError, load_settings
-from storage.database import Database, configured_database, open_database, parse_location
+from bot.settings import SettingsError, invalid_settings, load_settings
+from storage.database import (
+    Database,
+    configured_database,
+    open_existing_database,
+    parse_database,
+    parse_location,
+)
 from storage.errors import StorageError
 
 _URL_HELP = "quizbot.db, sqlite:///quizbot.db or postgresql://… (default: the configured one)"
+_DB_HELP = (
+    "the SQLite database file (default: QUIZBOT_DATABASE_URL, else QUIZBOT_DB_PATH, "
+    "else quizbot.db)"
+)
+CHANNELS_LISTED = 10  # an unknown channel's error names this many of the stored ones
 
 
 class DataCommandError(Exception):
@@ -68,12 +80,16 @@ def register(commands: Any) -> None:
 def _scope(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--platform", help="slack, discord or console (when the id is on several)")
     parser.add_argument("--workspace", help="the Slack team or Discord guild id (likewise)")
-    parser.add_argument("--url", metavar="URL", help=_URL_HELP)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    where.add_argument("--url", metavar="URL", help=_URL_HELP)
 
 
 def _database(args: argparse.Namespace) -> Database:
     if args.url is not None:
         return parse_location(args.url)
+    if args.db is not None:
+        return parse_database(None, args.db)
     return configured_database(load_settings())
 
 
@@ -84,12 +100,15 @@ def _matches(args: argparse.Namespace, platform: str, workspace: str) -> bool:
 
 
 async def _export(args: argparse.Namespace) -> str:
-    async with open_database(_database(args)) as store:
+    async with open_existing_database(_database(args)) as store:
+        channels = await store.channels.list_channels()
         found = [
             c
-            for c in await store.channels.list_channels()
+            for c in channels
             if c.ref.channel_id == args.channel and _matches(args, c.ref.platform, c.ref.workspace)
         ]
+        if not found:
+            raise DataCommandError(_unknown_channel(args.channel, [c.ref for c in channels]))
         if len(found) != 1:
             raise DataCommandError(_which("channel", args.channel, [c.ref.label() for c in found]))
         tables = await store.member_data.channel_tables(found[0].id)
@@ -101,7 +120,7 @@ async def _export(args: argparse.Namespace) -> str:
 
 
 async def _forget(args: argparse.Namespace) -> str:
-    async with open_database(_database(args)) as store:
+    async with open_existing_database(_database(args)) as store:
         found = [
             (member_id, ref)
             for member_id, ref in await store.member_data.members_named(args.member)
@@ -119,6 +138,20 @@ def _label(ref: MemberRef) -> str:
     return f"{ref.platform}:{ref.workspace}:{ref.member_id}"
 
 
+def _unknown_channel(wanted: str, stored: list[ChannelRef]) -> str:
+    """The error of a channel id that is not stored, naming those that are."""
+    if not stored:
+        return f"no channel {wanted!r} is stored: the database has no channels yet"
+    listed = ", ".join(
+        printable(f"{ref.channel_id} ({ref.platform}, workspace {ref.workspace})")
+        for ref in stored[:CHANNELS_LISTED]
+    )
+    more = len(stored) - CHANNELS_LISTED
+    if more > 0:
+        listed += f" and {more} more"
+    return f"no channel {wanted!r} is stored; stored channels: {listed}"
+
+
 def _which(kind: str, name: str, found: list[str]) -> str:
     if not found:
         return f"no {kind} {name!r} is stored"
@@ -128,14 +161,11 @@ def _which(kind: str, name: str, found: list[str]) -> str:
 def _report_errors(action: Any, args: argparse.Namespace) -> int:
     try:
         message: str = asyncio.run(action(args))
-    except (
-        DataCommandError,
-        StorageError,
-        SettingsError,
-        ValidationError,
-        sqlite3.Error,
-        OSError,
-    ) as error:
+    except ValidationError as invalid:  # a setting of the environment, named
+        for line in invalid_settings(invalid):
+            print(f"quizbot data {args.data_command}: error: {line}", file=sys.stderr)
+        return 1
+    except (DataCommandError, StorageError, SettingsError, sqlite3.Error, OSError) as error:
         print(f"quizbot data {args.data_command}: error: {error}", file=sys.stderr)
         return 1
     print(message)

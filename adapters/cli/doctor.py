@@ -21,9 +21,9 @@ import aiohttp
 import aiosqlite
 from pydantic import ValidationError
 
-from adapters.cli.printable import printable
 from adapters.discord.shards import paced_rate, settings_shard_plan
 from adapters.ops.logs import Redactor, secret_values
+from adapters.printable import printable
 from bot.kernel.errors import QuizError
 from bot.settings import Settings, SettingsError, invalid_settings, load_settings
 from questions.loader import PackError, bundled_packs_dir, load_packs

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from adapters.cli import data, db, doctor, invite, packs, run
 
 COMMAND_GROUPS = (run, packs, db, data, invite, doctor)
+READER_GONE = 141  # the shell's status of a process that SIGPIPE ended: 128 + 13
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,8 +29,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.handler(args)
+        sys.stdout.flush()  # what is still buffered, here where a closed pipe is caught
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `quizbot packs list | head`: the reader stopped reading, which is no error. What
+        # is still buffered goes nowhere, so flushing it at exit cannot raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return READER_GONE
     return result
 
 

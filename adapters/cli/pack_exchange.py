@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from adapters.cli.pack_files import PackWriteFailed, pack_text, write_new_file
-from adapters.cli.printable import printable
+from adapters.printable import printable
 from bot.bank.store import Flag, Workspace
 from bot.settings import SettingsError, load_settings
 from questions.csv_import import pack_from_csv
-from questions.loader import PackError
+from questions.loader import PackError, read_text
 from questions.pack import Pack
 from questions.seed_import import slugify
 from storage.database import (
@@ -149,12 +149,10 @@ def _choose(wanted: str, known: list[Workspace]) -> Workspace:
 def _import_csv(args: argparse.Namespace) -> int:
     sheet: Path = args.sheet
     try:
-        text = sheet.read_text(encoding="utf-8-sig")  # a spreadsheet's UTF-8 export has a BOM
-    except UnicodeDecodeError as exc:
-        print(f"{sheet}:1: (file): not UTF-8 text ({exc.reason})", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"{sheet}:0: (file): cannot read: {exc.strerror}", file=sys.stderr)
+        text = read_text(sheet)  # a spreadsheet's UTF-8 export has a BOM
+    except PackError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
         return 1
     pack_id = args.pack_id or slugify(sheet.stem) or "sheet"
     try:

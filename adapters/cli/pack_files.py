@@ -4,6 +4,7 @@ unless asked."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -30,14 +31,31 @@ def write_new_file(path: Path, text: str, *, overwrite: bool) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PackWriteFailed(f"{path.parent}: cannot create: {exc.strerror}") from None
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    mode = _file_mode(path)
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+    except OSError as exc:  # a folder this user may not write
+        raise PackWriteFailed(f"{path}: cannot write: {exc.strerror}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        os.chmod(temporary, mode)  # mkstemp makes it 0600, readable by its owner alone
         os.replace(temporary, path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
         raise PackWriteFailed(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _file_mode(path: Path) -> int:
+    """The mode of the file being replaced, or a new file's: 0666 less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def pack_text(pack: Pack, out: Path) -> str:

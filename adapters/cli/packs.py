@@ -13,7 +13,14 @@ from pydantic import TypeAdapter, ValidationError
 
 from adapters.cli import pack_exchange
 from adapters.cli.pack_files import SCHEMA_HINT, PackWriteFailed, write_new_file
-from questions.loader import PackError, bundled_packs_dir, field_path, load_packs, parse_pack
+from questions.loader import (
+    PackError,
+    bundled_pack_files,
+    bundled_packs_dir,
+    field_path,
+    load_packs,
+    parse_pack,
+)
 from questions.pack import Pack, Slug
 from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml, parse_seed, slugify
 
@@ -32,7 +39,8 @@ def register(commands: Any) -> None:
     validate = actions.add_parser(
         "validate",
         help="check pack files; print each problem as file:line: field: message",
-        description="Check pack files. Exit 0 when all are valid, 1 otherwise.",
+        description="Check pack files as the bot loads them beside the bundled pack (whose "
+        "id they may not take). Exit 0 when all are valid, 1 otherwise.",
     )
     validate.add_argument(
         "paths", nargs="+", type=Path, metavar="PATH", help="a pack file or a directory of them"
@@ -71,7 +79,7 @@ def register(commands: Any) -> None:
 
 def _validate(args: argparse.Namespace) -> int:
     try:
-        packs = load_packs(args.paths)
+        packs = load_packs(args.paths, beside=bundled_pack_files())  # as `run` loads them
     except PackError as exc:
         for problem in exc.problems:
             print(problem)

@@ -26,7 +26,11 @@ def register(commands: Any) -> None:
         "run",
         help="run the bot (the console platform when no tokens are configured)",
         description="Run the bot. With no platform tokens configured it runs on the console: "
-        "channel #practice, you are the admin 'you'. Piped input is read as a script.",
+        "channel #practice, you are the admin 'you'. Piped input is read as a script, and "
+        "in a script nothing runs by itself while its lines are read (no scheduled question, "
+        "reveal-after, last call, reminder, recap, pairing or practice timer): a line "
+        "':wait 2h' lets two hours pass on the console's clock, and what falls due meanwhile "
+        "happens in order.",
     )
     parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
     parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from adapters.console.render import BOT_NAME, Transcript
-from adapters.console.session import ConsoleSession, nothing_to_wait_for
+from adapters.console.session import ConsoleSession, PassTime, nothing_to_wait_for
 from adapters.console.view import (
     CONSOLE_CHANNEL,
     ConsoleView,
@@ -66,6 +66,7 @@ class ConsolePlatform:
     _run: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _sent_keys: dict[str, str] = field(default_factory=dict)
     _settle: Callable[[], Awaitable[None]] = nothing_to_wait_for
+    _pass_time: PassTime | None = None
     _reading: asyncio.Task[None] | None = None
     _transcript: Transcript | None = None
 
@@ -77,7 +78,14 @@ class ConsolePlatform:
 
     def session(self, handler: EventHandler) -> ConsoleSession:
         """A session turning lines into events for ``handler``, sharing this console's view."""
-        return ConsoleSession(handler, self.transcript, self.view, self.echo, self._settle)
+        return ConsoleSession(
+            handler, self.transcript, self.view, self.echo, self._settle, self._pass_time
+        )
+
+    def let_time_pass(self, pass_time: PassTime) -> None:
+        """``:wait DURATION`` lets time pass through ``pass_time`` (a script's console, on
+        which nothing scheduled fires by itself)."""
+        self._pass_time = pass_time
 
     def after_each_line(self, settle: Callable[[], Awaitable[None]]) -> None:
         """Wait for ``settle`` (the work a line set off) before reading the next line, so a

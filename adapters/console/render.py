@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from adapters.console.view import CONSOLE_CHANNEL
+from adapters.printable import printable
 from bot.kernel.render import Card, Image
 
 BOT_NAME = "quizbot"
@@ -80,15 +81,17 @@ class Transcript:
     def say(
         self, thread: str | None, speaker: str, lines: list[str], direct: str | None = None
     ) -> None:
-        where = self.where(thread, direct)
-        self.out.write(f"{where} {speaker}: {lines[0]}\n")
+        """Print what ``speaker`` said, one line each; control characters escaped, as
+        everything the transcript prints (members' text reaches it as typed)."""
+        where = printable(self.where(thread, direct))
+        self.out.write(f"{where} {printable(speaker)}: {printable(lines[0])}\n")
         pad = " " * (len(where) + 1)
         for line in lines[1:]:
-            self.out.write(f"{pad}  {line}\n" if line else "\n")
+            self.out.write(f"{pad}  {printable(line)}\n" if line else "\n")
         self.out.flush()
 
     def note(self, text: str) -> None:
-        self.out.write(f"  ({text})\n")
+        self.out.write(f"  ({printable(text)})\n")
         self.out.flush()
 
     def show(self, thread: str | None, speaker: str, card: Card, direct: str | None = None) -> None:

@@ -1,7 +1,8 @@
 """Reads console input and turns it into quiz events.
 
 Input: ``/quiz ...`` is a slash command; ``:as NAME [admin]`` switches member;
-``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:quit``;
+``:react EMOJI [#N]`` reacts to the question (or the N-th answer); ``:wait DURATION``
+lets time pass in a script (nothing scheduled fires by itself there); ``:quit``;
 ``:help``; ``:dm`` switches to your direct messages with the bot and ``:channel`` back;
 any other line is a reply in the thread of the round on view (in the DMs: a message to
 the bot). While a form is open (``/quiz suggest``), lines fill it in (see
@@ -15,10 +16,12 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from adapters.console.form_entry import CANCEL, SUBMIT, FormEntry
 from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL, OWNER, ConsoleView, direct_channel
+from adapters.printable import printable
 from bot.kernel.events import Command, DirectMessage, FormSubmit, Reaction, Reply, split_command
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Response
@@ -32,6 +35,7 @@ CONTROLS = (
     ":react EMOJI [#N]    react to the question, or to the N-th answer of the round",
     ":dm                  your direct messages with the bot (private practice)",
     ":channel             back to #practice",
+    ":wait DURATION       in a script: let time pass (2h, 90m, 1d12h, 2w); what falls due runs",
     ":quit                leave",
     "anything else        your answer, in the thread of the last question",
 )
@@ -41,11 +45,30 @@ FORM_CONTROLS = (
     f"{CANCEL:<21}inside a form: drop it",
 )
 ANSWER_NUMBER = re.compile(r"#?[0-9]{1,6}")
+DURATION = re.compile(r"(?:(\d{1,3})w)?(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,6})m)?")
+LONGEST_WAIT = timedelta(days=366)
+# Lets time pass on the bot's clock, doing what falls due; called with each moment
+# something falls due (before it is done); returns the time at the end.
+PassTime = Callable[[timedelta, Callable[[datetime], None]], Awaitable[datetime]]
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """``2h``, ``90m``, ``1d12h``, ``2w``: weeks, days, hours and minutes, in that order;
+    None when ``text`` is not one."""
+    match = DURATION.fullmatch(text.strip().lower())
+    if match is None or not any(match.groups()):
+        return None
+    weeks, days, hours, minutes = (int(g) if g else 0 for g in match.groups())
+    return timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
+
+
+def clock_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%a %d %b %Y %H:%M UTC")
 
 
 def works_inside_a_form(text: str) -> bool:
     """The controls that still work while a form is open; any other line is the form's."""
-    return text in (":quit", ":help") or text.split(maxsplit=1)[0:1] == [":as"]
+    return text in (":quit", ":help") or text.split(maxsplit=1)[0:1] in ([":as"], [":wait"])
 
 
 async def nothing_to_wait_for() -> None:
@@ -63,6 +86,8 @@ class ConsoleSession:
     echo: bool  # print input lines too (scripts); a terminal already shows them
     # what a line set off (the outbox) is done before the next line is read
     settle: Callable[[], Awaitable[None]] = nothing_to_wait_for
+    # what ``:wait`` calls; None: time passes by itself (a terminal, with the schedulers)
+    pass_time: PassTime | None = None
     member: str = OWNER
     _session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _counter: int = 0
@@ -87,7 +112,7 @@ class ConsoleSession:
     def prompt(self) -> str:
         where = " (DM)" if self._direct else ""
         form = f" [form: {self._form.form.title}]" if self._form is not None else ""
-        return f"{self.member}{where}{form}> "
+        return f"{printable(self.member)}{where}{form}> "
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         async for raw in lines:
@@ -130,8 +155,14 @@ class ConsoleSession:
             self._switch_member(text)
         elif text.startswith(":react"):
             await self._react(text)
-        elif text.startswith("/quiz"):
+        elif text.split(maxsplit=1)[0] == ":wait":
+            await self._wait(text)
+        elif text.split(maxsplit=1)[0] == "/quiz":
             await self._command(text)
+        elif text.lower().startswith("/quiz"):  # `/quizzes now`: a chat platform runs no /quiz
+            word, *rest = text.split(maxsplit=1)
+            example = f"/quiz {rest[0]}" if rest else "/quiz help"
+            self.transcript.note(f"unknown control {word!r}; the command is /quiz, e.g. {example}")
         elif text.startswith(("/", ":")):
             self.transcript.note(f"unknown control {text.split()[0]!r}; :help lists them")
         elif self._direct:
@@ -139,6 +170,24 @@ class ConsoleSession:
         else:
             await self._reply(text)
         return True
+
+    async def _wait(self, text: str) -> None:
+        words = text.split()
+        duration = parse_duration(words[1]) if len(words) == 2 else None
+        if duration is None or not timedelta(0) < duration <= LONGEST_WAIT:
+            self.transcript.note(
+                "use :wait DURATION, e.g. :wait 2h, :wait 90m, :wait 1d12h (up to 366d)"
+            )
+            return
+        if self.pass_time is None:
+            self.transcript.note(
+                ":wait is for scripts (piped input); here time passes by itself, and what is"
+                " scheduled comes at its time"
+            )
+            return
+        self.transcript.note(f"letting {words[1]} pass")
+        end = await self.pass_time(duration, lambda at: self.transcript.note(clock_time(at)))
+        self.transcript.note(f"it is now {clock_time(end)}")
 
     def _switch_member(self, text: str) -> None:
         words = text.split()

@@ -19,7 +19,7 @@ from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.heap import freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
-from bot.kernel.clock import SystemClock
+from bot.kernel.clock import ShiftedClock, SystemClock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
 from bot.kernel.platform import Platform
@@ -150,7 +150,8 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
     async with open_database(
         database, lease=lease, synchronous=settings.sqlite_synchronous
     ) as store:
-        clock = SystemClock()
+        # a script's clock moves on by what its `:wait` lines let pass (nothing fires by itself)
+        clock = ShiftedClock() if scripted else SystemClock()
         metrics = PrometheusMetrics(store.outbox, clock=clock)
         platforms, connectors, console = _platform_connectors(
             names, settings, catalog, store, (stdin, stdout)
@@ -171,6 +172,8 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
                 connector.show_home(service.home)
         if console is not None:
             console.after_each_line(service.settle)
+            if scripted:
+                console.let_time_pass(service.pass_time)
             console.show_round(await _round_on_view(service))
         await service.start()
         stopping = asyncio.Event()

@@ -230,7 +230,12 @@ class BlindAnswers:
         thread = reply.thread.thread_id
         if round_ is None or round_.revealed_at is not None or round_.thread != thread:
             return False
-        mine = placeholder(await self._answers.member_id(reply.member))
+        author = await self._answers.answer_author(
+            reply.member, round_.id, reply.message.message_id
+        )
+        if author is None:
+            return False  # an erased answer delivered again: the engine drops it
+        mine = placeholder(author)
         waiting = [
             a for a in await self._answers.waiting_blind_answers(round_.id) if a.message_id == mine
         ]

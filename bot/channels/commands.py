@@ -265,7 +265,7 @@ class ChannelCommands:
         shown = ", ".join(sorted(current))
         changed = dataclasses.replace(channel, topics=enabled)
         self._refuse_no_questions(changed)
-        return await self._settings.change(changed, f"Enabled topics: {shown}.")
+        return await self._settings.change(changed, f"Enabled topics: {shown}.", was=channel)
 
     async def schedule(
         self, ctx: CommandContext, command: ShowSchedule | SetSchedule | SkipDays
@@ -284,6 +284,7 @@ class ChannelCommands:
         return await self._settings.change(
             dataclasses.replace(channel, schedule=normalized, timezone=zone),
             f"Questions will be posted {normalized} ({zone}).",
+            was=channel,
         )
 
     async def _schedule_card(self, channel: ChannelSettings) -> Card:
@@ -323,7 +324,9 @@ class ChannelCommands:
             state = "paused" if paused else "running"
             return Response(info(f"The quiz is already {state}."))
         note = "Paused: no scheduled questions until `/quiz resume`." if paused else "Resumed."
-        return await self._settings.change(dataclasses.replace(channel, paused=paused), note)
+        return await self._settings.change(
+            dataclasses.replace(channel, paused=paused), note, was=channel
+        )
 
     async def configure(
         self, ctx: CommandContext, command: ShowSettings | ChannelSetting
@@ -392,7 +395,7 @@ class ChannelCommands:
                     if named
                     else "Reviews are anonymous to the answer's author."
                 )
-        response = await self._settings.change(changed, note)
+        response = await self._settings.change(changed, note, was=channel)
         if isinstance(command, SetRevealAfter | SetLastCall):
             await self._retime_open_round(changed)
         return response

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
+from bot.channels.editor import SaveChange
 from bot.kernel.clock import Clock
 from bot.kernel.errors import WORKSPACE_REMOVED
 from bot.kernel.models import ChannelSettings
@@ -24,7 +25,7 @@ class ChannelSwitch:
         *,
         channels: ChannelStore,
         outbox: OutboxStore,
-        save: Callable[[ChannelSettings], Awaitable[None]],
+        save: SaveChange,
         rescheduled: Callable[[ChannelSettings], None],
         clock: Clock,
     ) -> None:
@@ -37,8 +38,7 @@ class ChannelSwitch:
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
         # From the stored settings: an admin may have changed them during the send.
         current = await self._channels.get_channel_by_id(channel.id) or channel
-        disabled = dataclasses.replace(current, disabled_reason=reason)
-        await self._save(disabled)
+        disabled = await self._save(current, dataclasses.replace(current, disabled_reason=reason))
         await self._outbox.fail_channel_actions(
             channel.id, f"channel disabled: {reason}", self._clock.now()
         )
@@ -70,8 +70,9 @@ class ChannelSwitch:
             if _in_workspace(channel, platform, workspace) and (
                 channel.disabled_reason == WORKSPACE_REMOVED
             ):
-                enabled = dataclasses.replace(channel, disabled_reason=None)
-                await self._save(enabled)
+                enabled = await self._save(
+                    channel, dataclasses.replace(channel, disabled_reason=None)
+                )
                 self._rescheduled(enabled)
                 restarted += 1
         if restarted:

@@ -19,7 +19,6 @@ from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS
 from bot.commands.grammar import Subcommand
 from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
-from bot.kernel.quoting import quoted
 from bot.learning.commands import GOAL, GRADE, ME
 from bot.member_data.commands import EXPORT, FORGET
 from bot.notices.commands import NOTIFY
@@ -101,7 +100,7 @@ class Invocation:
 
 def parse_invocation(name: str, args: Sequence[str], text: str | None = None) -> Invocation:
     """``/quiz NAME ARGS...`` parsed once. ``text`` is the raw text ARGS were split from, if
-    any: free text is taken from it as typed. An unknown subcommand is help with a note;
+    any: free text is taken from it as typed. An unknown subcommand is help naming it;
     a bad argument is kept as the invocation's problem, raised when its command is asked
     for, so the rules (direct messages, admins) still come first."""
     typed = name.strip().lower()
@@ -109,8 +108,7 @@ def parse_invocation(name: str, args: Sequence[str], text: str | None = None) ->
     if subcommand is HELP:  # whatever follows it
         return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help())
     if subcommand is None:
-        note = f"Unknown command {quoted(typed)}." if typed else ""
-        return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help(note=note))
+        return Invocation(typed, HELP, admin=False, in_direct=True, parsed=Help(unknown=typed))
     admin = subcommand.needs_admin(args)
     in_direct = subcommand.in_direct and not admin  # an admin's use acts on a channel
     words = [w for w in (a.strip() for a in args) if w]
@@ -147,5 +145,5 @@ def _usable_in_direct() -> str:
 
 def parse_command(name: str, args: Sequence[str], text: str | None = None) -> QuizCommand:
     """Parse ``/quiz NAME ARGS...``; raises CommandError with the right form on bad input.
-    An unknown subcommand gives Help with a note rather than an error."""
+    An unknown subcommand gives Help naming it rather than an error."""
     return parse_invocation(name, args, text).command

@@ -52,7 +52,9 @@ class QuizChannels(Protocol):
 
     async def create_channel(self, ref: ChannelRef) -> ChannelSettings: ...
 
-    async def save_channel(self, settings: ChannelSettings) -> None: ...
+    async def save_channel(
+        self, before: ChannelSettings, after: ChannelSettings
+    ) -> ChannelSettings: ...
 
 
 def bind(subcommands: Sequence[Subcommand], handlers: Sequence[object]) -> dict[str, BoundHandler]:
@@ -84,9 +86,9 @@ class CommandRunner:
         self._rescheduled = rescheduled
         self._handlers = bind(QUIZ_COMMANDS, handlers)
         self._platforms = platforms if platforms is not None else {}
-        # Admin commands of one channel run one at a time: each reads the channel's
-        # settings, changes one and saves them all, so two at once would undo each
-        # other (and an admin's first two commands would both create the channel).
+        # Admin commands of one channel run one at a time: each decides its change from
+        # the settings it read (two `/quiz topics enable` at once would each add to the
+        # list it read), and an admin's first two commands would both create the channel.
         self._channel_locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -134,8 +136,8 @@ class CommandRunner:
         """The channel's quiz, created by an admin's first command, enabled again if it was
         disabled (a command arriving from the channel shows the bot can reach it again).
 
-        Read from the store, not the cache: the command saves all the settings, so what
-        another replica changed since they were cached here would be undone."""
+        Read from the store, not the cache: what the command shows and decides is the
+        settings as they are now, whatever another replica changed since they were cached."""
         cached = self._channels.cached_channel(event.channel)
         channel = await self._channels.stored_channel(event.channel)
         if channel is not None and channel != cached:
@@ -145,7 +147,8 @@ class CommandRunner:
             self._rescheduled(channel)
         elif channel.disabled_reason:
             log.info("channel enabled again by an admin", extra=about(channel.ref))
-            channel = dataclasses.replace(channel, disabled_reason=None)
-            await self._channels.save_channel(channel)
+            channel = await self._channels.save_channel(
+                channel, dataclasses.replace(channel, disabled_reason=None)
+            )
             self._rescheduled(channel)
         return channel

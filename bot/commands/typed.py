@@ -21,6 +21,8 @@ class QuizCommand:
 
 @dataclass(frozen=True, slots=True)
 class Help(QuizCommand):
-    """Show the help card, with a note (e.g. an unknown subcommand)."""
+    """Show the help card, with a note; for ``unknown``, a subcommand that does not exist,
+    the commands it most likely meant and their names, not the whole help."""
 
     note: str = ""
+    unknown: str = ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -19,3 +19,17 @@ class SystemClock:
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+
+class ShiftedClock:
+    """The wall clock moved on by the time a console script let pass (``:wait``): it runs
+    as the wall clock does, from the moment it was last set to."""
+
+    def __init__(self) -> None:
+        self._offset = timedelta(0)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self._offset
+
+    def set(self, moment: datetime) -> None:
+        self._offset = moment - datetime.now(UTC)

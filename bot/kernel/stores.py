@@ -26,7 +26,13 @@ class ChannelStore(Protocol):
         """Insert (``settings.id`` is ignored) or return the existing row for ``settings.ref``."""
         ...
 
-    async def update_channel(self, settings: ChannelSettings) -> None: ...
+    async def update_channel(
+        self, before: ChannelSettings, after: ChannelSettings
+    ) -> ChannelSettings:
+        """Store the settings ``after`` changes of ``before`` (the settings the change was
+        made to) and leave the others as they are stored: another replica may have
+        changed them since ``before`` was read. Returns the channel as stored now."""
+        ...
 
     async def list_channels(self) -> list[ChannelSettings]: ...
 
@@ -63,6 +69,7 @@ class ChangeKind(StrEnum):
     CHANNEL = "channel"  # a channel's settings, by channel id
     QUESTION = "question"  # a question's texts in the bank (its own, overrides), by question id
     REMINDER = "reminder"  # a member's daily reminder, by member id
+    PAIR_SCHEDULE = "pair_schedule"  # a channel's weekly pairing slot, by channel id
 
 
 class ChannelListener(Protocol):
@@ -81,7 +88,8 @@ class ChannelListener(Protocol):
 @runtime_checkable
 class ChannelChanges(Protocol):
     """A store that several processes share (PostgreSQL behind replicas) tells each of
-    them of the channels, bank questions and reminders another one changed, so their
+    them of the channels, bank questions, reminders and pairing slots another one
+    changed, so their
     cached settings, questions and schedules follow. A store of one process (SQLite)
     has no need of it and offers none."""
 
@@ -99,11 +107,16 @@ class ChannelChanges(Protocol):
         """Every member's reminder's version, by member id (absent: none set)."""
         ...
 
+    async def pair_schedule_versions(self) -> dict[int, int]:
+        """Every channel's pairing slot's version, by channel id (absent: the default)."""
+        ...
+
     async def listen_changes(
         self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> ChannelListener:
         """From now until the listener is closed, call ``changed(kind, number)`` for
         every change any process commits (a channel by its id, a question by its id, a
-        reminder by its member's id), and ``lost()`` once if the connection it listens
-        on is lost (changes are then missed). Raises ``QuizError`` when it cannot listen."""
+        reminder by its member's id, a pairing slot by its channel's id), and ``lost()``
+        once if the connection it listens on is lost (changes are then missed). Raises
+        ``QuizError`` when it cannot listen."""
         ...

@@ -22,6 +22,7 @@ from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights
 from bot.learning.memory_model import MemoryCard
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
+from bot.pairing.store import PairRating
 from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
@@ -86,12 +87,18 @@ class LearningService:
         at: datetime,
         *,
         closes_session: int | None = None,
+        rating: PairRating | None = None,
     ) -> GradeResult:
-        """A grade outside a channel round (private practice): the member's card only.
+        """A grade outside a channel round (private practice, a mock interview): the
+        member's card only.
 
         ``closes_session``: the practice session the grade ends, closed with it (raises
-        :class:`~bot.learning.store.SessionOver`, recording nothing, once it is closed)."""
-        draft = GradeDraft(member_id, question_id, grade, at, closes_session=closes_session)
+        :class:`~bot.learning.store.SessionOver`, recording nothing, once it is closed).
+        ``rating``: the mock-interview rating the grade comes from, recorded with it (raises
+        :class:`~bot.learning.store.RatedAlready`, recording nothing, once it is)."""
+        draft = GradeDraft(
+            member_id, question_id, grade, at, closes_session=closes_session, rating=rating
+        )
         return await self._record(draft)
 
     async def grade_round(

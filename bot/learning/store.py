@@ -11,6 +11,7 @@ from typing import Protocol
 from bot.kernel.grades import Grade
 from bot.learning.first_sight import FirstGradeCount
 from bot.learning.memory_model import LoggedGrade, MemoryCard
+from bot.pairing.store import PairRating
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
 
@@ -41,6 +42,13 @@ class GradeDraft:
     # the key points (1-based) the member ticked; None: a plain grade
     covered: tuple[int, ...] | None = None
     source: GradeSource = GradeSource.SELF
+    # the mock-interview rating this grade of the candidate comes from, recorded with it
+    rating: PairRating | None = None
+
+
+class RatedAlready(Exception):
+    """The interviewer rated that mock interview already (the rating a grade was to record
+    with it): nothing was recorded."""
 
 
 class SessionOver(Exception):
@@ -78,7 +86,9 @@ class LearningStore(Protocol):
 
         With ``draft.closes_session``, that practice session is closed in the same
         transaction; raises :class:`SessionOver`, recording nothing, when it is closed
-        already. Concurrent grades of one round by one member each replace the one before:
+        already. With ``draft.rating``, that rating is recorded in the same transaction;
+        raises :class:`RatedAlready`, recording nothing, when the interviewer had rated
+        that interview. Concurrent grades of one round by one member each replace the one before:
         a single grade of the round stays current."""
         ...
 

@@ -21,14 +21,17 @@ CONFIRM = "confirm"
 
 ERASES = (
     "your answers (and the votes and reviews on them), the reviews you wrote, grades, memory"
-    " cards, goal, practice sessions, daily reminder, notices, time away, mock interviews,"
-    " bonuses, flags and suggestions not approved, in every channel of this workspace, and"
-    " the messages queued for your direct messages"
+    " cards, goal, practice sessions, daily reminder, notices, time away, your mock-interview"
+    " opt-in and the ratings you were given, bonuses, flags and suggestions not approved, in"
+    " every channel of this workspace, and the messages queued for your direct messages or"
+    " naming you"
 )
 KEEPS = (
-    "Nothing personal is kept: your name leaves the leaderboards, votes you gave stay in"
-    " others' points without your name, and an approved suggestion stays a question of"
-    " the bank."
+    "Nothing personal is kept, and nothing is taken from your teammates: your name leaves the"
+    " leaderboards, votes you gave stay in others' points without your name, points earned"
+    " reviewing your answers stay with their writers, a partner's mock interviews with you"
+    " stay in their history with a former member, and an approved suggestion stays a"
+    " question of the bank."
 )
 
 

@@ -2,10 +2,10 @@
 export and deleted for an erasure, a channel's rows for an admin's export, and the goals a
 lead's readiness view lists.
 
-An export is plain rows (column name to value) per table, so a new column shows in the
-export without a change here. An erasure is one transaction: every table that holds the
-member's data is named in :data:`ERASED_TABLES`, and each table that names a member but
-is kept is in :data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
+An export is plain rows (column name to value) per table, naming no other member. An
+erasure is one transaction: every table that holds the member's data is named in
+:data:`ERASED_TABLES`, and each table that names a member but is kept is in
+:data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ ERASED_TABLES: tuple[str, ...] = (
     "reminders",
     "notice_members",  # the channels they asked to be told of
     "pair_members",  # their opt-in to mock interviews
-    "pair_groups",  # the weeks they were paired (the partner's meeting with them goes too)
-    "pair_briefs",  # the briefs of those weeks, for them and about them
-    "pair_ratings",  # the ratings of those interviews
+    "pair_briefs",  # the questions they were interviewed on (those they asked: see below)
+    "pair_ratings",  # the ratings they were given (those they gave: see below)
     "away_periods",  # their time away (by workspace and platform member id)
     "practice_sessions",
     "bonuses",
@@ -52,6 +51,16 @@ KEPT_TABLES: Mapping[str, str] = {
         " edits and decisions they made as an admin point at it"
     ),
     "votes.voter_id": "a vote they gave stays in the other member's points, naming no one",
+    "pair_groups": (
+        "a partner's history keeps the week they met: the member's place in the group goes"
+        " to the workspace's former member (a members row with no platform id and no name)"
+    ),
+    "pair_briefs.interviewer_id": (
+        "the question a partner was interviewed on stays theirs, asked by the former member"
+    ),
+    "pair_ratings.interviewer_id": (
+        "a rating they gave a partner stays the partner's, given by the former member"
+    ),
     "suggestions.decided_by": "an admin's decision on a suggestion stays with the bank",
     "question_overrides": "an admin's edit of a question stays with the bank",
     "processed_events": (
@@ -101,7 +110,9 @@ class MemberDataStore(Protocol):
 
     async def member_tables(self, member_id: int) -> Tables:
         """Every row of the member's data, per table (``ERASED_TABLES`` and their goal,
-        settings and the member row itself)."""
+        settings, mock interviews and the member row itself), naming no other member: no
+        id that leads to one is in it (``pair_groups``: their weeks and how many partners;
+        a grade a partner's rating gave has ``source`` = ``pair_rating``)."""
         ...
 
     async def erase_member(
@@ -112,7 +123,8 @@ class MemberDataStore(Protocol):
         practice sessions are found in the store). Each deleted answer's message is marked
         handled at ``at``, so a platform replaying it (Discord's catch-up reads open
         rounds' threads back, with the message id as the event id) does not record it
-        again within the event retention."""
+        again, and kept as erased (``erased_answers``: round and message id), so the same
+        message delivered under any other event id, or edited, stores nothing either."""
         ...
 
     async def channel_tables(self, channel_id: int) -> Tables:

@@ -45,6 +45,7 @@ from bot.notices.sender import NoticeSender
 from bot.outbox.store import LeasedClaims
 from bot.recaps.recap import chart_key
 from bot.reviews.cards import best_answer_card
+from bot.reviews.store import best_answer_key
 from bot.rounds import cards
 from bot.rounds.engine import REVEAL_KINDS
 from bot.rounds.timed import due_again, last_call_passed, waits_for_the_next_question
@@ -616,7 +617,7 @@ class OutboxWorker:
             case ActionKind.BEST_ANSWER:
                 best = await self._best_answer(round_, action.key)
                 if best is None:
-                    return None  # another answer was marked the best since: that one is posted
+                    return None  # another marking came since: that one is posted
                 thread = ThreadRef(channel.ref, _known(round_.thread))
                 return (await platform.reply(thread, best, key=key)).message_id
             case ActionKind.REVEAL_DUE:
@@ -646,11 +647,11 @@ class OutboxWorker:
         raise AssertionError(f"unknown action kind {action.kind}")
 
     async def _best_answer(self, round_: Round, key: str) -> Card | None:
-        """The card of the answer a best-answer action names, while it is still the best."""
-        answer_id = int(key.rsplit(":", 1)[1])
-        if await self._store.reviews.best_answer(round_.id) != answer_id:
+        """The card of the best answer, while the marking the action posts is the latest."""
+        best = await self._store.reviews.best_answer(round_.id)
+        if best is None or best_answer_key(round_.id, best) != key:
             return None
-        answer = await self._store.answers.answer_by_id(answer_id)
+        answer = await self._store.answers.answer_by_id(best.answer_id)
         return None if answer is None else best_answer_card(answer)
 
     async def _reveal_due(self, round_: Round, channel: ChannelSettings) -> None:

@@ -14,7 +14,7 @@ from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Sugges
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, info_fields, plural
 from bot.kernel.clock import Clock
-from bot.kernel.errors import Refused
+from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import DirectMessages
@@ -22,6 +22,7 @@ from bot.kernel.quoting import quoted
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Field, Response
 from bot.learning.service import LearningService
+from bot.learning.store import RatedAlready
 from bot.pairing.cards import interviews_in
 from bot.pairing.schedule import DEFAULT_PAIRING, PairSetting, iso_week, parse_pair_time
 from bot.pairing.store import PairMember, PairRating, PairStore
@@ -118,6 +119,7 @@ class PairCommands:
             case PairSchedule():
                 return await self._schedule(channel, command)
             case PairNow():
+                await self._check_enough_to_pair(channel)
                 if not await self._pairings.record(channel, self._clock.now()):
                     raise Refused(
                         "This week's pairing is done already: the next comes with the slot."
@@ -153,9 +155,32 @@ class PairCommands:
                 return await self._rate_how_to(channel, member_id)
         return await self._status(channel, member_id)
 
+    async def _check_enough_to_pair(self, channel: ChannelSettings) -> None:
+        """Refuse ``pair now`` before it records the week: with fewer than two members to
+        pair, the pairing would use up the week and pair nobody."""
+        now = self._clock.now()
+        zone = ZoneInfo(channel.timezone)
+        week, today = iso_week(now, zone), now.astimezone(zone).date()
+        ready = [
+            member
+            for member in await self._pairs.pair_members(channel.id)
+            if member.skip_week != week
+            and not await self._pairings.is_away(member.member_id, today)
+        ]
+        if len(ready) < 2:
+            raise Refused(
+                f"Only {plural(len(ready), 'member')} can be paired this week (opted in, not"
+                " skipping, not away): pairing needs two. This week's pairing is still to"
+                f" come; members opt in with {EXAMPLE_ON}."
+            )
+
     async def _on(
         self, ctx: CommandContext, channel: ChannelSettings, member_id: int, command: PairOn
     ) -> Response:
+        known = self._pairings.topics()
+        unknown = [topic for topic in command.topics if topic not in known]
+        if unknown:
+            raise unknown_topic(unknown[0], known)
         reminder = await self._reminders.reminder(member_id)
         timezone = reminder.timezone if reminder else channel.timezone
         platform = ctx.platform
@@ -227,11 +252,12 @@ class PairCommands:
         rating = PairRating(
             group_id, member_id, candidate, question_id, command.score, command.covered or None
         )
-        now = self._clock.now()
-        if not await self._pairs.record_rating(rating, now):
-            raise Refused("You rated this interview already.")
         grade = SCORE_GRADES[command.score]
-        await self._learning.grade(candidate, question_id, grade, now)
+        now = self._clock.now()
+        try:  # the rating and the grade it gives the candidate: one transaction
+            await self._learning.grade(candidate, question_id, grade, now, rating=rating)
+        except RatedAlready:
+            raise Refused("You rated this interview already.") from None
         covered = (
             f" {plural(len(command.covered), 'key point')} covered." if command.covered else ""
         )

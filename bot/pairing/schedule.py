@@ -36,6 +36,14 @@ class PairSetting:
         return f"weekly, {self.spec_text}" if self.enabled else "off"
 
 
+@dataclass(frozen=True, slots=True)
+class StoredPairing:
+    """A channel and its pairing slot, as another replica stored them."""
+
+    channel: ChannelSettings
+    setting: PairSetting
+
+
 def parse_pair_time(day: str, at: str) -> str:
     """The stored form ("mon 10:00") of one weekday and a 24-hour time; raises
     ScheduleError saying what is wrong."""

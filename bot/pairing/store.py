@@ -84,9 +84,13 @@ class PairStore(Protocol):
         """Every stored (enabled, schedule) by channel id; no row: the default slot."""
         ...
 
-    async def set_pair_schedule(
-        self, channel_id: int, enabled: bool, schedule: str | None
-    ) -> None: ...
+    async def pair_schedule(self, channel_id: int) -> tuple[bool, str | None] | None:
+        """The channel's stored (enabled, schedule); None: no row, the default slot."""
+        ...
+
+    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
+        """Store the channel's slot and announce the change to the other replicas."""
+        ...
 
     async def record_pairing(
         self, channel_id: int, week: str, key: str, action: OutboxDraft, at: datetime
@@ -127,10 +131,6 @@ class PairStore(Protocol):
         ...
 
     async def brief_question(self, group_id: int, candidate_id: int) -> int | None: ...
-
-    async def record_rating(self, rating: PairRating, at: datetime) -> bool:
-        """False, changing nothing, when the interviewer rated that group already."""
-        ...
 
     async def ratings(self, group_id: int) -> list[PairRating]: ...
 

@@ -1,5 +1,11 @@
 """WeeklyPairings: each channel's pairing slot, the pairing recorded once, and performed.
 
+Each channel's slot is stored; replicas sharing a store each plan every channel's slot,
+and one changed through another replica reaches this one through :meth:`stored`
+(``bot.channel_sync``), so the channel is paired whichever replica is up at its slot. A
+slot that fires is checked against the stored setting first: one planned before pairing
+was turned off or moved elsewhere pairs nobody.
+
 A pairing slot (or ``/quiz pair now``) records the channel's pairing of that ISO week and
 its outbox action in one transaction, keyed ``pair:<channel>:<week>``: a slot handled
 twice (a restart, catch-up and the scheduler, two replicas) records it once. The outbox
@@ -14,6 +20,7 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -27,9 +34,15 @@ from bot.kernel.stores import ChannelStore
 from bot.learning.service import LearningService
 from bot.pairing.cards import brief_card, intro_card
 from bot.pairing.matching import Candidate, PairHistory, pair
-from bot.pairing.schedule import PairSetting, iso_week, pairing_key, pairing_plan
+from bot.pairing.schedule import (
+    PairSetting,
+    StoredPairing,
+    iso_week,
+    pairing_key,
+    pairing_plan,
+)
 from bot.pairing.store import PairGroup, PairMember, PairStore
-from bot.scheduling.schedule_spec import ScheduleError, missed_slot
+from bot.scheduling.schedule_spec import ScheduleError, missed_slot, previous_slot
 from bot.scheduling.scheduler import ChannelPlan
 from questions.pack import Question
 
@@ -88,6 +101,26 @@ class WeeklyPairings:
         await self._pairs.set_pair_schedule(channel_id, setting.enabled, setting.schedule)
         self._settings[channel_id] = setting
 
+    async def read_stored(self, channel_id: int) -> StoredPairing | None:
+        """The channel and its pairing slot as stored now (None: no such channel)."""
+        channel = await self._channels.get_channel_by_id(channel_id)
+        if channel is None:
+            return None
+        return StoredPairing(channel, await self._stored_setting(channel_id))
+
+    def stored(self, stored: StoredPairing) -> None:
+        """Another replica changed the channel's pairing slot: keep it as stored now (the
+        caller plans the channel's pairing job again)."""
+        self._settings[stored.channel.id] = stored.setting
+
+    async def _stored_setting(self, channel_id: int) -> PairSetting:
+        stored = await self._pairs.pair_schedule(channel_id)
+        return PairSetting() if stored is None else PairSetting(*stored)
+
+    def topics(self) -> list[str]:
+        """The topics a brief's question may be of (those of private practice)."""
+        return sorted(set(self._question_topics().values()))
+
     def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
         try:
             return pairing_plan(channel, self.setting(channel.id))
@@ -98,9 +131,19 @@ class WeeklyPairings:
     # slots
 
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
-        """A pairing slot fired: record the channel's pairing of the slot's week."""
+        """A pairing slot fired: record the channel's pairing of the slot's week, if the
+        slot is still the channel's as stored (another replica may have turned pairing off
+        or moved it since this one planned the slot, and not told this one yet)."""
         channel = await self._channels.get_channel_by_id(channel_id)
-        if channel is None or self.plan(channel) is None:
+        if channel is None:
+            return
+        self._settings[channel_id] = await self._stored_setting(channel_id)
+        plan = self.plan(channel)
+        if plan is None:
+            log.info("pairing slot %s: pairing is off", slot, extra=about(channel.ref))
+            return
+        if previous_slot(plan.spec, plan.tz, slot) != slot:
+            log.info("pairing slot %s: the slot changed; not used", slot, extra=about(channel.ref))
             return
         await self.record(channel, slot)
 
@@ -222,9 +265,10 @@ class WeeklyPairings:
 
     async def choose_question(self, channel: ChannelSettings, candidate: PairMember) -> int | None:
         """The question to interview ``candidate`` on, by their memory model: of their
-        topics (or the channel's), none they graded or the channel asked in the last 7
-        days; the most overdue card first, then the weakest (least stable), then one they
-        never graded (a different one for each member and day)."""
+        topics (the channel's if they chose none, or none of theirs is left), none they
+        graded or the channel asked in the last 7 days; the most overdue card first, then
+        the weakest (least stable), then one they never graded (a different one for each
+        member and day)."""
         now = self._clock.now()
         wanted = set(candidate.topics) or set(channel.topics or ())
         recent = await self._pairs.recent_round_questions(channel.id, now - NOT_SEEN_FOR)
@@ -240,6 +284,8 @@ class WeeklyPairings:
             if card is not None and card.last_review > now - NOT_SEEN_FOR:
                 continue
             eligible.append(question_id)
+        if not eligible and candidate.topics:  # none of their topics is left to ask
+            return await self.choose_question(channel, replace(candidate, topics=()))
         due = sorted((cards[q].due, q) for q in eligible if q in cards and cards[q].due <= now)
         if due:
             return due[0][1]

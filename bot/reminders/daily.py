@@ -17,6 +17,7 @@ replica reaches this one's scheduler through :meth:`DailyReminders.stored`
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from datetime import UTC, date, datetime, time, timedelta
@@ -104,6 +105,16 @@ class DailyReminders:
         for reminder in reminders:
             self._schedule(reminder)
         return reminders
+
+    async def plans(self) -> list[ChannelPlan]:
+        """The stored reminders of the platforms running here, each as its daily slot (a
+        time that does not parse fires nothing, as it is never scheduled)."""
+        plans = []
+        for reminder in await self._reminders.reminders():
+            if self._here(reminder):
+                with contextlib.suppress(ScheduleError):
+                    plans.append(reminder_plan(reminder))
+        return plans
 
     async def reminder(self, member_id: int) -> Reminder | None:
         return await self._reminders.reminder(member_id)

@@ -8,7 +8,7 @@ the round's answers in the order they were given (``#1`` is the first).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.kernel.cards import error, info
@@ -23,7 +23,7 @@ from bot.kernel.models import (
     ChannelSettings,
     OutboxDraft,
     Round,
-    action_key,
+    direct_draft,
 )
 from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.quoting import quoted
@@ -45,7 +45,14 @@ from bot.reviews.forms import (
     review_form,
 )
 from bot.reviews.rubric import SCORES, grade_from_coverage, grade_of_reviews, why
-from bot.reviews.store import ReviewDraft, ReviewStore, StoredReview
+from bot.reviews.store import (
+    BestAnswer,
+    ReviewDraft,
+    ReviewStore,
+    StoredReview,
+    TellAuthor,
+    best_answer_key,
+)
 from bot.rounds.cards import CHECKLIST_ACTION, round_id_from
 from bot.rounds.store import AnswerStore, RoundStore
 from questions.pack import Question
@@ -56,14 +63,8 @@ REVIEW_WINDOW = timedelta(days=14)
 REVIEW_POINTS = 2
 REVIEWS_WITH_POINTS = 3  # per member and round
 
-SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
-Queue = Callable[[Sequence[OutboxDraft]], Awaitable[None]]
 QuestionOf = Callable[[ChannelRef, int], Question | None]
 ChannelOf = Callable[[ChannelRef], Awaitable[ChannelSettings | None]]
-
-
-def best_answer_key(round_id: int, answer_id: int) -> str:
-    return f"{action_key(round_id, ActionKind.BEST_ANSWER)}:{answer_id}"
 
 
 class PeerReviews:
@@ -79,8 +80,7 @@ class PeerReviews:
         grading: RoundGrading,
         members: MemberIds,
         question_of: QuestionOf,
-        send_direct: SendDirect,
-        queue: Queue,
+        wake_outbox: Callable[[], None],
         clock: Clock,
         channel_of: ChannelOf,
     ) -> None:
@@ -91,8 +91,7 @@ class PeerReviews:
         self._grading = grading
         self._members = members
         self._question_of = question_of
-        self._send_direct = send_direct
-        self._queue = queue
+        self._wake = wake_outbox
         self._clock = clock
         self._channel_of = channel_of
 
@@ -198,12 +197,15 @@ class PeerReviews:
         covered: tuple[int, ...] | None = None,
         round_: Round | None = None,
     ) -> Response:
-        """Record a review of answer #``number`` and tell its author privately."""
+        """Record a review of answer #``number`` and, in its transaction, queue the note
+        telling its author privately."""
         round_ = round_ or await self.revealed_round(channel)
         answer = await self._answer(round_, number)
         reviewer_id = await self._members.member_id(reviewer)
         if answer.member_id == reviewer_id:
             raise Refused("That is your own answer: review a teammate's, and grade your own.")
+        total = len(self._question(channel, round_).key_points)
+        tell = await self._telling_author(platform, round_, answer, total, channel)
         result = await self._reviews.record_review(
             ReviewDraft(
                 answer.id,
@@ -217,28 +219,32 @@ class PeerReviews:
             ),
             points=REVIEW_POINTS,
             cap=REVIEWS_WITH_POINTS,
+            tell=tell,
         )
-        total = len(self._question(channel, round_).key_points)
-        await self._tell_author(platform, round_, answer, result.review, total, channel)
         await self._grade_from_reviews(round_, answer)
         return Response(reviewed_card(number, answer, result.review, result.replaced))
 
-    async def _tell_author(
+    async def _telling_author(
         self,
         platform: Platform | None,
         round_: Round,
         answer: AnswerRecord,
-        review: StoredReview,
         total: int,
         channel: ChannelSettings,
-    ) -> None:
+    ) -> TellAuthor | None:
+        """What builds the private note to the answer's author from the review as stored
+        (None: they cannot be told), their direct messages opened beforehand."""
         author = await self._reviews.member_ref(answer.member_id)
         if author is None or not isinstance(platform, DirectMessages):
-            return
+            return None
         direct = await platform.open_direct(author)
-        card = told_author_card(round_, review, total, channel.reviews_named)
-        key = f"review:{review.id}:{review.reviewed_at.strftime('%Y%m%dT%H%M%S%f')}"
-        await self._send_direct(direct, card, key)
+
+        def tell(review: StoredReview) -> OutboxDraft:
+            card = told_author_card(round_, review, total, channel.reviews_named)
+            key = f"review:{review.id}:{review.reviewed_at.strftime('%Y%m%dT%H%M%S%f')}"
+            return direct_draft(direct, card, key)
+
+        return tell
 
     async def _grade_from_reviews(self, round_: Round, answer: AnswerRecord) -> None:
         """The median review grades the author's card while the author has not graded the
@@ -385,11 +391,11 @@ class PeerReviews:
     async def best(self, channel: ChannelSettings, number: int) -> Response:
         round_ = await self.revealed_round(channel)
         answer = await self._answer(round_, number)
-        if not await self._reviews.mark_best(round_.id, answer.id, self._clock.now()):
+        best = BestAnswer(answer.id, self._clock.now())
+        post = OutboxDraft(round_.id, ActionKind.BEST_ANSWER, best_answer_key(round_.id, best))
+        if not await self._reviews.mark_best(round_.id, best, post):
             return Response(info(f"Answer #{number} is already the best answer."))
-        await self._queue(
-            [OutboxDraft(round_.id, ActionKind.BEST_ANSWER, best_answer_key(round_.id, answer.id))]
-        )
+        self._wake()
         return Response(
             info(
                 "Best answer marked",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.kernel.models import AnswerRecord
+from bot.kernel.models import ActionKind, AnswerRecord, OutboxDraft, action_key
 from bot.kernel.refs import MemberRef
 
 
@@ -46,6 +47,25 @@ class ReviewResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BestAnswer:
+    """A round's best answer and when it was marked so."""
+
+    answer_id: int
+    marked_at: datetime
+
+
+def best_answer_key(round_id: int, best: BestAnswer) -> str:
+    """The outbox key of the post of one marking of a round's best answer: marking another
+    answer and then this one again is a new marking, posted again."""
+    stamp = best.marked_at.strftime("%Y%m%dT%H%M%S%f")
+    return f"{action_key(round_id, ActionKind.BEST_ANSWER)}:{best.answer_id}:{stamp}"
+
+
+# Builds the note telling an answer's author of a review, from the review as stored.
+TellAuthor = Callable[[StoredReview], OutboxDraft]
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewedAnswer:
     """One of a member's answers with reviews: the member's own grade of its round (None:
     they gave none) and the reviews' scores."""
@@ -58,10 +78,13 @@ class ReviewedAnswer:
 class ReviewStore(Protocol):
     """Persistence of reviews and best answers. Every write is committed before it returns."""
 
-    async def record_review(self, draft: ReviewDraft, *, points: int, cap: int) -> ReviewResult:
+    async def record_review(
+        self, draft: ReviewDraft, *, points: int, cap: int, tell: TellAuthor | None = None
+    ) -> ReviewResult:
         """Add the review, or replace the reviewer's earlier one of the answer (which keeps
         the points it earned). A new review earns ``points`` while the reviewer has fewer
-        than ``cap`` reviews that earned points in the round, else none."""
+        than ``cap`` reviews that earned points in the round, else none. The action
+        ``tell`` builds from the review as stored is queued in the review's transaction."""
         ...
 
     async def remove_review(self, answer_id: int, reviewer_id: int) -> bool: ...
@@ -78,11 +101,12 @@ class ReviewStore(Protocol):
         """Who a stored member is on their platform (to tell them privately)."""
         ...
 
-    async def mark_best(self, round_id: int, answer_id: int, at: datetime) -> bool:
-        """Mark the round's best answer; False when it was that one already."""
+    async def mark_best(self, round_id: int, best: BestAnswer, post: OutboxDraft) -> bool:
+        """Mark the round's best answer and queue ``post`` in the same transaction; False,
+        changing nothing, when it was that one already."""
         ...
 
-    async def best_answer(self, round_id: int) -> int | None: ...
+    async def best_answer(self, round_id: int) -> BestAnswer | None: ...
 
     async def best_answers(
         self, channel_id: int, since: datetime, until: datetime

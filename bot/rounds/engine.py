@@ -165,9 +165,14 @@ class QuizEngine:
         log.info("quiz channel set up", extra=about(ref))
         return created
 
-    async def save_channel(self, settings: ChannelSettings) -> None:
-        await self.store.channels.update_channel(settings)
-        self.remember_channel(settings)
+    async def save_channel(
+        self, before: ChannelSettings, after: ChannelSettings
+    ) -> ChannelSettings:
+        """Store what ``after`` changes of ``before``; the channel as stored now (with what
+        another replica changed meanwhile), kept from now on."""
+        stored = await self.store.channels.update_channel(before, after)
+        self.remember_channel(stored)
+        return stored
 
     def remember_channel(self, settings: ChannelSettings) -> None:
         """Keep ``settings`` as the channel's (saved here, or read after another replica
@@ -254,6 +259,9 @@ class QuizEngine:
         """The channel's reveal-after or last-call setting changed: give its open round the
         steps the new settings call for (a step queued before under other settings comes
         due at the new time, or does nothing if its setting is now off)."""
+        # The settings as saved, with what another replica changed meanwhile (the other
+        # of the two settings may have changed there).
+        channel = self.cached_channel(channel.ref) or channel
         round_ = await self.store.rounds.open_round(channel.id)
         if round_ is None or round_.revealed_at is not None:
             return
@@ -316,7 +324,12 @@ class QuizEngine:
             return None
         if not await self._is_open(channel.id, round_id):
             return None
-        member_id = await self.store.answers.member_id(event.member)
+        member_id = await self.store.answers.answer_author(
+            event.member, round_id, event.message.message_id
+        )
+        if member_id is None:  # an erased answer delivered again
+            self.metrics.duplicate_event(event.channel.platform)
+            return AnswerOutcome.DUPLICATE
         rules = self.config.scoring
         result = await self.store.answers.record_answer(
             AnswerDraft(
@@ -427,7 +440,10 @@ class QuizEngine:
         return round_.id
 
     async def _is_open(self, channel_id: int, round_id: int) -> bool:
-        if channel_id not in self._open_round:
-            open_round = await self.store.rounds.open_round(channel_id)
-            self._open_round[channel_id] = open_round.id if open_round else None
+        """Whether ``round_id`` is the channel's open round: so when this process knows it
+        to be; otherwise as the store says, since another replica may have opened it."""
+        if self._open_round.get(channel_id) == round_id:
+            return True
+        open_round = await self.store.rounds.open_round(channel_id)
+        self._open_round[channel_id] = open_round.id if open_round else None
         return self._open_round[channel_id] == round_id

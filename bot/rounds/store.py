@@ -135,6 +135,12 @@ class AnswerStore(Protocol):
         """The member's id, creating the member (and updating the display name) as needed."""
         ...
 
+    async def answer_author(self, ref: MemberRef, round_id: int, message_id: str) -> int | None:
+        """The id of the member whose reply ``message_id`` in the round is, as ``member_id``;
+        None, writing nothing (not their name either), when it is an answer an erasure
+        deleted. ``record_answer`` refuses such a message too: this spares the name."""
+        ...
+
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
         """Record the event id and the answer in one transaction (group-committed with
         concurrent calls); returns only after the commit."""

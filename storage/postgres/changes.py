@@ -1,5 +1,5 @@
-"""How every replica hears of each change of a channel, a bank question or a member's
-reminder (``ChannelChanges``).
+"""How every replica hears of each change of a channel, a bank question, a member's
+reminder or a channel's pairing slot (``ChannelChanges``).
 
 The transaction that creates or changes a channel also sends ``NOTIFY quizbot_channels``
 with ``<schema>:<channel id>``: PostgreSQL delivers it, once committed, to every
@@ -7,7 +7,8 @@ connection listening on that name, so each replica reads the channel again. The 
 in the payload keeps installations in other schemas of the database from waking this one.
 A question's texts (a workspace's own question, an override) announce themselves on
 ``quizbot_questions`` with the question's id, a reminder on ``quizbot_reminders`` with
-its member's id (``PostgresDatabase.announce``, in the writing transaction).
+its member's id, a pairing slot on ``quizbot_pair_schedules`` with its channel's id
+(``PostgresDatabase.announce``, in the writing transaction).
 
 Each row's ``xmin`` (the transaction that wrote its current version) is its version:
 any update changes it, so comparing them finds what an announcement missed, with no
@@ -63,6 +64,12 @@ class PostgresChanges:
     async def reminder_versions(self) -> dict[int, int]:
         rows = await self._db.fetch(
             "SELECT member_id, xmin::text::bigint AS version FROM reminders"
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def pair_schedule_versions(self) -> dict[int, int]:
+        rows = await self._db.fetch(
+            "SELECT channel_id, xmin::text::bigint AS version FROM pair_schedules"
         )
         return {int(row[0]): int(row[1]) for row in rows}
 

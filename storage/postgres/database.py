@@ -23,6 +23,7 @@ NOTICES = {
     ChangeKind.CHANNEL: "quizbot_channels",
     ChangeKind.QUESTION: "quizbot_questions",
     ChangeKind.REMINDER: "quizbot_reminders",
+    ChangeKind.PAIR_SCHEDULE: "quizbot_pair_schedules",
 }
 
 

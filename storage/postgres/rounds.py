@@ -19,13 +19,11 @@ from storage.records import ROUND_COLUMNS, action_from_row, round_from_row
 from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
 from storage.sql.rounds import (
     PENDING_OF_ROUND,
-    QUEUE_BLIND_ANSWERS_OF_CHANNEL,
     QUEUE_NOTICE,
-    QUEUE_REVEAL_OF_OPEN_ROUND,
     REVEAL,
-    REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
+    closing_the_open_round,
     later_rows,
     notice_params,
 )
@@ -51,6 +49,15 @@ INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at, creat
 VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5)
 ON CONFLICT (key) DO NOTHING
 """
+
+
+# Taken first by a new round's transaction. The channel's row: one new round of a channel
+# at a time, so each statement that closes the open round (read committed: each sees what
+# committed before it began) sees the same open round, never one another replica opened
+# meanwhile. The open round's row: a reveal or a skip of it committing meanwhile is seen
+# by all of them too (a skipped round's outline is not queued).
+_LOCK_CHANNEL = "SELECT 1 FROM channels WHERE id = $1 FOR NO KEY UPDATE"
+_LOCK_OPEN_ROUND = "SELECT 1 FROM rounds WHERE channel_id = $1 AND state = 'open' FOR NO KEY UPDATE"
 
 
 class SlotTaken(Exception):
@@ -79,6 +86,8 @@ class PostgresRounds(RoundQueries):
         try:
             async with self._pg.session() as session:
                 conn = session.conn
+                await conn.execute(_LOCK_CHANNEL, channel_id)
+                await conn.execute(_LOCK_OPEN_ROUND, channel_id)
                 taken = await conn.fetchval(
                     "SELECT 1 FROM rounds WHERE channel_id = $1 AND scheduled_for = $2",
                     channel_id,
@@ -92,15 +101,8 @@ class PostgresRounds(RoundQueries):
                     channel_id,
                 )
                 question_id = choose_question({row[0]: row[1] for row in asked})
-                await session.execute(QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
-                await session.execute(QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id))
-                await session.execute(REVEAL_OPEN_ROUND, (now, channel_id))
-                await conn.execute(
-                    "UPDATE rounds SET state = 'closed', closed_at = $1"
-                    " WHERE channel_id = $2 AND state = 'open'",
-                    now,
-                    channel_id,
-                )
+                for sql, params in closing_the_open_round(now, channel_id):
+                    await session.execute(sql, params)
                 row = await conn.fetchrow(
                     _INSERT_ROUND, channel_id, question_id, slot, int(scheduled), now
                 )

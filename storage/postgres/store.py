@@ -137,6 +137,9 @@ class PostgresStore:
     async def reminder_versions(self) -> dict[int, int]:
         return await self.changes.reminder_versions()
 
+    async def pair_schedule_versions(self) -> dict[int, int]:
+        return await self.changes.pair_schedule_versions()
+
     async def listen_changes(
         self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> ChannelNotices:

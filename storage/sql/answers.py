@@ -80,6 +80,16 @@ class Answers:
         self._known_members.add(member_id)
         return member_id
 
+    async def answer_author(self, ref: MemberRef, round_id: int, message_id: str) -> int | None:
+        cached = self._members.get((ref.platform, ref.workspace, ref.member_id))
+        if cached is not None and ref.display_name in ("", cached[1]):
+            return cached[0]  # an erasure on this store forgot the member: not them
+        erased = await self._db.fetch_one(
+            "SELECT 1 FROM erased_answers WHERE round_id = ? AND message_id = ?",
+            (round_id, message_id),
+        )
+        return None if erased is not None else await self.member_id(ref)
+
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
         return await self.committer.submit(draft)
 

@@ -53,16 +53,27 @@ class Channels:
                 await self._db.announce(session, ChangeKind.CHANNEL, created.id)
         return created
 
-    async def update_channel(self, settings: ChannelSettings) -> None:
-        values = channel_values(settings)
-        assignments = ", ".join(f"{name} = :{name}" for name in values)
+    async def update_channel(
+        self, before: ChannelSettings, after: ChannelSettings
+    ) -> ChannelSettings:
+        if before.id != after.id:
+            raise ValueError(f"channel {after.id} changed from channel {before.id}'s settings")
+        old = channel_values(before)
+        changed = {
+            name: value for name, value in channel_values(after).items() if value != old[name]
+        }
+        # With nothing of the row changed (a setting kept in another table was), the row is
+        # read as it is and the change announced all the same.
+        assignments = ", ".join(f"{name} = :{name}" for name in changed) or "name = name"
         async with self._db.transaction() as session:
-            changed = await session.execute(
-                f"UPDATE channels SET {assignments} WHERE id = :id", {**values, "id": settings.id}
+            row = await session.fetch_one(
+                f"UPDATE channels SET {assignments} WHERE id = :id RETURNING {CHANNEL_COLUMNS}",
+                {**changed, "id": after.id},
             )
-            if changed == 0:
-                raise NotFoundError(f"no channel with id {settings.id}")
-            await self._db.announce(session, ChangeKind.CHANNEL, settings.id)
+            if row is None:
+                raise NotFoundError(f"no channel with id {after.id}")
+            await self._db.announce(session, ChangeKind.CHANNEL, after.id)
+        return channel_from_row(row)
 
     async def list_channels(self) -> list[ChannelSettings]:
         rows = await self._db.fetch(f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id")

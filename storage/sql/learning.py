@@ -20,9 +20,11 @@ from bot.learning.store import (
     GradeResult,
     GradeSource,
     OwnGradeKept,
+    RatedAlready,
     RecentGrades,
     SessionOver,
 )
+from storage.sql.pair_ratings import record_rating_in
 from storage.sql.session import Row, Session, SqlDatabase
 from storage.timestamps import from_db, to_db
 
@@ -76,6 +78,8 @@ class Learning:
                 )
                 if closed != 1:
                     raise SessionOver(f"practice session {draft.closes_session} is closed")
+            if draft.rating is not None and not await record_rating_in(session, draft.rating, at):
+                raise RatedAlready(f"pair group {draft.rating.group_id} is rated already")
             replaced = await _log_grade(session, draft, at)
             log = await _log(session, "member_id", draft.member_id, draft.question_id)
             card = member_card(draft.question_id, log)

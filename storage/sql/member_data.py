@@ -4,55 +4,29 @@ deleted in one transaction for an erasure, a channel's rows for an admin's expor
 The member's direct-message channels (where practice steps and reminders went) are read
 from their practice sessions and reminder inside the erasing transaction, so the outbox
 rows of those sends, queued or done, go with the rest: a queued reminder or practice step
-cannot send their data again after the erasure. The change of their reminder is announced,
-so the other replicas drop its job.
+cannot send their data again after the erasure; so do the messages to teammates that name
+them (``storage.sql.sends_naming_a_member``). What the teammates keep is in
+``storage.sql.erasure_for_the_team``. The change of their reminder is announced, so the
+other replicas drop its job.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any
 
+from bot.blind.posts import PLACEHOLDER_PREFIX
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
+from storage.sql.erasure_for_the_team import former_member, keep_pair_history, keep_review_points
 from storage.sql.member_cache import MemberCache
-from storage.sql.session import Params, Row, Session, SqlDatabase
+from storage.sql.member_export import member_tables, plain_row
+from storage.sql.sends_naming_a_member import sends_naming
+from storage.sql.session import Params, Session, SqlDatabase
 from storage.timestamps import to_db
 
 _OWN_ANSWERS = "SELECT id FROM answers WHERE member_id = ?"
-
-# (table, the rows of the member in it): read for an export, in this order
-_MEMBER_ROWS: tuple[tuple[str, str], ...] = (
-    ("members", "SELECT * FROM members WHERE id = ?"),
-    ("answers", "SELECT * FROM answers WHERE member_id = ? ORDER BY id"),
-    ("votes_given", "SELECT * FROM votes WHERE voter_id = ? ORDER BY id"),
-    ("votes_received", f"SELECT * FROM votes WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id"),
-    ("reviews_given", "SELECT * FROM answer_reviews WHERE reviewer_id = ? ORDER BY id"),
-    (
-        "reviews_received",
-        f"SELECT * FROM answer_reviews WHERE answer_id IN ({_OWN_ANSWERS}) ORDER BY id",
-    ),
-    ("best_answers", f"SELECT * FROM best_answers WHERE answer_id IN ({_OWN_ANSWERS})"),
-    ("grades", "SELECT * FROM grades WHERE member_id = ? ORDER BY id"),
-    ("member_cards", "SELECT * FROM member_cards WHERE member_id = ? ORDER BY question_id"),
-    ("member_goals", "SELECT * FROM member_goals WHERE member_id = ?"),
-    ("reminders", "SELECT * FROM reminders WHERE member_id = ?"),
-    ("notice_members", "SELECT * FROM notice_members WHERE member_id = ? ORDER BY channel_id"),
-    ("practice_sessions", "SELECT * FROM practice_sessions WHERE member_id = ? ORDER BY id"),
-    ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
-    ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
-    ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
-    ("suggestions", "SELECT * FROM suggestions WHERE member_id = ? ORDER BY id"),
-    (
-        "away_periods",
-        "SELECT away_periods.* FROM away_periods JOIN members"
-        " ON members.workspace = away_periods.workspace AND members.member = away_periods.member"
-        " WHERE members.id = ? ORDER BY away_periods.id",
-    ),
-)
 
 # The platform and message id of each of the member's answers: marked handled (below).
 _ANSWER_MESSAGES = (
@@ -62,6 +36,14 @@ _ANSWER_MESSAGES = (
 _MARK_HANDLED = (
     "INSERT INTO processed_events (platform, event_id, processed_at) VALUES (?, ?, ?)"
     " ON CONFLICT (platform, event_id) DO UPDATE SET processed_at = excluded.processed_at"
+)
+
+# Their answers' messages (not a blind answer's placeholder, which is theirs again if they
+# come back): the same message delivered again stores nothing (storage.sql.scoring).
+_TOMBSTONES = (
+    "INSERT INTO erased_answers (round_id, message_id, erased_at)"
+    " SELECT round_id, message_id, ? FROM answers WHERE member_id = ? AND message_id NOT LIKE ?"
+    " ON CONFLICT (round_id, message_id) DO NOTHING"
 )
 
 _DIRECT_CHANNELS = (
@@ -139,10 +121,7 @@ class MemberData:
         return [(int(r[0]), MemberRef(str(r[1]), str(r[2]), str(r[3]), str(r[4]))) for r in rows]
 
     async def member_tables(self, member_id: int) -> Tables:
-        tables: Tables = {}
-        for table, sql in _MEMBER_ROWS:
-            tables[table] = await self._rows(sql, (member_id,))
-        return tables
+        return await member_tables(self._db, member_id)
 
     async def erase_member(
         self, member_id: int, at: datetime, directs: Sequence[ChannelRef] = ()
@@ -154,7 +133,9 @@ class MemberData:
             await session.execute_many(
                 _MARK_HANDLED, [(str(r[0]), str(r[1]), to_db(at)) for r in answered]
             )
+            await session.execute(_TOMBSTONES, (to_db(at), member_id, f"{PLACEHOLDER_PREFIX}%"))
             sends = await _direct_sends(session, member_id, known)
+            sends = sorted({*sends, *await sends_naming(session, member_id)})
             for key in sends:
                 deleted["unfinished_cards"] = deleted.get("unfinished_cards", 0) + (
                     await session.execute("DELETE FROM unfinished_cards WHERE key = ?", (key,))
@@ -162,7 +143,9 @@ class MemberData:
                 deleted["outbox"] = deleted.get("outbox", 0) + (
                     await session.execute("DELETE FROM outbox WHERE key = ?", (key,))
                 )
-            for table, count in (await _erase_pair_groups(session, member_id)).items():
+            await keep_review_points(session, member_id)
+            former = await former_member(session, member_id)
+            for table, count in (await keep_pair_history(session, member_id, former)).items():
                 deleted[table] = deleted.get(table, 0) + count
             for table, sql in _ERASE:
                 deleted[table] = deleted.get(table, 0) + await session.execute(sql, (member_id,))
@@ -195,22 +178,7 @@ class MemberData:
         ]
 
     async def _rows(self, sql: str, params: Params) -> Rows:
-        return [_plain(row) for row in await self._db.fetch(sql, params)]
-
-
-async def _erase_pair_groups(session: Session, member_id: int) -> dict[str, int]:
-    """Delete the mock-interview groups the member was in, with their briefs and ratings
-    (the partners' history of that week goes too: it was a meeting with them)."""
-    rows = await session.fetch("SELECT id, members FROM pair_groups", ())
-    groups = [int(row[0]) for row in rows if member_id in json.loads(str(row[1]))]
-    deleted = {"pair_briefs": 0, "pair_ratings": 0, "pair_groups": 0}
-    for group_id in groups:
-        for table in deleted:
-            column = "id" if table == "pair_groups" else "group_id"
-            deleted[table] += await session.execute(
-                f"DELETE FROM {table} WHERE {column} = ?", (group_id,)
-            )
-    return deleted
+        return [plain_row(row) for row in await self._db.fetch(sql, params)]
 
 
 async def _direct_sends(
@@ -223,7 +191,3 @@ async def _direct_sends(
     for channel in sorted(channels):
         keys.update(str(row[0]) for row in await session.fetch(_DIRECT_SENDS, channel))
     return sorted(keys)
-
-
-def _plain(row: Row) -> dict[str, Any]:
-    return {str(name): value for name, value in zip(row.keys(), row, strict=True)}

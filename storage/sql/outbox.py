@@ -13,15 +13,30 @@ from datetime import datetime
 from bot.kernel.models import ActionKind, OutboxAction, OutboxDraft, PruneBatch
 from storage.errors import NotFoundError
 from storage.outbox_queries import DONE_ACTIONS_BEFORE
-from storage.sql.session import SqlDatabase
+from storage.records import draft_row
+from storage.sql.session import Session, SqlDatabase
 from storage.timestamps import to_db
 
 MAX_ERROR_LENGTH = 2000
 _PASS_START = ("", 0)  # before every (next_attempt_at, id)
 
 
+_QUEUE_DRAFT = (
+    "INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace,"
+    " target_channel, card, state, attempts, next_attempt_at, created_at, updated_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (key) DO NOTHING"
+)
+
+
 def clip_error(error: str) -> str:
     return error if len(error) <= MAX_ERROR_LENGTH else error[: MAX_ERROR_LENGTH - 1] + "…"
+
+
+async def queue_in(session: Session, drafts: Sequence[OutboxDraft], now: str) -> None:
+    """Queue the drafts' actions in the open transaction of what causes them (a key
+    already queued stays as it is): committed with their cause, or not at all."""
+    for draft in drafts:
+        await session.execute(_QUEUE_DRAFT, (*draft_row(draft, now), now, now))
 
 
 class OutboxQueries(ABC):

@@ -1,4 +1,6 @@
-"""The ``PairStore`` port on both backends, on the store's database object."""
+"""The ``PairStore`` port on both backends, on the store's database object. A change of a
+channel's pairing slot is announced in its transaction (on PostgreSQL, to the other
+replicas)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from datetime import datetime
 
 from bot.kernel.models import OutboxDraft
 from bot.kernel.refs import ChannelRef
+from bot.kernel.stores import ChangeKind
 from bot.pairing.store import PairCounts, PairGroup, PairMember, PairRating
 from storage.records import draft_row
 from storage.sql.session import Row, SqlDatabase
@@ -78,13 +81,21 @@ class Pairs:
         rows = await self._db.fetch("SELECT channel_id, enabled, schedule FROM pair_schedules")
         return {row[0]: (bool(row[1]), row[2]) for row in rows}
 
-    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
-        await self._db.change(
-            "INSERT INTO pair_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
-            " ON CONFLICT (channel_id) DO UPDATE SET enabled = excluded.enabled,"
-            " schedule = excluded.schedule",
-            (channel_id, int(enabled), schedule),
+    async def pair_schedule(self, channel_id: int) -> tuple[bool, str | None] | None:
+        row = await self._db.fetch_one(
+            "SELECT enabled, schedule FROM pair_schedules WHERE channel_id = ?", (channel_id,)
         )
+        return None if row is None else (bool(row[0]), row[1])
+
+    async def set_pair_schedule(self, channel_id: int, enabled: bool, schedule: str | None) -> None:
+        async with self._db.transaction() as session:
+            await session.execute(
+                "INSERT INTO pair_schedules (channel_id, enabled, schedule) VALUES (?, ?, ?)"
+                " ON CONFLICT (channel_id) DO UPDATE SET enabled = excluded.enabled,"
+                " schedule = excluded.schedule",
+                (channel_id, int(enabled), schedule),
+            )
+            await self._db.announce(session, ChangeKind.PAIR_SCHEDULE, channel_id)
 
     # pairings
 
@@ -130,10 +141,15 @@ class Pairs:
             if pairing is None:
                 raise LookupError(f"no pairing {key}")
             pairing_id, channel_id, week = tuple(pairing)
-            stored = await session.fetch_one(
-                "SELECT COUNT(*) FROM pair_groups WHERE pairing_id = ?", (pairing_id,)
+            # The week's matching is decided here, once: counting the stored groups is not
+            # enough on PostgreSQL, where a second replica's count does not see the first's
+            # uncommitted groups. This update waits for the first's transaction instead,
+            # then finds the week matched and changes nothing.
+            decided = await session.execute(
+                "UPDATE pairings SET matched_at = ? WHERE id = ? AND matched_at IS NULL",
+                (to_db(at), pairing_id),
             )
-            if stored is None or stored[0] == 0:
+            if decided == 1:
                 await session.execute_many(
                     "INSERT INTO pair_groups (pairing_id, channel_id, week, members)"
                     " VALUES (?, ?, ?, ?)",
@@ -189,23 +205,6 @@ class Pairs:
             (group_id, candidate_id),
         )
         return None if row is None else int(row[0])
-
-    async def record_rating(self, rating: PairRating, at: datetime) -> bool:
-        changed = await self._db.change(
-            "INSERT INTO pair_ratings (group_id, interviewer_id, candidate_id, question_id,"
-            " score, covered, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (group_id, interviewer_id) DO NOTHING",
-            (
-                rating.group_id,
-                rating.interviewer_id,
-                rating.candidate_id,
-                rating.question_id,
-                rating.score,
-                None if rating.covered is None else json.dumps(list(rating.covered)),
-                to_db(at),
-            ),
-        )
-        return changed == 1
 
     async def ratings(self, group_id: int) -> list[PairRating]:
         rows = await self._db.fetch(

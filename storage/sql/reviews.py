@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from bot.kernel.models import AnswerRecord
+from bot.kernel.models import AnswerRecord, OutboxDraft
 from bot.kernel.refs import MemberRef
 from bot.reviews.store import (
+    BestAnswer,
     ReviewDraft,
     ReviewedAnswer,
     ReviewResult,
     StoredReview,
+    TellAuthor,
 )
 from storage.records import ANSWER_COLUMNS, answer_from_row
+from storage.sql.outbox import queue_in
 from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
 
@@ -30,7 +33,9 @@ class Reviews:
     def __init__(self, db: SqlDatabase) -> None:
         self._db = db
 
-    async def record_review(self, draft: ReviewDraft, *, points: int, cap: int) -> ReviewResult:
+    async def record_review(
+        self, draft: ReviewDraft, *, points: int, cap: int, tell: TellAuthor | None = None
+    ) -> ReviewResult:
         covered = None if draft.covered is None else json.dumps(list(draft.covered))
         at = to_db(draft.at)
         async with self._db.transaction() as session:
@@ -71,8 +76,11 @@ class Reviews:
                 f"{_REVIEWS} WHERE r.answer_id = ? AND r.reviewer_id = ?",
                 (draft.answer_id, draft.reviewer_id),
             )
-        assert row is not None  # written in this transaction
-        return ReviewResult(_review(row), replaced=bool(changed))
+            assert row is not None  # written in this transaction
+            review = _review(row)
+            if tell is not None:
+                await queue_in(session, [tell(review)], at)
+        return ReviewResult(review, replaced=bool(changed))
 
     async def remove_review(self, answer_id: int, reviewer_id: int) -> bool:
         async with self._db.transaction() as session:
@@ -112,22 +120,25 @@ class Reviews:
         )
         return None if row is None else MemberRef(row[0], row[1], row[2], row[3])
 
-    async def mark_best(self, round_id: int, answer_id: int, at: datetime) -> bool:
+    async def mark_best(self, round_id: int, best: BestAnswer, post: OutboxDraft) -> bool:
+        at = to_db(best.marked_at)
         async with self._db.transaction() as session:
             changed = await session.execute(
                 "INSERT INTO best_answers (round_id, answer_id, marked_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (round_id) DO UPDATE"
                 " SET answer_id = excluded.answer_id, marked_at = excluded.marked_at"
                 " WHERE best_answers.answer_id <> excluded.answer_id",
-                (round_id, answer_id, to_db(at)),
+                (round_id, best.answer_id, at),
             )
+            if changed:
+                await queue_in(session, [post], at)
         return bool(changed)
 
-    async def best_answer(self, round_id: int) -> int | None:
+    async def best_answer(self, round_id: int) -> BestAnswer | None:
         row = await self._db.fetch_one(
-            "SELECT answer_id FROM best_answers WHERE round_id = ?", (round_id,)
+            "SELECT answer_id, marked_at FROM best_answers WHERE round_id = ?", (round_id,)
         )
-        return None if row is None else int(row[0])
+        return None if row is None else BestAnswer(int(row[0]), from_db(row[1]))
 
     async def best_answers(
         self, channel_id: int, since: datetime, until: datetime

@@ -92,6 +92,23 @@ def notice_params(round_id: int, now: str, channel_id: int) -> tuple[object, ...
 CLOSE_OPEN_ROUND = (
     "UPDATE rounds SET state = 'closed', closed_at = ? WHERE channel_id = ? AND state = 'open'"
 )
+
+
+def closing_the_open_round(now: str, channel_id: int) -> list[tuple[str, tuple[object, ...]]]:
+    """The statements, with their parameters, by which a new round closes its channel's
+    open one: its waiting blind answers and, unless it was revealed, its follow-ups and
+    outline are queued, then it is marked revealed and closed. Run in the new round's
+    transaction, where each statement sees the same open round: a backend whose
+    transactions run side by side (PostgreSQL) first locks the channel's rounds, or a
+    round another replica opened between two of them is closed without its outline."""
+    return [
+        (QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id)),
+        (QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id)),
+        (REVEAL_OPEN_ROUND, (now, channel_id)),
+        (CLOSE_OPEN_ROUND, (now, channel_id)),
+    ]
+
+
 ADD_REVEAL_REACTOR = (
     "INSERT INTO reveal_reactors (round_id, member_id, reacted_at) VALUES (?, ?, ?)"
     " ON CONFLICT (round_id, member_id) DO NOTHING"

@@ -1,5 +1,6 @@
 """The scoring rule, written once for both backends: the first answer of a member in a
-round scores, with a bonus when the round was not revealed at the answer's time.
+round scores, with a bonus when the round was not revealed at the answer's time; a message
+whose answer an erasure deleted (``erased_answers``) is not recorded again.
 
 ``scored_answer`` is the ``INSERT``'s column list and ``SELECT``; each backend says how it
 skips a duplicate and learns what was inserted (SQLite: ``INSERT OR IGNORE`` and a look at
@@ -35,7 +36,9 @@ FROM (
                WHERE s.round_id = r.id AND s.member_id = :member_id AND s.scoring = 1
            ) THEN 0 ELSE 1 END AS scoring
     FROM rounds r
-    WHERE r.id = :round_id{only_if}
+    WHERE r.id = :round_id AND NOT EXISTS (
+        SELECT 1 FROM erased_answers x WHERE x.round_id = r.id AND x.message_id = :message_id
+    ){only_if}
 ) AS fresh
 """
 

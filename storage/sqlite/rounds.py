@@ -14,14 +14,11 @@ from storage.records import ROUND_COLUMNS, round_from_row
 from storage.sql.rounds import (
     ADD_REVEAL_REACTOR,
     ASK_COUNTS,
-    CLOSE_OPEN_ROUND,
     COUNT_REVEAL_REACTORS,
-    QUEUE_BLIND_ANSWERS_OF_CHANNEL,
     QUEUE_NOTICE,
-    QUEUE_REVEAL_OF_OPEN_ROUND,
-    REVEAL_OPEN_ROUND,
     DraftsFor,
     RoundQueries,
+    closing_the_open_round,
     later_rows,
     notice_params,
 )
@@ -59,10 +56,8 @@ class SqliteRounds(RoundQueries):
                 return None
             asked = conn.execute(ASK_COUNTS, (channel_id,)).fetchall()
             question_id = choose_question({row[0]: row[1] for row in asked})
-            conn.execute(QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id))
-            conn.execute(QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id))
-            conn.execute(REVEAL_OPEN_ROUND, (now, channel_id))
-            conn.execute(CLOSE_OPEN_ROUND, (now, channel_id))
+            for sql, params in closing_the_open_round(now, channel_id):
+                conn.execute(sql, params)
             row = conn.execute(
                 "INSERT INTO rounds (channel_id, question_id, number, scheduled_for,"
                 " scheduled, state, created_at)"

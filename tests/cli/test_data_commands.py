@@ -87,3 +87,49 @@ def test_forget_erases_the_member_and_spares_the_others(
     assert asyncio.run(left()) == (0, 1)  # bob's answer stays
     assert main(["data", "forget", "--member", "U-nobody", "--url", str(db)]) == 1
     assert "no member 'U-nobody' is stored" in capsys.readouterr().err
+
+
+def test_export_and_forget_take_db_like_every_other_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    a_quiz(db)
+    out = tmp_path / "export"
+
+    assert main(["data", "export", "--channel", "C1", "--out", str(out), "--db", str(db)]) == 0
+    assert "wrote 5 CSV files" in capsys.readouterr().out
+    assert main(["data", "forget", "--member", "U-alice", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("erased slack:T1:U-alice:")
+    assert not (tmp_path / "quizbot.db").exists()  # nothing read or made at the default place
+
+
+def test_an_unknown_channel_is_refused_with_the_channels_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "quiz.db"
+    a_quiz(db)
+    code = main(["data", "export", "--channel", "C9", "--out", str(tmp_path), "--url", str(db)])
+    assert code == 1
+    said = capsys.readouterr().err
+    assert "no channel 'C9' is stored" in said
+    assert "stored channels: C1 (slack, workspace T1)" in said
+
+
+def test_a_mistyped_database_is_refused_and_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "quiz-typo.db"
+    code = main(["data", "forget", "--member", "U-alice", "--db", str(typo)])
+    assert code == 1
+    assert f"no database at {typo}" in capsys.readouterr().err
+    assert not typo.exists()
+
+
+def test_a_setting_it_cannot_use_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QUIZBOT_DISCORD_TOKEN", "MTIz.SECRET-TEST\n")
+    assert main(["data", "forget", "--member", "U-alice"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("quizbot data forget: error: QUIZBOT_DISCORD_TOKEN: malformed: ")
+    assert len(err.splitlines()) == 1 and "SECRET" not in err

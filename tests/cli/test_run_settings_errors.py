@@ -117,3 +117,32 @@ def test_a_default_schedule_or_log_level_it_cannot_use_is_named(
     err = capsys.readouterr().err
     assert "quizbot: QUIZBOT_DEFAULT_SCHEDULE: " in err and "unknown schedule 'sometimes'" in err
     assert "quizbot: QUIZBOT_LOG_LEVEL: " in err and "DEBUG, INFO, WARNING, ERROR" in err
+
+
+@pytest.mark.parametrize(
+    ("variable", "token"),
+    [
+        ("QUIZBOT_DISCORD_TOKEN", "MTIz.SECRET-TEST\nX-Injected: 1"),
+        ("QUIZBOT_DISCORD_TOKEN", "MTIz.SECRET-TEST\n"),  # a file's last line break
+        ("QUIZBOT_SLACK_BOT_TOKEN", "xoxb-SECRET-TEST\r\n"),
+        ("QUIZBOT_SLACK_APP_TOKEN", "xapp-SECRET TEST"),
+    ],
+    ids=["discord-inside", "discord-at-the-end", "slack-bot", "slack-app-space"],
+)
+@pytest.mark.usefixtures("_root_logger_untouched")
+def test_a_token_with_a_line_break_is_refused_by_name_at_start(
+    variable: str, token: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("DISCORD_TOKEN", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "DISCORD_API_URL"):
+        monkeypatch.delenv(f"QUIZBOT_{name}", raising=False)
+    # were it sent, nothing answers here: the refusal must come before any request
+    monkeypatch.setenv("QUIZBOT_DISCORD_API_URL", "http://127.0.0.1:9/api/v10")
+    monkeypatch.setenv("QUIZBOT_SLACK_BOT_TOKEN", "xoxb-1")
+    monkeypatch.setenv("QUIZBOT_SLACK_APP_TOKEN", "xapp-1")
+    monkeypatch.setenv(variable, token)
+    platform = "discord" if "DISCORD" in variable else "slack"
+    assert main(["run", "--platform", platform]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizbot: {variable}: ")
+    assert "malformed" in err and "one line" in err
+    assert "SECRET" not in err and "Traceback" not in err

@@ -21,6 +21,7 @@ def script(lines: Sequence[str]) -> LineSource:
 async def run_script(service: QuizService, console: ConsolePlatform) -> None:
     """Start ``console`` on the service, wait for the end of its input, stop it."""
     console.after_each_line(service.settle)
+    console.let_time_pass(service.pass_time)  # a script's `:wait`, on the test's clock
     await console.start(service.handle)
     try:
         await console.until_input_ends()

@@ -64,6 +64,9 @@ class SharedStore:
     async def reminder_versions(self) -> dict[int, int]:
         return {}
 
+    async def pair_schedule_versions(self) -> dict[int, int]:
+        return {}
+
     async def listen_changes(
         self, changed: Callable[[ChangeKind, int], None], lost: Callable[[], None]
     ) -> Listener:

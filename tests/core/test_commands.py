@@ -98,7 +98,25 @@ def test_grammar_rejects_with_form_and_example(text: str, fragment: str) -> None
 
 
 def test_unknown_subcommand_gives_help() -> None:
-    assert parse_command("frobnicate", []) == Help(note="Unknown command 'frobnicate'.")
+    assert parse_command("frobnicate", []) == Help(unknown="frobnicate")
+
+
+async def test_a_mistyped_subcommand_gets_did_you_mean_and_a_short_list(
+    quiz: QuizHarness,
+) -> None:
+    response = await quiz.command("leaderbord", by="alice")
+    text = response.card.plain_text()
+    assert "`/quiz leaderbord` is not a command." in text
+    assert "Did you mean `/quiz leaderboard [week|month|all] [public]`" in text
+    assert "Commands: help, leaderboard, me, grade," in text
+    assert "`/quiz help` describes each" in text
+    assert len(text.splitlines()) <= 6  # not the whole help (over 40 lines)
+    assert "top members of this channel" in text  # what the suggestion does
+    unlike = (await quiz.command("zzzz", by="alice")).card.plain_text()
+    assert "`/quiz zzzz` is not a command." in unlike and "Did you mean" not in unlike
+    assert len(unlike.splitlines()) <= 4
+    start = (await quiz.command("lead", by="alice")).card.plain_text()
+    assert "Did you mean `/quiz leaderboard" in start  # the start of a name
 
 
 async def test_help_lists_every_command(quiz: QuizHarness) -> None:

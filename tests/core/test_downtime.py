@@ -78,6 +78,6 @@ async def test_paused_channel_is_not_caught_up(
         [channel] = await store.channels.list_channels()
         from dataclasses import replace
 
-        await store.channels.update_channel(replace(channel, paused=True))
+        await store.channels.update_channel(channel, replace(channel, paused=True))
     back = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
     assert await _start_at(back, db_path, platform, catalog) == []

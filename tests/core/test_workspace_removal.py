@@ -16,7 +16,9 @@ async def test_a_removal_stops_the_workspace_once_and_a_reinstall_restarts_it(
     await quiz.command("schedule daily 09:00")
     engine = quiz.service.engine
     archived = await engine.create_channel(ChannelRef("fake", "team", "C2", "archived"))
-    await engine.save_channel(dataclasses.replace(archived, disabled_reason="is_archived"))
+    await engine.save_channel(
+        archived, dataclasses.replace(archived, disabled_reason="is_archived")
+    )
     elsewhere = await engine.create_channel(ChannelRef("fake", "other-team", "C3", "other"))
     await quiz.command("now", settle=False)  # queued, not sent yet
     sent_before = len(quiz.platform.messages)

@@ -185,6 +185,18 @@ async def test_missing_credentials_and_bad_settings_fail_the_config_check(
     assert "FAIL  other checks: skipped" in output
 
 
+async def test_a_token_with_a_line_break_is_called_malformed_not_a_network_problem(
+    apis: FakeApis, tmp_path: Path
+) -> None:
+    env = platform_env(apis, discord_token=f"{GOOD_DISCORD_TOKEN}\nX-Injected: 1")
+    code, output = await doctor(tmp_path, env)
+    assert code == 1
+    first = output.splitlines()[0]
+    assert first.startswith("FAIL  config: QUIZBOT_DISCORD_TOKEN: malformed: ")
+    assert "cannot reach" not in output and "Traceback" not in output
+    assert_no_secret(output)
+
+
 async def test_a_database_from_a_newer_quizbot_fails(tmp_path: Path) -> None:
     db = tmp_path / "future.db"
     with sqlite3.connect(db) as conn:

@@ -187,8 +187,8 @@ def test_specific_messages(tmp_path: Path, text: str, expected: tuple[int, str, 
 
 
 def test_unreadable_files_are_problems_too(tmp_path: Path) -> None:
-    (tmp_path / "latin1.yaml").write_bytes("title: caf\xe9\n".encode("latin-1"))
-    assert _problems(tmp_path / "latin1.yaml")[0][:2] == (0, "(file)")
+    (tmp_path / "latin1.yaml").write_bytes("id: x\ntitle: caf\xe9\n".encode("latin-1"))
+    assert _problems(tmp_path / "latin1.yaml")[0][:2] == (2, "(file)")  # the byte's line
     assert _problems(tmp_path / "missing.yaml")[0][:2] == (0, "(file)")
 
 

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.kernel.grades import Grade
 from bot.kernel.models import ActionKind, ChannelSettings, OutboxDraft
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
+from bot.learning import memory_model
+from bot.learning.store import GradeDraft, RatedAlready
 from bot.pairing.store import PairCounts, PairMember, PairRating
 from bot.store import Store
 from questions.catalog import QuestionKey
@@ -67,9 +70,12 @@ async def test_opt_in_topics_skip_and_opt_out(store: Store) -> None:
 async def test_pair_schedules(store: Store) -> None:
     channel, _ = await setup(store)
     assert await store.pairs.pair_schedules() == {}
+    assert await store.pairs.pair_schedule(channel) is None
     await store.pairs.set_pair_schedule(channel, True, "tue 11:00")
+    assert await store.pairs.pair_schedule(channel) == (True, "tue 11:00")
     await store.pairs.set_pair_schedule(channel, False, None)
     assert await store.pairs.pair_schedules() == {channel: (False, None)}
+    assert await store.pairs.pair_schedule(channel) == (False, None)
 
 
 async def test_a_pairing_is_recorded_once_with_its_groups_briefs_and_ratings(
@@ -100,10 +106,17 @@ async def test_a_pairing_is_recorded_once_with_its_groups_briefs_and_ratings(
     assert await store.pairs.brief_question(groups[0].id, bob) == question
     assert await store.pairs.brief_question(groups[0].id, ann) is None
     rating = PairRating(groups[0].id, ann, bob, question, 3, (1, 2))
-    assert await store.pairs.record_rating(rating, AT)
-    assert not await store.pairs.record_rating(
-        PairRating(groups[0].id, ann, bob, question, 1, None), AT
-    )
+    await graded_with(store, rating)
+    with pytest.raises(RatedAlready):
+        await graded_with(store, PairRating(groups[0].id, ann, bob, question, 1, None))
     assert await store.pairs.ratings(groups[0].id) == [rating]
     assert await store.pairs.pair_counts(ann) == PairCounts(given=1, taken=0)
     assert await store.pairs.pair_counts(bob) == PairCounts(given=0, taken=1)
+
+
+async def graded_with(store: Store, rating: PairRating) -> None:
+    """The candidate's grade from ``rating``, recorded with it (as `/quiz pair rate` does)."""
+    draft = GradeDraft(rating.candidate_id, rating.question_id, Grade.GOOD, AT, rating=rating)
+    await store.learning.record_grade(
+        draft, member_card=memory_model.member_card, channel_card=memory_model.channel_card
+    )

@@ -187,12 +187,12 @@ async def test_create_channel_is_idempotent_and_update_round_trips(store: Sqlite
     )
     assert created.answer_mode is AnswerMode.THREAD
     assert created.difficulty is None
-    await store.channels.update_channel(changed)
+    assert await store.channels.update_channel(created, changed) == changed
     assert await store.channels.get_channel(created.ref) == changed
     assert await store.channels.get_channel_by_id(created.id) == changed
     assert await store.channels.list_channels() == [changed]
     with pytest.raises(NotFoundError):
-        await store.channels.update_channel(replace(changed, id=999))
+        await store.channels.update_channel(replace(changed, id=999), replace(changed, id=999))
 
 
 async def test_channel_with_no_topics_keeps_an_empty_tuple_apart_from_none(

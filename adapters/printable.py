@@ -1,9 +1,9 @@
-"""Text from the database made safe to print on a terminal.
+"""Text from members made safe to print on a terminal (the console, the command line).
 
-What members typed (a flag's reason, a display name, a workspace's name) may hold control
-characters: an escape sequence would drive the operator's terminal (retitle it, hide
-lines, rewrite the screen) and a newline would start a line that looks like the listing's
-own. Every control character is shown escaped instead (``\\n``, ``\\x1b``), and so are the
+What members typed (an answer, a flag's reason, a display name, a workspace's name) may
+hold control characters: an escape sequence would drive the reader's terminal (retitle it,
+hide lines, rewrite the screen) and a newline would start a line that looks like the
+listing's own. Every control character is shown escaped instead (``\\n``, ``\\x1b``), and so are the
 bidirectional overrides that reorder what is shown; everything else, emoji included, is
 printed as it was typed.
 """
