@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -239,12 +238,10 @@ class OutboxWorker:
             limit = asyncio.Semaphore(self._send_slots())
             handed, self._handed = self._handed, {}
             now = self._clock.now()
-            # A round's handed-over actions, oldest first, up to one not due yet (a retry
-            # waiting out its backoff holds the round's later actions, as in a regular pass).
             runs = [
                 (due, (round_, channel))
                 for round_, channel, actions in handed.values()
-                if (due := list(itertools.takewhile(lambda a: a.next_attempt_at <= now, actions)))
+                if (due := _handed_due(actions, now))
             ]
             handed_done = await self._run_rounds(
                 [self._run_round(due, known) for due, known in runs], limit
@@ -767,6 +764,20 @@ class OutboxWorker:
         await self._store.outbox.retry_action(
             action.id, message, now + timedelta(seconds=delay), at=now
         )
+
+
+def _handed_due(actions: list[OutboxAction], now: datetime) -> list[OutboxAction]:
+    """A round's handed-over actions due now, oldest first, up to a retry still waiting out
+    its backoff (it holds the round's later actions). A timed step due later (the last
+    call, the reveal-after time: queued with the question, so before the outline a reveal
+    queues) holds nothing back."""
+    due = []
+    for action in actions:
+        if action.next_attempt_at <= now:
+            due.append(action)
+        elif action.kind not in TIMED:
+            break
+    return due
 
 
 def _group_of(action: OutboxAction) -> object:
