@@ -9,17 +9,25 @@ until then, and the large-to-small differences and ratios. ``--mix own`` (the de
 gives each channel a time and a zone of its own, as teams pick them (five-minute steps
 between 07:00 and 11:55 on three kinds of days, in about 400 IANA zones: nearly every
 channel a (schedule, timezone) of its own); ``--mix shared`` draws them from 5 schedules
-and 5 zones, as this bench did before. Targets: at most +1 s and at most 100 MB at 10,000
-channels.
+and 5 zones, as this bench did before. The two sizes are launched in turn (small, large,
+small, ...), so a spell of load on a shared machine falls on both. What a start does
+depends on the moment of the week (a Monday's pairings and a Friday's recaps are caught up
+at start when their slot passed within the grace window): ``--at "wed 11:00"`` sets the
+bot's clock, and the databases', to the next such moment (UTC, at least a day ahead, so
+the scheduler, which waits by the wall clock, fires nothing while the bench measures).
+``--adapter slack`` (or ``discord``) also loads that platform adapter's modules, as
+``quizbot run`` on it does (5-8 MB more resident). Targets: at most +0.5 s and under
+100 MB at 10,000 channels.
 
     python bench/startup.py [--small 10] [--large 10000] [--rounds 3] [--repeats 3]
-                            [--mix own|shared]
+                            [--mix own|shared] [--at "DAY HH:MM"] [--adapter slack|discord]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import os
 import random
 import signal
@@ -55,11 +63,40 @@ def own_zones() -> tuple[str, ...]:
     return tuple(sorted(z for z in available_timezones() if "/" in z and not z.startswith(legacy)))
 
 
-TARGET_EXTRA_SECONDS = 1.0
+TARGET_EXTRA_SECONDS = 0.5
 TARGET_RSS_MB = 100.0
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -> None:
+def moment(text: str, now: datetime) -> datetime:
+    """The next "DAY HH:MM" (UTC) at least a day after ``now``."""
+    day, at = text.lower().split()
+    hour, minute = (int(part) for part in at.split(":"))
+    start = (now + timedelta(days=1)).replace(hour=hour, minute=minute, second=0, microsecond=0)
+    ahead = (WEEKDAYS.index(day[:3]) - start.weekday()) % 7
+    if ahead == 0 and start < now + timedelta(days=1):
+        ahead = 7
+    return start + timedelta(days=ahead)
+
+
+class ShiftedClock:
+    """The wall clock moved by a fixed offset: the bot's time is the bench's moment."""
+
+    def __init__(self, offset: timedelta) -> None:
+        self._offset = offset
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self._offset
+
+
+def build(
+    path: Path,
+    channels: int,
+    rounds: int,
+    seed: int,
+    mix: str = "own",
+    now: datetime | None = None,
+) -> None:
     """A database of ``channels`` scheduled Slack channels, migrated by the store itself."""
     from bot.scheduling.schedule_spec import parse_schedule, parse_timezone
     from bot.scheduling.slot_arithmetic import previous_slot
@@ -73,7 +110,7 @@ def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -
     asyncio.run(migrate())
     rng = random.Random(seed)
     specs, zones = (own_specs(), own_zones()) if mix == "own" else (SPECS, ZONES)
-    now = datetime.now(UTC)
+    now = now or datetime.now(UTC)
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("PRAGMA synchronous = OFF")
         conn.execute("BEGIN")
@@ -113,12 +150,18 @@ def build(path: Path, channels: int, rounds: int, seed: int, mix: str = "own") -
         conn.execute("COMMIT")
 
 
-async def serve(db: Path, port: int) -> None:
+async def serve(
+    db: Path, port: int, at: datetime | None = None, adapter: str | None = None
+) -> None:
     """The bot as ``quizbot run`` wires it, with a platform that answers at once, logging at
-    INFO to stderr as ``quizbot run`` does by default."""
+    INFO to stderr as ``quizbot run`` does by default; its clock at ``at`` (None: now);
+    with the modules of a platform's ``adapter`` loaded, as running on it loads them."""
+    if adapter is not None:
+        importlib.import_module(f"adapters.{adapter}.connector")
     from bench_platform import BenchPlatform
 
     from adapters.ops.health import start_health_server
+    from adapters.ops.heap import freeze_start_up_heap
     from adapters.ops.logs import configure_logging
     from adapters.ops.metrics import PrometheusMetrics
     from bot.kernel.clock import SystemClock
@@ -136,15 +179,17 @@ async def serve(db: Path, port: int) -> None:
             store=store,
             platforms={"slack": BenchPlatform("slack")},
             catalog=catalog,
-            clock=SystemClock(),
+            clock=SystemClock() if at is None else ShiftedClock(at - datetime.now(UTC)),
             config=QuizConfig(),
             background=True,
             metrics=metrics,
         )
+        freeze_start_up_heap()  # as quizbot run does, before the start and once up
         await service.start()
         stopping = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         health = await start_health_server(port, store.meta, [], metrics, host="127.0.0.1")
+        freeze_start_up_heap()
         try:
             await stopping.wait()
         finally:
@@ -178,17 +223,21 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def launch_once(db: Path, timeout: float = 120.0) -> tuple[float, float, float, int]:
+def launch_once(
+    db: Path, at: datetime | None = None, adapter: str | None = None, timeout: float = 120.0
+) -> tuple[float, float, float, int]:
     """Seconds from launch to ``/healthz`` answering 200, the process's peak RSS (MB), the
     CPU seconds it had used by then (steadier than the wall time on a busy machine), and
     the lines it had logged."""
     port = _free_port()
+    clock = [] if at is None else ["--clock", at.isoformat()]
+    clock += [] if adapter is None else ["--adapter", adapter]
     url = f"http://127.0.0.1:{port}/healthz"
     log = db.with_suffix(".log")
     started = time.perf_counter()
     with log.open("wb") as stderr:
         child = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(db), "--port", str(port)],
+            [sys.executable, __file__, "--serve", str(db), "--port", str(port), *clock],
             env={**os.environ, "PYTHONPATH": os.pathsep.join(_python_path())},
             stderr=stderr,
         )
@@ -233,46 +282,67 @@ def main() -> None:
         default="own",
         help="own: a schedule and zone of its own per channel; shared: 5 schedules, 5 zones",
     )
+    parser.add_argument(
+        "--at",
+        help='the moment of the week to start at, "DAY HH:MM" in UTC (e.g. "mon 11:00")',
+    )
+    parser.add_argument(
+        "--adapter",
+        choices=("slack", "discord"),
+        help="also load that platform adapter's modules, as quizbot run on it does",
+    )
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--clock", type=datetime.fromisoformat, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve is not None:
-        asyncio.run(serve(args.serve, args.port))
+        asyncio.run(serve(args.serve, args.port, args.clock, args.adapter))
         return
-    results: dict[int, tuple[float, float, float]] = {}
-    print(f"schedules: {args.mix}")
+    at = None if args.at is None else moment(args.at, datetime.now(UTC))
+    when = "now" if at is None else at.strftime("%a %Y-%m-%d %H:%M UTC")
+    print(f"schedules: {args.mix}; clock: {when}; adapter modules: {args.adapter or 'none'}")
+    sizes = (args.small, args.large)
+    runs: dict[int, list[tuple[float, float, float, int]]] = {n: [] for n in sizes}
     with tempfile.TemporaryDirectory() as tmp:
-        for channels in (args.small, args.large):
-            db = Path(tmp, f"startup-{channels}.db")
+        dbs = {}
+        for channels in sizes:
+            dbs[channels] = Path(tmp, f"startup-{channels}.db")
             built = time.perf_counter()
-            build(db, channels, args.rounds, args.seed, args.mix)
+            build(dbs[channels], channels, args.rounds, args.seed, args.mix, at)
             print(f"built {channels:,} channels in {time.perf_counter() - built:.1f} s")
-            runs = [launch_once(db) for _ in range(args.repeats)]
-            ready = statistics.median(r[0] for r in runs)
-            rss = max(r[1] for r in runs)
-            cpu = statistics.median(r[2] for r in runs)
-            lines = max(r[3] for r in runs)
-            results[channels] = (ready, rss, cpu)
-            print(
-                f"  {channels:>6,} channels: /healthz ready in {ready:5.2f} s (median of"
-                f" {args.repeats}: {', '.join(f'{r[0]:.2f}' for r in runs)}),"
-                f" CPU {cpu:5.2f} s, peak RSS {rss:5.1f} MB, {lines:,} log lines"
-            )
+        for _ in range(args.repeats):
+            for channels in sizes:  # in turn: a spell of load falls on both sizes
+                runs[channels].append(launch_once(dbs[channels], at, args.adapter))
+    results: dict[int, tuple[float, float, float]] = {}
+    for channels in sizes:
+        done = runs[channels]
+        ready = statistics.median(r[0] for r in done)
+        rss = max(r[1] for r in done)
+        cpu = statistics.median(r[2] for r in done)
+        lines = max(r[3] for r in done)
+        results[channels] = (ready, rss, cpu)
+        print(
+            f"  {channels:>6,} channels: /healthz ready in {ready:5.2f} s (median of"
+            f" {args.repeats}: {', '.join(f'{r[0]:.2f}' for r in done)}),"
+            f" CPU {cpu:5.2f} s, peak RSS {rss:5.1f} MB, {lines:,} log lines"
+        )
+    differences = [large[0] - small[0] for small, large in zip(*runs.values(), strict=True)]
     (small_s, small_mb, small_cpu) = results[args.small]
     (large_s, large_mb, large_cpu) = results[args.large]
-    extra = large_s - small_s
+    extra = statistics.median(differences)
     print(
-        f"start-up: +{extra:.2f} s at {args.large:,} vs {args.small:,} channels"
-        f" (ratio {large_s / small_s:.2f}; target <= +{TARGET_EXTRA_SECONDS:.0f} s:"
+        f"start-up: {extra:+.2f} s at {args.large:,} vs {args.small:,} channels (median of the"
+        f" launches' differences: {', '.join(f'{d:+.2f}' for d in differences)};"
+        f" ratio {large_s / small_s:.2f}; target <= +{TARGET_EXTRA_SECONDS:.1f} s:"
         f" {'ok' if extra <= TARGET_EXTRA_SECONDS else 'MISSED'})"
     )
     print(
-        f"start-up CPU: +{large_cpu - small_cpu:.2f} s at {args.large:,} vs {args.small:,}"
+        f"start-up CPU: {large_cpu - small_cpu:+.2f} s at {args.large:,} vs {args.small:,}"
         f" channels (ratio {large_cpu / small_cpu:.2f})"
     )
     print(
         f"peak RSS: {large_mb:.1f} MB vs {small_mb:.1f} MB (ratio {large_mb / small_mb:.2f};"
-        f" target <= {TARGET_RSS_MB:.0f} MB: {'ok' if large_mb <= TARGET_RSS_MB else 'MISSED'})"
+        f" target < {TARGET_RSS_MB:.0f} MB: {'ok' if large_mb < TARGET_RSS_MB else 'MISSED'})"
     )
 
 

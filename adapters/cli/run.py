@@ -39,7 +39,10 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--charts-dir",
         type=Path,
-        help="console: write chart PNGs here (default: a temporary directory, removed at exit)",
+        help=(
+            "console: write chart PNGs here, never over an earlier run's (default: a"
+            " temporary directory, removed at exit)"
+        ),
     )
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
     parser.add_argument(

@@ -113,9 +113,16 @@ class Transcript:
         if folder is None:
             folder = self._temporary = Path(tempfile.mkdtemp(prefix="quizbot-charts-"))
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{Path(image.filename).stem}-{next(self._chart_numbers)}.png"
-        path.write_bytes(image.png)
-        return path
+        # A kept --charts-dir holds earlier runs' charts, numbered from 1 as this run's are:
+        # each file is created anew (never opened over another) under the next free number.
+        while True:
+            path = folder / f"{Path(image.filename).stem}-{next(self._chart_numbers)}.png"
+            try:
+                with path.open("xb") as chart:
+                    chart.write(image.png)
+            except FileExistsError:
+                continue
+            return path
 
     def close(self) -> None:
         """Remove the temporary charts directory, if one was made; --charts-dir stays."""

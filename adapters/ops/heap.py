@@ -1,10 +1,14 @@
-"""The start-up heap, set aside from the cyclic garbage collector once the bot is up.
+"""The start-up heap, set aside from the cyclic garbage collector before the start and
+once the bot is up.
 
 What start-up builds (the catalog, every channel's settings, the schedule, the
 libraries' modules) lives as long as the process. CPython's full collection scans
 all of it each time, tens of milliseconds here, and whatever event is being handled
 then waits: a reveal's p99 showed them. Frozen, those objects are never scanned
-again; they are still freed by reference counting if ever dropped.
+again; they are still freed by reference counting if ever dropped. Frozen before the
+start too (the modules, settings and catalog already loaded): the full collections
+that building 10,000 channels' schedules triggers then scan what the start builds,
+not the whole heap each time (about 0.1 s of a start at 10,000 channels).
 """
 
 from __future__ import annotations

@@ -175,6 +175,7 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
             if scripted:
                 console.let_time_pass(service.pass_time)
             console.show_round(await _round_on_view(service))
+        freeze_start_up_heap()  # what is loaded: the start's collections need not scan it
         await service.start()
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()

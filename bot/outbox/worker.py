@@ -14,9 +14,8 @@ already sent, so a retry never posts twice.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -198,12 +197,10 @@ class OutboxWorker:
             limit = asyncio.Semaphore(self._send_slots())
             handed, self._handed = self._handed, {}
             now = self._clock.now()
-            # A round's handed-over actions, oldest first, up to one not due yet (a retry
-            # waiting out its backoff holds the round's later actions, as in a regular pass).
             runs = [
                 (due, (round_, channel))
                 for round_, channel, actions in handed.values()
-                if (due := list(itertools.takewhile(lambda a: a.next_attempt_at <= now, actions)))
+                if (due := _handed_due(actions, now, self._is_timed))
             ]
             handed_done = await self._run_rounds(
                 [self._run_round(due, known) for due, known in runs], limit
@@ -290,6 +287,27 @@ class OutboxWorker:
         if actions[0].round_id is None:
             return await self._direct.run(actions)
         return await self._rounds.run(actions, known)
+
+    def _is_timed(self, action: OutboxAction) -> bool:
+        """Whether the action is a timed step (its performer decides when it is due)."""
+        performer = self.performers.of_round(action.kind)
+        return performer is not None and performer.due_again is not None
+
+
+def _handed_due(
+    actions: list[OutboxAction], now: datetime, is_timed: Callable[[OutboxAction], bool]
+) -> list[OutboxAction]:
+    """A round's handed-over actions due now, oldest first, up to a retry still waiting out
+    its backoff (it holds the round's later actions). A timed step due later (the last
+    call, the reveal-after time: queued with the question, so before the outline a reveal
+    queues) holds nothing back."""
+    due = []
+    for action in actions:
+        if action.next_attempt_at <= now:
+            due.append(action)
+        elif not is_timed(action):
+            break
+    return due
 
 
 def _group_of(action: OutboxAction) -> object:

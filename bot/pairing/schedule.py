@@ -36,6 +36,9 @@ class PairSetting:
         return f"weekly, {self.spec_text}" if self.enabled else "off"
 
 
+DEFAULT_SETTING = PairSetting()
+
+
 @dataclass(frozen=True, slots=True)
 class StoredPairing:
     """A channel and its pairing slot, as another replica stored them."""

@@ -52,6 +52,16 @@ class PairRating:
 
 
 @dataclass(frozen=True, slots=True)
+class PairingDue:
+    """A channel's pairing of one ISO week, to record with its outbox action."""
+
+    channel_id: int
+    week: str  # e.g. "2026-W49"
+    key: str  # the pairing's key, also its action's: "pair:<channel>:<week>"
+    action: OutboxDraft
+
+
+@dataclass(frozen=True, slots=True)
 class PairCounts:
     """What ``/quiz me`` shows: mock interviews a member gave and took (rated ones)."""
 
@@ -97,6 +107,12 @@ class PairStore(Protocol):
     ) -> bool:
         """In one transaction: the channel's pairing of ``week`` and its outbox ``action``.
         False, changing nothing, when that week's pairing is recorded already."""
+        ...
+
+    async def record_pairings(self, pairings: Sequence[PairingDue], at: datetime) -> set[str]:
+        """In one transaction: each channel's pairing of its week and its outbox action, a
+        few statements for any number of them; the keys of those recorded now (a week whose
+        pairing is recorded already is left as it is)."""
         ...
 
     async def pairing_groups(self, key: str) -> list[PairGroup] | None:

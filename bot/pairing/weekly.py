@@ -35,13 +35,14 @@ from bot.learning.service import LearningService
 from bot.pairing.cards import brief_card, intro_card
 from bot.pairing.matching import Candidate, PairHistory, pair
 from bot.pairing.schedule import (
+    DEFAULT_SETTING,
     PairSetting,
     StoredPairing,
     iso_week,
     pairing_key,
     pairing_plan,
 )
-from bot.pairing.store import PairGroup, PairMember, PairStore
+from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.scheduler import ChannelPlan
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
@@ -92,11 +93,14 @@ class WeeklyPairings:
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._pairs.pair_schedules()
         for channel in channels:
-            enabled, schedule = stored.get(channel.id, (True, None))
-            self._settings[channel.id] = PairSetting(enabled, schedule)
+            known = stored.get(channel.id)
+            if known is None:  # the default: nothing kept for each of 10,000 channels
+                self._settings.pop(channel.id, None)
+            else:
+                self._settings[channel.id] = PairSetting(*known)
 
     def setting(self, channel_id: int) -> PairSetting:
-        return self._settings.get(channel_id, PairSetting())
+        return self._settings.get(channel_id, DEFAULT_SETTING)
 
     async def change(self, channel_id: int, setting: PairSetting) -> None:
         await self._pairs.set_pair_schedule(channel_id, setting.enabled, setting.schedule)
@@ -150,25 +154,54 @@ class WeeklyPairings:
 
     async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
         """After downtime: each channel's last pairing slot within its grace window (a
-        week already paired is recorded once, so asking again changes nothing)."""
+        week already paired is recorded once, so asking again changes nothing).
+
+        What is due depends on the pairing's schedule, zone and grace only: worked out once
+        for each, not for each of 10,000 channels; and the pairings due are recorded in one
+        transaction, not one a channel."""
         now = self._clock.now()
+        # keyed by what a plan is made of (see pairing_plan), before any plan is built: a
+        # channel's is built for its scheduler
+        decisions: dict[tuple[PairSetting, str, float, bool], datetime | None] = {}
+        due: list[tuple[ChannelSettings, PairingDue]] = []
         for channel in channels:
-            plan = self.plan(channel)
-            if plan is None:
-                continue
-            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
-            if decision.post is not None:
-                await self.record(channel, decision.post)
+            setting = self.setting(channel.id)
+            group = (
+                setting,
+                channel.timezone,
+                channel.grace_hours,
+                channel.disabled_reason is None,
+            )
+            if group not in decisions:
+                plan = self.plan(channel)
+                decisions[group] = (
+                    None
+                    if plan is None
+                    else missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
+                )
+            slot = decisions[group]
+            if slot is not None:
+                due.append((channel, _pairing_due(channel, slot)))
+        recorded = await self._pairs.record_pairings([pairing for _, pairing in due], now)
+        for channel, pairing in due:
+            if pairing.key in recorded:
+                log.debug("pairing of %s recorded late", pairing.week, extra=about(channel.ref))
+        if recorded:
+            log.info(
+                "pairings of %d channel(s) missed while down, within the grace window, recorded",
+                len(recorded),
+            )
+            self._wake_outbox()
 
     async def record(self, channel: ChannelSettings, moment: datetime) -> bool:
         """Record the channel's pairing of ``moment``'s ISO week and its outbox action;
         False when that week's is recorded already."""
-        week = iso_week(moment, ZoneInfo(channel.timezone))
-        key = pairing_key(channel.id, week)
-        action = OutboxDraft(None, ActionKind.PAIRING, key, channel.ref)
-        if not await self._pairs.record_pairing(channel.id, week, key, action, self._clock.now()):
+        due = _pairing_due(channel, moment)
+        if not await self._pairs.record_pairing(
+            channel.id, due.week, due.key, due.action, self._clock.now()
+        ):
             return False
-        log.info("pairing of %s recorded", week, extra=about(channel.ref))
+        log.info("pairing of %s recorded", due.week, extra=about(channel.ref))
         self._wake_outbox()
         return True
 
@@ -307,6 +340,15 @@ class WeeklyPairings:
         if isinstance(platform, DirectMessages):
             return await platform.open_direct(_member_ref(channel, member))
         return None
+
+
+def _pairing_due(channel: ChannelSettings, moment: datetime) -> PairingDue:
+    """The channel's pairing of ``moment``'s ISO week (in the channel's zone)."""
+    week = iso_week(moment, ZoneInfo(channel.timezone))
+    key = pairing_key(channel.id, week)
+    return PairingDue(
+        channel.id, week, key, OutboxDraft(None, ActionKind.PAIRING, key, channel.ref)
+    )
 
 
 def _member_ref(channel: ChannelSettings, member: PairMember) -> MemberRef:

@@ -35,6 +35,9 @@ class RecapSetting:
         return f"weekly, {self.spec_text}" if self.enabled else "off"
 
 
+DEFAULT_SETTING = RecapSetting()
+
+
 def parse_recap_time(day: str, at: str) -> str:
     """The stored form ("fri 16:00") of one weekday and a 24-hour time; raises
     ScheduleError saying what is wrong (the command's form and example are added by the

@@ -78,6 +78,13 @@ class RecapStore(Protocol):
         channel already has a recap for that week."""
         ...
 
+    async def record_recaps(
+        self, recaps: Sequence[tuple[RecapRecord, int]], at: datetime
+    ) -> set[str]:
+        """``record_recap`` for many (each with the last round it reports) in one
+        transaction, a few statements for any number; the keys of those recorded now."""
+        ...
+
     async def record_recap_text(self, key: str, message_id: str, at: datetime) -> None:
         """The recap's text (``message_id``, its first message) is posted and its chart is
         still to send: kept on its pending outbox action (``result_ref``) as the progress a

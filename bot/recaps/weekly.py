@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.away.store import AwayStore
@@ -25,7 +25,7 @@ from bot.kernel.stores import ChannelStore, MetaStore
 from bot.learning.team_memory import TeamMemory
 from bot.recaps import chart_png
 from bot.recaps._progress_chart import activity_field, me_chart, me_image
-from bot.recaps._schedule import RecapSetting, recap_plan
+from bot.recaps._schedule import DEFAULT_SETTING, RecapSetting, recap_plan
 from bot.recaps.chart_data import TREND_WEEKS, RecapChart
 from bot.recaps.recap import (
     build_recap,
@@ -90,11 +90,14 @@ class WeeklyRecaps:
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._recaps.recap_schedules()
         for channel in channels:
-            enabled, schedule = stored.get(channel.id, (True, None))
-            self._settings[channel.id] = RecapSetting(enabled, schedule)
+            known = stored.get(channel.id)
+            if known is None:  # the default: nothing kept for each of 10,000 channels
+                self._settings.pop(channel.id, None)
+            else:
+                self._settings[channel.id] = RecapSetting(*known)
 
     def setting(self, channel_id: int) -> RecapSetting:
-        return self._settings.get(channel_id, RecapSetting())
+        return self._settings.get(channel_id, DEFAULT_SETTING)
 
     async def change(self, channel_id: int, setting: RecapSetting) -> None:
         await self._recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
@@ -124,10 +127,9 @@ class WeeklyRecaps:
         if last_round is None:
             log.info("no round this week: no recap", extra=about(channel.ref))
             return
-        week = recap_week(slot, ZoneInfo(channel.timezone))
-        record = RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
+        record = _recap_record(channel, slot)
         if await self._recaps.record_recap(record, last_round, self._clock.now()):
-            log.info("recap of %s recorded", week, extra=about(channel.ref))
+            log.info("recap of %s recorded", record.week, extra=about(channel.ref))
             self._wake_outbox()
 
     async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
@@ -138,22 +140,18 @@ class WeeklyRecaps:
         now = self._clock.now()
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime, str]] = []
-        # What is due depends on the recap's schedule, zone and grace only: worked out once
-        # for each (a few hundred zones at most), not for each of 10,000 channels.
-        decisions: dict[tuple[str, str, timedelta], tuple[MissedSlot, str]] = {}
+        # What is due depends on the recap's setting and the channel's zone and grace only:
+        # worked out once for each (a few hundred zones at most), not for each of 10,000
+        # channels, and before a plan is built (a channel's is built for its scheduler).
+        decisions: dict[_PlanKey, tuple[MissedSlot, str] | None] = {}
         for channel in channels:
-            plan = self.plan(channel)
-            if plan is None:
-                continue
-            group = (*plan.group, plan.grace)  # (schedule text, zone name): quick to hash
-            decided = decisions.get(group)
+            group = _plan_key(channel, self.setting(channel.id))
+            if group not in decisions:
+                plan = self.plan(channel)
+                decisions[group] = None if plan is None else _decided(plan, now)
+            decided = decisions[group]
             if decided is None:
-                decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
-                slot = decision.post or decision.newest_skipped
-                decided = decisions[group] = (
-                    decision,
-                    "" if slot is None else recap_week(slot, plan.tz),
-                )
+                continue
             decision, week = decided
             if decision.post is not None:
                 due.append((channel, decision.post))
@@ -179,8 +177,34 @@ class WeeklyRecaps:
         skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
         self._warn_missed(skipped)
         await self._skips_warned.warned(slot for _, slot in skipped)
-        for (channel, slot), last_round in zip(due, due_rounds, strict=True):
-            await self._record(channel, slot, last_round)
+        await self._record_late(due, due_rounds)
+
+    async def _record_late(
+        self, due: list[tuple[ChannelSettings, datetime]], last_rounds: list[int | None]
+    ) -> None:
+        """The recaps due at start with a round to report, in one transaction for all
+        (each channel's line at debug, one line for all at info)."""
+        records: list[tuple[ChannelSettings, RecapRecord, int]] = []
+        for (channel, slot), last_round in zip(due, last_rounds, strict=True):
+            if last_round is None:
+                log.debug("no round this week: no recap", extra=about(channel.ref))
+            else:
+                records.append((channel, _recap_record(channel, slot), last_round))
+        recorded = await self._recaps.record_recaps(
+            [(record, last_round) for _, record, last_round in records], self._clock.now()
+        )
+        for channel, record, _ in records:
+            if record.key in recorded:
+                log.debug("recap of %s recorded late", record.week, extra=about(channel.ref))
+        if recorded or len(records) < len(due):
+            log.info(
+                "recaps due while down, within the grace window: %d recorded, %d channel(s)"
+                " with no round that week",
+                len(recorded),
+                len(due) - len(records),
+            )
+        if recorded:
+            self._wake_outbox()
 
     def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
         """One warning per grace window for the recaps skipped; the channels at debug."""
@@ -226,6 +250,28 @@ class WeeklyRecaps:
         png = await asyncio.to_thread(chart_png.recap_png, chart)  # ~0.1 s of CPU
         image = Image(png, f"recap-{record.week}.png", f"{chart.title}: {describe(chart)}")
         return dataclasses.replace(recap_card(recap), image=image)
+
+
+# What a channel's recap plan is made of: its recap setting, and the channel's zone, grace
+# window and whether it is disabled (see recap_plan).
+_PlanKey = tuple[RecapSetting, str, float, bool]
+
+
+def _plan_key(channel: ChannelSettings, setting: RecapSetting) -> _PlanKey:
+    return (setting, channel.timezone, channel.grace_hours, channel.disabled_reason is None)
+
+
+def _decided(plan: ChannelPlan, now: datetime) -> tuple[MissedSlot, str]:
+    """The plan's recap missed by ``now``: to post late or skipped, and its ISO week."""
+    decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+    slot = decision.post or decision.newest_skipped
+    return decision, "" if slot is None else recap_week(slot, plan.tz)
+
+
+def _recap_record(channel: ChannelSettings, slot: datetime) -> RecapRecord:
+    """The channel's recap of the week its ``slot`` ends (the slot's local ISO week)."""
+    week = recap_week(slot, ZoneInfo(channel.timezone))
+    return RecapRecord(channel.id, week, slot, recap_key(channel.id, week))
 
 
 def describe(chart: RecapChart) -> str:

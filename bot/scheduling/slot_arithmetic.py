@@ -83,22 +83,32 @@ def _midnight_utc_naive(day: date) -> datetime:
 
 
 def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[datetime]:
-    """Slots strictly after ``after``, ascending, each once (UTC-aware)."""
+    """Slots strictly after ``after``, ascending, each once (UTC-aware).
+
+    No slot of a later local day is below that day's midnight read as UTC minus one day
+    (offsets stay under +16 h, a gap's time read with the offset before it): a pending
+    slot below it is final. Inlined: start-up walks this for each of 10,000 channels."""
     _require_aware(after, "after")
     times = _wall_times(spec)
+    runs_on, combine, push, pop = spec.runs_on, datetime.combine, heapq.heappush, heapq.heappop
     day = after.astimezone(tz).date() - _TWO_DAYS
+    horizon = _midnight_utc_naive(day)  # of the next day to walk, minus _ONE_DAY
+    end = horizon + _SEARCH_DAYS * _ONE_DAY - _DAY_MARGIN  # the search's reach, as before
     pending: list[datetime] = []
     last: datetime | None = None
     for _ in range(_SEARCH_DAYS):
-        for slot in _slots_on(spec, tz, day, times):
-            heapq.heappush(pending, slot)
+        if runs_on(day):
+            for at in times:
+                push(pending, combine(day, at, tzinfo=tz).astimezone(UTC))
         day += _ONE_DAY
-        horizon = _midnight_utc_naive(day) - _DAY_MARGIN  # no later day reaches below
         while pending and pending[0] < horizon:
-            slot = heapq.heappop(pending)
+            slot = pop(pending)
+            if slot >= end:
+                return
             if slot > after and slot != last:
                 last = slot
                 yield slot
+        horizon += _ONE_DAY
 
 
 def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Iterator[datetime]:

@@ -11,13 +11,14 @@ from datetime import datetime
 from bot.kernel.models import OutboxDraft
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stores import ChangeKind
-from bot.pairing.store import PairCounts, PairGroup, PairMember, PairRating
+from bot.pairing.store import PairCounts, PairGroup, PairingDue, PairMember, PairRating
 from storage.records import draft_row
 from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import to_db
 
 _MEMBER = "channel_id, member_id, member, display_name, direct_channel, topics, timezone, skip_week"
 _GROUP = "g.id, g.channel_id, g.week, g.members, g.conversation"
+RECORD_BATCH = 200  # pairings inserted by one statement (10 values each): far under the limits
 
 
 class Pairs:
@@ -102,23 +103,35 @@ class Pairs:
     async def record_pairing(
         self, channel_id: int, week: str, key: str, action: OutboxDraft, at: datetime
     ) -> bool:
+        return key in await self.record_pairings([PairingDue(channel_id, week, key, action)], at)
+
+    async def record_pairings(self, pairings: Sequence[PairingDue], at: datetime) -> set[str]:
+        if not pairings:
+            return set()
         now = to_db(at)
+        recorded: set[str] = set()
         async with self._db.transaction() as session:
-            changed = await session.execute(
-                "INSERT INTO pairings (channel_id, week, key, paired_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                (channel_id, week, key, now),
-            )
-            if changed != 1:
-                return False
-            await session.execute(
-                "INSERT INTO outbox (round_id, kind, key, target_platform, target_workspace,"
-                " target_channel, card, state, attempts, next_attempt_at, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
-                " ON CONFLICT (key) DO NOTHING",
-                (*draft_row(action, now), now, now),
-            )
-        return True
+            for start in range(0, len(pairings), RECORD_BATCH):
+                batch = pairings[start : start + RECORD_BATCH]
+                rows = await session.fetch(
+                    "INSERT INTO pairings (channel_id, week, key, paired_at) VALUES "
+                    + ", ".join("(?, ?, ?, ?)" for _ in batch)
+                    + " ON CONFLICT DO NOTHING RETURNING key",
+                    [value for p in batch for value in (p.channel_id, p.week, p.key, now)],
+                )
+                fresh = {row[0] for row in rows}
+                recorded |= fresh
+                actions = [p.action for p in batch if p.key in fresh]
+                if actions:
+                    await session.execute(
+                        "INSERT INTO outbox (round_id, kind, key, target_platform,"
+                        " target_workspace, target_channel, card, state, attempts,"
+                        " next_attempt_at, created_at, updated_at) VALUES "
+                        + ", ".join("(?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)" for _ in actions)
+                        + " ON CONFLICT (key) DO NOTHING",
+                        [v for a in actions for v in (*draft_row(a, now), now, now)],
+                    )
+        return recorded
 
     async def pairing_groups(self, key: str) -> list[PairGroup] | None:
         pairing = await self._db.fetch_one("SELECT id FROM pairings WHERE key = ?", (key,))

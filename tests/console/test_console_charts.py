@@ -10,6 +10,7 @@ from pathlib import Path
 from PIL import Image as PilImage
 
 from adapters.console.connector import ConsolePlatform
+from adapters.console.render import Transcript
 from adapters.console.view import CONSOLE_CHANNEL
 from bot.kernel.events import Event
 from bot.kernel.render import Card, Image, Response
@@ -75,3 +76,15 @@ async def test_a_posted_card_with_a_picture_notes_the_file(tmp_path: Path) -> No
     await console.post(CONSOLE_CHANNEL, card, key="recap:1:2026-W49")
     assert f"(chart: {tmp_path / 'recap-2026-W49-1.png'})" in out.getvalue()
     assert (tmp_path / "recap-2026-W49-1.png").read_bytes() == b"\x89PNG fake"
+
+
+def test_a_kept_charts_dir_keeps_every_runs_charts(tmp_path: Path) -> None:
+    charts = tmp_path / "charts"
+    first = Transcript(io.StringIO(), charts)
+    written = first.write_chart(CHART_CARD.image or Image(b"", "x.png", ""))
+    second = Transcript(io.StringIO(), charts)  # the next run, counting from 1 again
+    later = second.write_chart(Image(b"\x89PNG later", "recap-2026-W49.png", "alt"))
+    assert later != written
+    assert written.read_bytes() == b"\x89PNG fake"
+    assert later.read_bytes() == b"\x89PNG later"
+    assert sorted(p.name for p in charts.iterdir()) == sorted([written.name, later.name])

@@ -1,4 +1,6 @@
-"""Once up, the bot sets its start-up heap aside from the full garbage collections."""
+"""The bot sets its heap aside from the full garbage collections twice: what it loaded
+before starting (modules, settings, the catalog), so the collections a start at 10,000
+channels triggers do not scan all of it again, and what the start built, once it is up."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 
 from adapters.ops import runtime
 from adapters.ops.heap import freeze_start_up_heap
+from bot.service import QuizService
 from bot.settings import Settings
 
 
@@ -23,16 +26,23 @@ def test_freezing_sets_every_tracked_object_aside() -> None:
     assert not any(item is start_up for item in gc.get_objects(generation=2))
 
 
-async def test_the_bot_freezes_its_heap_once_it_is_up(
+async def test_the_bot_freezes_its_heap_before_and_once_it_is_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[int] = []
+    calls: list[str] = []
 
     def freeze() -> int:
-        calls.append(1)
+        calls.append("freeze")
         return 0
 
+    real_start = QuizService.start
+
+    async def start(service: QuizService) -> None:
+        calls.append("start")
+        await real_start(service)
+
     monkeypatch.setattr(runtime, "freeze_start_up_heap", freeze)
+    monkeypatch.setattr(QuizService, "start", start)
     settings = Settings(_env_file=None, db_path=tmp_path / "q.db")  # type: ignore[call-arg]
     assert await runtime.run_bot(settings, stdin=io.StringIO(""), stdout=io.StringIO()) == 0
-    assert calls == [1]
+    assert calls == ["freeze", "start", "freeze"]

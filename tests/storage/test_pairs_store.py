@@ -16,7 +16,7 @@ from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft, RatedAlready
-from bot.pairing.store import PairCounts, PairMember, PairRating
+from bot.pairing.store import PairCounts, PairingDue, PairMember, PairRating
 from bot.store import Store
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store
@@ -120,3 +120,30 @@ async def graded_with(store: Store, rating: PairRating) -> None:
     await store.learning.record_grade(
         draft, member_card=memory_model.member_card, channel_card=memory_model.channel_card
     )
+
+
+async def test_many_pairings_are_recorded_together_each_once(store: Store) -> None:
+    channels = [
+        (await store.channels.create_channel(ChannelSettings(0, ref, "UTC"))).id
+        for ref in (ChannelRef("fake", "team", f"C{n}", f"#quiz{n}") for n in range(2, 5))
+    ]
+    due = [
+        PairingDue(
+            c,
+            "2026-W49",
+            f"pair:{c}:2026-W49",
+            OutboxDraft(None, ActionKind.PAIRING, f"pair:{c}:2026-W49", QUIZ),
+        )
+        for c in channels
+    ]
+    first = due[0]
+    assert await store.pairs.record_pairing(
+        first.channel_id, first.week, first.key, first.action, AT
+    )
+    # the one recorded already is left as it is; the others are recorded with their action
+    assert await store.pairs.record_pairings(due, AT) == {p.key for p in due[1:]}
+    assert await store.pairs.record_pairings(due, AT) == set()
+    assert await store.pairs.record_pairings([], AT) == set()
+    queued = [a.key for a in await store.outbox.due_actions(AT) if a.kind is ActionKind.PAIRING]
+    assert sorted(queued) == sorted(p.key for p in due)
+    assert [await store.pairs.pairing_groups(p.key) for p in due] == [[], [], []]

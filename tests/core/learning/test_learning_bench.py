@@ -1,6 +1,7 @@
 """bench/learning.py stays runnable: a tiny simulation through the real service prints its
-table and verdict in the documented form (the bench's figures are not asserted here), and
-its learners' first-sight recall spans the range the policy has to learn."""
+table and, last, its one-line summary in the documented form (the bench's figures are not
+asserted here), which says which targets hold, the goal date's and each setting's; and its
+learners' first-sight recall spans the range the policy has to learn."""
 
 from __future__ import annotations
 
@@ -65,7 +66,23 @@ def test_a_tiny_run_prints_the_table_and_the_verdict(capsys: pytest.CaptureFixtu
         ratios = r" \| ".join([ratio] * 5)
         assert re.search(rf"\| {means} \| {ratios} \|", row), row
     assert re.fullmatch(r"vs channel-only, goal, 6 questions: " + ratio, lines[-2]), lines[-2]
-    assert lines[-1] in {"targets met", "targets MISSED"}
+    summary = (
+        rf"learning: shipped {number} channel-only {number} round-robin {number}"
+        rf" vs-channel (?P<channel>{ratio}) vs-round-robin (?P<rr>{ratio})"
+        r" \(goal on day 6, 6 questions: vs-channel >= 1\.3 (?P<channel_held>met|MISSED),"
+        r" vs-round-robin >= 1\.02 (?P<rr_held>met|MISSED)\);"
+        r" per setting: (?P<met>\d) of 3 met(?P<missed>.*)"
+    )
+    verdict = re.fullmatch(summary, lines[-1])
+    assert verdict is not None, lines[-1]
+    # what it says is what the figures say
+    vs_channel, vs_rr = (float(verdict[name].split()[0]) for name in ("channel", "rr"))
+    assert (verdict["channel_held"] == "met") == (vs_channel >= 1.3)
+    assert (verdict["rr_held"] == "met") == (vs_rr >= 1.02)
+    missed_rows = [row for row in rows if row.endswith("MISSED")]
+    assert int(verdict["met"]) == 3 - len(missed_rows)
+    named = re.findall(r"(goal|no goal) 6q day (\d)", verdict["missed"])
+    assert named == [(row.split(" | ")[0][2:], row.split(" | ")[2]) for row in missed_rows]
 
 
 def test_the_bounds_told_the_truth_get_a_table_against_round_robin(
@@ -73,7 +90,7 @@ def test_the_bounds_told_the_truth_get_a_table_against_round_robin(
 ) -> None:
     load_bench().main(tiny_run(oracle=True, true_level=True, only="planned,oracle,true-level"))
     lines = capsys.readouterr().out.strip().splitlines()
-    assert not any(line.startswith("targets") for line in lines)  # --only: no verdict
+    assert not any(line.startswith("learning:") for line in lines)  # --only: no verdict
     header = next(line for line in lines if line.startswith("| setting"))
     assert header == (
         "| setting | bank | day | planned vs round-robin | oracle vs round-robin"

@@ -14,8 +14,10 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore
+from tests.core.scheduling.test_start_up_work_per_channel import raw_channels
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import running_service
+from tests.round_trips import RoundTripCounter
 
 FRIDAY_RECAP = datetime(2026, 12, 4, 16, 0, tzinfo=UTC)  # the default recap slot, in UTC
 
@@ -94,3 +96,48 @@ async def test_missed_recaps_are_one_warning_not_one_per_channel(
     message = warnings[0].getMessage()
     assert "30 channel(s)" in message
     assert "older than the 6 h grace window; skipped" in message
+
+
+async def test_recaps_due_at_start_are_recorded_in_a_fixed_number_of_statements(
+    tmp_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog
+) -> None:
+    counts = []
+    for channels in (3, 30):
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels, catalog=catalog)  # each had a round this week
+        clock.set(FRIDAY_RECAP - timedelta(hours=1))  # started before the recap slot
+        statements: list[str] = []
+        async with running_service(db_path, [platform], clock, catalog) as service:
+            channels_now = await service.store.channels.list_channels()
+            clock.set(FRIDAY_RECAP + timedelta(hours=1))  # down over it: caught up, within grace
+            store = service.store
+            assert isinstance(store, SqliteStore)
+            await store.database.connection().set_trace_callback(statements.append)
+            await service.recaps.catch_up(channels_now)
+            counts.append(len(statements))  # not what the checks below run
+            keys = [f"recap:{c.id}:2026-W49" for c in channels_now]
+            assert await store.recaps.recorded_keys(keys) == set(keys)
+            await service.settle()
+        recaps = [m for m in platform.messages if m.card.title.startswith("Weekly recap")]
+        assert len(recaps) == channels
+        platform.messages.clear()
+    assert counts[0] == counts[1], f"statements recording 3 and 30 recaps: {counts}"
+
+
+async def test_missed_recaps_of_thousands_of_channels_are_checked_in_a_few_round_trips(
+    tmp_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db_path = tmp_path / "q.db"
+    await raw_channels(db_path, 3_000)
+    clock.set(FRIDAY_RECAP + timedelta(days=5))  # every channel's last recap: days ago
+    async with running_service(db_path, [platform], clock, catalog) as service:
+        channels = await service.store.channels.list_channels()
+        trips = RoundTripCounter()
+        with trips.counting(monkeypatch):
+            await service.recaps.catch_up(channels)
+    # whether each was recorded, and whether its week had a round: 500 a statement
+    assert trips.calls <= 16, f"{trips.calls} round trips for 3,000 channels' missed recaps"
