@@ -3,6 +3,8 @@ its folder, the rest of quizbot reaches it through the one list of platforms."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.test_boundaries import imported_modules
@@ -18,3 +20,63 @@ def test_storage_does_not_read_the_core_settings() -> None:
         if "bot.settings" in imported_modules(path.read_text(encoding="utf-8"))
     ]
     assert readers == []
+
+
+PLATFORM_FOLDERS = sorted(
+    path.parent.name for path in (ROOT / "adapters").glob("*/connector.py")
+)  # a platform's folder holds its connector
+# the console is also the runtime's own terminal: it reads its input and lets script time pass
+ALSO_IMPORTED_BY = {"console": {"adapters/ops/runtime.py"}}
+
+
+def test_every_platform_folder_is_one_line_of_the_list() -> None:
+    from adapters.platforms import PLATFORMS
+
+    assert PLATFORM_FOLDERS == ["console", "discord", "slack"]
+    assert sorted(plugin.name for plugin in PLATFORMS) == PLATFORM_FOLDERS
+    for plugin in PLATFORMS:  # declared in its own folder
+        assert plugin.settings.__module__.startswith(f"adapters.{plugin.name}."), plugin.name
+
+
+def test_the_core_settings_hold_no_platforms_setting() -> None:
+    from bot.settings import Settings
+
+    owned = [
+        field
+        for field in Settings.model_fields
+        if any(field.startswith(f"{name}_") for name in PLATFORM_FOLDERS)
+    ]
+    assert owned == []
+
+
+def test_only_the_list_imports_a_platform_from_outside_its_folder() -> None:
+    """The runtime, the CLI and the doctor reach a platform through the list; a platform
+    added is a folder and a line, nothing else of quizbot changes."""
+    for name in PLATFORM_FOLDERS:
+        importers = {
+            str(path.relative_to(ROOT))
+            for package in ("bot", "adapters", "storage", "questions")
+            for path in sorted((ROOT / package).rglob("*.py"))
+            if not path.is_relative_to(ROOT / "adapters" / name)
+            and any(
+                module == f"adapters.{name}" or module.startswith(f"adapters.{name}.")
+                for module in imported_modules(path.read_text(encoding="utf-8"))
+            )
+        }
+        assert importers == {"adapters/platforms.py", *ALSO_IMPORTED_BY.get(name, ())}, name
+
+
+PLATFORM_LIBRARIES = ("discord", "slack_bolt", "slack_sdk")
+
+
+def test_a_plugin_and_its_settings_load_no_platform_library() -> None:
+    """Every command of the CLI reads the list: declaring a platform costs no import of its
+    library (its factory and doctor checks import it when called)."""
+    script = (
+        "import sys, adapters.platforms; "
+        f"print(sorted(m for m in {PLATFORM_LIBRARIES!r} if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.strip()
+    assert loaded == "[]"

@@ -56,8 +56,10 @@ from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_
 from adapters.discord.render import attachments, message_count, render_card
 from adapters.discord.responses import defer, deliver, unless_gone
 from adapters.discord.responses import tell as tell_interaction
-from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
+from adapters.discord.settings import DiscordSettings
+from adapters.discord.shards import ShardPlan, paced_rate, shard_plan
 from adapters.discord.sync import MetaStore, sync_if_changed
+from adapters.plugin import require
 from adapters.unfinished_sends import SendProgress
 from bot.form_replies import may_open_form
 from bot.kernel import cards
@@ -68,7 +70,7 @@ from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.kernel.runtime import EventHandler
-from bot.settings import Settings, SettingsError
+from bot.settings import SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -769,20 +771,20 @@ def _log_failure(task: asyncio.Task[int]) -> None:
 
 
 def create_discord_platform(
-    settings: Settings,
+    settings: DiscordSettings,
     *,
     topics: Callable[[], Sequence[str]],
     store: DiscordStore,
     vote_emoji: str = "👍",
 ) -> DiscordPlatform:
     """The Discord platform from settings (``QUIZBOT_DISCORD_*``)."""
-    settings.require(*settings.required_for("discord"))
+    require(settings, "discord_token")
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     if not token.strip():
         raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")
     if settings.discord_api_url:
         check_api_url(settings.discord_api_url)
-    shards = settings_shard_plan(settings)
+    shards = shard_plan(settings.discord_shards, settings.discord_shard_count)
     rate = paced_rate(settings.discord_requests_per_second, shards)
     if shards is not None:
         log.info("running Discord %s, paced at %.1f REST requests/s", shards.describe(), rate)

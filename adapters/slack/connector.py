@@ -26,6 +26,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.plugin import require
 from adapters.slack.background import BackgroundWork
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import (
@@ -41,6 +42,11 @@ from adapters.slack.listeners import SlackListeners
 from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
 from adapters.slack.render import SlackMessage, render_card, split_message
 from adapters.slack.sent_messages import message_metadata
+from adapters.slack.settings import (
+    INSTALLS_NEED_HTTP,
+    SLACK_INSTALL_CREDENTIALS,
+    SlackSettings,
+)
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.slack.web_client import SharedSessionWebClient
 from adapters.slack.workspace_pacing import (
@@ -63,13 +69,7 @@ from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.kernel.runtime import EventHandler, WorkspaceSwitch
 from bot.member_data.home import HomePages
-from bot.settings import (
-    INSTALLS_NEED_HTTP,
-    SLACK_INSTALL_CREDENTIALS,
-    Settings,
-    SettingsError,
-    required_credentials,
-)
+from bot.settings import SettingsError
 
 if TYPE_CHECKING:
     from adapters.slack.installs import SlackInstalls
@@ -551,7 +551,7 @@ class SlackPlatform:
 
 
 def build_web_client(
-    settings: Settings,
+    settings: SlackSettings,
     *,
     rate_limit_retries: int = 1,
     workspace: WorkspacePacer | None = None,
@@ -561,7 +561,7 @@ def build_web_client(
     :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts.
     The token: ``token`` (an installed workspace's), else the bot token of the settings."""
     if token is None and not settings.slack_installs:
-        settings.require("slack_bot_token")
+        require(settings, "slack_bot_token")
         assert settings.slack_bot_token is not None
         token = settings.slack_bot_token.get_secret_value()
     options: dict[str, Any] = {}
@@ -580,7 +580,7 @@ def build_web_client(
 
 
 def create_slack_platform(
-    settings: Settings,
+    settings: SlackSettings,
     *,
     http: bool = False,
     host: str = "0.0.0.0",
@@ -605,7 +605,7 @@ def create_slack_platform(
 
         if not http:
             raise SettingsError(INSTALLS_NEED_HTTP)
-        settings.require(*SLACK_INSTALL_CREDENTIALS)
+        require(settings, *SLACK_INSTALL_CREDENTIALS)
         if installations is None:
             raise SettingsError("installs in many Slack workspaces need the quiz's database")
         installs = create_installs(
@@ -616,7 +616,7 @@ def create_slack_platform(
             now=(clock or SystemClock()).now,
         )
     else:
-        settings.require(*required_credentials("slack", slack_http=http))
+        require(settings, "slack_bot_token", "slack_signing_secret" if http else "slack_app_token")
     secret = settings.slack_signing_secret
     app_token = settings.slack_app_token
     workspace = WorkspacePacer(workspace_rate)
