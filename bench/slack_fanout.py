@@ -24,7 +24,7 @@ import time
 
 from pydantic import SecretStr
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.errors import PlatformError
 from bot.kernel.refs import ChannelRef

@@ -28,7 +28,8 @@ from pathlib import Path
 import aiohttp
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.service import QuizService

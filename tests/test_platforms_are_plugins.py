@@ -80,3 +80,17 @@ def test_a_plugin_and_its_settings_load_no_platform_library() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout.strip()
     assert loaded == "[]"
+
+
+LONGEST_MODULE = 500  # lines
+
+
+def test_no_module_of_adapters_is_over_500_lines() -> None:
+    """A platform is modules of one role each (connector: life cycle and outbound;
+    listeners or inbound: what comes in; factory, settings, doctor, plugin)."""
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "adapters").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
+    }
+    assert long == {}

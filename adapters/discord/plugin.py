@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def create_discord(settings: DiscordSettings, wiring: Wiring) -> DiscordPlatform:
-    from adapters.discord.connector import create_discord_platform
+    from adapters.discord.factory import create_discord_platform
 
     return create_discord_platform(settings, topics=wiring.topics, store=wiring.store)
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def create_slack(settings: SlackSettings, wiring: Wiring) -> SlackPlatform:
-    from adapters.slack.connector import create_slack_platform
+    from adapters.slack.factory import create_slack_platform
 
     return create_slack_platform(
         settings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from adapters.discord.connector import create_discord_platform
+from adapters.discord.factory import create_discord_platform
 from adapters.discord.settings import DiscordSettings
 from bot.settings import SettingsError
 from tests.discord.conftest import MemoryStore, PlatformFactory, Recorder, eventually

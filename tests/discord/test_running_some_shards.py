@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord.connector import create_discord_platform
+from adapters.discord.factory import create_discord_platform
 from adapters.discord.inbound import channel_ref
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.shards import ShardPlan

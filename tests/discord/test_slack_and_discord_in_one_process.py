@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.service import QuizService

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from questions.catalog import Catalog

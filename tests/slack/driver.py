@@ -11,7 +11,8 @@ from typing import Any
 
 from slack_bolt.response import BoltResponse
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.kernel.platform import Platform

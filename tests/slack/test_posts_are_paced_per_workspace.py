@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 from slack_sdk.http_retry import builtin_async_handlers
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from adapters.slack.workspace_pacing import SLOWDOWN, WorkspacePacer, replica_share
 from bot.kernel.refs import ChannelRef

@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import Event, Reaction

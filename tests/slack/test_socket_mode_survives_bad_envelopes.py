@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
 from bot.kernel.events import ButtonPress, Command, Event, Reaction, Reply
 from bot.kernel.render import Response
