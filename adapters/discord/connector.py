@@ -24,7 +24,7 @@ from adapters.discord.client import (
     QuizClient,
     ShardedQuizClient,
 )
-from adapters.discord.commands import ADMIN_COMMAND
+from adapters.discord.commands import COMMAND_PATHS
 from adapters.discord.endpoint import use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
 from adapters.discord.gateway_end import end_cause
@@ -100,7 +100,7 @@ class DiscordPlatform:
 
     name = PLATFORM
     admin_rule = "the **Manage Server** permission"
-    admin_command = ADMIN_COMMAND
+    command_paths = COMMAND_PATHS  # the core's CommandPaths: how help names them
 
     def __init__(
         self,

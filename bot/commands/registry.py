@@ -4,7 +4,8 @@ Each feature declares its subcommands beside their handlers and typed commands (
 :mod:`bot.practice.commands`); this module only puts them in the order help lists them.
 Help, the admin and direct-message rules, the words grammar of Slack and the console, and
 the Discord slash command are all derived from :data:`QUIZ_COMMANDS`, and one invocation
-is parsed once, by :func:`parse_invocation`.
+is parsed once, by :func:`parse_invocation`. :data:`FAMILIES` groups related subcommands
+where a platform nests them (Discord).
 """
 
 from __future__ import annotations
@@ -63,6 +64,38 @@ QUIZ_COMMANDS: tuple[Subcommand, ...] = (
     CONFIG,
 )
 COMMANDS_BY_NAME = {c.name: c for c in QUIZ_COMMANDS}
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """Related subcommands offered together where a platform nests its commands."""
+
+    name: str  # never a subcommand's name
+    summary: str
+    members: tuple[Subcommand, ...]
+
+
+# Where commands nest (Discord's subcommand groups: `/quiz round grade`), these go under one
+# word each, which keeps room on a command for more; the words of Slack and the console do
+# not change (`/quiz grade`). A subcommand is in one family at most.
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "round",
+        "The day's question: answer, grade, tick, review, report",
+        (ANSWER, GRADE, COVERED, RATE, FLAG),
+    ),
+    Family("questions", "The questions: topics, packs, suggest one", (TOPICS, PACKS, SUGGEST)),
+    Family(
+        "channel", "This channel's schedule, weekly recap and settings", (SCHEDULE, RECAP, CONFIG)
+    ),
+    Family(
+        "reminders",
+        "Your direct messages: a daily reminder, notices, time away",
+        (REMIND, NOTIFY, AWAY),
+    ),
+    Family("data", "Your own data: a copy of it, or erase it", (EXPORT, FORGET)),
+)
+FAMILY_OF = {member.name: family for family in FAMILIES for member in family.members}
 
 
 @dataclass(frozen=True, slots=True)

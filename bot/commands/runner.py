@@ -19,7 +19,7 @@ from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
-from bot.kernel.platform import AdminCommand, Platform
+from bot.kernel.platform import CommandPaths, Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
@@ -31,14 +31,21 @@ BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response | None
 
 
 @functools.cache
-def help_lines_under(admin_command: str) -> tuple[tuple[str, str, bool], ...]:
-    """The help's lines on a platform whose admins-only subcommands sit under a command of
-    their own (Discord's ``/quiz-admin now``)."""
-    return tuple(
-        (form.replace("/quiz ", f"/{admin_command} ", 1) if c.admin else form, summary, admin)
-        for c in QUIZ_COMMANDS
-        for form, summary, admin in c.usages()
-    )
+def help_lines_on(
+    paths: tuple[tuple[str, str], ...], direct: bool
+) -> tuple[tuple[str, str, bool], ...]:
+    """The help's lines on a platform that runs some subcommands by other ``paths`` (its
+    ``CommandPaths``: Discord's ``/quiz-admin now``, ``/quiz round grade``)."""
+    run_as = dict(paths)
+    lines = DIRECT_HELP_LINES if direct else HELP_LINES
+    return tuple((_run_as(form, run_as), summary, admin) for form, summary, admin in lines)
+
+
+def _run_as(form: str, run_as: Mapping[str, str]) -> str:
+    """``/quiz grade [ROUND]`` as ``/quiz round grade [ROUND]``."""
+    name = form.split(" ", 2)[1]
+    path = run_as.get(name)
+    return form.replace(f"/quiz {name}", path, 1) if path else form
 
 
 class QuizChannels(Protocol):
@@ -124,8 +131,9 @@ class CommandRunner:
     ) -> Response | None:
         platform = self._platforms.get(event.channel.platform)
         usages = DIRECT_HELP_LINES if event.direct else HELP_LINES
-        if isinstance(platform, AdminCommand) and not event.direct:
-            usages = help_lines_under(platform.admin_command)
+        if isinstance(platform, CommandPaths):
+            paths = tuple(platform.command_paths.items())
+            usages = help_lines_on(paths, event.direct)
         context = CommandContext(event, channel, usages, platform)
         try:
             return await self._handlers[subcommand.name](context, command)
