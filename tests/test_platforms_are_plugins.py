@@ -3,6 +3,7 @@ its folder, the rest of quizbot reaches it through the one list of platforms."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +33,7 @@ ALSO_IMPORTED_BY = {"console": {"adapters/ops/runtime.py"}}
 def test_every_platform_folder_is_one_line_of_the_list() -> None:
     from adapters.platforms import PLATFORMS
 
-    assert PLATFORM_FOLDERS == ["console", "discord", "slack"]
+    assert len(PLATFORM_FOLDERS) >= 3, "the walk did not see the platforms' folders"
     assert sorted(plugin.name for plugin in PLATFORMS) == PLATFORM_FOLDERS
     for plugin in PLATFORMS:  # declared in its own folder
         assert plugin.settings.__module__.startswith(f"adapters.{plugin.name}."), plugin.name
@@ -94,3 +95,24 @@ def test_no_module_of_adapters_is_over_500_lines() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
     }
     assert long == {}
+
+
+def test_a_new_platform_touches_nothing_else_but_the_list_its_library_and_settings() -> None:
+    """What ``bench/structure.py`` counts: the files that list the platforms outside their
+    folders. The core's ``/quiz config ping`` reads a Discord role or a Slack user group
+    itself (``bot/channels/commands.py``): a platform with its own mention of a group of
+    members touches it too."""
+    spec = importlib.util.spec_from_file_location(
+        "new_platform", ROOT / "bench" / "new_platform.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    touched = set(bench.outside_touches(ROOT))
+    assert "adapters/platforms.py" in touched  # the count sees a list where there is one
+    assert touched <= {
+        "adapters/platforms.py",
+        "pyproject.toml",  # its library
+        ".env.example",  # its settings
+        "bot/channels/commands.py",
+    }
