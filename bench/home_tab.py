@@ -24,8 +24,8 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
-from bot.settings import Settings
 from questions.loader import load_catalog
 from tests.fakes import FakeClock
 from tests.slack.driver import running_slack_quiz
@@ -47,7 +47,7 @@ async def main(rounds: int, openings: int) -> None:
         return publish(params)
 
     fake._views_publish = timed_publish  # type: ignore[method-assign]
-    settings = Settings(
+    settings = SlackSettings(
         _env_file=None,  # type: ignore[call-arg]
         slack_bot_token=SecretStr(BOT_TOKEN),
         slack_signing_secret=SecretStr(SIGNING_SECRET),

@@ -24,11 +24,11 @@ import time
 
 from pydantic import SecretStr
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.errors import PlatformError
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
-from bot.settings import Settings
 from tests.slack.fake_slack import BOT_TOKEN, TEAM, FakeSlack
 
 CARD = Card(title="Question #1", body="What limits a ring all-reduce?")
@@ -37,7 +37,7 @@ CARD = Card(title="Question #1", body="What limits a ring all-reduce?")
 async def fan_out(args: argparse.Namespace, rate: float | None) -> tuple[int, int, float]:
     fake = FakeSlack(channel_interval=1.0, workspace_limit=args.workspace_limit)
     await fake.start()
-    settings = Settings(
+    settings = SlackSettings(
         _env_file=None,  # type: ignore[call-arg]
         slack_bot_token=SecretStr(BOT_TOKEN),
         slack_app_token=SecretStr("xapp-unused"),

@@ -28,10 +28,11 @@ from pathlib import Path
 import aiohttp
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.service import QuizService
-from bot.settings import Settings
 from questions.loader import load_catalog
 from storage.sqlite.store import SqliteStore
 from tests.slack.fake_slack import BOT_TOKEN, TEAM, FakeSlack
@@ -104,7 +105,7 @@ async def run(args: argparse.Namespace) -> None:
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "quiz.db"
-        settings = Settings(
+        settings = SlackSettings(
             _env_file=None,  # type: ignore[call-arg]
             slack_bot_token=SecretStr(BOT_TOKEN),
             slack_signing_secret=SecretStr(SIGNING_SECRET),

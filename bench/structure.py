@@ -5,10 +5,11 @@ lines per package, the largest module and those over 500 lines, the package-leve
 of ``bot/`` (strongly connected parts, mutual pairs), the constructors taking more than 8
 parameters, the import arrows between modules inside ``bot/`` (and how many layers
 they make), how many classes of the PostgreSQL backend inherit (directly or not) from a
-class of the SQLite backend, and the MRO length of each store class. Run it before and
-after a restructuring: ``python bench/structure.py`` measures the working tree,
-``python bench/structure.py --rev REV`` a commit (e.g. the one before the restructuring)
-in the same run.
+class of the SQLite backend, the MRO length of each store class, and the files a new
+platform must touch outside its folder (``bench/new_platform.py`` says how they are
+found). Run it before and after a restructuring: ``python bench/structure.py`` measures the
+working tree, ``python bench/structure.py --rev REV`` a commit (e.g. the one before the
+restructuring) in the same run.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from new_platform import outside_touches
+
 PACKAGES = ("bot", "adapters", "questions", "storage")
+FILES = ("pyproject.toml", ".env.example")  # read too: what lists the platforms besides code
 
 
 def modules(root: Path, package: str) -> Iterator[Path]:
@@ -224,7 +228,7 @@ def main() -> None:
         report(options.root)
         return
     archive = subprocess.run(
-        ["git", "-C", str(options.root), "archive", options.rev, *PACKAGES],
+        ["git", "-C", str(options.root), "archive", options.rev, *PACKAGES, *FILES],
         check=True,
         capture_output=True,
     ).stdout
@@ -286,6 +290,8 @@ def report(root: Path) -> None:
     print(f"PostgreSQL classes inheriting from a SQLite class: {inheriting} of {total}")
     lengths = store_mro_lengths(root)
     print("store classes' MRO length: " + ", ".join(f"{n} {k}" for n, k in lengths.items()))
+    touched = outside_touches(root)
+    print(f"files a new platform touches outside its folder: {len(touched)} ({', '.join(touched)})")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from bot.away.feature import FEATURE as AWAY
 from bot.bank.feature import FEATURE as BANK
 from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
-from bot.commands.registry import CommandRegistry
+from bot.commands.registry import CommandRegistry, Family
 from bot.feature import Feature, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
 from bot.kernel.events import ButtonPress, Command
@@ -49,6 +49,35 @@ parse_command = REGISTRY.parse_command
 find_subcommand = REGISTRY.find_subcommand
 works_in_direct = REGISTRY.works_in_direct
 direct_refusal = REGISTRY.direct_refusal
+
+
+def _family(name: str, summary: str, *members: str) -> Family:
+    return Family(name, summary, tuple(COMMANDS_BY_NAME[member] for member in members))
+
+
+# Where commands nest (Discord's subcommand groups: `/quiz round grade`), these go under one
+# word each, which keeps room on a command for more; the words of Slack and the console do
+# not change (`/quiz grade`). A subcommand is in one family at most.
+FAMILIES: tuple[Family, ...] = (
+    _family(
+        "round",
+        "The day's question: answer, grade, tick, review, report",
+        *("answer", "grade", "covered", "rate", "flag"),
+    ),
+    _family("questions", "The questions: topics, packs, suggest one", "topics", "packs", "suggest"),
+    _family(
+        "channel",
+        "This channel's schedule, weekly recap and settings",
+        *("schedule", "recap", "config"),
+    ),
+    _family(
+        "reminders",
+        "Your direct messages: a daily reminder, notices, time away",
+        *("remind", "notify", "away"),
+    ),
+    _family("data", "Your own data: a copy of it, or erase it", "export", "forget"),
+)
+FAMILY_OF = {member.name: family for family in FAMILIES for member in family.members}
 
 
 def may_open_form(event: Command | ButtonPress) -> bool:

@@ -1,7 +1,9 @@
 """Settings: ``QUIZBOT_*`` environment variables, a ``.env`` file and an optional TOML file.
 
 Precedence, highest first: values passed in code (CLI flags), environment,
-``.env``, the TOML file given with ``--config``, defaults.
+``.env``, the TOML file given with ``--config``, defaults. These are the core's; each
+platform reads its own (``QUIZBOT_SLACK_*``, ...) the same way, from a class of its
+folder built on :class:`QuizbotSettings`.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 import difflib
 import json
 import tomllib
+from collections.abc import Collection
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -27,7 +30,6 @@ from bot.kernel.quoting import quoted
 from bot.scheduling.question_schedule import parse_question_schedule
 from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
 
-PLATFORMS = ("console", "slack", "discord")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -35,8 +37,9 @@ class SettingsError(QuizError):
     """A setting is missing or wrong; the message names the variable to set."""
 
 
-class Settings(BaseSettings):
-    """Every operator setting, from the environment, .env and TOML; secrets stay secret."""
+class QuizbotSettings(BaseSettings):
+    """How every settings class of quizbot is read: flags, the environment, .env, the TOML
+    file, defaults, in that order; secrets stay secret."""
 
     model_config = SettingsConfigDict(
         env_prefix="QUIZBOT_",
@@ -48,10 +51,29 @@ class Settings(BaseSettings):
     )
     toml_path: ClassVar[Path | None] = None
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        if cls.toml_path is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls.toml_path))
+        sources.append(file_secret_settings)
+        return tuple(sources)
+
+
+class Settings(QuizbotSettings):
+    """The core's operator settings (each platform's are in its own folder)."""
+
     platform: str = Field(
         default="auto",
-        description="console, slack, discord, or a comma list such as 'discord,slack'; "
-        "'auto' picks the platforms whose tokens are set, else the console.",
+        description="The platforms to run, e.g. 'console' or a comma list such as "
+        "'discord,slack'; 'auto' picks the platforms whose tokens are set, else the console.",
     )
     db_path: Path = Field(default=Path("quizbot.db"), description="The SQLite database file.")
     database_url: SecretStr | None = Field(
@@ -73,13 +95,6 @@ class Settings(BaseSettings):
     packs_dir: Annotated[list[Path], NoDecode] = Field(
         default_factory=list,
         description="Extra directories of question packs (*.yaml), comma-separated.",
-    )
-    charts_dir: Path | None = Field(
-        default=None,
-        description=(
-            "Where the console writes chart PNGs (default: a new temporary directory,"
-            " removed when quizbot stops)."
-        ),
     )
     timezone: str = Field(default="UTC", description="Default IANA timezone for new channels.")
     default_schedule: str = Field(
@@ -113,96 +128,10 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
     )
 
-    slack_bot_token: SecretStr | None = Field(default=None, description="Slack bot token, xoxb-…")
-    slack_app_token: SecretStr | None = Field(
-        default=None, description="Slack app-level token for Socket Mode, xapp-…"
-    )
-    slack_signing_secret: SecretStr | None = Field(
-        default=None, description="Slack signing secret (HTTP mode)."
-    )
-    slack_api_url: str | None = Field(
-        default=None, description="Slack Web API base URL, ending in /api/ (GovSlack, tests)."
-    )
-    slack_mode: str = Field(
-        default="socket",
-        pattern="^(socket|http)$",
-        description="socket (Socket Mode, no public URL) or http (events at /slack/events).",
-    )
-    slack_http_port: int = Field(default=3000, description="Port of the Slack HTTP mode server.")
-    slack_client_id: str | None = Field(
-        default=None,
-        description="Slack app's client id: set it (with the client secret, the token "
-        "encryption key and HTTP mode) to install in many workspaces through /slack/install.",
-    )
-    slack_client_secret: SecretStr | None = Field(
-        default=None, description="Slack app's client secret (installs in many workspaces)."
-    )
-    slack_redirect_uri: str | None = Field(
-        default=None,
-        description="https://<your host>/slack/oauth_redirect, as listed in the app's OAuth "
-        "settings (unset: the app's only redirect URL).",
-    )
-    slack_replicas: int = Field(
-        default=1,
-        ge=1,
-        description="How many `quizbot run` processes post to the same Slack workspaces "
-        "(replicas on one PostgreSQL database). A workspace's posting limit is the "
-        "workspace's, not a process's: each replica starts its posts at its share of it.",
-    )
-    slack_token_encryption_key: SecretStr | None = Field(
-        default=None,
-        description="Fernet key sealing the bot tokens of installed workspaces in the database.",
-    )
-    slack_admins: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Slack user ids treated as quiz admins, comma-separated."
-    )
-
-    discord_token: SecretStr | None = Field(default=None, description="Discord bot token.")
-    discord_api_url: str | None = Field(
-        default=None, description="Discord REST base URL (a rate-limit proxy, tests)."
-    )
-    discord_dev_guild: int | None = Field(
-        default=None, description="Sync /quiz to this guild only (instant, for development)."
-    )
-    discord_requests_per_second: float = Field(
-        default=45.0,
-        gt=0,
-        le=50,
-        description="REST requests per second for the whole bot (Discord's global limit is 50 "
-        "per bot); a process running some shards paces at this × its shards / shard count.",
-    )
-    discord_shards: str | None = Field(
-        default=None,
-        description="The gateway shards this process runs, e.g. 0-3 or 0,2,5 (needs the count).",
-    )
-    discord_shard_count: int | None = Field(
-        default=None,
-        description="The bot's total number of gateway shards, the same in every process.",
-    )
-
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
-        if cls.toml_path is not None:
-            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls.toml_path))
-        sources.append(file_secret_settings)
-        return tuple(sources)
-
-    @field_validator("packs_dir", "slack_admins", mode="before")
+    @field_validator("packs_dir", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            if value.lstrip().startswith("["):
-                return json.loads(value)  # a JSON list works too
-            return [item.strip() for item in value.split(",") if item.strip()]
-        return value
+        return comma_list(value)
 
     @field_validator("timezone")
     @classmethod
@@ -230,152 +159,53 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown log level {quoted(value)}: use {', '.join(LOG_LEVELS)}")
         return level
 
-    @field_validator("discord_token", "slack_bot_token", "slack_app_token")
-    @classmethod
-    def _one_line_token(cls, value: SecretStr | None) -> SecretStr | None:
-        # Sent in an HTTP header, where aiohttp refuses a line break as header injection:
-        # a traceback at the first request, which doctor took for a network failure.
-        if value is not None and (problem := token_problem(value.get_secret_value())):
-            raise ValueError(problem)
-        return value
 
-    @field_validator("slack_redirect_uri")
-    @classmethod
-    def _redirect_uri(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("https://", "http://")):
-            raise ValueError(
-                f"{quoted(value)} is not a URL: use https://<your host>/slack/oauth_redirect"
-            )
-        return value
-
-    @property
-    def slack_installs(self) -> bool:
-        """Slack serves every workspace that installs the app (OAuth), not one bot token."""
-        return self.slack_client_id is not None
-
-    def platforms(self) -> list[str]:
-        """The platforms to run, checked against the credentials they need."""
-        if self.platform.strip() == "auto":
-            chosen = [
-                name
-                for name, has_token in (
-                    ("discord", self.discord_token is not None),
-                    ("slack", self.slack_bot_token is not None or self.slack_installs),
-                )
-                if has_token
-            ] or ["console"]
-        else:
-            chosen = [p.strip() for p in self.platform.split(",") if p.strip()]
-        for name in chosen:
-            if name not in PLATFORMS:
-                raise SettingsError(
-                    f"unknown platform {name!r} in --platform or QUIZBOT_PLATFORM;"
-                    f" use {', '.join(PLATFORMS)}"
-                )
-        return chosen
-
-    def check_credentials(self) -> None:
-        """Raise a SettingsError naming the variables the chosen platforms still need."""
-        for name in self.platforms():
-            if name == "slack":
-                self.check_slack_installs()
-            self.require(*self.required_for(name))
-
-    def required_for(self, platform: str) -> tuple[str, ...]:
-        """The settings a platform needs, as `quizbot run` will use it."""
-        if platform == "slack" and self.slack_installs:
-            return SLACK_INSTALL_CREDENTIALS
-        return required_credentials(platform, slack_http=self.slack_mode == "http")
-
-    def check_slack_installs(self) -> None:
-        """Installs in many workspaces need HTTP mode (Slack redirects the browser to
-        /slack/oauth_redirect) and exclude the one-workspace bot token."""
-        if not self.slack_installs:
-            return
-        if self.slack_mode != "http":
-            raise SettingsError(INSTALLS_NEED_HTTP)
-        if self.slack_bot_token is not None:
-            raise SettingsError(
-                "set either QUIZBOT_SLACK_BOT_TOKEN (one workspace) or QUIZBOT_SLACK_CLIENT_ID "
-                "(every workspace that installs the app through /slack/install), not both"
-            )
-
-    def require(self, *names: str) -> None:
-        """Raise a SettingsError naming each missing variable."""
-        missing = [f"QUIZBOT_{n.upper()}" for n in names if getattr(self, n) in (None, "")]
-        if missing:
-            raise SettingsError("missing setting: set " + " and ".join(missing))
+def comma_list(value: Any) -> Any:
+    """A list setting given as text: comma-separated, or a JSON list."""
+    if isinstance(value, str):
+        if value.lstrip().startswith("["):
+            return json.loads(value)  # a JSON list works too
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
 
 
-INSTALLS_NEED_HTTP = (
-    "QUIZBOT_SLACK_CLIENT_ID is set (installs in many workspaces): that needs HTTP mode for "
-    "/slack/install and /slack/oauth_redirect; set QUIZBOT_SLACK_MODE=http (or run with --http)"
-)
-# Slack for many workspaces: the app's OAuth credentials, the key sealing each workspace's
-# bot token in the database, and the signing secret of HTTP mode.
-SLACK_INSTALL_CREDENTIALS = (
-    "slack_client_id",
-    "slack_client_secret",
-    "slack_token_encryption_key",
-    "slack_signing_secret",
-)
+S = TypeVar("S", bound=QuizbotSettings)
 
 
-def required_credentials(platform: str, *, slack_http: bool) -> tuple[str, ...]:
-    """The credentials a platform needs: Slack a bot token plus the app token (Socket
-    Mode) or the signing secret (HTTP); Discord a bot token; the console none."""
-    if platform == "slack":
-        return ("slack_bot_token", "slack_signing_secret" if slack_http else "slack_app_token")
-    if platform == "discord":
-        return ("discord_token",)
-    return ()
+def load_settings(
+    config: Path | None = None, *, also_known: Collection[str] = (), **overrides: Any
+) -> Settings:
+    """The core's settings from the environment, ``.env`` and ``config`` (TOML), then
+    ``overrides``; ``also_known``: the other settings the TOML file may hold (the
+    platforms')."""
+    return read_settings(Settings, config, also_known=also_known, **overrides)
 
 
-def token_problem(token: str) -> str | None:
-    """Why a platform token cannot be right (never quoting it), or None. Tokens are one
-    line of printable characters without spaces; a pasted or file-read token may carry a
-    line break."""
-    for char in token:
-        if char in "\r\n":
-            found = "a line break"
-        elif char.isspace():
-            found = "a space"
-        elif not char.isprintable():
-            found = "a control character"
-        else:
-            continue
-        return (
-            f"malformed: the token holds {found}; a token is one line without spaces:"
-            " copy it again from the platform's settings"
-        )
-    return None
-
-
-def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
-    """Settings from the environment, ``.env`` and ``config`` (TOML), then ``overrides``."""
+def read_settings(
+    kind: type[S], config: Path | None = None, *, also_known: Collection[str] = (), **overrides: Any
+) -> S:
+    """The settings of ``kind`` from the environment, ``.env`` and ``config`` (TOML), then
+    ``overrides`` (a None among them is not given)."""
     if config is not None and not config.is_file():
         raise SettingsError(f"config file not found: {config}")
     if config is not None:
-        check_toml_keys(config)
-    Settings.toml_path = config
+        check_toml_keys(config, [*kind.model_fields, *also_known])
+    kind.toml_path = config
     try:
-        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+        return kind(**{k: v for k, v in overrides.items() if v is not None})
     finally:
-        Settings.toml_path = None
+        kind.toml_path = None
 
 
-def check_toml_keys(config: Path) -> None:
-    """Refuse a key of the TOML file that is no setting (a typo would else do nothing),
-    naming it with its table and the setting it most likely meant."""
+def check_toml_keys(config: Path, names: Collection[str]) -> None:
+    """Refuse a key of the TOML file that is none of the settings ``names`` (a typo would
+    else do nothing), naming it with its table and the setting it most likely meant."""
     try:
         with config.open("rb") as file:
             data = tomllib.load(file)
     except tomllib.TOMLDecodeError as problem:
         raise SettingsError(f"{config} is not valid TOML: {problem}") from problem
-    names = list(Settings.model_fields)
-    unknown = [
-        _unknown_key(key, names) for key in _keys(data) if key.lower() not in Settings.model_fields
-    ]
+    unknown = [_unknown_key(key, list(names)) for key in _keys(data) if key.lower() not in names]
     if unknown:
         raise SettingsError(f"{config}: {'; '.join(unknown)}")
 

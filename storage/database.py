@@ -14,9 +14,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
-from bot.settings import Settings
+from pydantic import SecretStr
+
 from storage.errors import StorageError, StoreUnavailableError
 from storage.migrations import bundled_migrations
 from storage.passwords import hide_password
@@ -30,6 +31,16 @@ _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 class DatabaseUrlError(StorageError, ValueError):
     """A database URL this quizbot cannot open."""
+
+
+class DatabaseSettings(Protocol):
+    """The settings that name the database (the core's ``Settings`` has them)."""
+
+    @property
+    def database_url(self) -> SecretStr | None: ...
+
+    @property
+    def db_path(self) -> Path: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +80,7 @@ def parse_location(text: str) -> Database:
     return parse_database(text)
 
 
-def configured_database(settings: Settings) -> Database:
+def configured_database(settings: DatabaseSettings) -> Database:
     """The database of ``QUIZBOT_DATABASE_URL``, else the SQLite file of ``QUIZBOT_DB_PATH``."""
     url = settings.database_url
     return parse_database(None if url is None else url.get_secret_value(), settings.db_path)

@@ -107,6 +107,7 @@ def test_the_console_reads_nothing_but_the_core() -> None:
 # ports it implements; never the service, the engine or the store behind them
 CONSOLE_MAY_IMPORT = (
     "adapters.console",
+    "adapters.plugin",  # what it declares itself with as a platform (its settings, factory)
     "adapters.printable",
     "bot.kernel.events",
     "bot.kernel.forms",

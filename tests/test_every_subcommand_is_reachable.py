@@ -15,7 +15,7 @@ import pytest
 from discord import app_commands
 
 from adapters.console.connector import ConsolePlatform
-from adapters.discord.commands import QuizGroup, discord_command_of
+from adapters.discord.commands import QuizGroup, command_at, discord_command_of
 from adapters.slack.inbound import command_from
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
 from bot.commands.typed import Help
@@ -169,9 +169,9 @@ async def test_discord_offers_it_and_passes_it_to_the_core(invocation: Invocatio
     async def dispatch(interaction: Any, name: str, words: tuple[str, ...]) -> None:
         dispatched.append((name, words))
 
-    under = discord_command_of(COMMANDS_BY_NAME[invocation.name])
-    group = QuizGroup(dispatch, topics=lambda: ["gpu"], name=under)
-    command = group.get_command(invocation.name)
+    subcommand = COMMANDS_BY_NAME[invocation.name]
+    group = QuizGroup(dispatch, topics=lambda: ["gpu"], name=discord_command_of(subcommand))
+    command = command_at(group, subcommand)  # in its group, if it has one: /quiz round grade
     assert isinstance(command, app_commands.Command)
     declared = {p.name: p for p in command.parameters}
     for option, value in invocation.options.items():

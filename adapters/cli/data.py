@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from adapters.platforms import platform_names, workspace_names
 from adapters.printable import printable
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.member_data.exports import table_csv
@@ -78,8 +79,8 @@ def register(commands: Any) -> None:
 
 
 def _scope(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--platform", help="slack, discord or console (when the id is on several)")
-    parser.add_argument("--workspace", help="the Slack team or Discord guild id (likewise)")
+    parser.add_argument("--platform", help=f"{platform_names()} (when the id is on several)")
+    parser.add_argument("--workspace", help=f"the workspace: {workspace_names()} (likewise)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     where.add_argument("--url", metavar="URL", help=_URL_HELP)

@@ -7,21 +7,31 @@ import os
 import sys
 from collections.abc import Sequence
 
-from adapters.cli import data, db, doctor, invite, packs, run
+from adapters.cli import data, db, doctor, packs, run
+from adapters.platforms import PLATFORMS
 
-COMMAND_GROUPS = (run, packs, db, data, invite, doctor)
+COMMAND_GROUPS = (run, packs, db, data, doctor)
 READER_GONE = 141  # the shell's status of a process that SIGPIPE ended: 128 + 13
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="quizbot",
-        description="A daily interview-practice quiz for Discord, Slack and the console.",
+        description=f"A daily interview-practice quiz for {_titles()}.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for group in COMMAND_GROUPS:
         group.register(commands)
+    for plugin in PLATFORMS:  # a platform's own commands: `quizbot discord invite-url`
+        if plugin.commands is not None:
+            plugin.commands(commands)
     return parser
+
+
+def _titles() -> str:
+    """``Discord, Slack and the console``: the console last, as the one needing nothing."""
+    titles = sorted((plugin.title for plugin in PLATFORMS), key=lambda t: t.startswith("the "))
+    return ", ".join(titles[:-1]) + " and " + titles[-1]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.cli.pack_files import PackWriteFailed, pack_text, write_new_file
+from adapters.platforms import workspace_names
 from adapters.printable import printable
 from bot.bank.store import Flag, Workspace
 from bot.settings import SettingsError, load_settings
@@ -47,8 +48,7 @@ def register(actions: Any) -> None:
         "--workspace",
         required=True,
         metavar="ID",
-        help="the workspace: Slack team id, Discord server id, 'local' on the console; "
-        "PLATFORM:ID when two platforms share the id",
+        help=f"the workspace: {workspace_names()}; PLATFORM:ID when two platforms share the id",
     )
     export.add_argument("--out", type=Path, required=True, metavar="FILE.yaml", help="pack file")
     export.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)

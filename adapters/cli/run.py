@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from adapters.discord.shards import settings_shard_plan
 from adapters.ops.logs import configure_logging
 from adapters.ops.runtime import run_bot
+from adapters.platforms import PLATFORMS, choose_platforms, platform_names, setting_names
 from bot.kernel.errors import PlatformError
 from bot.settings import SettingsError, invalid_settings, load_settings
 from questions.loader import PackError
@@ -32,18 +32,10 @@ def register(commands: Any) -> None:
         "':wait 2h' lets two hours pass on the console's clock, and what falls due meanwhile "
         "happens in order.",
     )
-    parser.add_argument("--platform", help="console, slack, discord, or e.g. discord,slack")
+    parser.add_argument("--platform", help=f"{platform_names()}, or e.g. discord,slack")
     parser.add_argument("--db", type=Path, help="SQLite database file (default ./quizbot.db)")
     parser.add_argument("--config", type=Path, help="a TOML settings file")
     parser.add_argument("--packs-dir", type=Path, action="append", help="extra pack directory")
-    parser.add_argument(
-        "--charts-dir",
-        type=Path,
-        help=(
-            "console: write chart PNGs here, never over an earlier run's (default: a"
-            " temporary directory, removed at exit)"
-        ),
-    )
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR")
     parser.add_argument(
         "--log-format", choices=("text", "json"), help="text (default) or json: one object a line"
@@ -51,27 +43,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--http-port", type=int, help="serve /healthz and /metrics on this port (off by default)"
     )
-    parser.add_argument(
-        "--http",
-        action="store_const",
-        const="http",
-        dest="slack_mode",
-        help="Slack over HTTP (events at /slack/events; needs QUIZBOT_SLACK_SIGNING_SECRET) "
-        "instead of Socket Mode",
-    )
-    parser.add_argument("--port", type=int, dest="slack_http_port", help="Slack HTTP mode port")
-    parser.add_argument(
-        "--shards",
-        dest="discord_shards",
-        help="Discord: the gateway shards this process runs, e.g. 0-3 or 0,2,5 "
-        "(with --shard-count)",
-    )
-    parser.add_argument(
-        "--shard-count",
-        type=int,
-        dest="discord_shard_count",
-        help="Discord: the bot's total number of shards, the same in every process",
-    )
+    for plugin in PLATFORMS:
+        for flag in plugin.flags:
+            flag.add_to(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -80,23 +54,16 @@ def _run(args: argparse.Namespace) -> int:
         settings = load_settings(
             args.config,
             platform=args.platform,
+            also_known=setting_names(),
             db_path=args.db,
             packs_dir=args.packs_dir,
-            charts_dir=args.charts_dir,
             log_level=args.log_level,
             log_format=args.log_format,
             http_port=args.http_port,
-            slack_mode=args.slack_mode,
-            slack_http_port=args.slack_http_port,
-            discord_shards=args.discord_shards,
-            discord_shard_count=args.discord_shard_count,
         )
-        settings.check_credentials()
-        settings_shard_plan(settings)
-        if "slack" in settings.platforms() and settings.slack_installs:
-            from adapters.slack.installations import check_encryption_key
-
-            check_encryption_key(settings)
+        flags = {flag.setting: getattr(args, flag.setting) for p in PLATFORMS for flag in p.flags}
+        platforms = choose_platforms(settings, args.config, **flags)
+        platforms.check()
     except SettingsError as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2
@@ -105,15 +72,17 @@ def _run(args: argparse.Namespace) -> int:
             print(f"quizbot: {line}", file=sys.stderr)
         return 2
     level = settings.log_level.upper()
-    if args.log_level is None and settings.platforms() == ["console"]:
+    if args.log_level is None and platforms.names == ["console"]:
         level = "WARNING"  # keep the console transcript readable
     try:
-        configure_logging(settings, level=level)
+        configure_logging(settings, level=level, also=[p.settings for p in platforms.every])
     except SettingsError as problem:
         print(f"quizbot: {problem}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(run_bot(settings, stdin=sys.stdin, stdout=sys.stdout))
+        return asyncio.run(
+            run_bot(settings, stdin=sys.stdin, stdout=sys.stdout, platforms=platforms)
+        )
     except PlatformError as problem:  # e.g. a token the platform refused at start-up
         print(f"quizbot: {problem}", file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 SUBCOMMAND = AppCommandOptionType.subcommand.value
+SUBCOMMAND_GROUP = AppCommandOptionType.subcommand_group.value
 VALUE_TYPES: dict[AppCommandOptionType, tuple[type, ...]] = {
     AppCommandOptionType.string: (str,),
     AppCommandOptionType.integer: (int,),
@@ -29,18 +30,32 @@ def mismatch(group: app_commands.Group, data: Any, *, autocomplete: bool = False
         return "the interaction has no command data"
     if data.get("name") != group.name:
         return f"unknown command {str(data.get('name'))[:40]!r}"
-    options = data.get("options")
-    if not isinstance(options, list) or len(options) != 1 or not isinstance(options[0], dict):
+    chosen = _only_option(data)
+    if chosen is None:
         return "no subcommand"
-    chosen = options[0]
     name = chosen.get("name")
     command = group.get_command(name) if isinstance(name, str) else None
+    if isinstance(command, app_commands.Group) and chosen.get("type") == SUBCOMMAND_GROUP:
+        chosen = _only_option(chosen)  # a subcommand of a group: ``/quiz round grade``
+        if chosen is None:
+            return f"{name}: no subcommand"
+        name = chosen.get("name")
+        command = command.get_command(name) if isinstance(name, str) else None
     if not isinstance(command, app_commands.Command) or chosen.get("type") != SUBCOMMAND:
         return f"unknown subcommand {str(name)[:40]!r}"
     given = chosen.get("options", [])
     if not isinstance(given, list):
         return f"{name}: options that are not a list"
     return _options_mismatch(command, given, autocomplete=autocomplete)
+
+
+def _only_option(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The one option of a command or group (the subcommand or group chosen), if one."""
+    options = data.get("options")
+    if not isinstance(options, list) or len(options) != 1 or not isinstance(options[0], dict):
+        return None
+    chosen: dict[str, Any] = options[0]
+    return chosen
 
 
 def _options_mismatch(

@@ -13,6 +13,11 @@ command, not on subcommands, and putting ``manage_guild`` on the whole group
 would hide ``/quiz leaderboard`` from members; so the admin subcommands are
 checked by the core's inbound chain, which asks the platform's ``is_admin``
 (``manage_guild``, known from the interaction).
+
+One command holds at most 25 subcommands and groups (a group 25 subcommands), so the
+admins-only subcommands are under a command of their own, ``/quiz-admin``, and the
+registry's families of related subcommands are Discord subcommand groups
+(``/quiz round grade``): each command keeps room for more.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import discord
 from discord import app_commands
 
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.features import QUIZ_COMMANDS
+from bot.features import FAMILIES, FAMILY_OF, QUIZ_COMMANDS
 
 CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 TopicSource = Callable[[], Sequence[str]]
@@ -74,15 +79,40 @@ def invocation_words(subcommand: Subcommand, options: Mapping[str, Any]) -> tupl
     return tuple(said)
 
 
+QUIZ_COMMAND = "quiz"
 ADMIN_COMMAND = "quiz-admin"
-GROUP_LIMIT = 25  # Discord: at most 25 subcommands under one command
+GROUP_LIMIT = 25  # Discord: subcommands and groups under a command, subcommands in a group
+
+
+def discord_path(subcommand: Subcommand) -> tuple[str, ...]:
+    """Where a subcommand is on Discord: an admins-only one under ``/quiz-admin`` (Discord
+    then hides it from members too), a member's in its family's group if it has one
+    (``("quiz", "round", "grade")``), else right under ``/quiz``."""
+    if subcommand.admin:
+        return (ADMIN_COMMAND, subcommand.name)
+    family = FAMILY_OF.get(subcommand.name)
+    if family is None:
+        return (QUIZ_COMMAND, subcommand.name)
+    return (QUIZ_COMMAND, family.name, subcommand.name)
 
 
 def discord_command_of(subcommand: Subcommand) -> str:
-    """The top-level Discord command a subcommand is under: admins-only ones under
-    ``/quiz-admin``, since one command holds only 25 subcommands (and Discord then hides
-    them from members too), every other under ``/quiz``."""
-    return ADMIN_COMMAND if subcommand.admin else "quiz"
+    """The top-level Discord command a subcommand is under."""
+    return discord_path(subcommand)[0]
+
+
+# how each subcommand is run on Discord, for the help it shows: "/quiz round grade"
+COMMAND_PATHS = {c.name: "/" + " ".join(discord_path(c)) for c in QUIZ_COMMANDS}
+
+
+def command_at(
+    group: app_commands.Group, subcommand: Subcommand
+) -> app_commands.Command[Any, ..., Any] | None:
+    """The Discord command of ``subcommand`` in its top-level ``group``, if there."""
+    found: app_commands.Command[Any, ..., Any] | app_commands.Group | None = group
+    for name in discord_path(subcommand)[1:]:
+        found = found.get_command(name) if isinstance(found, app_commands.Group) else None
+    return found if isinstance(found, app_commands.Command) else None
 
 
 class QuizGroup(app_commands.Group):
@@ -90,7 +120,7 @@ class QuizGroup(app_commands.Group):
     it (admins checked by the core all the same)."""
 
     def __init__(
-        self, dispatch: CommandDispatch, topics: TopicSource, *, name: str = "quiz"
+        self, dispatch: CommandDispatch, topics: TopicSource, *, name: str = QUIZ_COMMAND
     ) -> None:
         admins = name == ADMIN_COMMAND
         super().__init__(
@@ -103,11 +133,27 @@ class QuizGroup(app_commands.Group):
         )
         self._dispatch = dispatch
         self._topics = topics
-        mine = [c for c in QUIZ_COMMANDS if discord_command_of(c) == name]
-        if len(mine) > GROUP_LIMIT:
-            raise ValueError(f"/{name} would have {len(mine)} subcommands; Discord takes 25")
-        for subcommand in mine:
-            self.add_command(self._command(subcommand))
+        families: dict[str, app_commands.Group] = {}
+        for subcommand in QUIZ_COMMANDS:
+            path = discord_path(subcommand)
+            if path[0] != name:
+                continue
+            under: app_commands.Group = self
+            if len(path) == 3:
+                under = families.get(path[1]) or self._family(path[1], families)
+            if len(under.commands) == GROUP_LIMIT:
+                raise ValueError(f"/{under.qualified_name} would have more than 25 subcommands")
+            under.add_command(self._command(subcommand))
+
+    def _family(self, name: str, families: dict[str, app_commands.Group]) -> app_commands.Group:
+        """The subcommand group of a family of related subcommands (``/quiz round``)."""
+        family = next(f for f in FAMILIES if f.name == name)
+        if len(self.commands) == GROUP_LIMIT:
+            raise ValueError(f"/{self.name} would have more than 25 subcommands and groups")
+        group = app_commands.Group(name=name, description=family.summary[:DESCRIPTION_LIMIT])
+        self.add_command(group)
+        families[name] = group
+        return group
 
     def _command(self, subcommand: Subcommand) -> app_commands.Command[Any, Any, None]:
         dispatch = self._dispatch

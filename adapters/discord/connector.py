@@ -12,39 +12,31 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
-import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol
 
 import discord
 
-from adapters.discord.buttons import valid_button_value, view_for
+from adapters.discord.card_sends import send_card
 from adapters.discord.client import (
     IDENTIFY_INTERVAL,
-    InboundRouter,
     QuizClient,
     ShardedQuizClient,
 )
-from adapters.discord.commands import ADMIN_COMMAND
-from adapters.discord.endpoint import check_api_url, use_api_base, use_gateway_of
+from adapters.discord.commands import COMMAND_PATHS
+from adapters.discord.endpoint import use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
-from adapters.discord.forms import FormModal, expired_form, form_route, submitted_values
 from adapters.discord.gateway_end import end_cause
 from adapters.discord.inbound import (
     PLATFORM,
     ChannelResolver,
     channel_ref,
-    direct_event,
     direct_ref,
-    is_snowflake,
-    member_ref,
-    reaction_event,
-    reply_event,
 )
-from adapters.discord.mentions import NO_MENTIONS, role_ping
-from adapters.discord.nonce import marker_for_key, nonce_for_key
+from adapters.discord.listeners import DiscordListeners
+from adapters.discord.mentions import NO_MENTIONS
+from adapters.discord.nonce import marker_for_key
 from adapters.discord.pacing import (
     DEFAULT_REQUESTS_PER_SECOND,
     GlobalPacer,
@@ -52,35 +44,26 @@ from adapters.discord.pacing import (
     send_slots,
 )
 from adapters.discord.pending import DEFAULT_LIMIT, FIRST_DELAY_SECONDS, PendingEvents
+from adapters.discord.private_threads import open_private_thread
+from adapters.discord.recent import RecentInteractions
 from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_rounds
-from adapters.discord.render import attachments, message_count, render_card
-from adapters.discord.responses import defer, deliver, unless_gone
+from adapters.discord.render import attachments, render_card
 from adapters.discord.responses import tell as tell_interaction
-from adapters.discord.shards import ShardPlan, paced_rate, settings_shard_plan
+from adapters.discord.shards import ShardPlan
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
-from bot.features import may_open_form
-from bot.kernel import cards
 from bot.kernel.errors import PlatformError
-from bot.kernel.events import ButtonPress, Command, Event, FormSubmit
-from bot.kernel.forms import Form
+from bot.kernel.events import Event
 from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card
 from bot.kernel.runtime import EventHandler
-from bot.settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
 THREAD_ALREADY_EXISTS = 160004
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a day: the round's life
-SHARED_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a mock-interview pair's
-PRIVATE_THREAD: Literal[12] = 12  # Discord's channel type of a private thread
-ADMIN_MEMORY_SECONDS = 300.0
-STALE_BUTTON = "This button is out of date; use `/quiz reveal` or the newest question."
-FORM_TOO_BIG = "This form cannot be opened on Discord; the error was logged."
-INTERACTION_LIFETIME_SECONDS = 14 * 60.0  # tokens live 15 minutes
 
 
 class DiscordStore(RoundSource, Protocol):
@@ -117,7 +100,7 @@ class DiscordPlatform:
 
     name = PLATFORM
     admin_rule = "the **Manage Server** permission"
-    admin_command = ADMIN_COMMAND
+    command_paths = COMMAND_PATHS  # the core's CommandPaths: how help names them
 
     def __init__(
         self,
@@ -136,11 +119,13 @@ class DiscordPlatform:
             "http_trace": pacing_trace(GlobalPacer(rate)) if rate is not None else None,
         }
         shards = options.shards
+        self._recent = RecentInteractions()
+        listeners = DiscordListeners(self, self._recent)
         self._client = (
-            QuizClient(_Router(self), topics, **client_options)
+            QuizClient(listeners, topics, **client_options)
             if shards is None
             else ShardedQuizClient(
-                _Router(self),
+                listeners,
                 topics,
                 shard_ids=shards.ids,
                 shard_count=shards.count,
@@ -159,16 +144,26 @@ class DiscordPlatform:
         self._end_cause: str | None = None
         self._reconcile_task: asyncio.Task[int] | None = None
         self._reconcile_again = False
-        self._message_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
-        self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
-        self._interactions: dict[tuple[str, str], discord.Interaction] = {}
         self.reconciler = Reconciler(self._client, self._channels, vote_emoji=options.vote_emoji)
 
     @property
     def client(self) -> discord.Client:
         return self._client
+
+    @property
+    def channels(self) -> ChannelResolver:
+        return self._channels
+
+    @property
+    def handler(self) -> EventHandler | None:
+        """Where events go; None until started."""
+        return self._handler
+
+    async def deliver(self, event: Event) -> None:
+        """An answer, edit or reaction to the core; kept and retried if not recorded."""
+        if self._pending is None:
+            raise RuntimeError("the Discord platform is not started")
+        await self._pending.deliver(event)
 
     # Connector
 
@@ -262,17 +257,20 @@ class DiscordPlatform:
         if self._pending is not None:
             await self._pending.close()
 
-    # gateway life cycle (called by the router)
+    # gateway life cycle (told by the listeners)
 
-    async def _on_ready(self) -> None:
+    async def gateway_ready(self) -> None:
         """READY may come many times (new sessions); every one can follow missed events."""
         self._connected = True
         self._ready.set()
         self.request_reconcile()
 
-    async def _on_resumed(self) -> None:
+    async def gateway_resumed(self) -> None:
         self._connected = True
         self.request_reconcile()
+
+    def gateway_disconnected(self) -> None:
+        self._connected = False
 
     def request_reconcile(self) -> None:
         """Reconcile the open rounds in the background (one run at a time)."""
@@ -296,7 +294,7 @@ class DiscordPlatform:
         """Feed reactions and thread messages made while offline; returns the events fed."""
         self._require_handler()
         rounds = await open_rounds(self._store)
-        return await self.reconcile(self._deliver, rounds)
+        return await self.reconcile(self.deliver, rounds)
 
     async def reconcile(self, handler: EventHandler, rounds: Sequence[OpenRound]) -> int:
         return await self.reconciler.run(handler, rounds)
@@ -317,48 +315,7 @@ class DiscordPlatform:
         self, target: discord.PartialMessageable, card: Card, key: str, where: str
     ) -> str:
         """Send the card's parts; the id of the first part stands for the card."""
-        count = message_count(card)
-        groups = render_card(card, [marker_for_key(key, part) for part in range(count)])
-        # A retry skips the parts recorded as posted (after a restart too). A part posted
-        # but not recorded is sent again with the same nonce, and Discord (enforce_nonce)
-        # answers with the message it already has for a few minutes.
-        posted = (
-            (await self._store.unfinished_cards.unfinished_card(key) or []) if count > 1 else []
-        )
-        if count > 1 and not posted:
-            await self._store.unfinished_cards.begin_card(key)
-        for part, embeds in enumerate(groups):
-            if part < len(posted):
-                continue
-            view = view_for(card.buttons) if part == 0 else None
-            files = attachments(card, part)
-            content, mentions = role_ping(card) if part == 0 else (None, NO_MENTIONS)
-            with platform_errors(where):
-                if view is None:
-                    sent = await target.send(
-                        content,
-                        embeds=embeds,
-                        files=files,
-                        nonce=nonce_for_key(key, part),
-                        allowed_mentions=mentions,
-                    )
-                else:
-                    sent = await target.send(
-                        content,
-                        embeds=embeds,
-                        files=files,
-                        view=view,
-                        nonce=nonce_for_key(key, part),
-                        allowed_mentions=mentions,
-                    )
-            if count > 1:
-                await self._store.unfinished_cards.record_card_part(key, str(sent.id))
-            posted.append(str(sent.id))
-        if count > 1:
-            await self._store.unfinished_cards.finish_card(key)
-        if not posted:
-            raise PlatformError(f"{where}: the card rendered to no message")
-        return posted[0]
+        return await send_card(target, card, key, where, self._store.unfinished_cards)
 
     async def open_direct(self, member: MemberRef) -> ChannelRef:
         """The member's DM channel with the bot (``POST /users/@me/channels``)."""
@@ -420,37 +377,8 @@ class DiscordPlatform:
         member pings nobody else; the thread is not invitable, so only moderators join."""
         name = title.strip()[:THREAD_NAME_LIMIT] or "Mock interview"
         with platform_errors(f"opening a private thread in {channel.label()}"):
-            found = await self._opened_thread(channel, name) if again else None
-            if found is None:
-                data = await self._client.http.start_thread_without_message(
-                    int(channel.channel_id),
-                    name=name,
-                    auto_archive_duration=SHARED_ARCHIVE_MINUTES,
-                    type=PRIVATE_THREAD,
-                    invitable=False,
-                )
-                found = int(data["id"])
-            thread_id = found
-            for member in members:  # adding a member twice changes nothing
-                await self._client.http.add_user_to_thread(thread_id, int(member.member_id))
+            thread_id = await open_private_thread(self._client, channel, members, name, again)
         return channel_ref(int(channel.workspace) or None, thread_id, name)
-
-    async def _opened_thread(self, channel: ChannelRef, name: str) -> int | None:
-        """The bot's active private thread ``name`` of ``channel``, opened by an earlier
-        attempt whose end was lost (a member could not be added, the process died)."""
-        me = self._client.user
-        if me is None or not channel.workspace.isdigit():
-            return None
-        listed = await self._client.http.get_active_threads(int(channel.workspace))
-        for thread in listed.get("threads", []):
-            if (
-                str(thread.get("parent_id")) == channel.channel_id
-                and thread.get("type") == PRIVATE_THREAD
-                and str(thread.get("owner_id")) == str(me.id)
-                and thread.get("name") == name
-            ):
-                return int(thread["id"])
-        return None
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = thread.channel.workspace
@@ -468,8 +396,8 @@ class DiscordPlatform:
 
     async def tell(self, member: MemberRef, channel: ChannelRef, card: Card) -> None:
         """Ephemeral through the member's recent interaction, else a direct message."""
-        interaction = self._interactions.get((member.workspace, member.member_id))
-        if interaction is not None and not interaction.is_expired():
+        interaction = self._recent.interaction_of(member)
+        if interaction is not None:
             with platform_errors(f"telling {member.label()}"):
                 await tell_interaction(interaction, card)
             return
@@ -519,243 +447,17 @@ class DiscordPlatform:
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         """A member with Manage Server (or Administrator) in the channel's guild."""
-        remembered = self._admins.get((member.workspace, member.member_id))
-        if remembered is not None and time.monotonic() - remembered[1] < ADMIN_MEMORY_SECONDS:
-            return remembered[0]
+        remembered = self._recent.admin(member)
+        if remembered is not None:
+            return remembered
         with platform_errors(f"checking the permissions of {member.label()}"):
             guild = self._client.get_guild(int(member.workspace))
             if guild is None:
                 guild = await self._client.fetch_guild(int(member.workspace))
             found = await guild.fetch_member(int(member.member_id))
             allowed = found.guild_permissions.manage_guild
-        self._admins[(member.workspace, member.member_id)] = (allowed, time.monotonic())
+        self._recent.remember_admin(member, allowed)
         return allowed
-
-    # inbound (called by the router)
-
-    async def _deliver(self, event: Event) -> None:
-        """An answer, edit or reaction to the core; kept and retried if not recorded."""
-        if self._pending is None:
-            raise RuntimeError("the Discord platform is not started")
-        await self._pending.deliver(event)
-
-    def _message_lock(self, message_id: int) -> asyncio.Lock:
-        lock = self._message_locks.get(message_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._message_locks[message_id] = lock
-        return lock
-
-    def _is_me(self, user_id: int) -> bool:
-        return self._client.user is not None and self._client.user.id == user_id
-
-    async def _on_reaction(self, payload: discord.RawReactionActionEvent) -> None:
-        if self._handler is None or self._is_me(payload.user_id) or payload.guild_id is None:
-            return
-        if not _well_formed_reaction(payload):
-            log.debug("ignored a malformed reaction on message %s", payload.message_id)
-            return
-        try:
-            quiz_channel = await self._channels.quiz_channel_of(payload.channel_id)
-        except PlatformError as problem:
-            log.warning("dropped a reaction on message %d: %s", payload.message_id, problem)
-            return
-        if quiz_channel is None:
-            return
-        is_bot = payload.member.bot if payload.member is not None else False
-        await self._deliver(reaction_event(payload, quiz_channel, is_bot=is_bot))
-
-    async def _on_message(self, message: discord.Message, *, edited: bool = False) -> None:
-        # Taken before any await: gateway events start in arrival order, so an edit
-        # never overtakes the message it edits.
-        async with self._message_lock(message.id):
-            if self._handler is None or self._is_me(message.author.id):
-                return
-            if isinstance(message.channel, discord.DMChannel):
-                if not edited and _well_formed_message(message):
-                    await self._deliver(direct_event(message))
-                return
-            if message.guild is None and getattr(message.channel, "guild_id", None) is None:
-                return
-            if message.type not in (discord.MessageType.default, discord.MessageType.reply):
-                return
-            if not _well_formed_message(message):
-                log.debug("ignored a malformed message %s", message.id)
-                return
-            if isinstance(message.channel, discord.TextChannel):
-                return  # not in a thread: not an answer
-            try:
-                parent = await self._channels.parent_of(message.channel.id)
-            except PlatformError as problem:
-                log.warning("dropped message %d: %s", message.id, problem)
-                return
-            if parent is None:
-                return
-            await self._deliver(reply_event(message, parent, edited=edited))
-
-    # interactions (called by the router)
-
-    async def _interaction_refs(
-        self, interaction: discord.Interaction
-    ) -> tuple[ChannelRef, MemberRef]:
-        guild_id = interaction.guild_id
-        channel_id = interaction.channel_id or 0
-        parent = await self._channels.parent_of(channel_id)
-        quiz_channel_id = parent or channel_id
-        cached = self._client.get_channel(quiz_channel_id)
-        name = getattr(cached, "name", "") or ""
-        user = interaction.user
-        return (
-            channel_ref(guild_id, quiz_channel_id, name),
-            member_ref(guild_id, user.id, user.display_name),
-        )
-
-    def _remember(self, interaction: discord.Interaction, member: MemberRef) -> None:
-        key = (member.workspace, member.member_id)
-        self._admins[key] = (interaction.permissions.manage_guild, time.monotonic())
-        self._interactions[key] = interaction
-        now = time.monotonic()
-        if len(self._admins) > 1024:
-            self._admins = {
-                k: v for k, v in self._admins.items() if now - v[1] < ADMIN_MEMORY_SECONDS
-            }
-        if len(self._interactions) > 1024:
-            self._interactions = {k: v for k, v in self._interactions.items() if not v.is_expired()}
-
-    async def _on_command(
-        self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
-    ) -> None:
-        channel, member = await self._interaction_refs(interaction)
-        self._remember(interaction, member)  # is_admin answers from its permissions
-        direct = interaction.guild_id is None  # the bot's DM (or a group DM): no guild
-        event = Command(str(interaction.id), channel, member, name, args, direct=direct)
-        await self._answer(interaction, event, f"/quiz {name}")
-
-    async def _on_button(self, interaction: discord.Interaction, action: str, value: str) -> None:
-        if not valid_button_value(value):
-            log.info("a %s button carried a malformed value; told the member", action)
-            with unless_gone(f"the {action} button"):
-                await tell_interaction(interaction, cards.error(STALE_BUTTON))
-            return
-        channel, member = await self._interaction_refs(interaction)
-        self._remember(interaction, member)
-        message_id = interaction.message.id if interaction.message is not None else 0
-        message = MessageRef(
-            channel_ref(interaction.guild_id, interaction.channel_id or 0), str(message_id)
-        )
-        event = ButtonPress(str(interaction.id), channel, message, member, action, value)
-        await self._answer(interaction, event, f"the {action} button")
-
-    async def _on_form(self, interaction: discord.Interaction) -> None:
-        """A submitted form, routed by its custom id alone (after a restart too); one that
-        cannot be routed is answered with what the member typed, never dropped."""
-        data: Mapping[str, Any] = cast(Mapping[str, Any], interaction.data or {})
-        values = submitted_values(data.get("components"))
-        route = form_route(data.get("custom_id"))
-        if route is None or route.member not in (None, interaction.user.id):
-            log.info(
-                "a form submission that cannot be routed (%.100r); told the member what they typed",
-                data.get("custom_id"),
-            )
-            with unless_gone("answering a form that cannot be routed"):
-                await tell_interaction(interaction, expired_form(values))
-            return
-        channel, member = await self._interaction_refs(interaction)
-        self._remember(interaction, member)
-        event = FormSubmit(str(interaction.id), channel, member, route.kind, route.target, values)
-        await self._answer(interaction, event, f"the {route.kind} form")
-
-    async def _answer(self, interaction: discord.Interaction, event: Event, what: str) -> None:
-        # A modal must be an interaction's first response: what may open a form is not
-        # deferred, the core is asked first (it answers well within Discord's 3 seconds).
-        first = isinstance(event, Command | ButtonPress) and may_open_form(event)
-        with unless_gone(f"answering {what}"):
-            if not first:
-                await defer(interaction)
-            handler = self._require_handler()
-            try:
-                response = await handler(event)
-            except Exception:
-                # Shown to the member and logged with its traceback; re-raising would only
-                # make discord.py answer the interaction a second time.
-                log.exception("handling %s failed", what)
-                await tell_interaction(
-                    interaction, cards.error(f"Handling {what} failed; the error was logged.")
-                )
-                return
-            if first and response is not None and response.form is not None:
-                await self._open_form(interaction, response.form)
-            elif first and response is not None and not response.public:
-                await tell_interaction(interaction, response.card)
-            else:
-                await defer(interaction)  # nothing sent yet when it was answered first
-                await deliver(interaction, response)
-
-    async def _open_form(self, interaction: discord.Interaction, form: Form) -> None:
-        try:
-            modal = FormModal(form, interaction.user.id)
-        except ValueError as problem:
-            log.error("cannot open a form on Discord: %s", problem)
-            await tell_interaction(interaction, cards.error(FORM_TOO_BIG))
-            return
-        await interaction.response.send_modal(modal)
-
-
-class _Router(InboundRouter):
-    """Forwards the client's gateway callbacks to the platform."""
-
-    def __init__(self, platform: DiscordPlatform) -> None:
-        self._platform = platform
-
-    async def ready(self) -> None:
-        await self._platform._on_ready()
-
-    async def resumed(self) -> None:
-        await self._platform._on_resumed()
-
-    def disconnected(self) -> None:
-        self._platform._connected = False
-
-    async def reaction_added(self, payload: discord.RawReactionActionEvent) -> None:
-        await self._platform._on_reaction(payload)
-
-    async def message_created(self, message: discord.Message) -> None:
-        await self._platform._on_message(message)
-
-    async def message_edited(self, payload: discord.RawMessageUpdateEvent) -> None:
-        if payload.message.edited_at is None:
-            return  # an embed unfurl or pin, not an edit by the member
-        await self._platform._on_message(payload.message, edited=True)
-
-    async def card_button(self, interaction: discord.Interaction, action: str, value: str) -> None:
-        await self._platform._on_button(interaction, action, value)
-
-    async def command(
-        self, interaction: discord.Interaction, name: str, args: tuple[str, ...]
-    ) -> None:
-        await self._platform._on_command(interaction, name, args)
-
-    async def form_submitted(self, interaction: discord.Interaction) -> None:
-        await self._platform._on_form(interaction)
-
-
-def _well_formed_message(message: discord.Message) -> bool:
-    return (
-        is_snowflake(message.id)
-        and is_snowflake(message.author.id)
-        and is_snowflake(message.channel.id)
-        and isinstance(message.content, str)
-    )
-
-
-def _well_formed_reaction(payload: discord.RawReactionActionEvent) -> bool:
-    emoji = payload.emoji
-    return (
-        is_snowflake(payload.user_id)
-        and is_snowflake(payload.message_id)
-        and is_snowflake(payload.channel_id)
-        and bool(emoji.name or emoji.id)
-    )
 
 
 def _log_failure(task: asyncio.Task[int]) -> None:
@@ -766,32 +468,3 @@ def _log_failure(task: asyncio.Task[int]) -> None:
         log.error("reconciling open Discord rounds failed", exc_info=error)
     else:
         log.info("reconciled open Discord rounds: %d event(s) fed", task.result())
-
-
-def create_discord_platform(
-    settings: Settings,
-    *,
-    topics: Callable[[], Sequence[str]],
-    store: DiscordStore,
-    vote_emoji: str = "👍",
-) -> DiscordPlatform:
-    """The Discord platform from settings (``QUIZBOT_DISCORD_*``)."""
-    settings.require(*settings.required_for("discord"))
-    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    if not token.strip():
-        raise SettingsError("QUIZBOT_DISCORD_TOKEN is empty")
-    if settings.discord_api_url:
-        check_api_url(settings.discord_api_url)
-    shards = settings_shard_plan(settings)
-    rate = paced_rate(settings.discord_requests_per_second, shards)
-    if shards is not None:
-        log.info("running Discord %s, paced at %.1f REST requests/s", shards.describe(), rate)
-    options = DiscordOptions(
-        token=token,
-        api_url=settings.discord_api_url,
-        dev_guild=settings.discord_dev_guild,
-        vote_emoji=vote_emoji,
-        requests_per_second=rate,
-        shards=shards,
-    )
-    return DiscordPlatform(options, topics=topics, store=store)

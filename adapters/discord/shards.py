@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from bot.scheduling.schedule_spec import ranges_text
-from bot.settings import Settings, SettingsError
+from bot.settings import SettingsError
 
 ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")
 SYNTAX = "use shard ids and ranges such as 0-3 or 0,2,5-7"
@@ -79,14 +79,6 @@ def shard_plan(shards: str | None, count: int | None) -> ShardPlan | None:
             f"(the ids run from 0 to {count - 1})"
         )
     return ShardPlan(ids, count)
-
-
-def settings_shard_plan(settings: Settings) -> ShardPlan | None:
-    """The plan of ``settings``; SettingsError when shards are set for a run without Discord."""
-    plan = shard_plan(settings.discord_shards, settings.discord_shard_count)
-    if plan is not None and "discord" not in settings.platforms():
-        raise SettingsError("--shards and --shard-count are for the Discord platform only")
-    return plan
 
 
 def paced_rate(budget: float, plan: ShardPlan | None) -> float:

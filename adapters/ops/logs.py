@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr
 
 from bot.settings import LOG_LEVELS, Settings, SettingsError
 
@@ -32,12 +32,13 @@ _STANDARD_ATTRIBUTES = frozenset(
 )
 
 
-def secret_values(settings: Settings) -> list[str]:
-    """The values of every ``SecretStr`` setting that is set, longest first."""
+def secret_values(*settings: BaseModel) -> list[str]:
+    """The values of every ``SecretStr`` setting of ``settings`` that is set, longest first."""
     values = {
         value.get_secret_value()
-        for name in type(settings).model_fields
-        if isinstance(value := getattr(settings, name), SecretStr)
+        for each in settings
+        for name in type(each).model_fields
+        if isinstance(value := getattr(each, name), SecretStr)
     }
     return sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len, reverse=True)
 
@@ -127,9 +128,14 @@ class _QuizbotHandler(logging.StreamHandler[TextIO]):
 
 
 def configure_logging(
-    settings: Settings, *, level: str | None = None, stream: TextIO | None = None
+    settings: Settings,
+    *,
+    level: str | None = None,
+    stream: TextIO | None = None,
+    also: Iterable[BaseModel] = (),
 ) -> None:
-    """Install the one root handler: format from ``settings.log_format``, secrets redacted.
+    """Install the one root handler: format from ``settings.log_format``, the secrets of
+    ``settings`` and of ``also`` (the platforms' settings) redacted.
 
     ``level`` overrides ``settings.log_level``; ``stream`` defaults to stderr.
     """
@@ -138,7 +144,7 @@ def configure_logging(
         raise SettingsError(f"unknown log level {chosen!r}; use one of {', '.join(LOG_LEVELS)}")
     handler = _QuizbotHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonFormatter() if settings.log_format == "json" else TextFormatter())
-    handler.addFilter(SecretRedactor(Redactor(secret_values(settings))))
+    handler.addFilter(SecretRedactor(Redactor(secret_values(settings, *also))))
     root = logging.getLogger()
     for existing in list(root.handlers):
         if isinstance(existing, _QuizbotHandler) or type(existing) is logging.StreamHandler:

@@ -1,7 +1,7 @@
 """Wires the bot together from Settings and runs it until told to stop.
 
-The composition root: the only place that knows every adapter, the store
-and the core at once.
+The composition root: the one place that joins the platforms (the list of
+:mod:`adapters.platforms`), the store and the core.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from datetime import timedelta
 from typing import TextIO
 
 from adapters.console.connector import ConsolePlatform
-from adapters.console.terminal import stream_lines
 from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.heap import freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
+from adapters.platforms import PlatformChoice, choose_platforms
+from adapters.plugin import Wiring
 from bot.kernel.clock import ShiftedClock, SystemClock
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import PlatformError
@@ -27,9 +28,8 @@ from bot.kernel.runtime import Connector, EndsForGood, WatchesInstalls
 from bot.member_data.home import ShowsHome
 from bot.service import QuizService
 from bot.settings import Settings
-from questions.catalog import Catalog
 from questions.loader import load_catalog
-from storage.database import AnyStore, configured_database, open_database
+from storage.database import configured_database, open_database
 
 log = logging.getLogger(__name__)
 
@@ -42,23 +42,6 @@ def quiz_config(settings: Settings) -> QuizConfig:
         followup_policy=settings.followup_policy,
         grace_hours=settings.grace_hours,
         replicas_share_store=configured_database(settings).kind == "postgres",
-    )
-
-
-def _console(settings: Settings, stdin: TextIO, stdout: TextIO) -> ConsolePlatform:
-    """The console reading ``stdin``: a terminal is prompted and greeted; piped input is a
-    script whose lines are also printed, so the output reads as a transcript."""
-    interactive = stdin.isatty()
-    return ConsolePlatform(
-        stdout,
-        lines=stream_lines(stdin, prompt=interactive),
-        echo=not interactive,
-        charts_dir=settings.charts_dir,
-        greeting=(
-            "quizbot on the console, channel #practice. :help lists controls."
-            if interactive
-            else None
-        ),
     )
 
 
@@ -76,37 +59,17 @@ async def _round_on_view(service: QuizService) -> ShownRound | None:
 
 
 def _platform_connectors(
-    names: list[str],
-    settings: Settings,
-    catalog: Catalog,
-    store: AnyStore,
-    console_io: tuple[TextIO, TextIO],
+    choice: PlatformChoice, wiring: Wiring
 ) -> tuple[dict[str, Platform], list[Connector], ConsolePlatform | None]:
     platforms: dict[str, Platform] = {}
     connectors: list[Connector] = []
     console: ConsolePlatform | None = None
-    for name in names:
-        if name == "console":
-            console = _console(settings, *console_io)
-            platforms[name] = console
-        elif name == "slack":
-            from adapters.slack.connector import create_slack_platform
-
-            slack = create_slack_platform(
-                settings,
-                http=settings.slack_mode == "http",
-                port=settings.slack_http_port,
-                progress=store.unfinished_cards,
-                installations=store.installations,
-            )
-            platforms[name] = slack
-            connectors.append(slack)
-        elif name == "discord":
-            from adapters.discord.connector import create_discord_platform
-
-            discord_platform = create_discord_platform(settings, topics=catalog.topics, store=store)
-            platforms[name] = discord_platform
-            connectors.append(discord_platform)
+    for setup in choice.running:
+        platform = platforms[setup.name] = setup.build(wiring)
+        if isinstance(platform, ConsolePlatform):
+            console = platform
+        else:
+            connectors.append(platform)
     if console is not None:
         connectors.append(console)  # started last: its first line may act on the others
     return platforms, connectors, console
@@ -138,11 +101,20 @@ def _cause_of_end(lost: asyncio.Task[str] | None) -> str | None:
     return lost.result()
 
 
-async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
-    """Run until end of console input, ``:quit``, SIGTERM or SIGINT; returns an exit code.
+async def run_bot(
+    settings: Settings,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    platforms: PlatformChoice | None = None,
+) -> int:
+    """Run ``platforms`` (by default those ``settings`` name, with their settings from the
+    environment) until end of console input, ``:quit``, SIGTERM or SIGINT; returns an exit
+    code.
 
     Raises PlatformError with the cause when a connection ends for good."""
-    names = settings.platforms()
+    choice = platforms if platforms is not None else choose_platforms(settings)
+    names = choice.names
     catalog = load_catalog(settings.packs_dir)
     scripted = "console" in names and not stdin.isatty()
     database = configured_database(settings)
@@ -153,12 +125,11 @@ async def run_bot(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> int:
         # a script's clock moves on by what its `:wait` lines let pass (nothing fires by itself)
         clock = ShiftedClock() if scripted else SystemClock()
         metrics = PrometheusMetrics(store.outbox, clock=clock)
-        platforms, connectors, console = _platform_connectors(
-            names, settings, catalog, store, (stdin, stdout)
-        )
+        wiring = Wiring(store, catalog.topics, stdin, stdout)
+        built, connectors, console = _platform_connectors(choice, wiring)
         service = QuizService(
             store=store,
-            platforms=platforms,
+            platforms=built,
             catalog=catalog,
             clock=clock,
             config=quiz_config(settings),

@@ -14,19 +14,17 @@ recording, that an action was already done.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError, SlackClientError
-from slack_sdk.http_retry.builtin_async_handlers import (
-    AsyncConnectionErrorRetryHandler,
-)
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.background import BackgroundWork
+from adapters.slack.card_posts import ALT_TEXT_LIMIT, CardPosts, fitting, nothing_to_record
 from adapters.slack.emoji import to_name
 from adapters.slack.errors import (
     TokenRefused,
@@ -38,16 +36,12 @@ from adapters.slack.errors import (
 from adapters.slack.home import SlackHome
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
-from adapters.slack.pacing import DEFAULT_INTERVAL, ChannelPacer
-from adapters.slack.render import SlackMessage, render_card, split_message
-from adapters.slack.sent_messages import message_metadata
+from adapters.slack.pacing import ChannelPacer
+from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
 from adapters.slack.web_client import SharedSessionWebClient
 from adapters.slack.workspace_pacing import (
-    DEFAULT_POSTS_PER_SECOND,
-    PacedRateLimitRetryHandler,
     WorkspacePacer,
-    replica_share,
 )
 from adapters.slack.workspaces import (
     OneWorkspace,
@@ -55,29 +49,18 @@ from adapters.slack.workspaces import (
     Workspaces,
 )
 from adapters.unfinished_sends import SendProgress, UnfinishedSends
-from bot.kernel.clock import Clock, SystemClock
 from bot.kernel.errors import ChannelUnavailable, PlatformError, WorkspaceRemoved
-from bot.kernel.installations import InstallationStore
 from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
 from bot.kernel.runtime import EventHandler, WorkspaceSwitch
 from bot.member_data.home import HomePages
-from bot.settings import (
-    INSTALLS_NEED_HTTP,
-    SLACK_INSTALL_CREDENTIALS,
-    Settings,
-    SettingsError,
-    required_credentials,
-)
 
 if TYPE_CHECKING:
     from adapters.slack.installs import SlackInstalls
 
 log = logging.getLogger(__name__)
 
-ALT_TEXT_LIMIT = 1000  # files.getUploadURLExternal's limit on alt_txt
-TOO_LONG = "msg_blocks_too_long"  # Slack's answer to a message whose blocks hold too much
 
 DEFAULT_HTTP_PORT = 3000
 
@@ -117,6 +100,7 @@ class SlackPlatform:
             )
         )
         self._unfinished: SendProgress = progress or UnfinishedSends()
+        self._posts = CardPosts(self._pacer, self._unfinished)
         self._work = BackgroundWork()
         self._listeners = SlackListeners(
             self, self._work, serves=self._serves if installs is not None else None
@@ -238,10 +222,10 @@ class SlackPlatform:
 
     async def post(self, channel: ChannelRef, card: Card, *, key: str) -> MessageRef:
         workspace = await self.workspace(channel.workspace)
-        ts = await self._post_all(
+        ts = await self._posts.post_all(
             workspace, channel.channel_id, render_card(card), key=key, thread_ts=None
         )
-        await self._upload(workspace, channel.channel_id, card.image, thread_ts=None)
+        await self._posts.upload(workspace, channel.channel_id, card.image, thread_ts=None)
         return MessageRef(channel, ts)
 
     async def open_thread(self, message: MessageRef, title: str, *, key: str) -> ThreadRef:
@@ -250,14 +234,14 @@ class SlackPlatform:
 
     async def reply(self, thread: ThreadRef, card: Card, *, key: str) -> MessageRef:
         workspace = await self.workspace(thread.channel.workspace)
-        ts = await self._post_all(
+        ts = await self._posts.post_all(
             workspace,
             thread.channel.channel_id,
             render_card(card),
             key=key,
             thread_ts=thread.thread_id,
         )
-        await self._upload(
+        await self._posts.upload(
             workspace, thread.channel.channel_id, card.image, thread_ts=thread.thread_id
         )
         return MessageRef(thread.channel, ts)
@@ -338,7 +322,7 @@ class SlackPlatform:
             return ""
 
         for message in render_card(card):
-            await _fitting(message, tell_one, _nothing_to_record)
+            await fitting(message, tell_one, nothing_to_record)
 
     async def find_sent(
         self, channel: ChannelRef, key: str, *, thread: ThreadRef | None = None
@@ -438,233 +422,3 @@ class SlackPlatform:
         except PlatformError:
             return ""
         return await workspace.members.display_name(member.member_id)
-
-    # ---- internals
-
-    async def _post_all(
-        self,
-        workspace: SlackWorkspace,
-        channel: str,
-        messages: list[SlackMessage],
-        *,
-        key: str,
-        thread_ts: str | None,
-    ) -> str:
-        """Post the parts of a card in order, resuming after the parts a failed attempt
-        already posted; the first part's ts stands for the card."""
-        several = len(messages) > 1
-        posted = (await self._unfinished.unfinished_card(key) or []) if several else []
-        if several and not posted:
-            await self._unfinished.begin_card(key)
-
-        async def splitting() -> None:
-            """A message Slack refused as too long goes out in pieces: until the last is
-            out, the card is unfinished (find_sent must not take its first for all)."""
-            nonlocal several
-            if not several:
-                await self._unfinished.begin_card(key)
-                several = True
-
-        for part, message in enumerate(messages):
-            if part < len(posted):
-                continue
-
-            async def post_one(piece: SlackMessage, continued: bool, part: int = part) -> str:
-                return await self._post_one(
-                    workspace,
-                    channel,
-                    piece,
-                    key=key,
-                    part=part,
-                    thread_ts=thread_ts,
-                    continued=continued,
-                )
-
-            ts = await _fitting(message, post_one, splitting)
-            if several:
-                await self._unfinished.record_card_part(key, ts)
-            posted.append(ts)
-        if several:
-            await self._unfinished.finish_card(key)
-        if not posted:
-            raise AssertionError("a card renders to at least one message")
-        return posted[0]
-
-    async def _upload(
-        self, workspace: SlackWorkspace, channel: str, image: Image | None, *, thread_ts: str | None
-    ) -> None:
-        """Upload the card's picture after its text (``files_upload_v2``, scope
-        ``files:write``). A refused or failed upload is logged and the card stays sent:
-        its text already carries every figure of the picture."""
-        if image is None:
-            return
-        try:
-            async with self._pacer.slot(channel), slack_call("files.completeUploadExternal"):
-                await workspace.client.files_upload_v2(
-                    channel=channel,
-                    thread_ts=thread_ts,
-                    file=image.png,
-                    filename=image.filename,
-                    title=image.filename,
-                    alt_txt=image.description[:ALT_TEXT_LIMIT],
-                )
-        except (PlatformError, SlackClientError) as problem:
-            log.warning(
-                "the chart %s was not uploaded; the text went without it: %s",
-                image.filename,
-                problem,
-            )
-
-    async def _post_one(
-        self,
-        workspace: SlackWorkspace,
-        channel: str,
-        message: SlackMessage,
-        *,
-        key: str,
-        part: int,
-        thread_ts: str | None,
-        continued: bool = False,
-    ) -> str:
-        async with self._pacer.slot(channel):
-            await workspace.pacer.turn()
-            try:
-                async with slack_call("chat.postMessage"):
-                    response = await workspace.client.chat_postMessage(
-                        channel=channel,
-                        text=message.text,
-                        blocks=message.blocks,
-                        thread_ts=thread_ts,
-                        metadata=message_metadata(key, part, continued=continued),
-                        unfurl_links=False,
-                        unfurl_media=False,
-                    )
-            except PlatformError as problem:
-                if problem.retry_after is not None:
-                    workspace.pacer.hold(problem.retry_after)
-                raise
-        workspace.pacer.succeeded()
-        ts = response.get("ts")
-        if not ts:
-            raise PlatformError("Slack chat.postMessage: no ts in the answer")
-        return str(ts)
-
-
-def build_web_client(
-    settings: Settings,
-    *,
-    rate_limit_retries: int = 1,
-    workspace: WorkspacePacer | None = None,
-    token: str | None = None,
-) -> SharedSessionWebClient:
-    """A Web API client, its calls sharing one HTTP session (closed by
-    :meth:`SlackPlatform.stop`); a 429 to a post holds the ``workspace`` pacer's posts.
-    The token: ``token`` (an installed workspace's), else the bot token of the settings."""
-    if token is None and not settings.slack_installs:
-        settings.require("slack_bot_token")
-        assert settings.slack_bot_token is not None
-        token = settings.slack_bot_token.get_secret_value()
-    options: dict[str, Any] = {}
-    if settings.slack_api_url:
-        options["base_url"] = settings.slack_api_url
-    return SharedSessionWebClient(
-        token=token,
-        retry_handlers=[
-            AsyncConnectionErrorRetryHandler(),
-            PacedRateLimitRetryHandler(
-                workspace or WorkspacePacer(None), max_retry_count=rate_limit_retries
-            ),
-        ],
-        **options,
-    )
-
-
-def create_slack_platform(
-    settings: Settings,
-    *,
-    http: bool = False,
-    host: str = "0.0.0.0",
-    port: int | None = None,
-    post_interval: float = DEFAULT_INTERVAL,
-    workspace_rate: float | None = DEFAULT_POSTS_PER_SECOND,
-    progress: SendProgress | None = None,
-    installations: InstallationStore | None = None,
-    clock: Clock | None = None,
-) -> SlackPlatform:
-    """The Slack platform from settings: Socket Mode (bot + app token) by default, or HTTP
-    (bot token + signing secret) serving ``/slack/events`` on ``host:port``. With
-    ``QUIZBOT_SLACK_CLIENT_ID`` it serves every workspace that installs the app
-    (``/slack/install``), their installations kept in ``installations``. ``workspace_rate``
-    is a workspace's posts per second for the whole app; this process paces at its share
-    of it (``QUIZBOT_SLACK_REPLICAS``). ``clock`` stamps installations (default: the wall
-    clock)."""
-    workspace_rate = replica_share(workspace_rate, settings.slack_replicas)
-    installs: SlackInstalls | None = None
-    if settings.slack_installs:
-        from adapters.slack.installs import create_installs
-
-        if not http:
-            raise SettingsError(INSTALLS_NEED_HTTP)
-        settings.require(*SLACK_INSTALL_CREDENTIALS)
-        if installations is None:
-            raise SettingsError("installs in many Slack workspaces need the quiz's database")
-        installs = create_installs(
-            settings,
-            installations,
-            lambda token, pacer: build_web_client(settings, workspace=pacer, token=token),
-            workspace_rate=workspace_rate,
-            now=(clock or SystemClock()).now,
-        )
-    else:
-        settings.require(*required_credentials("slack", slack_http=http))
-    secret = settings.slack_signing_secret
-    app_token = settings.slack_app_token
-    workspace = WorkspacePacer(workspace_rate)
-    return SlackPlatform(
-        build_web_client(settings, workspace=workspace),
-        signing_secret=secret.get_secret_value() if secret else "",
-        app_token=app_token.get_secret_value() if app_token else "",
-        http=http,
-        host=host,
-        port=DEFAULT_HTTP_PORT if port is None else port,
-        admins=settings.slack_admins,
-        pacer=ChannelPacer(post_interval),
-        workspace=workspace,
-        progress=progress,
-        installs=installs,
-    )
-
-
-SendOne = Callable[[SlackMessage, bool], Awaitable[str]]
-
-
-async def _nothing_to_record() -> None:
-    return None
-
-
-async def _fitting(
-    message: SlackMessage,
-    send: SendOne,
-    splitting: Callable[[], Awaitable[None]],
-    *,
-    continued: bool = False,
-) -> str:
-    """Send ``message``; one Slack refuses as too long (``msg_blocks_too_long``) is split
-    in two (``splitting`` is awaited first) and each half sent the same way, never
-    dropped. The first piece's ts stands for it (``send`` is told which pieces continue
-    it). A message split this way and cut short by a crash is sent whole again: a piece
-    may show twice, none is lost."""
-    try:
-        return await send(message, continued)
-    except PlatformError as problem:
-        cause = problem.__cause__
-        if not isinstance(cause, SlackApiError) or error_code(cause) != TOO_LONG:
-            raise
-        halves = split_message(message)
-        if len(halves) < 2:
-            raise
-        log.info("Slack refused a message as too long; sending it in two")
-    await splitting()
-    first = await _fitting(halves[0], send, splitting, continued=continued)
-    await _fitting(halves[1], send, splitting, continued=True)
-    return first

@@ -24,8 +24,10 @@ from slack_sdk.oauth.installation_store.models.installation import Installation
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 from slack_sdk.oauth.state_utils import OAuthStateUtils
 
+from adapters.plugin import require
+from adapters.slack.settings import SlackSettings
 from bot.kernel.installations import InstallationRecord, InstallationStore
-from bot.settings import Settings, SettingsError
+from bot.settings import SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +87,10 @@ class TokenSeal:
             ) from None
 
 
-def check_encryption_key(settings: Settings) -> None:
+def check_encryption_key(settings: SlackSettings) -> None:
     """Raise a ``SettingsError`` (saying how to make one) unless the token encryption key
     is set and a Fernet key."""
-    settings.require("slack_token_encryption_key")
+    require(settings, "slack_token_encryption_key")
     assert settings.slack_token_encryption_key is not None
     TokenSeal(settings.slack_token_encryption_key.get_secret_value())
 

@@ -35,10 +35,10 @@ from adapters.slack.installations import (
     oauth_settings,
     wall_clock,
 )
+from adapters.slack.settings import SlackSettings
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
 from bot.kernel.installations import InstallationStore
 from bot.kernel.runtime import WorkspaceSwitch
-from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 # The OAuth flow's logger and its Web API client's: their records pass HideOAuthCode.
@@ -166,7 +166,7 @@ def failure_page(reason: str, install_path: str) -> str:
 
 
 def create_installs(
-    settings: Settings,
+    settings: SlackSettings,
     installations: InstallationStore,
     make_client: ClientFactory,
     *,

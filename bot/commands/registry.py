@@ -5,18 +5,29 @@ Each feature declares its subcommands beside their handlers and typed commands (
 composition root (:mod:`bot.features`) gives them to one :class:`CommandRegistry`, with
 help first. Help, the admin and direct-message rules, the words grammar of Slack and the
 console, and the Discord slash command are all derived from its subcommands, and one
-invocation is parsed once, by :meth:`CommandRegistry.parse_invocation`.
+invocation is parsed once, by :meth:`CommandRegistry.parse_invocation`. A :class:`Family`
+groups related subcommands where a platform nests them (Discord); the composition root
+lists the families.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.commands.grammar import Subcommand
 from bot.commands.help import HELP
 from bot.commands.typed import CommandError, Help, QuizCommand
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """Related subcommands offered together where a platform nests its commands."""
+
+    name: str  # never a subcommand's name
+    summary: str
+    members: tuple[Subcommand, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +134,21 @@ class CommandRegistry:
         return tuple((c.member_form(), c.summary, False) for c in self.subcommands if c.in_direct)
 
     @functools.cache  # noqa: B019 - one registry for the process's life
-    def help_lines_under(self, admin_command: str) -> tuple[tuple[str, str, bool], ...]:
-        """The help's lines on a platform whose admins-only subcommands sit under a command
-        of their own (Discord's ``/quiz-admin now``)."""
-        return tuple(
-            (form.replace("/quiz ", f"/{admin_command} ", 1) if c.admin else form, summary, admin)
-            for c in self.subcommands
-            for form, summary, admin in c.usages()
-        )
+    def help_lines_on(
+        self, paths: tuple[tuple[str, str], ...], direct: bool
+    ) -> tuple[tuple[str, str, bool], ...]:
+        """The help's lines on a platform that runs some subcommands by other ``paths`` (its
+        ``CommandPaths``: Discord's ``/quiz-admin now``, ``/quiz round grade``)."""
+        run_as = dict(paths)
+        lines = self.direct_help_lines if direct else self.help_lines
+        return tuple((_run_as(form, run_as), summary, admin) for form, summary, admin in lines)
+
+
+def _run_as(form: str, run_as: Mapping[str, str]) -> str:
+    """``/quiz grade [ROUND]`` as ``/quiz round grade [ROUND]``."""
+    name = form.split(" ", 2)[1]
+    path = run_as.get(name)
+    return form.replace(f"/quiz {name}", path, 1) if path else form
 
 
 def _direct_refusal(name: str, usable_in_direct: str) -> str:

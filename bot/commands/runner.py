@@ -18,7 +18,7 @@ from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
-from bot.kernel.platform import AdminCommand, Platform
+from bot.kernel.platform import CommandPaths, Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 
@@ -111,8 +111,9 @@ class CommandRunner:
     ) -> Response | None:
         platform = self._platforms.get(event.channel.platform)
         usages = self._registry.direct_help_lines if event.direct else self._registry.help_lines
-        if isinstance(platform, AdminCommand) and not event.direct:
-            usages = self._registry.help_lines_under(platform.admin_command)
+        if isinstance(platform, CommandPaths):
+            paths = tuple(platform.command_paths.items())
+            usages = self._registry.help_lines_on(paths, event.direct)
         context = CommandContext(event, channel, usages, platform)
         try:
             return await self._handlers[subcommand.name](context, command)

@@ -5,7 +5,7 @@ only through these protocols."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -177,8 +177,11 @@ class SharedConversations(Protocol):
 
 
 @runtime_checkable
-class AdminCommand(Protocol):
-    """A platform whose admins-only subcommands sit under a command of their own (Discord's
-    ``/quiz-admin``: one command holds only 25 subcommands), named in the help it shows."""
+class CommandPaths(Protocol):
+    """A platform whose subcommands do not all sit right under ``/quiz`` (Discord: one
+    command holds only 25, so the admins' are under ``/quiz-admin now`` and related ones in
+    groups, ``/quiz round grade``), named so in the help it shows."""
 
-    admin_command: str
+    # a subcommand's name -> how it is run there ("/quiz round grade"); one not named is
+    # run as "/quiz NAME"
+    command_paths: Mapping[str, str]

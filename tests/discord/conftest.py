@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from adapters.discord.commands import discord_command_of
+from adapters.discord.commands import discord_path
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
 from adapters.unfinished_sends import UnfinishedSends
@@ -182,12 +182,11 @@ def command_payload(
         for name, value in (options or {}).items()
     ]
     declared = COMMANDS_BY_NAME.get(subcommand)
-    data = {
-        "id": "1",
-        "name": "quiz" if declared is None else discord_command_of(declared),
-        "type": 1,
-        "options": [{"name": subcommand, "type": 1, "options": option_list}],
-    }
+    path = ("quiz", subcommand) if declared is None else discord_path(declared)
+    chosen: dict[str, Any] = {"name": subcommand, "type": 1, "options": option_list}
+    if len(path) == 3:  # in a group of related subcommands: /quiz round grade
+        chosen = {"name": path[1], "type": 2, "options": [chosen]}
+    data = {"id": "1", "name": path[0], "type": 1, "options": [chosen]}
     return _interaction(fake, 2, user_id, data, interaction_id, channel_id)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from adapters.discord.connector import create_discord_platform
-from bot.settings import Settings, SettingsError
+from adapters.discord.factory import create_discord_platform
+from adapters.discord.settings import DiscordSettings
+from bot.settings import SettingsError
 from tests.discord.conftest import MemoryStore, PlatformFactory, Recorder, eventually
 from tests.discord.fake_discord import FakeDiscord
 
@@ -77,7 +78,7 @@ async def test_a_new_session_fires_ready_again_without_restarting_background_wor
 
 
 def test_the_factory_reads_the_settings(fake: FakeDiscord, memory_store: MemoryStore) -> None:
-    settings = Settings(
+    settings = DiscordSettings(
         discord_token=SecretStr("fake-token"),
         discord_api_url=fake.base_url,
         discord_dev_guild=DEV_GUILD,
@@ -93,10 +94,12 @@ def test_the_factory_reads_the_settings(fake: FakeDiscord, memory_store: MemoryS
 
 def test_the_factory_refuses_a_missing_token_or_a_bad_api_url(memory_store: MemoryStore) -> None:
     with pytest.raises(SettingsError, match="QUIZBOT_DISCORD_TOKEN"):
-        create_discord_platform(Settings(discord_token=None), topics=list, store=memory_store)
+        create_discord_platform(
+            DiscordSettings(discord_token=None), topics=list, store=memory_store
+        )
     with pytest.raises(SettingsError, match="QUIZBOT_DISCORD_API_URL"):
         create_discord_platform(
-            Settings(discord_token=SecretStr("t"), discord_api_url="discord.example"),
+            DiscordSettings(discord_token=SecretStr("t"), discord_api_url="discord.example"),
             topics=list,
             store=memory_store,
         )

@@ -18,7 +18,8 @@ async def test_help_names_the_admin_command_and_it_runs(quiz: Quiz) -> None:  # 
     text = str(reply.get("data", reply)["embeds"][0])
     assert "/quiz-admin now" in text and "/quiz-admin skip" in text
     assert "/quiz me" in text and "/quiz-admin me" not in text
-    assert "/quiz config reveal-emoji" in text  # a setting is changed under /quiz
+    assert "/quiz round grade" in text and "/quiz grade" not in text  # as it is run there
+    assert "/quiz channel config reveal-emoji" in text  # a setting: under /quiz, its group
 
     await quiz.command(LEAD, "now")  # sent as /quiz-admin now, as Discord would
     await quiz.service.settle()

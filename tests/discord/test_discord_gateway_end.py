@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from adapters.discord.settings import DiscordSettings
 from adapters.ops import runtime
 from adapters.ops.health import health_problems
+from adapters.platforms import PlatformChoice
 from bot.kernel.errors import PlatformError
 from bot.settings import Settings
 from tests.discord.conftest import TOKEN, MemoryStore, PlatformFactory, eventually
@@ -67,11 +69,19 @@ async def test_quizbot_run_exits_with_the_cause_when_the_gateway_ends_for_good(
         _env_file=None,  # type: ignore[call-arg]
         platform="discord",
         db_path=tmp_path / "quiz.db",
+    )
+    discord = DiscordSettings(
+        _env_file=None,  # type: ignore[call-arg]
         discord_token=SecretStr(TOKEN),
         discord_api_url=fake.base_url,
     )
     running = asyncio.create_task(
-        runtime.run_bot(settings, stdin=io.StringIO(""), stdout=io.StringIO())
+        runtime.run_bot(
+            settings,
+            stdin=io.StringIO(""),
+            stdout=io.StringIO(),
+            platforms=PlatformChoice.of(discord),
+        )
     )
     await eventually(lambda: fake.identified == 1 and not running.done())
 

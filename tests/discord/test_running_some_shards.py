@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord.connector import create_discord_platform
+from adapters.discord.factory import create_discord_platform
 from adapters.discord.inbound import channel_ref
+from adapters.discord.settings import DiscordSettings
 from adapters.discord.shards import ShardPlan
 from bot.kernel.events import Reaction
-from bot.settings import load_settings
+from bot.settings import read_settings
 from tests.discord.conftest import (
     TOKEN,
     MemoryStore,
@@ -72,7 +73,7 @@ def test_a_process_paces_at_its_share_of_the_bots_rest_budget(
     monkeypatch: pytest.MonkeyPatch, shards: str | None, count: int | None, rate: float
 ) -> None:
     monkeypatch.setenv("QUIZBOT_DISCORD_TOKEN", TOKEN)
-    settings = load_settings(platform="discord", discord_shards=shards, discord_shard_count=count)
+    settings = read_settings(DiscordSettings, discord_shards=shards, discord_shard_count=count)
     platform = create_discord_platform(settings, topics=lambda: (), store=MemoryStore())
 
     assert platform._options.requests_per_second == pytest.approx(rate)

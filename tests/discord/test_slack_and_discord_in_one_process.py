@@ -9,10 +9,10 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.service import QuizService
-from bot.settings import Settings
 from questions.loader import load_catalog
 from storage.sqlite.store import SqliteStore
 from tests.discord.conftest import TOKEN, command_payload, eventually, feed, message_payload
@@ -34,7 +34,7 @@ async def test_one_process_one_database_two_platforms(fake: FakeDiscord, tmp_pat
     catalog = load_catalog()
     clock = FakeClock(datetime(2025, 1, 6, 9, 0, tzinfo=UTC))
     slack = create_slack_platform(
-        Settings(
+        SlackSettings(
             _env_file=None,  # type: ignore[call-arg]
             slack_bot_token=SecretStr(BOT_TOKEN),
             slack_signing_secret=SecretStr(SIGNING_SECRET),

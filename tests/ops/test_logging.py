@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import pytest
 from pydantic import SecretStr
 
+from adapters.discord.settings import DiscordSettings
 from adapters.ops.logs import REDACTED, configure_logging, secret_values
+from adapters.slack.settings import SlackSettings
 from bot.settings import Settings, SettingsError
 
 SECRETS = {
@@ -22,8 +24,17 @@ SECRETS = {
 
 
 def settings(**values: str) -> Settings:
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+def platform_settings() -> list[SlackSettings | DiscordSettings]:
+    """The platforms' settings, which hold the secrets."""
     secrets = {name: SecretStr(value) for name, value in SECRETS.items()}
-    return Settings(**secrets, **values)  # type: ignore[arg-type]
+    slack = {name: value for name, value in secrets.items() if name.startswith("slack_")}
+    return [
+        SlackSettings(**slack),  # type: ignore[arg-type]
+        DiscordSettings(discord_token=secrets["discord_token"]),
+    ]
 
 
 @pytest.fixture
@@ -54,7 +65,7 @@ def log_everything() -> None:
 
 
 def test_json_lines_parse_and_carry_the_context(output: io.StringIO) -> None:
-    configure_logging(settings(log_format="json"), stream=output)
+    configure_logging(settings(log_format="json"), stream=output, also=platform_settings())
     log_everything()
     lines = [json.loads(line) for line in output.getvalue().splitlines()]
     assert [line["level"] for line in lines] == ["INFO", "WARNING", "ERROR"]
@@ -70,7 +81,7 @@ def test_json_lines_parse_and_carry_the_context(output: io.StringIO) -> None:
 
 
 def test_text_lines_are_readable_and_tagged(output: io.StringIO) -> None:
-    configure_logging(settings(), stream=output)
+    configure_logging(settings(), stream=output, also=platform_settings())
     log_everything()
     text = output.getvalue()
     first = text.splitlines()[0]
@@ -83,7 +94,7 @@ def test_text_lines_are_readable_and_tagged(output: io.StringIO) -> None:
 
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_no_configured_secret_reaches_the_output(output: io.StringIO, log_format: str) -> None:
-    configure_logging(settings(log_format=log_format), stream=output)
+    configure_logging(settings(log_format=log_format), stream=output, also=platform_settings())
     log_everything()
     logging.getLogger("elsewhere").error("unconfigured slack token xoxb-1234-5678-abcdef")
     text = output.getvalue()
@@ -93,12 +104,12 @@ def test_no_configured_secret_reaches_the_output(output: io.StringIO, log_format
 
 
 def test_every_secret_setting_is_collected() -> None:
-    assert sorted(secret_values(settings())) == sorted(SECRETS.values())
+    assert sorted(secret_values(settings(), *platform_settings())) == sorted(SECRETS.values())
 
 
 def test_reconfiguring_replaces_the_handler(output: io.StringIO) -> None:
-    configure_logging(settings(), stream=output)
-    configure_logging(settings(log_format="json"), stream=output)
+    configure_logging(settings(), stream=output, also=platform_settings())
+    configure_logging(settings(log_format="json"), stream=output, also=platform_settings())
     logging.getLogger("tests.logging").warning("once")
     assert len(output.getvalue().splitlines()) == 1
 

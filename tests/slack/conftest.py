@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
-from bot.settings import Settings
 from questions.catalog import Catalog
 from tests.fakes import FakeClock
 from tests.slack.driver import ADMIN, LISTED_ADMIN, SlackQuiz, running_slack_quiz
@@ -33,8 +34,8 @@ async def fake_slack(clock: FakeClock) -> AsyncIterator[FakeSlack]:
 
 
 @pytest.fixture
-def slack_settings(fake_slack: FakeSlack) -> Settings:
-    return Settings(
+def slack_settings(fake_slack: FakeSlack) -> SlackSettings:
+    return SlackSettings(
         _env_file=None,  # type: ignore[call-arg]
         slack_bot_token=SecretStr(BOT_TOKEN),
         slack_signing_secret=SecretStr(SIGNING_SECRET),
@@ -44,7 +45,7 @@ def slack_settings(fake_slack: FakeSlack) -> Settings:
 
 
 @pytest.fixture
-async def slack(slack_settings: Settings) -> AsyncIterator[SlackPlatform]:
+async def slack(slack_settings: SlackSettings) -> AsyncIterator[SlackPlatform]:
     platform = create_slack_platform(
         slack_settings, http=True, host="127.0.0.1", port=0, post_interval=0, workspace_rate=None
     )
@@ -60,7 +61,7 @@ StartSlackQuiz = Callable[[], AbstractAsyncContextManager[SlackQuiz]]
 @pytest.fixture
 def start_slack_quiz(
     db_path: Path,
-    slack_settings: Settings,
+    slack_settings: SlackSettings,
     fake_slack: FakeSlack,
     clock: FakeClock,
     catalog: Catalog,

@@ -11,12 +11,13 @@ from typing import Any
 
 from slack_bolt.response import BoltResponse
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
-from bot.settings import Settings
 from questions.catalog import Catalog
 from storage.sqlite.store import DEFAULT_BUSY_TIMEOUT_MS, SqliteStore
 from tests.fakes import FakeClock
@@ -40,7 +41,7 @@ LISTED_ADMIN = "U0LISTED"  # an admin through QUIZBOT_SLACK_ADMINS
 @asynccontextmanager
 async def running_slack_quiz(
     db_path: Path,
-    settings: Settings,
+    settings: SlackSettings,
     fake: FakeSlack,
     clock: FakeClock,
     catalog: Catalog,

@@ -21,14 +21,15 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 from slack_bolt.response import BoltResponse
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.config import QuizConfig
 from bot.kernel.errors import WORKSPACE_REMOVED
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.service import QuizService
-from bot.settings import Settings
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore
 from tests.fakes import FakeClock
@@ -118,7 +119,7 @@ def _authorize_query(page: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(link.replace("&amp;", "&")).query)
 
 
-def install_settings(fake: FakeSlack, **changes: Any) -> Settings:
+def install_settings(fake: FakeSlack, **changes: Any) -> SlackSettings:
     values: dict[str, Any] = {
         "slack_client_id": fake.client_id,
         "slack_client_secret": SecretStr(fake.client_secret),
@@ -129,7 +130,7 @@ def install_settings(fake: FakeSlack, **changes: Any) -> Settings:
         "slack_mode": "http",
         **changes,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return SlackSettings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
 @asynccontextmanager

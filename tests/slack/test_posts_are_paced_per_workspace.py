@@ -13,11 +13,11 @@ import pytest
 from pydantic import ValidationError
 from slack_sdk.http_retry import builtin_async_handlers
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from adapters.slack.workspace_pacing import SLOWDOWN, WorkspacePacer, replica_share
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
-from bot.settings import Settings
 from tests.slack.fake_slack import TEAM, FakeSlack
 
 
@@ -91,7 +91,7 @@ def test_a_rate_must_be_positive() -> None:
 
 
 async def test_a_429_to_a_post_slows_the_whole_workspace(
-    fake_slack: FakeSlack, slack_settings: Settings, monkeypatch: pytest.MonkeyPatch
+    fake_slack: FakeSlack, slack_settings: SlackSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(builtin_async_handlers, "random", SimpleNamespace(random=lambda: 0.01))
     platform = create_slack_platform(
@@ -107,7 +107,7 @@ async def test_a_429_to_a_post_slows_the_whole_workspace(
     assert rate is not None and rate < 50.0 * SLOWDOWN + 0.1  # slowed, then one success
 
 
-async def test_replicas_split_the_workspace_rate(slack_settings: Settings) -> None:
+async def test_replicas_split_the_workspace_rate(slack_settings: SlackSettings) -> None:
     # Three processes posting to one workspace start no more posts than one would: the
     # workspace's limit is the workspace's, not each process's.
     settings = slack_settings.model_copy(update={"slack_replicas": 3})
@@ -118,7 +118,7 @@ async def test_replicas_split_the_workspace_rate(slack_settings: Settings) -> No
         await platform.stop()
 
 
-async def test_one_replica_keeps_the_whole_rate(slack_settings: Settings) -> None:
+async def test_one_replica_keeps_the_whole_rate(slack_settings: SlackSettings) -> None:
     platform = create_slack_platform(slack_settings, http=True, port=0, workspace_rate=9.0)
     try:
         assert platform.post_rate == pytest.approx(9.0)
@@ -128,12 +128,12 @@ async def test_one_replica_keeps_the_whole_rate(slack_settings: Settings) -> Non
 
 def test_the_replica_count_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("QUIZBOT_SLACK_REPLICAS", "4")
-    assert Settings(_env_file=None).slack_replicas == 4  # type: ignore[call-arg]
+    assert SlackSettings(_env_file=None).slack_replicas == 4  # type: ignore[call-arg]
 
 
 def test_a_replica_count_below_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("QUIZBOT_SLACK_REPLICAS", "0")
     with pytest.raises(ValidationError, match="slack_replicas"):
-        Settings(_env_file=None)  # type: ignore[call-arg]
+        SlackSettings(_env_file=None)  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="at least 1"):
         replica_share(9.0, 0)

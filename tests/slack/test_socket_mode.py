@@ -8,17 +8,17 @@ import json
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import create_slack_platform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import Event, Reaction
 from bot.kernel.render import Response
-from bot.settings import Settings
 from tests.slack.fake_slack import APP_TOKEN, BOT_TOKEN, FakeSlack
 from tests.slack.signed import event_body
 
 
-def _settings(fake: FakeSlack, app_token: str = APP_TOKEN) -> Settings:
-    return Settings(
+def _settings(fake: FakeSlack, app_token: str = APP_TOKEN) -> SlackSettings:
+    return SlackSettings(
         _env_file=None,  # type: ignore[call-arg]
         slack_bot_token=SecretStr(BOT_TOKEN),
         slack_app_token=SecretStr(app_token),

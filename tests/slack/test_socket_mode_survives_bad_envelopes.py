@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from adapters.slack.connector import SlackPlatform, create_slack_platform
+from adapters.slack.connector import SlackPlatform
+from adapters.slack.factory import create_slack_platform
+from adapters.slack.settings import SlackSettings
 from bot.kernel.events import ButtonPress, Command, Event, Reaction, Reply
 from bot.kernel.render import Response
-from bot.settings import Settings
 from tests.slack.fake_slack import APP_TOKEN, BOT_TOKEN, TEAM, FakeSlack
 from tests.slack.signed import event_body
 
@@ -200,7 +201,7 @@ async def socket_mode(fake_slack: FakeSlack) -> AsyncIterator[tuple[SlackPlatfor
         received.append(event)
         return None
 
-    settings = Settings(
+    settings = SlackSettings(
         _env_file=None,  # type: ignore[call-arg]
         slack_bot_token=SecretStr(BOT_TOKEN),
         slack_app_token=SecretStr(APP_TOKEN),

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.settings import SettingsError, load_settings
+from adapters.discord.settings import DiscordSettings
+from bot.settings import SettingsError, read_settings
 
 
 def register(commands: Any) -> None:
@@ -53,8 +54,9 @@ async def _application_id(config: Path | None) -> int:
     import discord
 
     from adapters.discord.endpoint import use_api_base
+    from adapters.platforms import setting_names
 
-    settings = load_settings(config)
+    settings = read_settings(DiscordSettings, config, also_known=setting_names())
     if settings.discord_token is None:
         raise SettingsError("give --client-id, or set QUIZBOT_DISCORD_TOKEN to look it up")
     if settings.discord_api_url:

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from adapters.cli import invite
+from adapters.discord import cli as invite
 from adapters.discord.invite import required_permissions
 from tests.discord.fake_discord import APPLICATION_ID, FakeDiscord
 
