@@ -100,7 +100,7 @@ def test_no_module_of_adapters_is_over_500_lines() -> None:
 def test_a_new_platform_touches_nothing_else_but_the_list_its_library_and_settings() -> None:
     """What ``bench/structure.py`` counts: the files that list the platforms outside their
     folders. The core's ``/quiz config ping`` reads a Discord role or a Slack user group
-    itself (``bot/channels/commands.py``): a platform with its own mention of a group of
+    itself (``bot/channels/setting_rules.py``): a platform with its own mention of a group of
     members touches it too."""
     spec = importlib.util.spec_from_file_location(
         "new_platform", ROOT / "bench" / "new_platform.py"
@@ -114,5 +114,5 @@ def test_a_new_platform_touches_nothing_else_but_the_list_its_library_and_settin
         "adapters/platforms.py",
         "pyproject.toml",  # its library
         ".env.example",  # its settings
-        "bot/channels/commands.py",
+        "bot/channels/setting_rules.py",
     }
