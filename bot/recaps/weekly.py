@@ -138,17 +138,22 @@ class WeeklyRecaps:
         A fixed number of queries for any number of channels (start-up at 10k channels),
         and one warning for all the recaps missed beyond their grace window."""
         now = self._clock.now()
+        warned_through = await self._skips_warned.through()
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime, str]] = []
         # What is due depends on the recap's setting and the channel's zone and grace only:
         # worked out once for each (a few hundred zones at most), not for each of 10,000
         # channels, and before a plan is built (a channel's is built for its scheduler).
+        # A skipped recap at or before the mark was checked by an earlier start: nothing to
+        # do, so a restart looks up none of last week's recaps again.
         decisions: dict[_PlanKey, tuple[MissedSlot, str] | None] = {}
         for channel in channels:
             group = _plan_key(channel, self.setting(channel.id))
             if group not in decisions:
                 plan = self.plan(channel)
-                decisions[group] = None if plan is None else _decided(plan, now)
+                decisions[group] = (
+                    None if plan is None else _to_do(_decided(plan, now), warned_through)
+                )
             decided = decisions[group]
             if decided is None:
                 continue
@@ -158,12 +163,7 @@ class WeeklyRecaps:
             elif decision.newest_skipped is not None:
                 missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
         recorded = await self._recaps.recorded_keys([key for _, _, key in missed])
-        warned_through = await self._skips_warned.through()
-        unrecorded = [
-            (c, slot)
-            for c, slot, key in missed
-            if key not in recorded and (warned_through is None or slot > warned_through)
-        ]
+        unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
         # one query for both: the due recaps' weeks, and the missed ones' (a week without a
         # round would have had no recap, so skipping it is nothing to warn about)
         slots = due + unrecorded
@@ -176,7 +176,9 @@ class WeeklyRecaps:
         due_rounds, missed_rounds = last_rounds[: len(due)], last_rounds[len(due) :]
         skipped = [missed for missed, last in zip(unrecorded, missed_rounds, strict=True) if last]
         self._warn_missed(skipped)
-        await self._skips_warned.warned(slot for _, slot in skipped)
+        # each of these is dealt with (recorded, warned about now, or a week with nothing to
+        # say): the mark moves past them all, so no restart looks them up again
+        await self._skips_warned.warned(slot for _, slot, _ in missed)
         await self._record_late(due, due_rounds)
 
     async def _record_late(
@@ -266,6 +268,20 @@ def _decided(plan: ChannelPlan, now: datetime) -> tuple[MissedSlot, str]:
     decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
     slot = decision.post or decision.newest_skipped
     return decision, "" if slot is None else recap_week(slot, plan.tz)
+
+
+def _to_do(
+    decided: tuple[MissedSlot, str], warned_through: datetime | None
+) -> tuple[MissedSlot, str] | None:
+    """The decision, or None when it neither posts a recap nor skips one not yet warned
+    about."""
+    decision = decided[0]
+    if decision.post is not None:
+        return decided
+    skipped = decision.newest_skipped
+    if skipped is None or (warned_through is not None and skipped <= warned_through):
+        return None
+    return decided
 
 
 def _recap_record(channel: ChannelSettings, slot: datetime) -> RecapRecord:

@@ -5,6 +5,7 @@ warning rather than one per channel."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from questions.catalog import Catalog
+from storage.sql.recaps import Recaps
 from storage.sqlite.store import SqliteStore
 from tests.core.scheduling.test_start_up_work_per_channel import raw_channels
 from tests.fakes import FakeClock, FakePlatform
@@ -141,3 +143,40 @@ async def test_missed_recaps_of_thousands_of_channels_are_checked_in_a_few_round
             await service.recaps.catch_up(channels)
     # whether each was recorded, and whether its week had a round: 500 a statement
     assert trips.calls <= 16, f"{trips.calls} round trips for 3,000 channels' missed recaps"
+
+
+@pytest.mark.parametrize(
+    ("rounds", "first_start"),
+    [(True, timedelta(hours=1)), (True, timedelta(days=5)), (False, timedelta(days=5))],
+    ids=["recorded-in-time", "skipped-and-warned", "no-round-that-week"],
+)
+async def test_a_restart_looks_up_no_missed_recap_already_checked(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    rounds: bool,
+    first_start: timedelta,
+) -> None:
+    await add_channels(db_path, 30, catalog=catalog if rounds else None)
+    looked_up: list[int] = []
+    recorded_keys = Recaps.recorded_keys
+
+    async def counted(self: Recaps, keys: Collection[str]) -> set[str]:
+        looked_up.append(len(keys))
+        return await recorded_keys(self, keys)
+
+    monkeypatch.setattr(Recaps, "recorded_keys", counted)
+    for since_the_slot in (first_start, timedelta(days=5), timedelta(days=5, hours=2)):
+        clock.set(FRIDAY_RECAP + since_the_slot)
+        looked_up.clear()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="bot.recaps.weekly"):
+            async with running_service(db_path, [platform], clock, catalog):
+                pass
+    # the restarts after last week's recaps were checked (recorded, warned about, or with
+    # nothing to say) look none of them up again, channel by channel, nor warn again
+    assert caplog.records == []
+    assert sum(looked_up) == 0, f"recap keys looked up again: {looked_up}"
