@@ -11,23 +11,15 @@ import contextlib
 import logging
 import random
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
-from bot.away.commands import AwayCommands
-from bot.away.periods import is_away as away_on
-from bot.bank.commands import BankCommands
-from bot.bank.review_cards import REVIEW_ACTIONS
-from bot.bank.review_desk import ReviewDesk
-from bot.blind.answers import ANSWER_FORM, BlindAnswers
-from bot.blind.commands import BlindCommands
-from bot.blind.performer import BlindAnswerPosts
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.commands import ChannelCommands
-from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
-from bot.features import REGISTRY
+from bot.composition import build_core
+from bot.feature import button_handler, form_handler
+from bot.features import FEATURES, REGISTRY
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
@@ -40,7 +32,6 @@ from bot.kernel.events import (
 )
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import (
-    ActionKind,
     AnswerMode,
     AnswerOutcome,
     AnswerRecord,
@@ -51,41 +42,12 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
-from bot.learning.commands import LearningCommands
-from bot.learning.goal_hint import GoalHint
-from bot.learning.grading import RoundGrading
-from bot.learning.service import LearningService
-from bot.member_data.commands import MemberDataCommands
-from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
-from bot.member_data.readiness import Readiness
-from bot.member_data.service import MemberDataService
-from bot.notices.commands import NoticeCommands
-from bot.notices.performers import NoticePerformers
-from bot.notices.sender import NoticeSender
-from bot.outbox.performers import Performers, StepPerformer
+from bot.outbox.performers import Performers
 from bot.outbox.retention import Retention
 from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
-from bot.pairing.commands import PairCommands
 from bot.pairing.schedule import StoredPairing
-from bot.pairing.weekly import IsAway, WeeklyPairings
-from bot.practice.commands import PracticeCommands
-from bot.practice.sessions import PracticeSessions, is_practice_button
-from bot.recaps.commands import RecapCommands
-from bot.recaps.performer import RecapPost
-from bot.recaps.weekly import WeeklyRecaps
-from bot.reminders.commands import ReminderCommands
-from bot.reminders.daily import DailyReminders
-from bot.reviews.commands import ReviewCommands
-from bot.reviews.forms import PEER_FORMS
-from bot.reviews.peer import PeerReviews
-from bot.reviews.performer import BestAnswerPost
-from bot.rounds import cards
-from bot.rounds.buttons import RoundButtons
-from bot.rounds.commands import RoundCommands
-from bot.rounds.engine import QuizEngine
-from bot.rounds.performers import RoundPerformers
-from bot.rounds.timed_steps import TimedSteps
+from bot.pairing.weekly import IsAway
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
     AtEachMoment,
@@ -139,106 +101,28 @@ class QuizService:
             metrics=self.metrics,
             lease=store.outbox_lease if isinstance(store, LeasedClaims) else None,
         )
-        self.engine = QuizEngine(
+        self.core = build_core(
             store=store,
+            platforms=self.platforms,
             catalog=catalog,
             clock=clock,
             config=self.config,
             rng=rng or random.Random(),
-            wake_outbox=self.outbox.wake,
-            hand_over=self.outbox.hand_over,
             metrics=self.metrics,
+            outbox=self.outbox,
+            channel_changed=self.channel_changed,
+            is_away=is_away,
         )
-        self.learning = LearningService(
-            store.learning,
-            self.engine.question_topics,
-            graded_topics=self.engine.questions.graded_topics,
-            question_difficulties=self.engine.question_difficulties,
-        )
-        self.recaps = WeeklyRecaps(
-            recaps=store.recaps,
-            channels=store.channels,
-            meta=store.meta,
-            memory=self.learning,
-            skipped_days=store.skipped_days,
-            away=store.away,
-            clock=clock,
-            wake_outbox=self.outbox.wake,
-        )
-        self.pairings = WeeklyPairings(
-            pairs=store.pairs,
-            channels=store.channels,
-            learning=self.learning,
-            question_for=self.engine.question_for,
-            question_topics=self.engine.question_topics,
-            send_direct=self.engine.send_direct,
-            clock=clock,
-            wake_outbox=self.outbox.wake,
-            is_away=is_away or self._member_away,
-        )
-        self.practice = PracticeSessions(
-            self.engine,
-            sessions=store.practice,
-            members=store.answers,
-            deliveries=store.deliveries,
-            learning=self.learning,
-            goal_hint=GoalHint(store.meta),
-        )
-        self.reminders = DailyReminders(
-            reminders=store.reminders,
-            learning=store.learning,
-            away=store.away,
-            clock=clock,
-            send_direct=self.engine.send_direct,
-        )
-        self.review = ReviewDesk(
-            self.engine,
-            bank=store.bank,
-            rounds=store.rounds,
-            members=store.answers,
-            channels=store.channels,
-        )
-        self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
-        self.member_data = MemberDataService(
-            store.member_data,
-            store.learning,
-            self.engine.question_for,
-            lambda member_id: self.reminders.stored(member_id, None),
-        )
-        self.home = HomePages(
-            data=store.member_data,
-            learning=self.learning,
-            channels=store.channels,
-            rounds=store.rounds,
-            reports=store.reports,
-            recaps=self.recaps,
-            away=store.away,
-            clock=clock,
-            # the member settings the page shows a switch for: add a new one here
-            switches=(
-                ReminderSwitch(store.reminders),
-                NoticeSwitch(store.notices, store.member_data, store.channels),
-                AwaySwitch(store.away, clock),
-            ),
-            default_timezone=self.config.default_timezone,
-        )
-        self.grading = RoundGrading(self.learning, store.answers, clock)
-        self.peer_reviews = PeerReviews(
-            reviews=store.reviews,
-            answers=store.answers,
-            rounds=store.rounds,
-            learning=self.learning,
-            grading=self.grading,
-            members=store.answers,
-            question_of=self.engine.question_for,
-            wake_outbox=self.outbox.wake,
-            clock=clock,
-            channel_of=self.engine.channel,
-        )
-        self._register_performers()
-        self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
+        core = self.core
+        self.engine, self.learning, self.recaps = core.engine, core.learning, core.recaps
+        self.pairings, self.practice, self.reminders = core.pairings, core.practice, core.reminders
+        self.blind, self.home, self.notices = core.blind, core.home, core.notices
+        self.parts = tuple(f.build(core) for f in FEATURES if f.build is not None)
+        for parts in self.parts:
+            self.performers.add(*parts.performers)
+        handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
         self.commands = CommandRunner(
-            REGISTRY, self.engine, self.channel_changed, self._command_handlers(), self.platforms
+            REGISTRY, self.engine, self.channel_changed, handlers, self.platforms
         )
         self.inbound = InboundChain(
             self.engine,
@@ -325,96 +209,8 @@ class QuizService:
             else None
         )
 
-    def _command_handlers(self) -> tuple[object, ...]:
-        """Each feature's ``/quiz`` handlers, given what they use."""
-        store, clock = self.store, self.clock
-        settings = ChannelSettingsEditor(self.engine.save_channel, self.channel_changed)
-        return (
-            HelpCommands(),
-            RoundCommands(
-                self.engine,
-                store.rounds,
-                store.reports,
-                self.learning,
-                Readiness(store.member_data, store.learning, self.engine.questions.graded_topics),
-            ),
-            MemberDataCommands(self.member_data, clock),
-            LearningCommands(
-                learning=self.learning,
-                grading=self.grading,
-                practice=self.practice,
-                recaps=self.recaps,
-                members=store.answers,
-                rounds=store.rounds,
-                reports=store.reports,
-                away=store.away,
-                clock=clock,
-                default_timezone=self.config.default_timezone,
-                reviews=store.reviews,
-                pairs=store.pairs,
-            ),
-            PracticeCommands(self.practice),
-            BlindCommands(self.blind),
-            ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
-            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
-            NoticeCommands(store.notices, store.answers, clock),
-            ReviewCommands(self.peer_reviews),
-            RecapCommands(self.recaps, settings, clock),
-            PairCommands(
-                pairings=self.pairings,
-                pairs=store.pairs,
-                members=store.answers,
-                reminders=store.reminders,
-                learning=self.learning,
-                settings=settings,
-                question_for=self.engine.question_for,
-                clock=clock,
-            ),
-            BankCommands(self.review, self.engine.questions, self.engine.catalog),
-            ChannelCommands(
-                settings=settings,
-                questions=self.engine.questions,
-                blind=self.blind,
-                config=self.config,
-                clock=clock,
-                skipped_days=store.skipped_days,
-                retime_open_round=self.engine.retime_open_round,
-            ),
-        )
-
-    def _register_performers(self) -> None:
-        """Each feature's performers of its outbox actions."""
-        store, clock = self.store, self.clock
-        timed = TimedSteps(store.skipped_days)
-        blind_posts = BlindAnswerPosts(store.answers, self.config.vote_emoji)
-        sender = NoticeSender(
-            notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
-        )
-        self.notices = NoticePerformers(sender, timed, clock, self.outbox.wake)
-        rounds = RoundPerformers(
-            rounds=store.rounds,
-            question_for=self.engine.question_for,
-            timed=timed,
-            clock=clock,
-            hand_over=self.outbox.hand_over,
-            before_outline=blind_posts.post_waiting,
-        )
-        self.performers.add(
-            *rounds.performers(),
-            blind_posts.performer(),
-            BestAnswerPost(store.reviews, store.answers).performer(),
-            *self.notices.performers(),
-            RecapPost(self.recaps.card, store.recaps, clock).performer(),
-            StepPerformer(ActionKind.PAIRING, self.pairings.perform),
-            StepPerformer(ActionKind.PRACTICE_CLOCK, self.practice.on_clock),
-        )
-
     async def _known_question(self, channel: ChannelRef, question_id: int) -> Question | None:
         return await self.engine.known_question(channel, question_id)
-
-    async def _member_away(self, member_id: int, day: date) -> bool:
-        """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
-        return away_on(await self.store.away.until_for_member(member_id), day)
 
     # life cycle
 
@@ -504,23 +300,13 @@ class QuizService:
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
             case ButtonPress():
-                if event.action in REVIEW_ACTIONS:
-                    return await self.review.on_button(event, platform)
-                if event.action == cards.ANSWER_ACTION:
-                    return await self.blind.on_button(event)
-                if event.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION):
-                    return await self.peer_reviews.on_button(event)
-                if is_practice_button(event):
-                    return await self.practice.on_button(event, platform)
-                return await self.round_buttons.on_press(event)
+                return await button_handler(self.parts, event)(event, platform)
             case FormSubmit():
-                if event.kind == ANSWER_FORM:
-                    return await self.blind.on_form(event)
-                if event.kind in PEER_FORMS:
-                    return await self.peer_reviews.on_form(event, platform)
-                return await self.review.on_form(event, platform)
+                return await form_handler(self.parts, event)(event, platform)
             case DirectMessage():
-                await self.practice.on_direct(event, platform)
+                for parts in self.parts:
+                    if parts.direct is not None:
+                        await parts.direct(event, platform)
                 return None
         raise AssertionError(f"unknown event {event!r}")
 

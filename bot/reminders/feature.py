@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.reminders.commands import REMIND
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import Feature, Listed, Parts
+from bot.kernel.config import QuizConfig
+from bot.reminders.commands import REMIND, ReminderCommands
+from bot.reminders.daily import DailyReminders
+from bot.rounds.store import AnswerStore
+
+
+class RemindersStores(Protocol):
+    @property
+    def answers(self) -> AnswerStore: ...
+
+
+class RemindersDeps(Protocol):
+    @property
+    def store(self) -> RemindersStores: ...
+    @property
+    def reminders(self) -> DailyReminders: ...
+    @property
+    def config(self) -> QuizConfig: ...
+
+
+def build(deps: RemindersDeps) -> Parts:
+    commands = ReminderCommands(deps.reminders, deps.store.answers, deps.config.default_timezone)
+    return Parts(handlers=(commands,))
+
+
+FEATURE: Feature[RemindersDeps] = Feature(
     "reminders",
     subcommands=(Listed(100, REMIND),),
+    build=build,
 )
