@@ -7,20 +7,26 @@ a form) all come from it, so a new feature adds its declaration and one line to 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from bot.commands.grammar import Subcommand
 from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
+from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.outbox.performers import Performer
+from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
 
 OpensForm = Callable[[Command | ButtonPress], bool]
 OnButton = Callable[[ButtonPress, Platform], Awaitable[Response | None]]
 OnForm = Callable[[FormSubmit, Platform], Awaitable[Response | None]]
 OnDirect = Callable[[DirectMessage, Platform], Awaitable[None]]
+
+# At start: read what is stored and catch up on the slots missed while the bot was down,
+# given every stored channel and the platforms running here.
+Begin = Callable[[Sequence[ChannelSettings], Collection[str]], Awaitable[None]]
 
 # What a feature's build is given: each face names the narrow collaborators it uses (a
 # Protocol); the composition root's one value offers them all, and mypy checks that it does.
@@ -45,6 +51,34 @@ class FormRoute:
 
 
 @dataclass(frozen=True, slots=True)
+class ChannelSchedule:
+    """Scheduled work of a channel's (a recap, a pairing): the service plans each channel
+    of a platform running here by ``plan`` (None: it does not fire) whenever the channel
+    changes, and a scheduler (or, on a console script, passing time) calls ``on_slot``."""
+
+    kind: str  # the scheduler job's name; one feature's
+    begin: Begin
+    plan: Callable[[ChannelSettings], ChannelPlan | None]
+    on_slot: SlotHandler
+
+
+@dataclass(frozen=True, slots=True)
+class OwnSchedule:
+    """Scheduled work that plans itself (a member's reminder): it is handed its scheduler
+    (None without background work) and keeps its plans there; ``plans`` are those it has
+    now (a plan's ``channel_id`` is what ``on_slot`` is handed)."""
+
+    kind: str
+    begin: Begin
+    plans: Callable[[], Awaitable[Iterable[ChannelPlan]]]
+    on_slot: SlotHandler
+    fired_by: Callable[[QuizScheduler | None], None]
+
+
+Schedule = ChannelSchedule | OwnSchedule
+
+
+@dataclass(frozen=True, slots=True)
 class Parts:
     """What a built feature adds to the running core."""
 
@@ -54,6 +88,7 @@ class Parts:
     forms: tuple[FormRoute, ...] = ()
     direct: OnDirect | None = None
     performers: tuple[Performer, ...] = ()
+    schedules: tuple[Schedule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

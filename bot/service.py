@@ -18,7 +18,7 @@ from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
 from bot.composition import build_core
-from bot.feature import button_handler, form_handler
+from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
 from bot.features import FEATURES, REGISTRY
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel.clock import Clock
@@ -46,6 +46,7 @@ from bot.outbox.performers import Performers
 from bot.outbox.retention import Retention
 from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
+from bot.pairing.feature import PAIR_JOB
 from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway
 from bot.scheduling.next_post import next_post
@@ -157,15 +158,19 @@ class QuizService:
             if background
             else None
         )
-        self.recap_scheduler = (
-            QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
-        )
-        self.pair_scheduler = (
-            QuizScheduler(self.pairings.on_slot, clock, kind="pair") if background else None
-        )
-        self.reminders.scheduler = (
-            QuizScheduler(self.reminders.on_slot, clock, kind="remind") if background else None
-        )
+        # the features' scheduled work (recaps, pairings, reminders), each with its scheduler
+        self.schedules = tuple(s for parts in self.parts for s in parts.schedules)
+        self.schedulers: dict[str, QuizScheduler] = {}
+        for schedule in self.schedules:
+            if schedule.kind in self.schedulers or schedule.kind == "channel":
+                raise ValueError(f"two schedules are named {schedule.kind!r}")
+            scheduler = (
+                QuizScheduler(schedule.on_slot, clock, kind=schedule.kind) if background else None
+            )
+            if scheduler is not None:
+                self.schedulers[schedule.kind] = scheduler
+            if isinstance(schedule, OwnSchedule):
+                schedule.fired_by(scheduler)
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self.retention = Retention(
@@ -222,21 +227,14 @@ class QuizService:
         channels = await self.store.channels.list_channels()
         self.engine.know_channels(channels)
         await self.slots.catch_up(channels)
-        await self.recaps.load(channels)
-        await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
-        await self.pairings.load(channels)
-        await self.pairings.catch_up(c for c in channels if c.ref.platform in self.platforms)
-        reminders = await self.reminders.load(self.platforms.keys())
-        await self.reminders.catch_up(reminders)
-        if self.scheduler is not None and self.recap_scheduler is not None:
+        for schedule in self.schedules:
+            await schedule.begin(channels, self.platforms.keys())
+        if self.scheduler is not None:
             for channel in channels:
                 self.channel_changed(channel)
             self.scheduler.start()
-            self.recap_scheduler.start()
-        if self.pair_scheduler is not None:
-            self.pair_scheduler.start()
-        if self.reminders.scheduler is not None:
-            self.reminders.scheduler.start()
+            for scheduler in self.schedulers.values():
+                scheduler.start()
         if self.channel_sync is not None:
             self.channel_sync.start()
         if self.background:
@@ -252,12 +250,8 @@ class QuizService:
             await self.channel_sync.stop()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
-        if self.recap_scheduler is not None:
-            await self.recap_scheduler.shutdown()
-        if self.pair_scheduler is not None:
-            await self.pair_scheduler.shutdown()
-        if self.reminders.scheduler is not None:
-            await self.reminders.scheduler.shutdown()
+        for scheduler in self.schedulers.values():
+            await scheduler.shutdown()
         if self._outbox_task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)
@@ -328,28 +322,29 @@ class QuizService:
         await self.slots.post_slot(channel_id, slot)
 
     def channel_changed(self, channel: ChannelSettings) -> None:
-        if self.scheduler is None or self.recap_scheduler is None:
+        if self.scheduler is None:
             return
         if channel.ref.platform in self.platforms:
             self.scheduler.set_channel(channel)
-            self.recap_scheduler.set_plan(channel.id, self.recaps.plan(channel))
         else:
             self.scheduler.remove_channel(channel.id)
-            self.recap_scheduler.remove_channel(channel.id)
-        self._plan_pairing(channel)
+        for schedule in self.schedules:
+            if isinstance(schedule, ChannelSchedule):
+                self._plan(schedule, channel)
 
-    def _plan_pairing(self, channel: ChannelSettings) -> None:
-        if self.pair_scheduler is not None:
+    def _plan(self, schedule: ChannelSchedule, channel: ChannelSettings) -> None:
+        scheduler = self.schedulers.get(schedule.kind)
+        if scheduler is not None:
             wanted = channel.ref.platform in self.platforms
-            self.pair_scheduler.set_plan(
-                channel.id, self.pairings.plan(channel) if wanted else None
-            )
+            scheduler.set_plan(channel.id, schedule.plan(channel) if wanted else None)
 
     def _pairing_stored(self, channel_id: int, stored: StoredPairing | None) -> None:
         """Another replica changed the channel's pairing slot: kept and planned here too."""
         if stored is not None:
             self.pairings.stored(stored)
-            self._plan_pairing(stored.channel)
+            for schedule in self.schedules:
+                if isinstance(schedule, ChannelSchedule) and schedule.kind == PAIR_JOB:
+                    self._plan(schedule, stored.channel)
 
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now
@@ -366,9 +361,12 @@ class QuizService:
         channels = self._channels_here
         timers = (
             channel_timer(channels, question_plan, self.slots.post_slot),
-            channel_timer(channels, self.recaps.plan, self.recaps.on_slot),
-            channel_timer(channels, self.pairings.plan, self.pairings.on_slot),
-            Timer(self.reminders.plans, self.reminders.on_slot),
+            *(
+                channel_timer(channels, s.plan, s.on_slot)
+                if isinstance(s, ChannelSchedule)
+                else Timer(s.plans, s.on_slot)
+                for s in self.schedules
+            ),
         )
         passing = PassingTime(self.clock, timers, self._next_action_due, self.settle)
         return await passing.wait(duration, at_each)

@@ -171,6 +171,10 @@ APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings",
 # The machinery every feature plugs into: it imports the kernel and itself, never a feature
 # (the composition root, bot/features.py, gives it what the features declare).
 MACHINERY = ("outbox", "commands")
+# bot/scheduling's timing machinery (what a schedule is, when it fires, the scheduler that
+# fires it) is infrastructure too, so a feature's face may declare its schedules with it;
+# the rest of bot/scheduling (a channel's question slots) is the rounds' schedule.
+SCHEDULING_MACHINERY = ("bot.scheduling.scheduler", "bot.scheduling.schedule_spec")
 
 
 def module_name(path: Path) -> str:
@@ -271,13 +275,26 @@ def test_the_machinery_imports_no_feature(package: str) -> None:
     assert reached == set()
 
 
+@pytest.mark.parametrize("module", SCHEDULING_MACHINERY)
+def test_the_scheduling_machinery_imports_no_feature(module: str) -> None:
+    path = ROOT / (module.replace(".", "/") + ".py")
+    reached = {
+        m
+        for m in imported_modules(path.read_text(encoding="utf-8"))
+        if m.startswith("bot.") and not m.startswith((KERNEL, *SCHEDULING_MACHINERY))
+    }
+    assert reached == set()
+
+
 def test_the_features_face_type_imports_no_feature() -> None:
-    """``bot/feature.py`` (what a feature declares) stands on the kernel and the command
-    machinery; only ``bot/features.py`` lists the features."""
+    """``bot/feature.py`` (what a feature declares) stands on the kernel and the machinery
+    (commands, outbox, scheduler); only ``bot/features.py`` lists the features."""
     source = (ROOT / "bot" / "feature.py").read_text(encoding="utf-8")
     reached = {
         m
         for m in imported_modules(source)
-        if m.startswith("bot.") and feature_of(m) not in (None, "kernel", *MACHINERY)
+        if m.startswith("bot.")
+        and feature_of(m) not in (None, "kernel", *MACHINERY)
+        and not m.startswith(SCHEDULING_MACHINERY)
     }
     assert reached == set()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ChannelSchedule, Feature, Listed, Parts
 from bot.kernel.clock import Clock
-from bot.kernel.models import ActionKind
+from bot.kernel.models import ActionKind, ChannelSettings
 from bot.learning.service import LearningService
 from bot.outbox.performers import StepPerformer
 from bot.pairing.commands import PAIR, PairCommands
@@ -16,6 +17,9 @@ from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
 from bot.rounds.engine import QuizEngine
 from bot.rounds.store import AnswerStore
+
+# the scheduler job's name (a replica's change of a pairing slot replans this one)
+PAIR_JOB = "pair"
 
 
 class PairingStores(Protocol):
@@ -54,9 +58,15 @@ def build(deps: PairingDeps) -> Parts:
         question_for=deps.engine.question_for,
         clock=deps.clock,
     )
+
+    async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await pairings.load(channels)
+        await pairings.catch_up(c for c in channels if c.ref.platform in platforms)
+
     return Parts(
         handlers=(commands,),
         performers=(StepPerformer(ActionKind.PAIRING, pairings.perform),),
+        schedules=(ChannelSchedule(PAIR_JOB, begin, pairings.plan, pairings.on_slot),),
     )
 
 

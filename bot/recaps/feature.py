@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ChannelSchedule, Feature, Listed, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.models import ChannelSettings
 from bot.recaps.commands import RECAP, RecapCommands
 from bot.recaps.performer import RecapPost
 from bot.recaps.store import RecapStore
@@ -31,9 +33,15 @@ class RecapsDeps(Protocol):
 
 def build(deps: RecapsDeps) -> Parts:
     recaps, clock = deps.recaps, deps.clock
+
+    async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await recaps.load(channels)
+        await recaps.catch_up(c for c in channels if c.ref.platform in platforms)
+
     return Parts(
         handlers=(RecapCommands(recaps, deps.settings, clock),),
         performers=(RecapPost(recaps.card, deps.store.recaps, clock).performer(),),
+        schedules=(ChannelSchedule("recap", begin, recaps.plan, recaps.on_slot),),
     )
 
 

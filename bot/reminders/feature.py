@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from bot.feature import Feature, Listed, Parts
+from bot.feature import Feature, Listed, OwnSchedule, Parts
 from bot.kernel.config import QuizConfig
+from bot.kernel.models import ChannelSettings
 from bot.reminders.commands import REMIND, ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.rounds.store import AnswerStore
+from bot.scheduling.scheduler import QuizScheduler
 
 
 class RemindersStores(Protocol):
@@ -26,8 +29,17 @@ class RemindersDeps(Protocol):
 
 
 def build(deps: RemindersDeps) -> Parts:
-    commands = ReminderCommands(deps.reminders, deps.store.answers, deps.config.default_timezone)
-    return Parts(handlers=(commands,))
+    reminders = deps.reminders
+    commands = ReminderCommands(reminders, deps.store.answers, deps.config.default_timezone)
+
+    async def begin(_channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await reminders.catch_up(await reminders.load(platforms))
+
+    def fired_by(scheduler: QuizScheduler | None) -> None:
+        reminders.scheduler = scheduler
+
+    schedule = OwnSchedule("remind", begin, reminders.plans, reminders.on_slot, fired_by)
+    return Parts(handlers=(commands,), schedules=(schedule,))
 
 
 FEATURE: Feature[RemindersDeps] = Feature(

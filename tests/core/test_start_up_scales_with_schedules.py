@@ -123,9 +123,9 @@ async def test_the_scheduler_keeps_one_apscheduler_job_for_any_number_of_schedul
 ) -> None:
     await add_channels(db_path, 120, catalog)
     async with started(db_path, platform, catalog) as service:
-        assert service.scheduler is not None and service.recap_scheduler is not None
+        assert service.scheduler is not None and "recap" in service.schedulers
         assert len(service.scheduler._scheduler.get_jobs()) == 1
-        assert len(service.recap_scheduler._scheduler.get_jobs()) == 1
+        assert len(service.schedulers["recap"]._scheduler.get_jobs()) == 1
         # each channel still fires at its own slot: 07:00 UTC, 07:01 in Berlin (06:01 UTC)
         assert service.scheduler.next_run(1) == datetime(2031, 1, 19, 7, 0, tzinfo=UTC)
         assert service.scheduler.next_run(2) == datetime(2031, 1, 19, 6, 1, tzinfo=UTC)
