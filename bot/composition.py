@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bot.away.periods import is_away as away_on
+from bot.bank.catalog import WorkspaceCatalog
 from bot.bank.review_desk import ReviewDesk
 from bot.blind.answers import BlindAnswers
 from bot.blind.performer import BlindAnswerPosts
@@ -50,6 +51,9 @@ class Core:
 
     store: Store
     clock: Clock
+    # the questions of each workspace (bundled, own, overridden), kept current by the engine
+    questions: WorkspaceCatalog
+    catalog: Catalog
     config: QuizConfig
     platforms: Mapping[str, Platform]
     outbox: OutboxWorker
@@ -132,6 +136,8 @@ def build_core(
         members=store.answers,
         deliveries=store.deliveries,
         learning=learning,
+        clock=clock,
+        default_timezone=config.default_timezone,
         goal_hint=GoalHint(store.meta),
     )
     reminders = DailyReminders(
@@ -149,6 +155,8 @@ def build_core(
     return Core(
         store=store,
         clock=clock,
+        questions=engine.questions,
+        catalog=catalog,
         config=config,
         platforms=platforms,
         outbox=outbox,
@@ -166,7 +174,14 @@ def build_core(
             members=store.answers,
             channels=store.channels,
         ),
-        blind=BlindAnswers(engine, store.rounds, store.answers),
+        blind=BlindAnswers(
+            engine,
+            store.rounds,
+            store.answers,
+            clock=clock,
+            scoring=config.scoring,
+            metrics=metrics,
+        ),
         member_data=MemberDataService(
             store.member_data,
             store.learning,

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.bank.catalog import WorkspaceCatalog
 from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST, BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk, opens_form
 from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
-from bot.rounds.engine import QuizEngine
+from questions.catalog import Catalog
 
 
 class BankDeps(Protocol):
     @property
     def desk(self) -> ReviewDesk: ...
     @property
-    def engine(self) -> QuizEngine: ...
+    def questions(self) -> WorkspaceCatalog: ...
+    @property
+    def catalog(self) -> Catalog: ...
 
 
 def build(deps: BankDeps) -> Parts:
     desk = deps.desk
     return Parts(
-        handlers=(BankCommands(desk, deps.engine.questions, deps.engine.catalog),),
+        handlers=(BankCommands(desk, deps.questions, deps.catalog),),
         buttons=(ButtonRoute(desk.on_button, lambda e: e.action in REVIEW_ACTIONS),),
         # the desk's forms (a suggestion, an edit) are every form no other feature claims
         forms=(FormRoute(desk.on_form),),

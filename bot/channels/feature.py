@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.bank.catalog import WorkspaceCatalog
 from bot.blind.answers import BlindAnswers
 from bot.channels.commands import CONFIG, PAUSE, RESUME, SCHEDULE, TOPICS, ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
@@ -27,6 +28,8 @@ class ChannelsDeps(Protocol):
     @property
     def engine(self) -> QuizEngine: ...
     @property
+    def questions(self) -> WorkspaceCatalog: ...
+    @property
     def blind(self) -> BlindAnswers: ...
     @property
     def config(self) -> QuizConfig: ...
@@ -38,7 +41,7 @@ def build(deps: ChannelsDeps) -> Parts:
     engine = deps.engine
     commands = ChannelCommands(
         settings=deps.settings,
-        questions=engine.questions,
+        questions=deps.questions,
         blind=deps.blind,
         config=deps.config,
         clock=deps.clock,
