@@ -10,7 +10,9 @@ One open session per member; a session untouched for a day expires quietly.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.bank.rotation import eligible_questions
 from bot.kernel import cards
@@ -39,7 +41,6 @@ from bot.practice.clock import (
 )
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.rounds.cards import grade_of_action
-from bot.rounds.engine import QuizEngine
 from questions.pack import Difficulty, Question
 
 log = logging.getLogger(__name__)
@@ -64,12 +65,23 @@ def is_practice_button(press: ButtonPress) -> bool:
     return press.action in (NEXT_ACTION, HINT_ACTION) or session_of_value(press.value) is not None
 
 
+class PracticeEngine(Protocol):
+    """What sessions use of the round engine: the questions, the outbox queue and direct
+    messages (the engine offers them)."""
+
+    def question_for(self, channel: ChannelRef, question_id: int) -> Question | None: ...
+    def question_topics(self) -> Mapping[int, str]: ...
+    def question_difficulties(self) -> Mapping[int, Difficulty | None]: ...
+    async def queue(self, drafts: Sequence[OutboxDraft]) -> None: ...
+    async def send_direct(self, destination: ChannelRef, card: Card, key: str) -> None: ...
+
+
 class PracticeSessions:
     """Starts, advances, grades and ends members' private practice sessions."""
 
     def __init__(
         self,
-        engine: QuizEngine,
+        engine: PracticeEngine,
         *,
         sessions: PracticeStore,
         members: MemberIds,
