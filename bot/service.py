@@ -49,6 +49,7 @@ from bot.outbox.worker import OutboxWorker
 from bot.pairing.feature import PAIR_JOB
 from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway
+from bot.rounds.slots import ChannelSlots
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
     AtEachMoment,
@@ -59,7 +60,6 @@ from bot.scheduling.passing_time import (
     question_plan,
 )
 from bot.scheduling.scheduler import QuizScheduler
-from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question

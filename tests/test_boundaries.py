@@ -170,11 +170,9 @@ FEATURES = sorted(
 APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings", "bot.features")
 # The machinery every feature plugs into: it imports the kernel and itself, never a feature
 # (the composition root, bot/features.py, gives it what the features declare).
-MACHINERY = ("outbox", "commands")
-# bot/scheduling's timing machinery (what a schedule is, when it fires, the scheduler that
-# fires it) is infrastructure too, so a feature's face may declare its schedules with it;
-# the rest of bot/scheduling (a channel's question slots) is the rounds' schedule.
-SCHEDULING_MACHINERY = ("bot.scheduling.scheduler", "bot.scheduling.schedule_spec")
+# (scheduling: what a schedule is, when it fires, the scheduler that fires it; a feature's
+# face declares its schedules with it, and a channel's question slots are the rounds')
+MACHINERY = ("outbox", "commands", "scheduling")
 
 
 def module_name(path: Path) -> str:
@@ -261,8 +259,9 @@ def test_the_internals_rule_sees_what_it_forbids(source: str, importer: str, rea
 
 @pytest.mark.parametrize("package", MACHINERY)
 def test_the_machinery_imports_no_feature(package: str) -> None:
-    """The outbox keeps claims, retries, pacing and ordering, and the command machinery
-    parses and runs: each feature brings its performers and subcommands to them."""
+    """The outbox keeps claims, retries, pacing and ordering, the command machinery parses
+    and runs, the scheduler fires slots: each feature brings its performers, subcommands
+    and schedules to them."""
     allowed = (KERNEL, f"bot.{package}")
     sources = list((ROOT / "bot" / package).rglob("*.py"))
     reached = {
@@ -275,17 +274,6 @@ def test_the_machinery_imports_no_feature(package: str) -> None:
     assert reached == set()
 
 
-@pytest.mark.parametrize("module", SCHEDULING_MACHINERY)
-def test_the_scheduling_machinery_imports_no_feature(module: str) -> None:
-    path = ROOT / (module.replace(".", "/") + ".py")
-    reached = {
-        m
-        for m in imported_modules(path.read_text(encoding="utf-8"))
-        if m.startswith("bot.") and not m.startswith((KERNEL, *SCHEDULING_MACHINERY))
-    }
-    assert reached == set()
-
-
 def test_the_features_face_type_imports_no_feature() -> None:
     """``bot/feature.py`` (what a feature declares) stands on the kernel and the machinery
     (commands, outbox, scheduler); only ``bot/features.py`` lists the features."""
@@ -293,8 +281,6 @@ def test_the_features_face_type_imports_no_feature() -> None:
     reached = {
         m
         for m in imported_modules(source)
-        if m.startswith("bot.")
-        and feature_of(m) not in (None, "kernel", *MACHINERY)
-        and not m.startswith(SCHEDULING_MACHINERY)
+        if m.startswith("bot.") and feature_of(m) not in (None, "kernel", *MACHINERY)
     }
     assert reached == set()
