@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--policy", choices=(*POLICIES, "mixed"), default="after_first_answer")
     args = parser.parse_args()
     # Start-up logs each channel's slot of this morning as missed: not what is measured here.
-    logging.getLogger("bot.scheduling.slots").setLevel(logging.ERROR)
+    logging.getLogger("bot.rounds.slots").setLevel(logging.ERROR)
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for channels in args.sizes:

@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=1.0)
     args = parser.parse_args()
     # this morning's slot is logged as missed at start-up: not what is measured here
-    logging.getLogger("bot.scheduling.slots").setLevel(logging.ERROR)
+    logging.getLogger("bot.rounds.slots").setLevel(logging.ERROR)
     variants: list[tuple[str, BenchPlatform]] = [
         ("no pacing (floor)", BenchPlatform("slack")),
         ("paced, slot held while waiting", PacedPlatform(args.interval)),

@@ -7,13 +7,88 @@ a form) all come from it, so a new feature adds its declaration and one line to 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from bot.commands.grammar import Subcommand
-from bot.kernel.events import ButtonPress, Command
+from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
+from bot.kernel.models import ChannelSettings
+from bot.kernel.platform import Platform
+from bot.kernel.render import Response
+from bot.outbox.performers import Performer
+from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
 
 OpensForm = Callable[[Command | ButtonPress], bool]
+OnButton = Callable[[ButtonPress, Platform], Awaitable[Response | None]]
+OnForm = Callable[[FormSubmit, Platform], Awaitable[Response | None]]
+OnDirect = Callable[[DirectMessage, Platform], Awaitable[None]]
+
+# At start: read what is stored and catch up on the slots missed while the bot was down,
+# given every stored channel and the platforms running here.
+Begin = Callable[[Sequence[ChannelSettings], Collection[str]], Awaitable[None]]
+
+# What a feature's build is given: each face names the narrow collaborators it uses (a
+# Protocol); the composition root's one value offers them all, and mypy checks that it does.
+Deps = TypeVar("Deps", contravariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonRoute:
+    """The buttons a feature answers: those ``matches`` accepts, or (``matches`` None) any
+    button no other feature's route accepts; one feature may take that fallback."""
+
+    handle: OnButton
+    matches: Callable[[ButtonPress], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FormRoute:
+    """The forms a feature answers: those ``matches`` accepts, or (None) any other form."""
+
+    handle: OnForm
+    matches: Callable[[FormSubmit], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSchedule:
+    """Scheduled work of a channel's (a recap, a pairing): the service plans each channel
+    of a platform running here by ``plan`` (None: it does not fire) whenever the channel
+    changes, and a scheduler (or, on a console script, passing time) calls ``on_slot``."""
+
+    kind: str  # the scheduler job's name; one feature's
+    begin: Begin
+    plan: Callable[[ChannelSettings], ChannelPlan | None]
+    on_slot: SlotHandler
+
+
+@dataclass(frozen=True, slots=True)
+class OwnSchedule:
+    """Scheduled work that plans itself (a member's reminder): it is handed its scheduler
+    (None without background work) and keeps its plans there; ``plans`` are those it has
+    now (a plan's ``channel_id`` is what ``on_slot`` is handed)."""
+
+    kind: str
+    begin: Begin
+    plans: Callable[[], Awaitable[Iterable[ChannelPlan]]]
+    on_slot: SlotHandler
+    fired_by: Callable[[QuizScheduler | None], None]
+
+
+Schedule = ChannelSchedule | OwnSchedule
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What a built feature adds to the running core."""
+
+    # the objects whose methods run its /quiz subcommands (bot.commands.runner binds them)
+    handlers: tuple[object, ...] = ()
+    buttons: tuple[ButtonRoute, ...] = ()
+    forms: tuple[FormRoute, ...] = ()
+    direct: OnDirect | None = None
+    performers: tuple[Performer, ...] = ()
+    schedules: tuple[Schedule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +100,18 @@ class Listed:
 
 
 @dataclass(frozen=True, slots=True)
-class Feature:
+class Feature(Generic[Deps]):
     """One feature's face: what it adds to the bot."""
 
     name: str
     subcommands: tuple[Listed, ...] = ()
     # whether an event may be answered with one of the feature's forms (a modal on Discord)
     opens_form: OpensForm | None = None
+    # its running parts, given what it uses
+    build: Callable[[Deps], Parts] | None = None
 
 
-def subcommands_in_help_order(features: Iterable[Feature]) -> tuple[Subcommand, ...]:
+def subcommands_in_help_order(features: Iterable[Feature[Deps]]) -> tuple[Subcommand, ...]:
     """Every feature's subcommands, in the order help lists them."""
     listed = sorted((item for f in features for item in f.subcommands), key=lambda i: i.rank)
     ranks = [item.rank for item in listed]
@@ -43,6 +120,32 @@ def subcommands_in_help_order(features: Iterable[Feature]) -> tuple[Subcommand, 
     return tuple(item.subcommand for item in listed)
 
 
-def may_open_form(features: Iterable[Feature], event: Command | ButtonPress) -> bool:
+def may_open_form(features: Iterable[Feature[Deps]], event: Command | ButtonPress) -> bool:
     """Whether the answer to ``event`` may be a form (Discord must then not defer it)."""
     return any(f.opens_form is not None and f.opens_form(event) for f in features)
+
+
+def button_handler(parts: Iterable[Parts], event: ButtonPress) -> OnButton:
+    """The handler of a pressed button: the one route that accepts it, else the fallback."""
+    return _route([(r.matches, r.handle) for p in parts for r in p.buttons], event, "buttons")
+
+
+def form_handler(parts: Iterable[Parts], event: FormSubmit) -> OnForm:
+    """The handler of a submitted form: the one route that accepts it, else the fallback."""
+    return _route([(r.matches, r.handle) for p in parts for r in p.forms], event, "forms")
+
+
+_E = TypeVar("_E")
+_H = TypeVar("_H")
+
+
+def _route(routes: list[tuple[Callable[[_E], bool] | None, _H]], event: _E, what: str) -> _H:
+    fallbacks = [handle for matches, handle in routes if matches is None]
+    if len(fallbacks) > 1:
+        raise ValueError(f"two features take every other of the {what}")
+    for matches, handle in routes:
+        if matches is not None and matches(event):
+            return handle
+    if not fallbacks:
+        raise LookupError(f"no feature answers {event!r}")
+    return fallbacks[0]

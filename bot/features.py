@@ -12,6 +12,7 @@ from bot.bank.feature import FEATURE as BANK
 from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
 from bot.commands.registry import CommandRegistry, Family
+from bot.composition import Core
 from bot.feature import Feature, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
 from bot.kernel.events import ButtonPress, Command
@@ -25,7 +26,8 @@ from bot.reminders.feature import FEATURE as REMINDERS
 from bot.reviews.feature import FEATURE as REVIEWS
 from bot.rounds.feature import FEATURE as ROUNDS
 
-FEATURES: tuple[Feature, ...] = (
+# each face's build is given the one Core: mypy checks here that Core offers what each uses
+FEATURES: tuple[Feature[Core], ...] = (
     ROUNDS,
     LEARNING,
     PRACTICE,

@@ -11,23 +11,15 @@ import contextlib
 import logging
 import random
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
-from bot.away.commands import AwayCommands
-from bot.away.periods import is_away as away_on
-from bot.bank.commands import BankCommands
-from bot.bank.review_cards import REVIEW_ACTIONS
-from bot.bank.review_desk import ReviewDesk
-from bot.blind.answers import ANSWER_FORM, BlindAnswers
-from bot.blind.commands import BlindCommands
-from bot.blind.performer import BlindAnswerPosts
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.commands import ChannelCommands
-from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
-from bot.features import REGISTRY
+from bot.composition import build_core
+from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
+from bot.features import FEATURES, REGISTRY
 from bot.inbound import DeliveryLog, InboundChain
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
@@ -40,7 +32,6 @@ from bot.kernel.events import (
 )
 from bot.kernel.metrics import Metrics, NoMetrics
 from bot.kernel.models import (
-    ActionKind,
     AnswerMode,
     AnswerOutcome,
     AnswerRecord,
@@ -51,41 +42,14 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 from bot.kernel.stores import ChangeKind, ChannelChanges
-from bot.learning.commands import LearningCommands
-from bot.learning.goal_hint import GoalHint
-from bot.learning.grading import RoundGrading
-from bot.learning.service import LearningService
-from bot.member_data.commands import MemberDataCommands
-from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
-from bot.member_data.readiness import Readiness
-from bot.member_data.service import MemberDataService
-from bot.notices.commands import NoticeCommands
-from bot.notices.performers import NoticePerformers
-from bot.notices.sender import NoticeSender
-from bot.outbox.performers import Performers, StepPerformer
+from bot.outbox.performers import Performers
 from bot.outbox.retention import Retention
 from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
-from bot.pairing.commands import PairCommands
+from bot.pairing.feature import PAIR_JOB
 from bot.pairing.schedule import StoredPairing
-from bot.pairing.weekly import IsAway, WeeklyPairings
-from bot.practice.commands import PracticeCommands
-from bot.practice.sessions import PracticeSessions, is_practice_button
-from bot.recaps.commands import RecapCommands
-from bot.recaps.performer import RecapPost
-from bot.recaps.weekly import WeeklyRecaps
-from bot.reminders.commands import ReminderCommands
-from bot.reminders.daily import DailyReminders
-from bot.reviews.commands import ReviewCommands
-from bot.reviews.forms import PEER_FORMS
-from bot.reviews.peer import PeerReviews
-from bot.reviews.performer import BestAnswerPost
-from bot.rounds import cards
-from bot.rounds.buttons import RoundButtons
-from bot.rounds.commands import RoundCommands
-from bot.rounds.engine import QuizEngine
-from bot.rounds.performers import RoundPerformers
-from bot.rounds.timed_steps import TimedSteps
+from bot.pairing.weekly import IsAway
+from bot.rounds.slots import ChannelSlots
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
     AtEachMoment,
@@ -96,7 +60,6 @@ from bot.scheduling.passing_time import (
     question_plan,
 )
 from bot.scheduling.scheduler import QuizScheduler
-from bot.scheduling.slots import ChannelSlots
 from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Question
@@ -139,106 +102,28 @@ class QuizService:
             metrics=self.metrics,
             lease=store.outbox_lease if isinstance(store, LeasedClaims) else None,
         )
-        self.engine = QuizEngine(
+        self.core = build_core(
             store=store,
+            platforms=self.platforms,
             catalog=catalog,
             clock=clock,
             config=self.config,
             rng=rng or random.Random(),
-            wake_outbox=self.outbox.wake,
-            hand_over=self.outbox.hand_over,
             metrics=self.metrics,
+            outbox=self.outbox,
+            channel_changed=self.channel_changed,
+            is_away=is_away,
         )
-        self.learning = LearningService(
-            store.learning,
-            self.engine.question_topics,
-            graded_topics=self.engine.questions.graded_topics,
-            question_difficulties=self.engine.question_difficulties,
-        )
-        self.recaps = WeeklyRecaps(
-            recaps=store.recaps,
-            channels=store.channels,
-            meta=store.meta,
-            memory=self.learning,
-            skipped_days=store.skipped_days,
-            away=store.away,
-            clock=clock,
-            wake_outbox=self.outbox.wake,
-        )
-        self.pairings = WeeklyPairings(
-            pairs=store.pairs,
-            channels=store.channels,
-            learning=self.learning,
-            question_for=self.engine.question_for,
-            question_topics=self.engine.question_topics,
-            send_direct=self.engine.send_direct,
-            clock=clock,
-            wake_outbox=self.outbox.wake,
-            is_away=is_away or self._member_away,
-        )
-        self.practice = PracticeSessions(
-            self.engine,
-            sessions=store.practice,
-            members=store.answers,
-            deliveries=store.deliveries,
-            learning=self.learning,
-            goal_hint=GoalHint(store.meta),
-        )
-        self.reminders = DailyReminders(
-            reminders=store.reminders,
-            learning=store.learning,
-            away=store.away,
-            clock=clock,
-            send_direct=self.engine.send_direct,
-        )
-        self.review = ReviewDesk(
-            self.engine,
-            bank=store.bank,
-            rounds=store.rounds,
-            members=store.answers,
-            channels=store.channels,
-        )
-        self.blind = BlindAnswers(self.engine, store.rounds, store.answers)
-        self.member_data = MemberDataService(
-            store.member_data,
-            store.learning,
-            self.engine.question_for,
-            lambda member_id: self.reminders.stored(member_id, None),
-        )
-        self.home = HomePages(
-            data=store.member_data,
-            learning=self.learning,
-            channels=store.channels,
-            rounds=store.rounds,
-            reports=store.reports,
-            recaps=self.recaps,
-            away=store.away,
-            clock=clock,
-            # the member settings the page shows a switch for: add a new one here
-            switches=(
-                ReminderSwitch(store.reminders),
-                NoticeSwitch(store.notices, store.member_data, store.channels),
-                AwaySwitch(store.away, clock),
-            ),
-            default_timezone=self.config.default_timezone,
-        )
-        self.grading = RoundGrading(self.learning, store.answers, clock)
-        self.peer_reviews = PeerReviews(
-            reviews=store.reviews,
-            answers=store.answers,
-            rounds=store.rounds,
-            learning=self.learning,
-            grading=self.grading,
-            members=store.answers,
-            question_of=self.engine.question_for,
-            wake_outbox=self.outbox.wake,
-            clock=clock,
-            channel_of=self.engine.channel,
-        )
-        self._register_performers()
-        self.round_buttons = RoundButtons(self.engine, store.rounds, self.grading.grade)
+        core = self.core
+        self.engine, self.learning, self.recaps = core.engine, core.learning, core.recaps
+        self.pairings, self.practice, self.reminders = core.pairings, core.practice, core.reminders
+        self.blind, self.home, self.notices = core.blind, core.home, core.notices
+        self.parts = tuple(f.build(core) for f in FEATURES if f.build is not None)
+        for parts in self.parts:
+            self.performers.add(*parts.performers)
+        handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
         self.commands = CommandRunner(
-            REGISTRY, self.engine, self.channel_changed, self._command_handlers(), self.platforms
+            REGISTRY, self.engine, self.channel_changed, handlers, self.platforms
         )
         self.inbound = InboundChain(
             self.engine,
@@ -273,15 +158,19 @@ class QuizService:
             if background
             else None
         )
-        self.recap_scheduler = (
-            QuizScheduler(self.recaps.on_slot, clock, kind="recap") if background else None
-        )
-        self.pair_scheduler = (
-            QuizScheduler(self.pairings.on_slot, clock, kind="pair") if background else None
-        )
-        self.reminders.scheduler = (
-            QuizScheduler(self.reminders.on_slot, clock, kind="remind") if background else None
-        )
+        # the features' scheduled work (recaps, pairings, reminders), each with its scheduler
+        self.schedules = tuple(s for parts in self.parts for s in parts.schedules)
+        self.schedulers: dict[str, QuizScheduler] = {}
+        for schedule in self.schedules:
+            if schedule.kind in self.schedulers or schedule.kind == "channel":
+                raise ValueError(f"two schedules are named {schedule.kind!r}")
+            scheduler = (
+                QuizScheduler(schedule.on_slot, clock, kind=schedule.kind) if background else None
+            )
+            if scheduler is not None:
+                self.schedulers[schedule.kind] = scheduler
+            if isinstance(schedule, OwnSchedule):
+                schedule.fired_by(scheduler)
         self._stopping = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self.retention = Retention(
@@ -325,96 +214,8 @@ class QuizService:
             else None
         )
 
-    def _command_handlers(self) -> tuple[object, ...]:
-        """Each feature's ``/quiz`` handlers, given what they use."""
-        store, clock = self.store, self.clock
-        settings = ChannelSettingsEditor(self.engine.save_channel, self.channel_changed)
-        return (
-            HelpCommands(),
-            RoundCommands(
-                self.engine,
-                store.rounds,
-                store.reports,
-                self.learning,
-                Readiness(store.member_data, store.learning, self.engine.questions.graded_topics),
-            ),
-            MemberDataCommands(self.member_data, clock),
-            LearningCommands(
-                learning=self.learning,
-                grading=self.grading,
-                practice=self.practice,
-                recaps=self.recaps,
-                members=store.answers,
-                rounds=store.rounds,
-                reports=store.reports,
-                away=store.away,
-                clock=clock,
-                default_timezone=self.config.default_timezone,
-                reviews=store.reviews,
-                pairs=store.pairs,
-            ),
-            PracticeCommands(self.practice),
-            BlindCommands(self.blind),
-            ReminderCommands(self.reminders, store.answers, self.config.default_timezone),
-            AwayCommands(store.away, store.answers, clock, self.config.default_timezone),
-            NoticeCommands(store.notices, store.answers, clock),
-            ReviewCommands(self.peer_reviews),
-            RecapCommands(self.recaps, settings, clock),
-            PairCommands(
-                pairings=self.pairings,
-                pairs=store.pairs,
-                members=store.answers,
-                reminders=store.reminders,
-                learning=self.learning,
-                settings=settings,
-                question_for=self.engine.question_for,
-                clock=clock,
-            ),
-            BankCommands(self.review, self.engine.questions, self.engine.catalog),
-            ChannelCommands(
-                settings=settings,
-                questions=self.engine.questions,
-                blind=self.blind,
-                config=self.config,
-                clock=clock,
-                skipped_days=store.skipped_days,
-                retime_open_round=self.engine.retime_open_round,
-            ),
-        )
-
-    def _register_performers(self) -> None:
-        """Each feature's performers of its outbox actions."""
-        store, clock = self.store, self.clock
-        timed = TimedSteps(store.skipped_days)
-        blind_posts = BlindAnswerPosts(store.answers, self.config.vote_emoji)
-        sender = NoticeSender(
-            notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
-        )
-        self.notices = NoticePerformers(sender, timed, clock, self.outbox.wake)
-        rounds = RoundPerformers(
-            rounds=store.rounds,
-            question_for=self.engine.question_for,
-            timed=timed,
-            clock=clock,
-            hand_over=self.outbox.hand_over,
-            before_outline=blind_posts.post_waiting,
-        )
-        self.performers.add(
-            *rounds.performers(),
-            blind_posts.performer(),
-            BestAnswerPost(store.reviews, store.answers).performer(),
-            *self.notices.performers(),
-            RecapPost(self.recaps.card, store.recaps, clock).performer(),
-            StepPerformer(ActionKind.PAIRING, self.pairings.perform),
-            StepPerformer(ActionKind.PRACTICE_TIMER, self.practice.on_timer),
-        )
-
     async def _known_question(self, channel: ChannelRef, question_id: int) -> Question | None:
         return await self.engine.known_question(channel, question_id)
-
-    async def _member_away(self, member_id: int, day: date) -> bool:
-        """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
-        return away_on(await self.store.away.until_for_member(member_id), day)
 
     # life cycle
 
@@ -426,21 +227,14 @@ class QuizService:
         channels = await self.store.channels.list_channels()
         self.engine.know_channels(channels)
         await self.slots.catch_up(channels)
-        await self.recaps.load(channels)
-        await self.recaps.catch_up(c for c in channels if c.ref.platform in self.platforms)
-        await self.pairings.load(channels)
-        await self.pairings.catch_up(c for c in channels if c.ref.platform in self.platforms)
-        reminders = await self.reminders.load(self.platforms.keys())
-        await self.reminders.catch_up(reminders)
-        if self.scheduler is not None and self.recap_scheduler is not None:
+        for schedule in self.schedules:
+            await schedule.begin(channels, self.platforms.keys())
+        if self.scheduler is not None:
             for channel in channels:
                 self.channel_changed(channel)
             self.scheduler.start()
-            self.recap_scheduler.start()
-        if self.pair_scheduler is not None:
-            self.pair_scheduler.start()
-        if self.reminders.scheduler is not None:
-            self.reminders.scheduler.start()
+            for scheduler in self.schedulers.values():
+                scheduler.start()
         if self.channel_sync is not None:
             self.channel_sync.start()
         if self.background:
@@ -456,12 +250,8 @@ class QuizService:
             await self.channel_sync.stop()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
-        if self.recap_scheduler is not None:
-            await self.recap_scheduler.shutdown()
-        if self.pair_scheduler is not None:
-            await self.pair_scheduler.shutdown()
-        if self.reminders.scheduler is not None:
-            await self.reminders.scheduler.shutdown()
+        for scheduler in self.schedulers.values():
+            await scheduler.shutdown()
         if self._outbox_task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._outbox_task), budget_seconds)
@@ -504,23 +294,13 @@ class QuizService:
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:
             case ButtonPress():
-                if event.action in REVIEW_ACTIONS:
-                    return await self.review.on_button(event, platform)
-                if event.action == cards.ANSWER_ACTION:
-                    return await self.blind.on_button(event)
-                if event.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION):
-                    return await self.peer_reviews.on_button(event)
-                if is_practice_button(event):
-                    return await self.practice.on_button(event, platform)
-                return await self.round_buttons.on_press(event)
+                return await button_handler(self.parts, event)(event, platform)
             case FormSubmit():
-                if event.kind == ANSWER_FORM:
-                    return await self.blind.on_form(event)
-                if event.kind in PEER_FORMS:
-                    return await self.peer_reviews.on_form(event, platform)
-                return await self.review.on_form(event, platform)
+                return await form_handler(self.parts, event)(event, platform)
             case DirectMessage():
-                await self.practice.on_direct(event, platform)
+                for parts in self.parts:
+                    if parts.direct is not None:
+                        await parts.direct(event, platform)
                 return None
         raise AssertionError(f"unknown event {event!r}")
 
@@ -542,28 +322,29 @@ class QuizService:
         await self.slots.post_slot(channel_id, slot)
 
     def channel_changed(self, channel: ChannelSettings) -> None:
-        if self.scheduler is None or self.recap_scheduler is None:
+        if self.scheduler is None:
             return
         if channel.ref.platform in self.platforms:
             self.scheduler.set_channel(channel)
-            self.recap_scheduler.set_plan(channel.id, self.recaps.plan(channel))
         else:
             self.scheduler.remove_channel(channel.id)
-            self.recap_scheduler.remove_channel(channel.id)
-        self._plan_pairing(channel)
+        for schedule in self.schedules:
+            if isinstance(schedule, ChannelSchedule):
+                self._plan(schedule, channel)
 
-    def _plan_pairing(self, channel: ChannelSettings) -> None:
-        if self.pair_scheduler is not None:
+    def _plan(self, schedule: ChannelSchedule, channel: ChannelSettings) -> None:
+        scheduler = self.schedulers.get(schedule.kind)
+        if scheduler is not None:
             wanted = channel.ref.platform in self.platforms
-            self.pair_scheduler.set_plan(
-                channel.id, self.pairings.plan(channel) if wanted else None
-            )
+            scheduler.set_plan(channel.id, schedule.plan(channel) if wanted else None)
 
     def _pairing_stored(self, channel_id: int, stored: StoredPairing | None) -> None:
         """Another replica changed the channel's pairing slot: kept and planned here too."""
         if stored is not None:
             self.pairings.stored(stored)
-            self._plan_pairing(stored.channel)
+            for schedule in self.schedules:
+                if isinstance(schedule, ChannelSchedule) and schedule.kind == PAIR_JOB:
+                    self._plan(schedule, stored.channel)
 
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now
@@ -580,9 +361,12 @@ class QuizService:
         channels = self._channels_here
         timers = (
             channel_timer(channels, question_plan, self.slots.post_slot),
-            channel_timer(channels, self.recaps.plan, self.recaps.on_slot),
-            channel_timer(channels, self.pairings.plan, self.pairings.on_slot),
-            Timer(self.reminders.plans, self.reminders.on_slot),
+            *(
+                channel_timer(channels, s.plan, s.on_slot)
+                if isinstance(s, ChannelSchedule)
+                else Timer(s.plans, s.on_slot)
+                for s in self.schedules
+            ),
         )
         passing = PassingTime(self.clock, timers, self._next_action_due, self.settle)
         return await passing.wait(duration, at_each)

@@ -34,13 +34,8 @@ Settle = Callable[[], Awaitable[object]]
 def schedulers_of(service: QuizService) -> tuple[QuizScheduler, ...]:
     """The service's schedulers (rounds, recaps, pairing, reminders); a service built
     without background work has none."""
-    found = (
-        service.scheduler,
-        service.recap_scheduler,
-        service.pair_scheduler,
-        service.reminders.scheduler,
-    )
-    return tuple(s for s in found if s is not None)
+    rounds = () if service.scheduler is None else (service.scheduler,)
+    return (*rounds, *service.schedulers.values())
 
 
 class SchedulerTime:

@@ -171,7 +171,9 @@ FEATURES = sorted(
 APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings", "bot.features")
 # The machinery every feature plugs into: it imports the kernel and itself, never a feature
 # (the composition root, bot/features.py, gives it what the features declare).
-MACHINERY = ("outbox", "commands")
+# (scheduling: what a schedule is, when it fires, the scheduler that fires it; a feature's
+# face declares its schedules with it, and a channel's question slots are the rounds')
+MACHINERY = ("outbox", "commands", "scheduling")
 
 
 def module_name(path: Path) -> str:
@@ -258,8 +260,9 @@ def test_the_internals_rule_sees_what_it_forbids(source: str, importer: str, rea
 
 @pytest.mark.parametrize("package", MACHINERY)
 def test_the_machinery_imports_no_feature(package: str) -> None:
-    """The outbox keeps claims, retries, pacing and ordering, and the command machinery
-    parses and runs: each feature brings its performers and subcommands to them."""
+    """The outbox keeps claims, retries, pacing and ordering, the command machinery parses
+    and runs, the scheduler fires slots: each feature brings its performers, subcommands
+    and schedules to them."""
     allowed = (KERNEL, f"bot.{package}")
     sources = list((ROOT / "bot" / package).rglob("*.py"))
     reached = {
@@ -273,8 +276,8 @@ def test_the_machinery_imports_no_feature(package: str) -> None:
 
 
 def test_the_features_face_type_imports_no_feature() -> None:
-    """``bot/feature.py`` (what a feature declares) stands on the kernel and the command
-    machinery; only ``bot/features.py`` lists the features."""
+    """``bot/feature.py`` (what a feature declares) stands on the kernel and the machinery
+    (commands, outbox, scheduler); only ``bot/features.py`` lists the features."""
     source = (ROOT / "bot" / "feature.py").read_text(encoding="utf-8")
     reached = {
         m

@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
-from bot.away.commands import AWAY
-from bot.feature import Feature, Listed
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.away.commands import AWAY, AwayCommands
+from bot.away.store import AwayStore
+from bot.feature import Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.config import QuizConfig
+from bot.kernel.members import MemberIds
+
+
+class AwayStores(Protocol):
+    @property
+    def away(self) -> AwayStore: ...
+    @property
+    def answers(self) -> MemberIds: ...
+
+
+class AwayDeps(Protocol):
+    @property
+    def store(self) -> AwayStores: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> QuizConfig: ...
+
+
+def build(deps: AwayDeps) -> Parts:
+    store = deps.store
+    commands = AwayCommands(store.away, store.answers, deps.clock, deps.config.default_timezone)
+    return Parts(handlers=(commands,))
+
+
+FEATURE: Feature[AwayDeps] = Feature(
     "away",
     subcommands=(Listed(130, AWAY),),
+    build=build,
 )

@@ -2,11 +2,37 @@
 
 from __future__ import annotations
 
-from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST
-from bot.bank.suggestion_forms import opens_form
-from bot.feature import Feature, Listed
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.bank.catalog import WorkspaceCatalog
+from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST, BankCommands
+from bot.bank.review_cards import REVIEW_ACTIONS
+from bot.bank.review_desk import ReviewDesk
+from bot.bank.suggestion_forms import opens_form
+from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
+from questions.catalog import Catalog
+
+
+class BankDeps(Protocol):
+    @property
+    def desk(self) -> ReviewDesk: ...
+    @property
+    def questions(self) -> WorkspaceCatalog: ...
+    @property
+    def catalog(self) -> Catalog: ...
+
+
+def build(deps: BankDeps) -> Parts:
+    desk = deps.desk
+    return Parts(
+        handlers=(BankCommands(desk, deps.questions, deps.catalog),),
+        buttons=(ButtonRoute(desk.on_button, lambda e: e.action in REVIEW_ACTIONS),),
+        # the desk's forms (a suggestion, an edit) are every form no other feature claims
+        forms=(FormRoute(desk.on_form),),
+    )
+
+
+FEATURE: Feature[BankDeps] = Feature(
     "bank",
     subcommands=(
         Listed(190, PACKS),
@@ -15,4 +41,5 @@ FEATURE = Feature(
         Listed(290, REVIEW),
     ),
     opens_form=opens_form,
+    build=build,
 )

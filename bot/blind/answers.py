@@ -18,10 +18,12 @@ import logging
 
 from bot.blind.posts import placeholder
 from bot.kernel import cards as kernel_cards
+from bot.kernel.clock import Clock
 from bot.kernel.errors import PlatformError, Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit, Reply
 from bot.kernel.forms import FieldProblem, Form, FormField
 from bot.kernel.log_context import about
+from bot.kernel.metrics import Metrics
 from bot.kernel.models import (
     ActionKind,
     AnswerDraft,
@@ -36,6 +38,7 @@ from bot.kernel.models import (
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Field, Response
+from bot.kernel.scoring import ScoringRules
 from bot.rounds import cards
 from bot.rounds.engine import QuizEngine
 from bot.rounds.store import AnswerStore, RoundStore
@@ -126,8 +129,20 @@ class BlindAnswers:
     """Takes blind answers (the form, ``/quiz answer``) and hints at blind mode to members
     who reply in the thread. Holds no state of its own: the store is the truth."""
 
-    def __init__(self, engine: QuizEngine, rounds: RoundStore, answers: AnswerStore) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        rounds: RoundStore,
+        answers: AnswerStore,
+        *,
+        clock: Clock,
+        scoring: ScoringRules,
+        metrics: Metrics,
+    ) -> None:
         self._engine = engine
+        self._clock = clock
+        self._scoring = scoring
+        self._metrics = metrics
         self._rounds = rounds
         self._answers = answers
 
@@ -179,14 +194,13 @@ class BlindAnswers:
         if problem is not None:
             raise Refused(f"{problem} E.g. `/quiz answer Shard the KV cache by head`.")
         quiz, round_ = await self._answerable(channel, round_id)
-        engine = self._engine
-        now = engine.clock.now()
+        now = self._clock.now()
         member_id = await self._answers.member_id(member)
         await self._blind_answer_so_far(round_, member_id)  # refused after a reply in the thread
         message_id = placeholder(member_id)
         changed = await self._answers.edit_blind_answer(round_.id, message_id, text, now)
         if not changed:
-            rules = engine.config.scoring
+            rules = self._scoring
             result = await self._answers.record_answer(
                 AnswerDraft(
                     event_id=f"{EVENT_PREFIX}{event_id}",
@@ -201,7 +215,7 @@ class BlindAnswers:
                     bonus_before_reveal=rules.before_reveal_bonus,
                 )
             )
-            engine.metrics.answer_recorded(channel.platform, result.outcome.value)
+            self._metrics.answer_recorded(channel.platform, result.outcome.value)
             if result.outcome is AnswerOutcome.DUPLICATE:
                 # an answer is there (a racing submission was first, or the change above was
                 # too late: the reveal or the close may be posting the answer as it stands)
@@ -239,7 +253,7 @@ class BlindAnswers:
         waiting = [
             a for a in await self._answers.waiting_blind_answers(round_.id) if a.message_id == mine
         ]
-        now = self._engine.clock.now()
+        now = self._clock.now()
         # the text first: a crash before the message id is recorded leaves a blind answer
         # that this reply, delivered again, takes over once more
         if not waiting or not await self._answers.edit_blind_answer(

@@ -2,11 +2,57 @@
 
 from __future__ import annotations
 
-from bot.channels.commands import CONFIG, PAUSE, RESUME, TOPICS
-from bot.channels.schedule_subcommand import SCHEDULE
-from bot.feature import Feature, Listed
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.bank.catalog import WorkspaceCatalog
+from bot.blind.answers import BlindAnswers
+from bot.channels.commands import CONFIG, PAUSE, RESUME, TOPICS, ChannelCommands
+from bot.channels.editor import ChannelSettingsEditor
+from bot.channels.schedule_subcommand import SCHEDULE
+from bot.feature import Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.config import QuizConfig
+from bot.rounds.engine import QuizEngine
+from bot.scheduling.skipped_days import SkippedDayStore
+
+
+class ChannelsStores(Protocol):
+    @property
+    def skipped_days(self) -> SkippedDayStore: ...
+
+
+class ChannelsDeps(Protocol):
+    @property
+    def store(self) -> ChannelsStores: ...
+    @property
+    def settings(self) -> ChannelSettingsEditor: ...
+    @property
+    def engine(self) -> QuizEngine: ...
+    @property
+    def questions(self) -> WorkspaceCatalog: ...
+    @property
+    def blind(self) -> BlindAnswers: ...
+    @property
+    def config(self) -> QuizConfig: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+def build(deps: ChannelsDeps) -> Parts:
+    engine = deps.engine
+    commands = ChannelCommands(
+        settings=deps.settings,
+        questions=deps.questions,
+        blind=deps.blind,
+        config=deps.config,
+        clock=deps.clock,
+        skipped_days=deps.store.skipped_days,
+        retime_open_round=engine.retime_open_round,
+    )
+    return Parts(handlers=(commands,))
+
+
+FEATURE: Feature[ChannelsDeps] = Feature(
     "channels",
     subcommands=(
         Listed(170, TOPICS),
@@ -15,4 +61,5 @@ FEATURE = Feature(
         Listed(270, RESUME),
         Listed(300, CONFIG),
     ),
+    build=build,
 )

@@ -2,14 +2,79 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.learning.commands import GOAL, GRADE, ME
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.away.store import AwayStore
+from bot.feature import Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.config import QuizConfig
+from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
+from bot.pairing.store import PairStore
+from bot.practice.sessions import PracticeSessions
+from bot.recaps.weekly import WeeklyRecaps
+from bot.reviews.store import ReviewStore
+from bot.rounds.store import AnswerStore, ReportStore, RoundStore
+
+
+class LearningStores(Protocol):
+    @property
+    def answers(self) -> AnswerStore: ...
+    @property
+    def rounds(self) -> RoundStore: ...
+    @property
+    def reports(self) -> ReportStore: ...
+    @property
+    def away(self) -> AwayStore: ...
+    @property
+    def reviews(self) -> ReviewStore: ...
+    @property
+    def pairs(self) -> PairStore: ...
+
+
+class LearningDeps(Protocol):
+    @property
+    def store(self) -> LearningStores: ...
+    @property
+    def learning(self) -> LearningService: ...
+    @property
+    def grading(self) -> RoundGrading: ...
+    @property
+    def practice(self) -> PracticeSessions: ...
+    @property
+    def recaps(self) -> WeeklyRecaps: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> QuizConfig: ...
+
+
+def build(deps: LearningDeps) -> Parts:
+    store = deps.store
+    commands = LearningCommands(
+        learning=deps.learning,
+        grading=deps.grading,
+        practice=deps.practice,
+        recaps=deps.recaps,
+        members=store.answers,
+        rounds=store.rounds,
+        reports=store.reports,
+        away=store.away,
+        clock=deps.clock,
+        default_timezone=deps.config.default_timezone,
+        reviews=store.reviews,
+        pairs=store.pairs,
+    )
+    return Parts(handlers=(commands,))
+
+
+FEATURE: Feature[LearningDeps] = Feature(
     "learning",
     subcommands=(
         Listed(20, ME),
         Listed(30, GRADE),
         Listed(60, GOAL),
     ),
+    build=build,
 )

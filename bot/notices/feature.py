@@ -2,10 +2,42 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.notices.commands import NOTIFY
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.notices.commands import NOTIFY, NoticeCommands
+from bot.notices.performers import NoticePerformers
+from bot.notices.store import NoticeStore
+from bot.rounds.store import AnswerStore
+
+
+class NoticesStores(Protocol):
+    @property
+    def notices(self) -> NoticeStore: ...
+    @property
+    def answers(self) -> AnswerStore: ...
+
+
+class NoticesDeps(Protocol):
+    @property
+    def store(self) -> NoticesStores: ...
+    @property
+    def notices(self) -> NoticePerformers: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+def build(deps: NoticesDeps) -> Parts:
+    store = deps.store
+    return Parts(
+        handlers=(NoticeCommands(store.notices, store.answers, deps.clock),),
+        performers=deps.notices.performers(),
+    )
+
+
+FEATURE: Feature[NoticesDeps] = Feature(
     "notices",
     subcommands=(Listed(140, NOTIFY),),
+    build=build,
 )

@@ -2,10 +2,76 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.pairing.commands import PAIR
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.channels.editor import ChannelSettingsEditor
+from bot.feature import ChannelSchedule, Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.models import ActionKind, ChannelSettings
+from bot.learning.service import LearningService
+from bot.outbox.performers import StepPerformer
+from bot.pairing.commands import PAIR, PairCommands
+from bot.pairing.store import PairStore
+from bot.pairing.weekly import WeeklyPairings
+from bot.reminders.store import ReminderStore
+from bot.rounds.engine import QuizEngine
+from bot.rounds.store import AnswerStore
+
+# the scheduler job's name (a replica's change of a pairing slot replans this one)
+PAIR_JOB = "pair"
+
+
+class PairingStores(Protocol):
+    @property
+    def pairs(self) -> PairStore: ...
+    @property
+    def answers(self) -> AnswerStore: ...
+    @property
+    def reminders(self) -> ReminderStore: ...
+
+
+class PairingDeps(Protocol):
+    @property
+    def store(self) -> PairingStores: ...
+    @property
+    def pairings(self) -> WeeklyPairings: ...
+    @property
+    def learning(self) -> LearningService: ...
+    @property
+    def settings(self) -> ChannelSettingsEditor: ...
+    @property
+    def engine(self) -> QuizEngine: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+def build(deps: PairingDeps) -> Parts:
+    store, pairings = deps.store, deps.pairings
+    commands = PairCommands(
+        pairings=pairings,
+        pairs=store.pairs,
+        members=store.answers,
+        reminders=store.reminders,
+        learning=deps.learning,
+        settings=deps.settings,
+        question_for=deps.engine.question_for,
+        clock=deps.clock,
+    )
+
+    async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await pairings.load(channels)
+        await pairings.catch_up(c for c in channels if c.ref.platform in platforms)
+
+    return Parts(
+        handlers=(commands,),
+        performers=(StepPerformer(ActionKind.PAIRING, pairings.perform),),
+        schedules=(ChannelSchedule(PAIR_JOB, begin, pairings.plan, pairings.on_slot),),
+    )
+
+
+FEATURE: Feature[PairingDeps] = Feature(
     "pairing",
     subcommands=(Listed(150, PAIR),),
+    build=build,
 )

@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.practice.commands import HINT, PRACTICE
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import ButtonRoute, Feature, Listed, Parts
+from bot.kernel.models import ActionKind
+from bot.outbox.performers import StepPerformer
+from bot.practice.commands import HINT, PRACTICE, PracticeCommands
+from bot.practice.sessions import PracticeSessions, is_practice_button
+
+
+class PracticeDeps(Protocol):
+    @property
+    def practice(self) -> PracticeSessions: ...
+
+
+def build(deps: PracticeDeps) -> Parts:
+    practice = deps.practice
+    return Parts(
+        handlers=(PracticeCommands(practice),),
+        buttons=(ButtonRoute(practice.on_button, is_practice_button),),
+        direct=practice.on_direct,
+        performers=(StepPerformer(ActionKind.PRACTICE_TIMER, practice.on_timer),),
+    )
+
+
+FEATURE: Feature[PracticeDeps] = Feature(
     "practice",
     subcommands=(
         Listed(70, PRACTICE),
         Listed(80, HINT),
     ),
+    build=build,
 )

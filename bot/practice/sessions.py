@@ -10,10 +10,13 @@ One open session per member; a session untouched for a day expires quietly.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.bank.rotation import eligible_questions
 from bot.kernel import cards
+from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, Refused, unknown_topic
 from bot.kernel.events import ButtonPress, DirectMessage
 from bot.kernel.grades import Grade
@@ -38,7 +41,6 @@ from bot.practice.timer import (
     waits_on_question,
 )
 from bot.rounds.cards import grade_of_action
-from bot.rounds.engine import QuizEngine
 from questions.pack import Difficulty, Question
 
 log = logging.getLogger(__name__)
@@ -63,20 +65,35 @@ def is_practice_button(press: ButtonPress) -> bool:
     return press.action in (NEXT_ACTION, HINT_ACTION) or session_of_value(press.value) is not None
 
 
+class PracticeEngine(Protocol):
+    """What sessions use of the round engine: the questions, the outbox queue and direct
+    messages (the engine offers them)."""
+
+    def question_for(self, channel: ChannelRef, question_id: int) -> Question | None: ...
+    def question_topics(self) -> Mapping[int, str]: ...
+    def question_difficulties(self) -> Mapping[int, Difficulty | None]: ...
+    async def queue(self, drafts: Sequence[OutboxDraft]) -> None: ...
+    async def send_direct(self, destination: ChannelRef, card: Card, key: str) -> None: ...
+
+
 class PracticeSessions:
     """Starts, advances, grades and ends members' private practice sessions."""
 
     def __init__(
         self,
-        engine: QuizEngine,
+        engine: PracticeEngine,
         *,
         sessions: PracticeStore,
         members: MemberIds,
         deliveries: DeliveryStore,
         learning: LearningService,
+        clock: Clock,
+        default_timezone: str,
         goal_hint: GoalHint | None = None,
     ) -> None:
         self._engine = engine
+        self._clock = clock
+        self._default_timezone = default_timezone
         self._goal_hint = goal_hint
         self._store = sessions
         self._members = members
@@ -97,7 +114,7 @@ class PracticeSessions:
         return await self._alive(await self._store.open_session_in(channel))
 
     async def _alive(self, session: PracticeSession | None) -> PracticeSession | None:
-        now = self._engine.clock.now()
+        now = self._clock.now()
         if session is not None and now - session.touched_at >= SESSION_LIFETIME:
             await self._store.close_session(session.id, "expired", now)
             log.info("practice session %d expired", session.id)
@@ -145,7 +162,7 @@ class PracticeSessions:
                 # the session began): queued again under their keys, each is sent once.
                 await self._engine.queue(self._opening(current))
             raise Refused(ALREADY_OPEN)
-        now = self._engine.clock.now()
+        now = self._clock.now()
         question_id = await self._learning.choose_practice(
             member_id, now, topic=topic, difficulty=difficulty
         )
@@ -179,7 +196,7 @@ class PracticeSessions:
         session = await self.current(member_id)
         if session is None:
             return Response(cards.info("No practice session is open."))
-        await self._store.close_session(session.id, "stopped", self._engine.clock.now())
+        await self._store.close_session(session.id, "stopped", self._clock.now())
         return Response(cards.info("Practice session ended."))
 
     async def on_direct(self, event: DirectMessage, platform: Platform) -> None:
@@ -208,7 +225,7 @@ class PracticeSessions:
         state = PracticeState.GRADE if last else PracticeState.ANSWER
         # Queued before the session moves on: if queuing fails, the answer delivered or
         # written again brings this step; queued twice (a racing answer) its key sends it once.
-        now = self._engine.clock.now()
+        now = self._clock.now()
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
@@ -248,10 +265,10 @@ class PracticeSessions:
             raise Refused("The outline is out already: every key point is in it.")
         if session.hints >= len(question.key_points):
             raise Refused("No more hints: you have every key point of this question.")
-        taken = await self._store.take_hint(session.id, self._engine.clock.now())
+        taken = await self._store.take_hint(session.id, self._clock.now())
         if taken is None:
             raise Refused(SESSION_OVER)
-        left = time_left(session, self._engine.clock.now())
+        left = time_left(session, self._clock.now())
         card = practice_cards.hint_card(question, min(taken, len(question.key_points)), left)
         await self._send(platform, session, f"hint:{taken}", card)
 
@@ -279,7 +296,7 @@ class PracticeSessions:
             step, state = "outline", PracticeState.GRADE
         # Queued under the key an answer's step has: whichever comes first is the one sent.
         await self._send(platform, session, step, card)
-        if await self._store.run_out(session.id, state, self._engine.clock.now()):
+        if await self._store.run_out(session.id, state, self._clock.now()):
             log.info("practice session %d: time ran out", session.id)
 
     @staticmethod
@@ -298,7 +315,7 @@ class PracticeSessions:
         if session.hints and grade is Grade.NAILED:  # a hint taken: "good" at best
             grade = Grade.GOOD
             note += 'With a hint taken, "good" is the best grade. '
-        now = self._engine.clock.now()
+        now = self._clock.now()
         try:
             # The session closes in the grade's transaction: never closed without its grade.
             result = await self._learning.grade(
@@ -306,7 +323,7 @@ class PracticeSessions:
             )
         except SessionOver:
             raise Refused(SESSION_OVER) from None
-        zone = self._engine.config.default_timezone
+        zone = self._default_timezone
         card = practice_cards.graded_card(grade, result.card.due, zone, session.id, note)
         await self._send(platform, session, "graded", card)
 

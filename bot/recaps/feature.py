@@ -2,10 +2,51 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.recaps.commands import RECAP
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.channels.editor import ChannelSettingsEditor
+from bot.feature import ChannelSchedule, Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.models import ChannelSettings
+from bot.recaps.commands import RECAP, RecapCommands
+from bot.recaps.performer import RecapPost
+from bot.recaps.store import RecapStore
+from bot.recaps.weekly import WeeklyRecaps
+
+
+class RecapsStores(Protocol):
+    @property
+    def recaps(self) -> RecapStore: ...
+
+
+class RecapsDeps(Protocol):
+    @property
+    def store(self) -> RecapsStores: ...
+    @property
+    def recaps(self) -> WeeklyRecaps: ...
+    @property
+    def settings(self) -> ChannelSettingsEditor: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+def build(deps: RecapsDeps) -> Parts:
+    recaps, clock = deps.recaps, deps.clock
+
+    async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await recaps.load(channels)
+        await recaps.catch_up(c for c in channels if c.ref.platform in platforms)
+
+    return Parts(
+        handlers=(RecapCommands(recaps, deps.settings, clock),),
+        performers=(RecapPost(recaps.card, deps.store.recaps, clock).performer(),),
+        schedules=(ChannelSchedule("recap", begin, recaps.plan, recaps.on_slot),),
+    )
+
+
+FEATURE: Feature[RecapsDeps] = Feature(
     "recaps",
     subcommands=(Listed(280, RECAP),),
+    build=build,
 )

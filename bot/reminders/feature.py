@@ -2,10 +2,48 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.reminders.commands import REMIND
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import Feature, Listed, OwnSchedule, Parts
+from bot.kernel.config import QuizConfig
+from bot.kernel.models import ChannelSettings
+from bot.reminders.commands import REMIND, ReminderCommands
+from bot.reminders.daily import DailyReminders
+from bot.rounds.store import AnswerStore
+from bot.scheduling.scheduler import QuizScheduler
+
+
+class RemindersStores(Protocol):
+    @property
+    def answers(self) -> AnswerStore: ...
+
+
+class RemindersDeps(Protocol):
+    @property
+    def store(self) -> RemindersStores: ...
+    @property
+    def reminders(self) -> DailyReminders: ...
+    @property
+    def config(self) -> QuizConfig: ...
+
+
+def build(deps: RemindersDeps) -> Parts:
+    reminders = deps.reminders
+    commands = ReminderCommands(reminders, deps.store.answers, deps.config.default_timezone)
+
+    async def begin(_channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
+        await reminders.catch_up(await reminders.load(platforms))
+
+    def fired_by(scheduler: QuizScheduler | None) -> None:
+        reminders.scheduler = scheduler
+
+    schedule = OwnSchedule("remind", begin, reminders.plans, reminders.on_slot, fired_by)
+    return Parts(handlers=(commands,), schedules=(schedule,))
+
+
+FEATURE: Feature[RemindersDeps] = Feature(
     "reminders",
     subcommands=(Listed(100, REMIND),),
+    build=build,
 )

@@ -2,11 +2,54 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.reviews.commands import BEST, COVERED, RATE
-from bot.reviews.forms import opens_form
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
+from bot.kernel.events import ButtonPress
+from bot.kernel.platform import Platform
+from bot.kernel.render import Response
+from bot.reviews.commands import BEST, COVERED, RATE, ReviewCommands
+from bot.reviews.forms import PEER_FORMS, opens_form
+from bot.reviews.peer import PeerReviews
+from bot.reviews.performer import BestAnswerPost
+from bot.reviews.store import ReviewStore
+from bot.rounds import cards
+from bot.rounds.store import AnswerStore
+
+
+class ReviewsStores(Protocol):
+    @property
+    def reviews(self) -> ReviewStore: ...
+    @property
+    def answers(self) -> AnswerStore: ...
+
+
+class ReviewsDeps(Protocol):
+    @property
+    def store(self) -> ReviewsStores: ...
+    @property
+    def peer_reviews(self) -> PeerReviews: ...
+
+
+def build(deps: ReviewsDeps) -> Parts:
+    reviews = deps.peer_reviews
+
+    async def on_button(event: ButtonPress, platform: Platform) -> Response | None:
+        return await reviews.on_button(event)
+
+    return Parts(
+        handlers=(ReviewCommands(reviews),),
+        buttons=(
+            ButtonRoute(
+                on_button, lambda e: e.action in (cards.CHECKLIST_ACTION, cards.REVIEW_ACTION)
+            ),
+        ),
+        forms=(FormRoute(reviews.on_form, lambda e: e.kind in PEER_FORMS),),
+        performers=(BestAnswerPost(deps.store.reviews, deps.store.answers).performer(),),
+    )
+
+
+FEATURE: Feature[ReviewsDeps] = Feature(
     "reviews",
     subcommands=(
         Listed(40, COVERED),
@@ -14,4 +57,5 @@ FEATURE = Feature(
         Listed(240, BEST),
     ),
     opens_form=opens_form,
+    build=build,
 )

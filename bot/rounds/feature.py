@@ -2,10 +2,82 @@
 
 from __future__ import annotations
 
-from bot.feature import Feature, Listed
-from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS
+from typing import Protocol
 
-FEATURE = Feature(
+from bot.feature import ButtonRoute, Feature, Listed, Parts
+from bot.kernel.clock import Clock
+from bot.kernel.events import ButtonPress
+from bot.kernel.platform import Platform
+from bot.kernel.render import Response
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
+from bot.learning.store import LearningStore
+from bot.member_data.readiness import Readiness
+from bot.member_data.store import MemberDataStore
+from bot.outbox.worker import OutboxWorker
+from bot.rounds.buttons import RoundButtons
+from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS, RoundCommands
+from bot.rounds.engine import QuizEngine
+from bot.rounds.performers import BeforeOutline, RoundPerformers
+from bot.rounds.store import ReportStore, RoundStore
+from bot.rounds.timed_steps import TimedSteps
+
+
+class RoundsStores(Protocol):
+    @property
+    def rounds(self) -> RoundStore: ...
+    @property
+    def reports(self) -> ReportStore: ...
+    @property
+    def member_data(self) -> MemberDataStore: ...
+    @property
+    def learning(self) -> LearningStore: ...
+
+
+class RoundsDeps(Protocol):
+    @property
+    def store(self) -> RoundsStores: ...
+    @property
+    def engine(self) -> QuizEngine: ...
+    @property
+    def learning(self) -> LearningService: ...
+    @property
+    def grading(self) -> RoundGrading: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def outbox(self) -> OutboxWorker: ...
+    @property
+    def timed(self) -> TimedSteps: ...
+    @property
+    def before_outline(self) -> BeforeOutline: ...
+
+
+def build(deps: RoundsDeps) -> Parts:
+    store, engine = deps.store, deps.engine
+    readiness = Readiness(store.member_data, store.learning, engine.questions.graded_topics)
+    buttons = RoundButtons(engine, store.rounds, deps.grading.grade)
+    performers = RoundPerformers(
+        rounds=store.rounds,
+        question_for=engine.question_for,
+        timed=deps.timed,
+        clock=deps.clock,
+        hand_over=deps.outbox.hand_over,
+        before_outline=deps.before_outline,
+    )
+
+    async def on_press(event: ButtonPress, platform: Platform) -> Response:
+        return await buttons.on_press(event)
+
+    return Parts(
+        handlers=(RoundCommands(engine, store.rounds, store.reports, deps.learning, readiness),),
+        # a round's buttons are every button no other feature claims
+        buttons=(ButtonRoute(on_press),),
+        performers=performers.performers(),
+    )
+
+
+FEATURE: Feature[RoundsDeps] = Feature(
     "rounds",
     subcommands=(
         Listed(10, LEADERBOARD),
@@ -14,4 +86,5 @@ FEATURE = Feature(
         Listed(230, REVEAL),
         Listed(250, SKIP),
     ),
+    build=build,
 )

@@ -31,7 +31,7 @@ async def channel_id(quiz: QuizHarness) -> int:
 
 
 def next_pairing(quiz: QuizHarness, channel: int) -> datetime | None:
-    scheduler = quiz.service.pair_scheduler
+    scheduler = quiz.service.schedulers.get("pair")
     assert scheduler is not None
     return scheduler.next_run(channel)
 
@@ -40,7 +40,7 @@ async def fire_pairing(quiz: QuizHarness, channel: int, slot: datetime) -> None:
     """The replica's pairing job fires at ``slot`` (it hands the slot due at the clock's
     time to the channels of that slot), then its outbox runs."""
     quiz.clock.set(slot)
-    scheduler = quiz.service.pair_scheduler
+    scheduler = quiz.service.schedulers.get("pair")
     assert scheduler is not None
     job = scheduler.job_for(channel)
     assert job is not None, f"replica has no pairing job for channel {channel}"

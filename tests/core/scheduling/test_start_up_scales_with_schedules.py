@@ -124,9 +124,9 @@ async def test_the_scheduler_keeps_one_apscheduler_job_for_any_number_of_schedul
 ) -> None:
     await add_channels(db_path, 120, catalog)
     async with started(db_path, platform, catalog) as service:
-        assert service.scheduler is not None and service.recap_scheduler is not None
+        assert service.scheduler is not None and "recap" in service.schedulers
         assert len(service.scheduler._scheduler.get_jobs()) == 1
-        assert len(service.recap_scheduler._scheduler.get_jobs()) == 1
+        assert len(service.schedulers["recap"]._scheduler.get_jobs()) == 1
         # each channel still fires at its own slot: 07:00 UTC, 07:01 in Berlin (06:01 UTC)
         assert service.scheduler.next_run(1) == datetime(2031, 1, 19, 7, 0, tzinfo=UTC)
         assert service.scheduler.next_run(2) == datetime(2031, 1, 19, 6, 1, tzinfo=UTC)
@@ -160,12 +160,12 @@ async def test_slots_an_outage_skipped_are_one_warning_for_all_channels(
     await add_channels(db_path, 30, catalog)
     # back two days later, at noon: each channel's slot of yesterday and of today's
     # morning passed beyond the grace window (the channels' slots are 07:00 to 07:29 local)
-    with caplog.at_level(logging.WARNING, logger="bot.scheduling.slots"):
+    with caplog.at_level(logging.WARNING, logger="bot.rounds.slots"):
         async with started(
             db_path, platform, catalog, background=False, at=SATURDAY + timedelta(days=2)
         ):
             pass
-    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.scheduling.slots"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.rounds.slots"]
     assert len(warnings) == 1, warnings
     assert "missed slot(s) of 30 channel(s)" in warnings[0]
     assert "older than the 6 h grace window skipped" in warnings[0]
@@ -182,8 +182,8 @@ async def test_slots_an_outage_skipped_are_warned_about_once_not_at_every_start(
     for hours in (8, 9, 10):  # every slot beyond the grace; started again before the next
         caplog.clear()
         back = SATURDAY + timedelta(days=2, hours=hours)
-        with caplog.at_level(logging.WARNING, logger="bot.scheduling.slots"):
+        with caplog.at_level(logging.WARNING, logger="bot.rounds.slots"):
             async with started(db_path, platform, catalog, background=False, at=back):
                 pass
-        warned.append(any(r.name == "bot.scheduling.slots" for r in caplog.records))
+        warned.append(any(r.name == "bot.rounds.slots" for r in caplog.records))
     assert warned == [True, False, False]

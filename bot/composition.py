@@ -1,0 +1,224 @@
+"""The features' shared services, built once and offered to every feature's build.
+
+:class:`Core` is the one value each face's ``build`` is given (see :mod:`bot.feature`);
+each face names, in a Protocol of its own, the few members of it that it uses, and mypy
+checks that :class:`Core` offers them. :mod:`bot.service` builds it and loops over
+:data:`bot.features.FEATURES`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from bot.away.periods import is_away as away_on
+from bot.bank.catalog import WorkspaceCatalog
+from bot.bank.review_desk import ReviewDesk
+from bot.blind.answers import BlindAnswers
+from bot.blind.performer import BlindAnswerPosts
+from bot.channels.editor import ChannelSettingsEditor
+from bot.kernel.clock import Clock
+from bot.kernel.config import QuizConfig
+from bot.kernel.metrics import Metrics
+from bot.kernel.models import ChannelSettings
+from bot.kernel.platform import Platform
+from bot.learning.goal_hint import GoalHint
+from bot.learning.grading import RoundGrading
+from bot.learning.service import LearningService
+from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.service import MemberDataService
+from bot.notices.performers import NoticePerformers
+from bot.notices.sender import NoticeSender
+from bot.outbox.worker import OutboxWorker
+from bot.pairing.weekly import IsAway, WeeklyPairings
+from bot.practice.sessions import PracticeSessions
+from bot.recaps.weekly import WeeklyRecaps
+from bot.reminders.daily import DailyReminders
+from bot.reviews.peer import PeerReviews
+from bot.rounds.engine import QuizEngine
+from bot.rounds.performers import BeforeOutline
+from bot.rounds.timed_steps import TimedSteps
+from bot.store import Store
+from questions.catalog import Catalog
+
+
+@dataclass(frozen=True, slots=True)
+class Core:
+    """What the features are built from: the kernel's collaborators and the services more
+    than one feature uses."""
+
+    store: Store
+    clock: Clock
+    # the questions of each workspace (bundled, own, overridden), kept current by the engine
+    questions: WorkspaceCatalog
+    catalog: Catalog
+    config: QuizConfig
+    platforms: Mapping[str, Platform]
+    outbox: OutboxWorker
+    engine: QuizEngine
+    learning: LearningService
+    grading: RoundGrading
+    recaps: WeeklyRecaps
+    pairings: WeeklyPairings
+    practice: PracticeSessions
+    reminders: DailyReminders
+    desk: ReviewDesk
+    blind: BlindAnswers
+    member_data: MemberDataService
+    home: HomePages
+    peer_reviews: PeerReviews
+    notices: NoticePerformers
+    timed: TimedSteps
+    before_outline: BeforeOutline
+    settings: ChannelSettingsEditor
+
+
+def build_core(
+    *,
+    store: Store,
+    platforms: Mapping[str, Platform],
+    catalog: Catalog,
+    clock: Clock,
+    config: QuizConfig,
+    rng: random.Random,
+    metrics: Metrics,
+    outbox: OutboxWorker,
+    channel_changed: Callable[[ChannelSettings], None],
+    is_away: IsAway | None = None,
+) -> Core:
+    engine = QuizEngine(
+        store=store,
+        catalog=catalog,
+        clock=clock,
+        config=config,
+        rng=rng,
+        wake_outbox=outbox.wake,
+        hand_over=outbox.hand_over,
+        metrics=metrics,
+    )
+    learning = LearningService(
+        store.learning,
+        engine.question_topics,
+        graded_topics=engine.questions.graded_topics,
+        question_difficulties=engine.question_difficulties,
+    )
+    recaps = WeeklyRecaps(
+        recaps=store.recaps,
+        channels=store.channels,
+        meta=store.meta,
+        memory=learning,
+        skipped_days=store.skipped_days,
+        away=store.away,
+        clock=clock,
+        wake_outbox=outbox.wake,
+    )
+
+    async def member_away(member_id: int, day: date) -> bool:
+        """Whether the member (by store id) is away on ``day`` (``/quiz away``)."""
+        return away_on(await store.away.until_for_member(member_id), day)
+
+    pairings = WeeklyPairings(
+        pairs=store.pairs,
+        channels=store.channels,
+        learning=learning,
+        question_for=engine.question_for,
+        question_topics=engine.question_topics,
+        send_direct=engine.send_direct,
+        clock=clock,
+        wake_outbox=outbox.wake,
+        is_away=is_away or member_away,
+    )
+    practice = PracticeSessions(
+        engine,
+        sessions=store.practice,
+        members=store.answers,
+        deliveries=store.deliveries,
+        learning=learning,
+        clock=clock,
+        default_timezone=config.default_timezone,
+        goal_hint=GoalHint(store.meta),
+    )
+    reminders = DailyReminders(
+        reminders=store.reminders,
+        learning=store.learning,
+        away=store.away,
+        clock=clock,
+        send_direct=engine.send_direct,
+    )
+    grading = RoundGrading(learning, store.answers, clock)
+    timed = TimedSteps(store.skipped_days)
+    sender = NoticeSender(
+        notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
+    )
+    return Core(
+        store=store,
+        clock=clock,
+        questions=engine.questions,
+        catalog=catalog,
+        config=config,
+        platforms=platforms,
+        outbox=outbox,
+        engine=engine,
+        learning=learning,
+        grading=grading,
+        recaps=recaps,
+        pairings=pairings,
+        practice=practice,
+        reminders=reminders,
+        desk=ReviewDesk(
+            engine,
+            bank=store.bank,
+            rounds=store.rounds,
+            members=store.answers,
+            channels=store.channels,
+        ),
+        blind=BlindAnswers(
+            engine,
+            store.rounds,
+            store.answers,
+            clock=clock,
+            scoring=config.scoring,
+            metrics=metrics,
+        ),
+        member_data=MemberDataService(
+            store.member_data,
+            store.learning,
+            engine.question_for,
+            lambda member_id: reminders.stored(member_id, None),
+        ),
+        home=HomePages(
+            data=store.member_data,
+            learning=learning,
+            channels=store.channels,
+            rounds=store.rounds,
+            reports=store.reports,
+            recaps=recaps,
+            away=store.away,
+            clock=clock,
+            # the member settings the page shows a switch for: add a new one here
+            switches=(
+                ReminderSwitch(store.reminders),
+                NoticeSwitch(store.notices, store.member_data, store.channels),
+                AwaySwitch(store.away, clock),
+            ),
+            default_timezone=config.default_timezone,
+        ),
+        peer_reviews=PeerReviews(
+            reviews=store.reviews,
+            answers=store.answers,
+            rounds=store.rounds,
+            learning=learning,
+            grading=grading,
+            members=store.answers,
+            question_of=engine.question_for,
+            wake_outbox=outbox.wake,
+            clock=clock,
+            channel_of=engine.channel,
+        ),
+        notices=NoticePerformers(sender, timed, clock, outbox.wake),
+        timed=timed,
+        before_outline=BlindAnswerPosts(store.answers, config.vote_emoji).post_waiting,
+        settings=ChannelSettingsEditor(engine.save_channel, channel_changed),
+    )
