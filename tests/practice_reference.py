@@ -1,7 +1,7 @@
 """The practice choice as it was computed before it was made fast: the member's whole grade
 log read for the pace, and every question's forecast through the recursive arithmetic of
 ``bot.learning._practice_forecast`` as it stood then. Kept as the reference the fast path must agree
-with exactly (tests/core/test_practice_choice_is_unchanged.py) and as the "before" of
+with exactly (tests/storage/test_practice_choice_is_unchanged.py) and as the "before" of
 bench/practice_choice.py."""
 
 from __future__ import annotations
