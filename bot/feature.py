@@ -130,6 +130,9 @@ class Feature(Generic[Deps]):
     opens_form: OpensForm | None = None
     # its running parts, given what it uses
     build: Callable[[Deps], Parts] | None = None
+    # its own store aggregates: their names on the Store (bot/store.py), which a backend
+    # implements (a test checks that every aggregate there is one feature's or the core's)
+    aggregates: tuple[str, ...] = ()
     # the tables it owns that name a member, each erased or kept (a test reads the schema
     # for every column that names a member and fails for a table no feature accounts for)
     member_tables: tuple[MemberTable, ...] = ()

@@ -38,5 +38,6 @@ FEATURE: Feature[AwayDeps] = Feature(
     "away",
     subcommands=(Listed(130, AWAY),),
     build=build,
+    aggregates=("away",),
     member_tables=(ErasedTable("away_periods", "by workspace and platform member id"),),
 )

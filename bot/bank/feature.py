@@ -42,6 +42,7 @@ FEATURE: Feature[BankDeps] = Feature(
     ),
     opens_form=opens_form,
     build=build,
+    aggregates=("bank",),
     member_tables=(
         ErasedTable("bonuses"),
         ErasedTable("flags"),

@@ -77,6 +77,7 @@ FEATURE: Feature[LearningDeps] = Feature(
         Listed(60, GOAL),
     ),
     build=build,
+    aggregates=("learning",),
     member_tables=(
         ErasedTable("grades"),
         ErasedTable("member_cards"),

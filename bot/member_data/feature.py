@@ -28,6 +28,7 @@ FEATURE: Feature[MemberDataDeps] = Feature(
         Listed(120, FORGET),
     ),
     build=build,
+    aggregates=("member_data",),
     # the core's own tables (members, the outbox, inbound event ids) belong to no feature:
     # the erasure, which reaches across all of them, accounts for them here
     member_tables=(

@@ -40,5 +40,6 @@ FEATURE: Feature[NoticesDeps] = Feature(
     "notices",
     subcommands=(Listed(140, NOTIFY),),
     build=build,
+    aggregates=("notices",),
     member_tables=(ErasedTable("notice_members", "the channels they asked to be told of"),),
 )

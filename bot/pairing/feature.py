@@ -74,6 +74,7 @@ FEATURE: Feature[PairingDeps] = Feature(
     "pairing",
     subcommands=(Listed(150, PAIR),),
     build=build,
+    aggregates=("pairs",),
     member_tables=(
         ErasedTable("pair_members", "their opt-in to mock interviews"),
         ErasedTable("pair_briefs", "the questions they were interviewed on"),

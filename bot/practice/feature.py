@@ -33,5 +33,6 @@ FEATURE: Feature[PracticeDeps] = Feature(
         Listed(80, HINT),
     ),
     build=build,
+    aggregates=("practice",),
     member_tables=(ErasedTable("practice_sessions"),),
 )

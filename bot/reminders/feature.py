@@ -46,5 +46,6 @@ FEATURE: Feature[RemindersDeps] = Feature(
     "reminders",
     subcommands=(Listed(100, REMIND),),
     build=build,
+    aggregates=("reminders",),
     member_tables=(ErasedTable("reminders"),),
 )

@@ -58,6 +58,7 @@ FEATURE: Feature[ReviewsDeps] = Feature(
     ),
     opens_form=opens_form,
     build=build,
+    aggregates=("reviews",),
     member_tables=(
         ErasedTable("answer_reviews", "reviews they wrote, and those of their answers"),
         ErasedTable("best_answers", "an answer of theirs marked the round's best"),

@@ -87,6 +87,7 @@ FEATURE: Feature[RoundsDeps] = Feature(
         Listed(250, SKIP),
     ),
     build=build,
+    aggregates=("rounds", "answers", "reports"),
     member_tables=(
         ErasedTable("answers", "their answers (blind ones included)"),
         ErasedTable("votes", "the votes others gave them"),
