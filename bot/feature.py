@@ -7,7 +7,7 @@ a form) all come from it, so a new feature adds its declaration and one line to 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -92,6 +92,27 @@ class Parts:
 
 
 @dataclass(frozen=True, slots=True)
+class ErasedTable:
+    """A table of the feature's that holds members' data: an erasure deletes the member's
+    rows from it (``MemberDataStore.erase_member``)."""
+
+    table: str
+    what: str = ""  # which of the member's rows, where that is not obvious
+
+
+@dataclass(frozen=True, slots=True)
+class KeptTable:
+    """A table (``pairs``) or one column of it (``pairs.interviewer_id``) that names a
+    member and keeps the row through an erasure, with the reason (nothing personal stays)."""
+
+    table: str
+    reason: str
+
+
+MemberTable = ErasedTable | KeptTable
+
+
+@dataclass(frozen=True, slots=True)
 class Listed:
     """A subcommand and where help lists it (lower first, across every feature)."""
 
@@ -109,6 +130,12 @@ class Feature(Generic[Deps]):
     opens_form: OpensForm | None = None
     # its running parts, given what it uses
     build: Callable[[Deps], Parts] | None = None
+    # its own store aggregates: their names on the Store (bot/store.py), which a backend
+    # implements (a test checks that every aggregate there is one feature's or the core's)
+    aggregates: tuple[str, ...] = ()
+    # the tables it owns that name a member, each erased or kept (a test reads the schema
+    # for every column that names a member and fails for a table no feature accounts for)
+    member_tables: tuple[MemberTable, ...] = ()
 
 
 def subcommands_in_help_order(features: Iterable[Feature[Deps]]) -> tuple[Subcommand, ...]:
@@ -118,6 +145,28 @@ def subcommands_in_help_order(features: Iterable[Feature[Deps]]) -> tuple[Subcom
     if len(set(ranks)) != len(ranks):
         raise ValueError("two subcommands share a place in help")
     return tuple(item.subcommand for item in listed)
+
+
+def erased_tables(features: Iterable[Feature[Deps]]) -> tuple[str, ...]:
+    """Every table an erasure deletes the member's rows from, across the features."""
+    return _once(
+        [t.table for f in features for t in f.member_tables if isinstance(t, ErasedTable)],
+        "erase",
+    )
+
+
+def kept_tables(features: Iterable[Feature[Deps]]) -> Mapping[str, str]:
+    """Every table (or ``table.column``) that names a member and is kept, with the reason."""
+    kept = [t for f in features for t in f.member_tables if isinstance(t, KeptTable)]
+    _once([t.table for t in kept], "keep")
+    return {t.table: t.reason for t in kept}
+
+
+def _once(tables: list[str], what: str) -> tuple[str, ...]:
+    twice = sorted({t for t in tables if tables.count(t) > 1})
+    if twice:
+        raise ValueError(f"two features {what} {', '.join(twice)}")
+    return tuple(tables)
 
 
 def may_open_form(features: Iterable[Feature[Deps]], event: Command | ButtonPress) -> bool:

@@ -2,7 +2,8 @@
 
 A new feature adds its face (``bot/<feature>/feature.py``, see :mod:`bot.feature`) and one
 line to :data:`FEATURES`. The ``/quiz`` registry (and the module-level names below, which
-the adapters use), the help's order and the events that may open a form come from it.
+the adapters use), the help's order, the events that may open a form and the tables an
+erasure deletes or keeps come from it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
 from bot.commands.registry import CommandRegistry, Family
 from bot.composition import Core
-from bot.feature import Feature, subcommands_in_help_order
+from bot.feature import Feature, erased_tables, kept_tables, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
 from bot.kernel.events import ButtonPress, Command
 from bot.learning.feature import FEATURE as LEARNING
@@ -42,6 +43,11 @@ FEATURES: tuple[Feature[Core], ...] = (
     MEMBER_DATA,
     CHANNELS,
 )
+
+# Every table an erasure deletes the member's rows from, and every table (or column) that
+# names a member and is kept, with the reason: what each face declares it owns.
+ERASED_TABLES = erased_tables(FEATURES)
+KEPT_TABLES = kept_tables(FEATURES)
 
 REGISTRY = CommandRegistry(subcommands_in_help_order(FEATURES))
 QUIZ_COMMANDS = REGISTRY.subcommands

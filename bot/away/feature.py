@@ -6,7 +6,7 @@ from typing import Protocol
 
 from bot.away.commands import AWAY, AwayCommands
 from bot.away.store import AwayStore
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
@@ -38,4 +38,6 @@ FEATURE: Feature[AwayDeps] = Feature(
     "away",
     subcommands=(Listed(130, AWAY),),
     build=build,
+    aggregates=("away",),
+    member_tables=(ErasedTable("away_periods", "by workspace and platform member id"),),
 )

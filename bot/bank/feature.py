@@ -9,7 +9,7 @@ from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST, BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
 from bot.bank.suggestion_forms import opens_form
-from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, KeptTable, Listed, Parts
 from questions.catalog import Catalog
 
 
@@ -42,4 +42,14 @@ FEATURE: Feature[BankDeps] = Feature(
     ),
     opens_form=opens_form,
     build=build,
+    aggregates=("bank",),
+    member_tables=(
+        ErasedTable("bonuses"),
+        ErasedTable("flags"),
+        ErasedTable("suggestions", "those not approved: an approved one is a bank question now"),
+        KeptTable(
+            "suggestions.decided_by", "an admin's decision on a suggestion stays with the bank"
+        ),
+        KeptTable("question_overrides", "an admin's edit of a question stays with the bank"),
+    ),
 )

@@ -37,7 +37,15 @@ class RoundState(StrEnum):
 
 class ActionKind(StrEnum):
     """Outgoing actions, performed in this order by the outbox worker: a round's, and
-    ``DIRECT`` (a card for one member's direct messages, which belongs to no round)."""
+    ``DIRECT`` (a card for one member's direct messages, which belongs to no round).
+
+    The stored vocabulary of the outbox: each value is written in the ``kind`` of outbox
+    rows on both backends (and in round action keys, ``action_key``), so a value never
+    changes once released (``PRACTICE_TIMER`` keeps ``practice_clock``): renaming one would
+    leave queued work no performer recognises. The kinds are listed here, in the kernel,
+    rather than declared by the features, for that reason; each feature brings the
+    performer of its own kinds (``bot.outbox.performers``), and a test checks that every
+    kind but ``DIRECT``, which the outbox sends itself, has exactly one."""
 
     QUESTION = "question"
     THREAD = "thread"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.away.store import AwayStore
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
@@ -77,4 +77,10 @@ FEATURE: Feature[LearningDeps] = Feature(
         Listed(60, GOAL),
     ),
     build=build,
+    aggregates=("learning",),
+    member_tables=(
+        ErasedTable("grades"),
+        ErasedTable("member_cards"),
+        ErasedTable("member_goals"),
+    ),
 )

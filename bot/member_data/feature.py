@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, KeptTable, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.member_data.commands import EXPORT, FORGET, MemberDataCommands
 from bot.member_data.service import MemberDataService
@@ -28,4 +28,21 @@ FEATURE: Feature[MemberDataDeps] = Feature(
         Listed(120, FORGET),
     ),
     build=build,
+    aggregates=("member_data",),
+    # the core's own tables (members, the outbox, inbound event ids) belong to no feature:
+    # the erasure, which reaches across all of them, accounts for them here
+    member_tables=(
+        ErasedTable("outbox", "sends to their direct messages (practice steps, reminders)"),
+        ErasedTable("unfinished_cards", "the parts of those sends"),
+        KeptTable(
+            "members",
+            "the row stays with its name blanked: the votes they gave others and the bank's"
+            " edits and decisions they made as an admin point at it",
+        ),
+        KeptTable(
+            "processed_events",
+            "event ids only, pruned with the event retention: a redelivered answer or command"
+            " of theirs is recognised and not recorded again",
+        ),
+    ),
 )

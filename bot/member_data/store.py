@@ -3,14 +3,15 @@ export and deleted for an erasure, a channel's rows for an admin's export, and t
 lead's readiness view lists.
 
 An export is plain rows (column name to value) per table, naming no other member. An
-erasure is one transaction: every table that holds the member's data is named in
-:data:`ERASED_TABLES`, and each table that names a member but is kept is in
-:data:`KEPT_TABLES` with the reason; a test fails for a table in neither.
+erasure is one transaction: every table that holds the member's data is declared erased by
+the feature that owns it (its face, ``bot/<feature>/feature.py``), and each table that names
+a member but is kept is declared kept, with the reason; :data:`bot.features.ERASED_TABLES`
+and :data:`bot.features.KEPT_TABLES` gather them, and a test fails for a table in neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
@@ -19,55 +20,6 @@ from bot.kernel.refs import ChannelRef, MemberRef
 
 Rows = list[dict[str, Any]]
 Tables = dict[str, Rows]
-
-# Every table an erasure deletes the member's rows from.
-ERASED_TABLES: tuple[str, ...] = (
-    "answers",  # their answers (blind ones included) ...
-    "votes",  # ... and the votes others gave them
-    "answer_reviews",  # reviews they wrote, and those of their answers
-    "best_answers",  # an answer of theirs marked the round's best
-    "reveal_reactors",
-    "grades",
-    "member_cards",
-    "member_goals",
-    "reminders",
-    "notice_members",  # the channels they asked to be told of
-    "pair_members",  # their opt-in to mock interviews
-    "pair_briefs",  # the questions they were interviewed on (those they asked: see below)
-    "pair_ratings",  # the ratings they were given (those they gave: see below)
-    "away_periods",  # their time away (by workspace and platform member id)
-    "practice_sessions",
-    "bonuses",
-    "flags",
-    "suggestions",  # those not approved: an approved one is a question of the bank now
-    "outbox",  # sends to their direct messages (practice steps, reminders), sent or queued
-    "unfinished_cards",  # the parts of those sends
-)
-
-# Tables that name a member and keep the row, with the reason (nothing personal stays).
-KEPT_TABLES: Mapping[str, str] = {
-    "members": (
-        "the row stays with its name blanked: the votes they gave others and the bank's"
-        " edits and decisions they made as an admin point at it"
-    ),
-    "votes.voter_id": "a vote they gave stays in the other member's points, naming no one",
-    "pair_groups": (
-        "a partner's history keeps the week they met: the member's place in the group goes"
-        " to the workspace's former member (a members row with no platform id and no name)"
-    ),
-    "pair_briefs.interviewer_id": (
-        "the question a partner was interviewed on stays theirs, asked by the former member"
-    ),
-    "pair_ratings.interviewer_id": (
-        "a rating they gave a partner stays the partner's, given by the former member"
-    ),
-    "suggestions.decided_by": "an admin's decision on a suggestion stays with the bank",
-    "question_overrides": "an admin's edit of a question stays with the bank",
-    "processed_events": (
-        "event ids only, pruned with the event retention: a redelivered answer or command"
-        " of theirs is recognised and not recorded again"
-    ),
-}
 
 # The tables of a channel an admin's export writes.
 CHANNEL_TABLES: tuple[str, ...] = ("rounds", "answers", "votes", "grades", "reviews")
@@ -109,7 +61,7 @@ class MemberDataStore(Protocol):
         ...
 
     async def member_tables(self, member_id: int) -> Tables:
-        """Every row of the member's data, per table (``ERASED_TABLES`` and their goal,
+        """Every row of the member's data, per table (``bot.features.ERASED_TABLES`` and their goal,
         settings, mock interviews and the member row itself), naming no other member: no
         id that leads to one is in it (``pair_groups``: their weeks and how many partners;
         a grade a partner's rating gave has ``source`` = ``pair_rating``)."""

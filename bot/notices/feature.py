@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.notices.commands import NOTIFY, NoticeCommands
 from bot.notices.performers import NoticePerformers
@@ -40,4 +40,6 @@ FEATURE: Feature[NoticesDeps] = Feature(
     "notices",
     subcommands=(Listed(140, NOTIFY),),
     build=build,
+    aggregates=("notices",),
+    member_tables=(ErasedTable("notice_members", "the channels they asked to be told of"),),
 )

@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import ChannelSchedule, Feature, Listed, Parts
+from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.models import ActionKind, ChannelSettings
 from bot.learning.service import LearningService
@@ -74,4 +74,23 @@ FEATURE: Feature[PairingDeps] = Feature(
     "pairing",
     subcommands=(Listed(150, PAIR),),
     build=build,
+    aggregates=("pairs",),
+    member_tables=(
+        ErasedTable("pair_members", "their opt-in to mock interviews"),
+        ErasedTable("pair_briefs", "the questions they were interviewed on"),
+        ErasedTable("pair_ratings", "the ratings they were given"),
+        KeptTable(
+            "pair_groups",
+            "a partner's history keeps the week they met: the member's place in the group goes"
+            " to the workspace's former member (a members row with no platform id and no name)",
+        ),
+        KeptTable(
+            "pair_briefs.interviewer_id",
+            "the question a partner was interviewed on stays theirs, asked by the former member",
+        ),
+        KeptTable(
+            "pair_ratings.interviewer_id",
+            "a rating they gave a partner stays the partner's, given by the former member",
+        ),
+    ),
 )

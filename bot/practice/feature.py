@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, Feature, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, Listed, Parts
 from bot.kernel.models import ActionKind
 from bot.outbox.performers import StepPerformer
 from bot.practice.commands import HINT, PRACTICE, PracticeCommands
@@ -33,4 +33,6 @@ FEATURE: Feature[PracticeDeps] = Feature(
         Listed(80, HINT),
     ),
     build=build,
+    aggregates=("practice",),
+    member_tables=(ErasedTable("practice_sessions"),),
 )

@@ -49,4 +49,5 @@ FEATURE: Feature[RecapsDeps] = Feature(
     "recaps",
     subcommands=(Listed(280, RECAP),),
     build=build,
+    aggregates=("recaps",),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from bot.feature import Feature, Listed, OwnSchedule, Parts
+from bot.feature import ErasedTable, Feature, Listed, OwnSchedule, Parts
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
 from bot.reminders.commands import REMIND, ReminderCommands
@@ -46,4 +46,6 @@ FEATURE: Feature[RemindersDeps] = Feature(
     "reminders",
     subcommands=(Listed(100, REMIND),),
     build=build,
+    aggregates=("reminders",),
+    member_tables=(ErasedTable("reminders"),),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, Listed, Parts
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
@@ -58,4 +58,9 @@ FEATURE: Feature[ReviewsDeps] = Feature(
     ),
     opens_form=opens_form,
     build=build,
+    aggregates=("reviews",),
+    member_tables=(
+        ErasedTable("answer_reviews", "reviews they wrote, and those of their answers"),
+        ErasedTable("best_answers", "an answer of theirs marked the round's best"),
+    ),
 )

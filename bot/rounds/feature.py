@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, Feature, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, KeptTable, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
@@ -87,4 +87,13 @@ FEATURE: Feature[RoundsDeps] = Feature(
         Listed(250, SKIP),
     ),
     build=build,
+    aggregates=("rounds", "answers", "reports"),
+    member_tables=(
+        ErasedTable("answers", "their answers (blind ones included)"),
+        ErasedTable("votes", "the votes others gave them"),
+        ErasedTable("reveal_reactors"),
+        KeptTable(
+            "votes.voter_id", "a vote they gave stays in the other member's points, naming no one"
+        ),
+    ),
 )

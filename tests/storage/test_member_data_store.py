@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 import storage.sql.member_cache as member_cache
+from bot.features import ERASED_TABLES, KEPT_TABLES
 from bot.kernel.grades import Grade
 from bot.kernel.models import direct_draft
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft
-from bot.member_data.store import ERASED_TABLES, KEPT_TABLES
 from bot.practice.store import PracticeDraft
 from bot.reminders.store import Reminder
 from storage.postgres.store import PostgresStore
