@@ -169,6 +169,9 @@ def build_core(
         reminders=reminders,
         desk=ReviewDesk(
             engine,
+            questions=engine.questions,
+            clock=clock,
+            scoring=config.scoring,
             bank=store.bank,
             rounds=store.rounds,
             members=store.answers,
