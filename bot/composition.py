@@ -125,13 +125,14 @@ def build_core(
         learning=learning,
         question_for=engine.question_for,
         question_topics=engine.question_topics,
-        send_direct=engine.send_direct,
+        outbox=engine,
         clock=clock,
         wake_outbox=outbox.wake,
         is_away=is_away or member_away,
     )
     practice = PracticeSessions(
         engine,
+        outbox=engine,
         sessions=store.practice,
         members=store.answers,
         deliveries=store.deliveries,
@@ -145,7 +146,7 @@ def build_core(
         learning=store.learning,
         away=store.away,
         clock=clock,
-        send_direct=engine.send_direct,
+        outbox=engine,
     )
     grading = RoundGrading(learning, store.answers, clock)
     timed = TimedSteps(store.skipped_days)
