@@ -6,6 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Protocol
 
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
@@ -21,12 +22,12 @@ from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.local_dates import local_today
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Round
+from bot.kernel.pair_facts import PairCounts
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Field, Response
 from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card, streak_text
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.pairing.store import PairStore
 from bot.practice.sessions import PracticeSessions
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reviews.cards import calibration
@@ -74,6 +75,12 @@ class ShowMe(QuizCommand):
     """Show the member's own points, rank, streaks and topics."""
 
 
+class PairCountsLookup(Protocol):
+    """What ``/quiz me`` reads of the pairing feature: a member's mock interviews."""
+
+    async def pair_counts(self, member_id: int) -> PairCounts: ...
+
+
 class LearningCommands:
     """The handlers of the learning loop's subcommands."""
 
@@ -91,7 +98,7 @@ class LearningCommands:
         clock: Clock,
         default_timezone: str,
         reviews: ReviewStore,
-        pairs: PairStore | None = None,
+        pairs: PairCountsLookup | None = None,
     ) -> None:
         self._away = away
         self._learning = learning

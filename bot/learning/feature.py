@@ -8,10 +8,9 @@ from bot.away.store import AwayStore
 from bot.feature import Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
-from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
+from bot.learning.commands import GOAL, GRADE, ME, LearningCommands, PairCountsLookup
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.pairing.store import PairStore
 from bot.practice.sessions import PracticeSessions
 from bot.recaps.weekly import WeeklyRecaps
 from bot.reviews.store import ReviewStore
@@ -30,7 +29,7 @@ class LearningStores(Protocol):
     @property
     def reviews(self) -> ReviewStore: ...
     @property
-    def pairs(self) -> PairStore: ...
+    def pairs(self) -> PairCountsLookup: ...
 
 
 class LearningDeps(Protocol):
