@@ -28,6 +28,7 @@ from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.performers import NoticePerformers
 from bot.notices.sender import NoticeSender
@@ -60,6 +61,7 @@ class Core:
     engine: QuizEngine
     learning: LearningService
     grading: RoundGrading
+    readiness: Readiness
     recaps: WeeklyRecaps
     pairings: WeeklyPairings
     practice: PracticeSessions
@@ -164,6 +166,7 @@ def build_core(
         engine=engine,
         learning=learning,
         grading=grading,
+        readiness=Readiness(store.member_data, store.learning, engine.questions.graded_topics),
         recaps=recaps,
         pairings=pairings,
         practice=practice,

@@ -14,10 +14,9 @@ from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Response
 from bot.kernel.scoring import Period, period_start
-from bot.learning.service import LearningService
-from bot.member_data.readiness import Readiness, ShowReadiness, readiness_card
 from bot.rounds.cards import leaderboard_card, stats_card
 from bot.rounds.engine import NoQuestions, QuizEngine
+from bot.rounds.stats_sources import ReadinessView, WeakestTopics
 from bot.rounds.store import ReportStore, RoundStore
 
 
@@ -34,6 +33,11 @@ class ShowStats(QuizCommand):
     """Show the channel's totals, privately or in the channel."""
 
     public: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReadiness(QuizCommand):
+    """``/quiz stats readiness`` (admin): the members' expected recall on their goal dates."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +82,8 @@ class RoundCommands:
         engine: QuizEngine,
         rounds: RoundStore,
         reports: ReportStore,
-        learning: LearningService,
-        readiness: Readiness | None = None,
+        learning: WeakestTopics,
+        readiness: ReadinessView | None = None,
     ) -> None:
         self._engine = engine
         self._rounds = rounds
@@ -98,8 +102,8 @@ class RoundCommands:
             if self._readiness is None:
                 raise Refused("The readiness view is not available here.")
             now = self._engine.clock.now()
-            members = await self._readiness.members(ctx.event.channel, workspace_of(ctx.quiz.ref))
-            return Response(readiness_card(members, now))
+            workspace = workspace_of(ctx.quiz.ref)
+            return Response(await self._readiness.card(ctx.event.channel, workspace, now))
         stats = await self._reports.channel_stats(ctx.quiz.id)
         weakest = await self._learning.weakest_topics(
             ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
