@@ -185,6 +185,7 @@ def build_core(
             engine,
             store.rounds,
             store.answers,
+            outbox=engine,
             clock=clock,
             scoring=config.scoring,
             metrics=metrics,
