@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.bank.catalog import WorkspaceCatalog
 from bot.feature import ButtonRoute, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.events import ButtonPress
@@ -40,6 +41,8 @@ class RoundsDeps(Protocol):
     @property
     def clock(self) -> Clock: ...
     @property
+    def questions(self) -> WorkspaceCatalog: ...
+    @property
     def outbox(self) -> OutboxWorker: ...
     @property
     def timed(self) -> TimedSteps: ...
@@ -64,7 +67,15 @@ def build(deps: RoundsDeps) -> Parts:
 
     return Parts(
         handlers=(
-            RoundCommands(engine, store.rounds, store.reports, deps.learning, deps.readiness),
+            RoundCommands(
+                engine,
+                store.rounds,
+                store.reports,
+                deps.learning,
+                deps.readiness,
+                clock=deps.clock,
+                questions=deps.questions,
+            ),
         ),
         # a round's buttons are every button no other feature claims
         buttons=(ButtonRoute(on_press),),
