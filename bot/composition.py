@@ -28,6 +28,7 @@ from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
 from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.performers import NoticePerformers
 from bot.notices.sender import NoticeSender
@@ -60,6 +61,7 @@ class Core:
     engine: QuizEngine
     learning: LearningService
     grading: RoundGrading
+    readiness: Readiness
     recaps: WeeklyRecaps
     pairings: WeeklyPairings
     practice: PracticeSessions
@@ -125,13 +127,14 @@ def build_core(
         learning=learning,
         question_for=engine.question_for,
         question_topics=engine.question_topics,
-        send_direct=engine.send_direct,
+        outbox=engine,
         clock=clock,
         wake_outbox=outbox.wake,
         is_away=is_away or member_away,
     )
     practice = PracticeSessions(
         engine,
+        outbox=engine,
         sessions=store.practice,
         members=store.answers,
         deliveries=store.deliveries,
@@ -145,7 +148,7 @@ def build_core(
         learning=store.learning,
         away=store.away,
         clock=clock,
-        send_direct=engine.send_direct,
+        outbox=engine,
     )
     grading = RoundGrading(learning, store.answers, clock)
     timed = TimedSteps(store.skipped_days)
@@ -163,12 +166,16 @@ def build_core(
         engine=engine,
         learning=learning,
         grading=grading,
+        readiness=Readiness(store.member_data, store.learning, engine.questions.graded_topics),
         recaps=recaps,
         pairings=pairings,
         practice=practice,
         reminders=reminders,
         desk=ReviewDesk(
             engine,
+            questions=engine.questions,
+            clock=clock,
+            scoring=config.scoring,
             bank=store.bank,
             rounds=store.rounds,
             members=store.answers,
@@ -178,6 +185,7 @@ def build_core(
             engine,
             store.rounds,
             store.answers,
+            outbox=engine,
             clock=clock,
             scoring=config.scoring,
             metrics=metrics,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Protocol
 
 from bot.bank._question_form import (
     echo,
@@ -20,7 +21,7 @@ from bot.bank._question_form import (
     question_values,
 )
 from bot.bank._where_asked import where_asked
-from bot.bank.catalog import workspace_of
+from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.review_cards import (
     APPROVE_ACTION,
     EDIT_ACTION,
@@ -51,17 +52,19 @@ from bot.bank.suggestion_forms import (
     parse_item,
 )
 from bot.kernel import cards
+from bot.kernel.channel_settings import ChannelSettingsLookup
+from bot.kernel.clock import Clock
 from bot.kernel.errors import PlatformError
 from bot.kernel.events import ButtonPress, FormSubmit
 from bot.kernel.forms import Form, FormField
 from bot.kernel.log_context import about
 from bot.kernel.members import MemberIds
+from bot.kernel.models import Round
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
+from bot.kernel.scoring import ScoringRules
 from bot.kernel.stores import ChannelStore
-from bot.rounds.engine import QuizEngine
-from bot.rounds.store import RoundStore
 from questions.pack import Question
 from questions.question_check import FieldProblem, QuestionInvalid
 from questions.similarity import NEAR_DUPLICATE_THRESHOLD
@@ -69,19 +72,31 @@ from questions.similarity import NEAR_DUPLICATE_THRESHOLD
 log = logging.getLogger(__name__)
 
 
+class LatestRounds(Protocol):
+    """What the desk reads of the rounds: a channel's latest round, the one a flag is about."""
+
+    async def latest_round(self, channel_id: int) -> Round | None: ...
+
+
 class ReviewDesk:
     """Suggestions, flags and their review, for members and admins."""
 
     def __init__(
         self,
-        engine: QuizEngine,
+        settings: ChannelSettingsLookup,
         *,
+        questions: WorkspaceCatalog,
+        clock: Clock,
+        scoring: ScoringRules,
         bank: BankStore,
-        rounds: RoundStore,
+        rounds: LatestRounds,
         members: MemberIds,
         channels: ChannelStore,
     ) -> None:
-        self._engine = engine
+        self._settings = settings
+        self._questions = questions
+        self._clock = clock
+        self._scoring = scoring
         self._bank = bank
         self._rounds = rounds
         self._members = members
@@ -97,8 +112,7 @@ class ReviewDesk:
                     "Say what is wrong, e.g. `/quiz flag the H100 has 80 GB of HBM3, not 40`."
                 )
             )
-        engine = self._engine
-        quiz = await engine.channel(channel)
+        quiz = await self._settings.channel(channel)
         round_ = await self._rounds.latest_round(quiz.id) if quiz else None
         if quiz is None or round_ is None:
             return Response(cards.error("There is no round in this channel to flag yet."))
@@ -114,7 +128,7 @@ class ReviewDesk:
                 )
             )
         flag_id = await self._bank.add_flag(
-            workspace_of(channel), quiz.id, round_.id, member_id, reason, engine.clock.now()
+            workspace_of(channel), quiz.id, round_.id, member_id, reason, self._clock.now()
         )
         log.info("round #%d flagged: f%d", round_.number, flag_id, extra=about(channel))
         return Response(
@@ -214,8 +228,7 @@ class ReviewDesk:
     # suggestions
 
     async def _suggested(self, submit: FormSubmit) -> Response:
-        engine = self._engine
-        quiz = await engine.channel(submit.channel)
+        quiz = await self._settings.channel(submit.channel)
         if quiz is None:
             return no_quiz_to_suggest_to()
         try:
@@ -234,13 +247,13 @@ class ReviewDesk:
                 quiz.id,
                 member_id,
                 question,
-                engine.clock.now(),
+                self._clock.now(),
                 waiting_limit=MAX_PENDING_SUGGESTIONS,  # the check above, held under concurrency
             )
         except TooManyWaiting:
             return await self._too_many_waiting(submit)
         log.info("question suggested: s%d", suggestion_id, extra=about(submit.channel))
-        bonus = engine.config.scoring.approved_suggestion
+        bonus = self._scoring.approved_suggestion
         return Response(
             cards.info(
                 "Thanks for the suggestion",
@@ -272,7 +285,7 @@ class ReviewDesk:
     def _near_duplicate(self, submit: FormSubmit, question: Question) -> QuestionInvalid | None:
         """A suggestion asking nearly what a question of the workspace already asks is
         refused on its question field (the threshold of the bank's own check)."""
-        nearest = self._engine.questions.nearest(workspace_of(submit.channel), question.question)
+        nearest = self._questions.nearest(workspace_of(submit.channel), question.question)
         if nearest is None or nearest[1] < NEAR_DUPLICATE_THRESHOLD:
             return None
         existing, score = nearest
@@ -303,22 +316,21 @@ class ReviewDesk:
         found = await self._pending(item, channel)
         if isinstance(found, Response):
             return found
-        engine = self._engine
         question = found.question.model_copy(update={"id": approved_question_id(found)})
         # approving one's own suggestion is allowed (a lone admin grows the bank too) but
         # pays nothing, or an admin could mint points by suggesting and approving
         own = found.member.member_id == by.member_id
-        bonus = 0 if own else engine.config.scoring.approved_suggestion
+        bonus = 0 if own else self._scoring.approved_suggestion
         approval = await self._bank.approve_suggestion(
             found.id,
             question,
             decided_by=await self._members.member_id(by),
-            at=engine.clock.now(),
+            at=self._clock.now(),
             bonus_points=bonus,
         )
         if approval is None:
             return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
-        engine.questions.put_own(OwnQuestion(approval.question_id, found.workspace, question))
+        self._questions.put_own(OwnQuestion(approval.question_id, found.workspace, question))
         where = await where_asked(self._channels, found.workspace, question.topic)
         await self._tell(
             platform,
@@ -347,13 +359,12 @@ class ReviewDesk:
         self, item: Item, reason: str, *, by: MemberRef, channel: ChannelRef, platform: Platform
     ) -> Response:
         reason = reason.strip()
-        engine = self._engine
         if item.kind == "f":
             flag = await self._bank.get_flag(item.number)
             if flag is None or flag.workspace != workspace_of(channel):
                 return Response(cards.error(f"There is no flag #{item} in this workspace."))
             note = f"dismissed: {reason}" if reason else "dismissed"
-            if not await self._bank.resolve_flag(flag.id, note, engine.clock.now()):
+            if not await self._bank.resolve_flag(flag.id, note, self._clock.now()):
                 return Response(cards.info(f"Flag #{item} was already resolved."))
             return Response(cards.info(f"Flag #{item} dismissed", reason))
         found = await self._pending(item, channel)
@@ -363,7 +374,7 @@ class ReviewDesk:
             found.id,
             decided_by=await self._members.member_id(by),
             reason=reason or None,
-            at=engine.clock.now(),
+            at=self._clock.now(),
         )
         if not rejected:
             return Response(cards.info(f"Suggestion #{item} was decided meanwhile."))
@@ -401,7 +412,7 @@ class ReviewDesk:
         if flag is None or flag.workspace != workspace_of(channel):
             return Response(cards.error(f"There is no flag #{item} in this workspace."))
         question_id = flag.question_id
-        question = self._engine.questions.question(workspace_of(channel), question_id)
+        question = self._questions.question(workspace_of(channel), question_id)
         if question is None:
             return Response(cards.error("That question is no longer in any pack."))
         form = question_form(
@@ -431,26 +442,25 @@ class ReviewDesk:
         return Response(suggestion_card(edited, "Saved. Approve or reject it:"))
 
     async def _question_edited(self, submit: FormSubmit) -> Response:
-        engine = self._engine
         space = workspace_of(submit.channel)
         question_id = int(submit.target) if submit.target.isdecimal() else -1
-        current = engine.questions.question(space, question_id)
+        current = self._questions.question(space, question_id)
         if current is None:
             return Response(cards.error("That question is no longer in any pack."))
         try:
             question = question_from_values(submit.values, question_id=current.id, keep=current)
         except QuestionInvalid as invalid:
             return _refused("The correction", invalid, submit.values)
-        now = engine.clock.now()
-        if engine.questions.is_own(space, question_id):
+        now = self._clock.now()
+        if self._questions.is_own(space, question_id):
             await self._bank.save_own_question(question_id, question, now)
-            engine.questions.put_own(OwnQuestion(question_id, space, question))
+            self._questions.put_own(OwnQuestion(question_id, space, question))
             where = "edited in this workspace's questions"
         else:
             override = Override(question_id, space, question)
             member_id = await self._members.member_id(submit.member)
             await self._bank.save_override(override, member_id=member_id, at=now)
-            engine.questions.put_override(override)
+            self._questions.put_override(override)
             where = "corrected for this workspace (the bundled pack file is unchanged)"
         resolved = await self._bank.resolve_flags(space, [question_id], "question edited", now)
         note = f" {resolved} flag(s) resolved." if resolved else ""

@@ -18,6 +18,7 @@ import logging
 
 from bot.blind.posts import placeholder
 from bot.kernel import cards as kernel_cards
+from bot.kernel.channel_settings import ChannelSettingsLookup
 from bot.kernel.clock import Clock
 from bot.kernel.errors import PlatformError, Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit, Reply
@@ -35,12 +36,12 @@ from bot.kernel.models import (
     RoundState,
     action_key,
 )
+from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Field, Response
 from bot.kernel.scoring import ScoringRules
 from bot.rounds import cards
-from bot.rounds.engine import QuizEngine
 from bot.rounds.store import AnswerStore, RoundStore
 
 log = logging.getLogger(__name__)
@@ -131,15 +132,17 @@ class BlindAnswers:
 
     def __init__(
         self,
-        engine: QuizEngine,
+        settings: ChannelSettingsLookup,
         rounds: RoundStore,
         answers: AnswerStore,
         *,
+        outbox: OutboxQueue,
         clock: Clock,
         scoring: ScoringRules,
         metrics: Metrics,
     ) -> None:
-        self._engine = engine
+        self._settings = settings
+        self._outbox = outbox
         self._clock = clock
         self._scoring = scoring
         self._metrics = metrics
@@ -283,7 +286,7 @@ class BlindAnswers:
         self, channel: ChannelRef, round_id: int | None
     ) -> tuple[ChannelSettings, Round]:
         """The quiz and its open, unrevealed round, or ``Refused`` saying why not."""
-        quiz = await self._engine.channel(channel)
+        quiz = await self._settings.channel(channel)
         if quiz is None:
             raise Refused(NOT_HERE)
         if quiz.answer_mode is not AnswerMode.BLIND:
@@ -310,7 +313,7 @@ class BlindAnswers:
         if not rounds:
             return ""
         kind = ActionKind.BLIND_ANSWERS
-        await self._engine.queue([OutboxDraft(r.id, kind, action_key(r.id, kind)) for r in rounds])
+        await self._outbox.queue([OutboxDraft(r.id, kind, action_key(r.id, kind)) for r in rounds])
         numbers = ", ".join(f"#{r.number}" for r in rounds)
         whose = f"question {numbers} are posted in its thread"
         if len(rounds) > 1:

@@ -6,6 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
@@ -25,12 +26,13 @@ from bot.kernel.quoting import quoted
 from bot.kernel.render import Field, Response
 from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card, streak_text
 from bot.learning.grading import RoundGrading
+from bot.learning.neighbours import (
+    MemberActivity,
+    MemberCalibration,
+    PairCountsLookup,
+    PracticeGrading,
+)
 from bot.learning.service import LearningService
-from bot.pairing.store import PairStore
-from bot.practice.sessions import PracticeSessions
-from bot.recaps.weekly import WeeklyRecaps
-from bot.reviews.cards import calibration
-from bot.reviews.store import ReviewStore
 from bot.rounds.store import ReportStore, RoundStore
 
 GOAL_OFF = "off"
@@ -82,16 +84,16 @@ class LearningCommands:
         *,
         learning: LearningService,
         grading: RoundGrading,
-        practice: PracticeSessions,
-        recaps: WeeklyRecaps,
+        practice: PracticeGrading[Any],
+        recaps: MemberActivity,
         members: MemberIds,
         rounds: RoundStore,
         reports: ReportStore,
         away: AwayStore,
         clock: Clock,
         default_timezone: str,
-        reviews: ReviewStore,
-        pairs: PairStore | None = None,
+        reviews: MemberCalibration,
+        pairs: PairCountsLookup | None = None,
     ) -> None:
         self._away = away
         self._learning = learning
@@ -205,7 +207,7 @@ class LearningCommands:
             channel, member_id, ctx.event.member.label(), now, mastery.target
         )
         fields = [*card.fields, activity]
-        judged = calibration(await self._reviews.reviewed_answers(member_id))
+        judged = await self._reviews.calibration(member_id)
         if judged is not None:
             fields.append(Field("Your grades and your reviewers'", judged[0].upper() + judged[1:]))
         if self._pairs is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.away.store import AwayStore
 from bot.feature import ErasedTable, Feature, Listed, Parts
@@ -10,11 +10,13 @@ from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
 from bot.learning.grading import RoundGrading
+from bot.learning.neighbours import (
+    MemberActivity,
+    MemberCalibration,
+    PairCountsLookup,
+    PracticeGrading,
+)
 from bot.learning.service import LearningService
-from bot.pairing.store import PairStore
-from bot.practice.sessions import PracticeSessions
-from bot.recaps.weekly import WeeklyRecaps
-from bot.reviews.store import ReviewStore
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
 
 
@@ -28,9 +30,7 @@ class LearningStores(Protocol):
     @property
     def away(self) -> AwayStore: ...
     @property
-    def reviews(self) -> ReviewStore: ...
-    @property
-    def pairs(self) -> PairStore: ...
+    def pairs(self) -> PairCountsLookup: ...
 
 
 class LearningDeps(Protocol):
@@ -41,9 +41,11 @@ class LearningDeps(Protocol):
     @property
     def grading(self) -> RoundGrading: ...
     @property
-    def practice(self) -> PracticeSessions: ...
+    def practice(self) -> PracticeGrading[Any]: ...
     @property
-    def recaps(self) -> WeeklyRecaps: ...
+    def peer_reviews(self) -> MemberCalibration: ...
+    @property
+    def recaps(self) -> MemberActivity: ...
     @property
     def clock(self) -> Clock: ...
     @property
@@ -63,7 +65,7 @@ def build(deps: LearningDeps) -> Parts:
         away=store.away,
         clock=deps.clock,
         default_timezone=deps.config.default_timezone,
-        reviews=store.reviews,
+        reviews=deps.peer_reviews,
         pairs=store.pairs,
     )
     return Parts(handlers=(commands,))

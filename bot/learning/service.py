@@ -17,12 +17,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.bank.rotation import eligible_questions
 from bot.bank.store import Workspace
 from bot.kernel.grades import Grade
+from bot.kernel.pair_facts import PairRating
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
-from bot.pairing.store import PairRating
 from questions.pack import Difficulty
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal

@@ -9,9 +9,9 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.kernel.grades import Grade
+from bot.kernel.pair_facts import PairRating
 from bot.learning.first_sight import FirstGradeCount
 from bot.learning.memory_model import LoggedGrade, MemoryCard
-from bot.pairing.store import PairRating
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
 

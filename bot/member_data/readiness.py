@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
 from bot.bank.store import Workspace
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, percent, plural
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Field
@@ -17,11 +16,6 @@ from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore, MemberGoal
 
 WEAKEST_SHOWN = 3
-
-
-@dataclass(frozen=True, slots=True)
-class ShowReadiness(QuizCommand):
-    """``/quiz stats readiness`` (admin): the members' expected recall on their goal dates."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +37,10 @@ class Readiness:
         self._data = data
         self._learning = learning
         self._topics = topics
+
+    async def card(self, channel: ChannelRef, workspace: Workspace, now: datetime) -> Card:
+        """The lead's view of the members' readiness on their goal dates."""
+        return readiness_card(await self.members(channel, workspace), now)
 
     async def members(self, channel: ChannelRef, workspace: Workspace) -> list[MemberReadiness]:
         goals = await self._data.workspace_goals(channel.platform, channel.workspace)

@@ -17,6 +17,7 @@ from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
+from bot.kernel.pair_facts import PairRating
 from bot.kernel.platform import DirectMessages
 from bot.kernel.quoting import quoted
 from bot.kernel.refs import ChannelRef
@@ -25,7 +26,7 @@ from bot.learning.service import LearningService
 from bot.learning.store import RatedAlready
 from bot.pairing.cards import interviews_in
 from bot.pairing.schedule import DEFAULT_PAIRING, PairSetting, iso_week, parse_pair_time
-from bot.pairing.store import PairMember, PairRating, PairStore
+from bot.pairing.store import PairMember, PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
 from bot.reviews.rubric import SCORE_GRADES, score_label

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.kernel.models import OutboxDraft
+from bot.kernel.pair_facts import PairCounts, PairRating
 from bot.kernel.refs import ChannelRef
 
 
@@ -40,18 +41,6 @@ class PairGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class PairRating:
-    """An interviewer's rating of the mock interview they gave."""
-
-    group_id: int
-    interviewer_id: int
-    candidate_id: int
-    question_id: int
-    score: int  # 1-4, as a peer review's
-    covered: tuple[int, ...] | None  # 1-based key points the candidate covered
-
-
-@dataclass(frozen=True, slots=True)
 class PairingDue:
     """A channel's pairing of one ISO week, to record with its outbox action."""
 
@@ -59,14 +48,6 @@ class PairingDue:
     week: str  # e.g. "2026-W49"
     key: str  # the pairing's key, also its action's: "pair:<channel>:<week>"
     action: OutboxDraft
-
-
-@dataclass(frozen=True, slots=True)
-class PairCounts:
-    """What ``/quiz me`` shows: mock interviews a member gave and took (rated ones)."""
-
-    given: int
-    taken: int
 
 
 class PairStore(Protocol):

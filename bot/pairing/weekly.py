@@ -27,9 +27,9 @@ from zoneinfo import ZoneInfo
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ActionKind, ChannelSettings, OutboxAction, OutboxDraft
+from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.platform import DirectMessages, Platform, SharedConversations
 from bot.kernel.refs import ChannelRef, MemberRef
-from bot.kernel.render import Card
 from bot.kernel.stores import ChannelStore
 from bot.learning.service import LearningService
 from bot.pairing.cards import brief_card, intro_card
@@ -53,7 +53,6 @@ NOT_SEEN_FOR = timedelta(days=7)  # a brief's question: none the partner saw thi
 
 # Whether a member is away on a local date (their away aggregate, once it exists).
 IsAway = Callable[[int, date], Awaitable[bool]]
-SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
 
 
 async def never_away(member_id: int, day: date) -> bool:
@@ -72,7 +71,7 @@ class WeeklyPairings:
         learning: LearningService,
         question_for: Callable[[ChannelRef, int], Question | None],
         question_topics: Callable[[], Mapping[int, str]],
-        send_direct: SendDirect,
+        outbox: OutboxQueue,
         clock: Clock,
         wake_outbox: Callable[[], None],
         is_away: IsAway = never_away,
@@ -82,7 +81,7 @@ class WeeklyPairings:
         self._learning = learning
         self._question_for = question_for
         self._question_topics = question_topics
-        self._send_direct = send_direct
+        self._outbox = outbox
         self._clock = clock
         self._wake_outbox = wake_outbox
         self.is_away = is_away
@@ -267,7 +266,7 @@ class WeeklyPairings:
             )
             await self._pairs.set_conversation(group.id, where)
         if where is not None:
-            await self._send_direct(where, intro_card(names, week), f"pair:{group.id}:intro")
+            await self._outbox.send_direct(where, intro_card(names, week), f"pair:{group.id}:intro")
         for at, interviewer in enumerate(group_members):
             candidate = group_members[(at + 1) % len(group_members)]
             question = await self._brief_question(channel, group, interviewer, candidate)
@@ -276,7 +275,9 @@ class WeeklyPairings:
                 log.info("pair group %d: no brief for member %d", group.id, interviewer.member_id)
                 continue
             card = brief_card(candidate.name or candidate.member, question, week)
-            await self._send_direct(direct, card, f"pair:{group.id}:brief:{interviewer.member_id}")
+            await self._outbox.send_direct(
+                direct, card, f"pair:{group.id}:brief:{interviewer.member_id}"
+            )
 
     async def _brief_question(
         self,

@@ -10,7 +10,7 @@ One open session per member; a session untouched for a day expires quietly.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -22,6 +22,7 @@ from bot.kernel.events import ButtonPress, DirectMessage
 from bot.kernel.grades import Grade
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Delivery, OutboxAction, OutboxDraft, direct_draft
+from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.platform import DirectMessages, Platform
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card, Response
@@ -65,15 +66,12 @@ def is_practice_button(press: ButtonPress) -> bool:
     return press.action in (NEXT_ACTION, HINT_ACTION) or session_of_value(press.value) is not None
 
 
-class PracticeEngine(Protocol):
-    """What sessions use of the round engine: the questions, the outbox queue and direct
-    messages (the engine offers them)."""
+class PracticeQuestions(Protocol):
+    """What sessions read of the questions (the round engine offers them)."""
 
     def question_for(self, channel: ChannelRef, question_id: int) -> Question | None: ...
     def question_topics(self) -> Mapping[int, str]: ...
     def question_difficulties(self) -> Mapping[int, Difficulty | None]: ...
-    async def queue(self, drafts: Sequence[OutboxDraft]) -> None: ...
-    async def send_direct(self, destination: ChannelRef, card: Card, key: str) -> None: ...
 
 
 class PracticeSessions:
@@ -81,8 +79,9 @@ class PracticeSessions:
 
     def __init__(
         self,
-        engine: PracticeEngine,
+        questions: PracticeQuestions,
         *,
+        outbox: OutboxQueue,
         sessions: PracticeStore,
         members: MemberIds,
         deliveries: DeliveryStore,
@@ -91,7 +90,8 @@ class PracticeSessions:
         default_timezone: str,
         goal_hint: GoalHint | None = None,
     ) -> None:
-        self._engine = engine
+        self._questions = questions
+        self._outbox = outbox
         self._clock = clock
         self._default_timezone = default_timezone
         self._goal_hint = goal_hint
@@ -137,7 +137,7 @@ class PracticeSessions:
         timed (None: untimed)."""
         if not isinstance(platform, DirectMessages):
             raise Refused(NO_DIRECT_MESSAGES)
-        topics = self._engine.question_topics()
+        topics = self._questions.question_topics()
         known = sorted(set(topics.values()))
         if topic is not None and topic not in known:
             raise unknown_topic(topic, known)
@@ -146,7 +146,7 @@ class PracticeSessions:
             None,
             topic,
             difficulty=difficulty,
-            difficulties=self._engine.question_difficulties(),
+            difficulties=self._questions.question_difficulties(),
         ):
             where = f" in {topic}" if topic else ""
             raise Refused(
@@ -160,7 +160,7 @@ class PracticeSessions:
             if current.state is PracticeState.ANSWER and current.answers == 0:
                 # Its question (and timer) may never have been queued (a failure just after
                 # the session began): queued again under their keys, each is sent once.
-                await self._engine.queue(self._opening(current))
+                await self._outbox.queue(self._opening(current))
             raise Refused(ALREADY_OPEN)
         now = self._clock.now()
         question_id = await self._learning.choose_practice(
@@ -180,7 +180,7 @@ class PracticeSessions:
         session = await self._store.start_session(draft)
         if session is None:
             raise Refused(ALREADY_OPEN)
-        await self._engine.queue(self._opening(session))
+        await self._outbox.queue(self._opening(session))
         said = "I sent you a question in your direct messages."
         if time_limit_minutes is not None:
             said = f"{said} You have {time_limit_minutes} min to answer it, from now."
@@ -210,12 +210,12 @@ class PracticeSessions:
         if await self._deliveries.event_processed(delivery.platform, delivery.event_id):
             raise DuplicateDelivery(f"{delivery.platform} event {delivery.event_id}")
         if session is None:
-            await self._engine.send_direct(
+            await self._outbox.send_direct(
                 event.channel, practice_cards.help_card(), f"dm-help:{event.event_id}"
             )
             return
         if session.state is PracticeState.GRADE:
-            await self._engine.send_direct(
+            await self._outbox.send_direct(
                 event.channel, practice_cards.waiting_for_grade(), f"dm-help:{event.event_id}"
             )
             return
@@ -369,7 +369,7 @@ class PracticeSessions:
         return f"{show_span(now - session.started_at)} of {session.time_limit_minutes} min"
 
     def _question(self, session: PracticeSession) -> Question:
-        question = self._engine.question_for(session.direct, session.question_id)
+        question = self._questions.question_for(session.direct, session.question_id)
         if question is None:
             raise Refused("That practice question is no longer in any pack.")
         return question
@@ -378,7 +378,7 @@ class PracticeSessions:
         self, platform: Platform, session: PracticeSession, step: str, card: Card
     ) -> None:
         """Queue a step's card for the session's DM channel: the outbox sends it once."""
-        await self._engine.send_direct(session.direct, card, _step_key(session, step))
+        await self._outbox.send_direct(session.direct, card, _step_key(session, step))
 
 
 def _step_key(session: PracticeSession, step: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -27,7 +27,7 @@ from bot.away.periods import is_away
 from bot.away.store import AwayStore
 from bot.kernel import cards
 from bot.kernel.clock import Clock
-from bot.kernel.refs import ChannelRef
+from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.render import Card
 from bot.learning.store import LearningStore
 from bot.reminders.store import Reminder, ReminderStore
@@ -39,8 +39,6 @@ log = logging.getLogger(__name__)
 
 # A reminder missed while the bot was down is still sent this long after its time.
 REMINDER_GRACE = timedelta(hours=6)
-
-SendDirect = Callable[[ChannelRef, Card, str], Awaitable[None]]
 
 
 def reminder_key(member_id: int, day: date) -> str:
@@ -82,13 +80,13 @@ class DailyReminders:
         learning: LearningStore,
         away: AwayStore,
         clock: Clock,
-        send_direct: SendDirect,
+        outbox: OutboxQueue,
     ) -> None:
         self._reminders = reminders
         self._learning = learning
         self._away = away
         self._clock = clock
-        self._send_direct = send_direct
+        self._outbox = outbox
         self.scheduler: QuizScheduler | None = None  # None: nothing fires by itself (tests)
         self._platforms: Collection[str] = ()
 
@@ -193,4 +191,4 @@ class DailyReminders:
             log.debug("member %d: no review due on %s; no reminder", reminder.member_id, day)
             return
         key = reminder_key(reminder.member_id, day)
-        await self._send_direct(reminder.direct, reminder_card(due), key)
+        await self._outbox.send_direct(reminder.direct, reminder_card(due), key)

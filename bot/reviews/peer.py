@@ -32,7 +32,13 @@ from bot.kernel.render import Card, Response
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService, RoundToGrade
 from bot.learning.store import GradeSource, OwnGradeKept
-from bot.reviews.cards import answers_card, reviewed_card, reviews_card, told_author_card
+from bot.reviews.cards import (
+    answers_card,
+    calibration,
+    reviewed_card,
+    reviews_card,
+    told_author_card,
+)
 from bot.reviews.forms import (
     ANSWER,
     CHECKLIST_FORM,
@@ -94,6 +100,11 @@ class PeerReviews:
         self._wake = wake_outbox
         self._clock = clock
         self._channel_of = channel_of
+
+    async def calibration(self, member_id: int) -> str | None:
+        """How the member's own grades compare with their reviewers' (``/quiz me``), or
+        None before enough of their answers have both."""
+        return calibration(await self._reviews.reviewed_answers(member_id))
 
     async def revealed_round(self, channel: ChannelSettings) -> Round:
         """The round reviews and ticks are about; refused when none was revealed lately."""

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.bank.catalog import workspace_of
+from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.commands.context import CommandContext
 from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
 from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
+from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Response
 from bot.kernel.scoring import Period, period_start
-from bot.learning.service import LearningService
-from bot.member_data.readiness import Readiness, ShowReadiness, readiness_card
 from bot.rounds.cards import leaderboard_card, stats_card
 from bot.rounds.engine import NoQuestions, QuizEngine
+from bot.rounds.stats_sources import ReadinessView, WeakestTopics
 from bot.rounds.store import ReportStore, RoundStore
 
 
@@ -34,6 +34,11 @@ class ShowStats(QuizCommand):
     """Show the channel's totals, privately or in the channel."""
 
     public: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReadiness(QuizCommand):
+    """``/quiz stats readiness`` (admin): the members' expected recall on their goal dates."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +83,15 @@ class RoundCommands:
         engine: QuizEngine,
         rounds: RoundStore,
         reports: ReportStore,
-        learning: LearningService,
-        readiness: Readiness | None = None,
+        learning: WeakestTopics,
+        readiness: ReadinessView | None = None,
+        *,
+        clock: Clock,
+        questions: WorkspaceCatalog,
     ) -> None:
         self._engine = engine
+        self._clock = clock
+        self._questions = questions
         self._rounds = rounds
         self._reports = reports
         self._learning = learning
@@ -89,7 +99,7 @@ class RoundCommands:
 
     async def show_leaderboard(self, ctx: CommandContext, command: ShowLeaderboard) -> Response:
         channel = ctx.quiz
-        since = period_start(command.period, self._engine.clock.now(), channel.timezone)
+        since = period_start(command.period, self._clock.now(), channel.timezone)
         rows = await self._reports.leaderboard(channel.id, since, limit=10)
         return Response(leaderboard_card(command.period, rows), public=command.public)
 
@@ -97,12 +107,12 @@ class RoundCommands:
         if isinstance(command, ShowReadiness):  # the lead's view, always private
             if self._readiness is None:
                 raise Refused("The readiness view is not available here.")
-            now = self._engine.clock.now()
-            members = await self._readiness.members(ctx.event.channel, workspace_of(ctx.quiz.ref))
-            return Response(readiness_card(members, now))
+            now = self._clock.now()
+            workspace = workspace_of(ctx.quiz.ref)
+            return Response(await self._readiness.card(ctx.event.channel, workspace, now))
         stats = await self._reports.channel_stats(ctx.quiz.id)
         weakest = await self._learning.weakest_topics(
-            ctx.quiz.id, self._engine.clock.now(), workspace=workspace_of(ctx.quiz.ref)
+            ctx.quiz.id, self._clock.now(), workspace=workspace_of(ctx.quiz.ref)
         )
         platform, event = ctx.platform, ctx.event
         for_admin = (
@@ -116,15 +126,15 @@ class RoundCommands:
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:
         engine, topic = self._engine, command.topic
         workspace = workspace_of(ctx.event.channel)
-        if topic is not None and topic not in engine.questions.topics(workspace):
+        if topic is not None and topic not in self._questions.topics(workspace):
             await engine.read_bank(workspace)  # approved a moment ago?
-            if topic not in engine.questions.topics(workspace):
-                raise unknown_topic(topic, engine.questions.topics(workspace))
+            if topic not in self._questions.topics(workspace):
+                raise unknown_topic(topic, self._questions.topics(workspace))
         repeated: list[bool] = []
         try:
             round_ = await engine.start_round(
                 ctx.quiz,
-                scheduled_for=engine.clock.now(),
+                scheduled_for=self._clock.now(),
                 scheduled=False,
                 topic=topic,
                 asked_again=repeated.append,

@@ -40,8 +40,8 @@ from bot.kernel.models import (
 from bot.kernel.owed_since import OwedSince, starts_owing
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
+from bot.rounds.engine_stores import EngineStores
 from bot.rounds.timed import timed_actions
-from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Difficulty, Question
 
@@ -64,7 +64,7 @@ class QuizEngine:
     def __init__(
         self,
         *,
-        store: Store,
+        store: EngineStores,
         catalog: Catalog,
         clock: Clock,
         config: QuizConfig,

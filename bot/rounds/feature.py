@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.bank.catalog import WorkspaceCatalog
 from bot.feature import ButtonRoute, ErasedTable, Feature, KeptTable, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
-from bot.learning.grading import RoundGrading
-from bot.learning.service import LearningService
-from bot.learning.store import LearningStore
-from bot.member_data.readiness import Readiness
-from bot.member_data.store import MemberDataStore
 from bot.outbox.worker import OutboxWorker
 from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS, RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.rounds.performers import BeforeOutline, RoundPerformers
+from bot.rounds.stats_sources import ReadinessView, RoundGrader, WeakestTopics
 from bot.rounds.store import ReportStore, RoundStore
 from bot.rounds.timed_steps import TimedSteps
 
@@ -28,10 +25,6 @@ class RoundsStores(Protocol):
     def rounds(self) -> RoundStore: ...
     @property
     def reports(self) -> ReportStore: ...
-    @property
-    def member_data(self) -> MemberDataStore: ...
-    @property
-    def learning(self) -> LearningStore: ...
 
 
 class RoundsDeps(Protocol):
@@ -40,11 +33,15 @@ class RoundsDeps(Protocol):
     @property
     def engine(self) -> QuizEngine: ...
     @property
-    def learning(self) -> LearningService: ...
+    def learning(self) -> WeakestTopics: ...
     @property
-    def grading(self) -> RoundGrading: ...
+    def readiness(self) -> ReadinessView: ...
+    @property
+    def grading(self) -> RoundGrader: ...
     @property
     def clock(self) -> Clock: ...
+    @property
+    def questions(self) -> WorkspaceCatalog: ...
     @property
     def outbox(self) -> OutboxWorker: ...
     @property
@@ -55,7 +52,6 @@ class RoundsDeps(Protocol):
 
 def build(deps: RoundsDeps) -> Parts:
     store, engine = deps.store, deps.engine
-    readiness = Readiness(store.member_data, store.learning, engine.questions.graded_topics)
     buttons = RoundButtons(engine, store.rounds, deps.grading.grade)
     performers = RoundPerformers(
         rounds=store.rounds,
@@ -70,7 +66,17 @@ def build(deps: RoundsDeps) -> Parts:
         return await buttons.on_press(event)
 
     return Parts(
-        handlers=(RoundCommands(engine, store.rounds, store.reports, deps.learning, readiness),),
+        handlers=(
+            RoundCommands(
+                engine,
+                store.rounds,
+                store.reports,
+                deps.learning,
+                deps.readiness,
+                clock=deps.clock,
+                questions=deps.questions,
+            ),
+        ),
         # a round's buttons are every button no other feature claims
         buttons=(ButtonRoute(on_press),),
         performers=performers.performers(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot.pairing.store import PairRating
+from bot.kernel.pair_facts import PairRating
 from storage.sql.session import Session
 
 _INSERT_RATING = (

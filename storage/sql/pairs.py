@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.kernel.models import OutboxDraft
+from bot.kernel.pair_facts import PairCounts, PairRating
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stores import ChangeKind
-from bot.pairing.store import PairCounts, PairGroup, PairingDue, PairMember, PairRating
+from bot.pairing.store import PairGroup, PairingDue, PairMember
 from storage.records import draft_row
 from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import to_db

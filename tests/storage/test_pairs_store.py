@@ -12,11 +12,12 @@ import pytest
 
 from bot.kernel.grades import Grade
 from bot.kernel.models import ActionKind, ChannelSettings, OutboxDraft
+from bot.kernel.pair_facts import PairCounts, PairRating
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.render import Card
 from bot.learning import memory_model
 from bot.learning.store import GradeDraft, RatedAlready
-from bot.pairing.store import PairCounts, PairingDue, PairMember, PairRating
+from bot.pairing.store import PairingDue, PairMember
 from bot.store import Store
 from questions.catalog import QuestionKey
 from tests.storage.backends import BACKENDS, open_store

@@ -1,0 +1,36 @@
+"""What ``/quiz stats`` and a round's grade buttons use of the features built on the
+rounds (the learning loop, the members' goals), each as a protocol, so the rounds package
+imports none of them: they import the rounds, never the other way round."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from bot.bank.store import Workspace
+from bot.kernel.grades import Grade
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.refs import ChannelRef, MemberRef
+from bot.kernel.render import Card, Response
+
+
+class WeakestTopics(Protocol):
+    """``/quiz stats``: the channel's topics of lowest expected recall, weakest first."""
+
+    async def weakest_topics(
+        self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None
+    ) -> list[tuple[str, float]]: ...
+
+
+class ReadinessView(Protocol):
+    """``/quiz stats readiness``: each member with a goal date and their expected recall."""
+
+    async def card(self, channel: ChannelRef, workspace: Workspace, now: datetime) -> Card: ...
+
+
+class RoundGrader(Protocol):
+    """A member's grade of their own answer to a round (its grade buttons)."""
+
+    async def grade(
+        self, channel: ChannelSettings, round_: Round, member: MemberRef, grade: Grade
+    ) -> Response: ...
