@@ -1,6 +1,7 @@
 """Start-up at many channels catches up the weekly pairings as it does the recaps: what is
-due is worked out once per (schedule, timezone, grace window), not once per channel, and
-the pairings missed within their grace window are recorded in a fixed number of store
+due is worked out once per (schedule, timezone, grace window), not once per channel (tested
+beside the recaps' catch-up, tests/core/scheduling/test_start_up_scales_with_schedules.py),
+and the pairings missed within their grace window are recorded in a fixed number of store
 round trips, not a transaction each (on a Monday morning, thousands of channels' pairing
 slots may have passed while the bot was down)."""
 
@@ -8,20 +9,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import bot.pairing.weekly
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from bot.pairing.schedule import pairing_key
-from bot.scheduling.slot_arithmetic import missed_slot
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore
 from tests.core.pairing.test_pairing import briefs, intros, opted_in
 from tests.core.reviews.test_peer_reviews import catalog_with_key_points
-from tests.core.scheduling.test_start_up_scales_with_schedules import ZONES, add_channels, started
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
 from tests.round_trips import RoundTripCounter
@@ -62,25 +59,6 @@ async def test_a_pairing_missed_beyond_its_grace_window_is_not_made_at_start(
     await quiz.service.pairings.catch_up(channels)
     await quiz.service.settle()
     assert intros(quiz.platform) == [] and briefs(quiz.platform) == {}
-
-
-async def test_the_pairings_catch_up_works_out_each_timezones_slot_once(
-    db_path: Path,
-    platform: FakePlatform,
-    catalog: Catalog,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    await add_channels(db_path, 120, catalog)
-    decisions: list[tuple[object, ...]] = []
-
-    def counted_missed_slot(*args: Any) -> Any:
-        decisions.append(args)
-        return missed_slot(*args)
-
-    monkeypatch.setattr(bot.pairing.weekly, "missed_slot", counted_missed_slot)
-    async with started(db_path, platform, catalog, background=False):
-        pass
-    assert len(decisions) == len(ZONES), f"{len(decisions)} pairing decisions for 120 channels"
 
 
 async def utc_channels(db_path: Path, count: int) -> None:

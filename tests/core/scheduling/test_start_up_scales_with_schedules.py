@@ -11,10 +11,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+import bot.pairing.weekly
 import bot.recaps.weekly
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
@@ -132,11 +134,16 @@ async def test_the_scheduler_keeps_one_apscheduler_job_for_any_number_of_schedul
         assert service.scheduler.next_run(2) == datetime(2031, 1, 19, 6, 1, tzinfo=UTC)
 
 
-async def test_the_recaps_catch_up_works_out_each_timezones_slot_once(
+@pytest.mark.parametrize(
+    ("weekly", "what"), [(bot.recaps.weekly, "recap"), (bot.pairing.weekly, "pairing")]
+)
+async def test_the_weekly_catch_ups_work_out_each_timezones_slot_once(
     db_path: Path,
     platform: FakePlatform,
     catalog: Catalog,
     monkeypatch: pytest.MonkeyPatch,
+    weekly: ModuleType,
+    what: str,
 ) -> None:
     await add_channels(db_path, 120, catalog)
     decisions: list[tuple[object, ...]] = []
@@ -145,10 +152,10 @@ async def test_the_recaps_catch_up_works_out_each_timezones_slot_once(
         decisions.append(args)
         return missed_slot(*args)
 
-    monkeypatch.setattr(bot.recaps.weekly, "missed_slot", counted_missed_slot)
+    monkeypatch.setattr(weekly, "missed_slot", counted_missed_slot)
     async with started(db_path, platform, catalog, background=False):
         pass
-    assert len(decisions) == len(ZONES), f"{len(decisions)} recap decisions for 120 channels"
+    assert len(decisions) == len(ZONES), f"{len(decisions)} {what} decisions for 120 channels"
 
 
 async def test_slots_an_outage_skipped_are_one_warning_for_all_channels(
