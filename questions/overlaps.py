@@ -1,4 +1,4 @@
-"""Questions of one bank that ask the same thing, found three ways a reviewer can check.
+"""Questions of one bank that ask the same thing, found four ways a reviewer can check.
 
 1. **Asks.** Every question text and every follow-up is an *ask*; each is compared with
    every ask of every other question by :func:`questions.similarity.similarity`. Two
@@ -14,6 +14,12 @@
    again wherever they are useful: :data:`STANDARD_DERIVATIONS` names each with a pattern
    that finds it being worked or asked, and each may appear in one question only. A review
    that finds another repeated derivation adds it there.
+4. **Meaning.** What each question asks and what its answer covers (the question with its
+   key points and outline, and each follow-up with its notes) is compared with every other
+   question's, follow-ups included, in a domain vocabulary where synonyms are one concept
+   and figures keep their units (:mod:`questions.meaning`): a follow-up that asks again
+   what another question or follow-up asks, in other words, is found by what the two
+   answers cover.
 
 "Texts" are the question, its outline, its follow-ups and their notes, its key points and
 its corrections: a computation repeated in a note is repeated all the same.
@@ -27,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from questions.meaning import same_meanings
 from questions.pack import Question
 from questions.similarity import NEAR_DUPLICATE_THRESHOLD, similarity
 
@@ -65,6 +72,14 @@ STANDARD_DERIVATIONS: dict[str, re.Pattern[str]] = {
     ),
     "the 16 bytes per parameter of mixed-precision Adam, part by part": re.compile(
         r"2 bytes.{0,120}?2 bytes.{0,200}?(?:master|12 bytes)", _FLAGS
+    ),
+    # Issue 38's review: both the speed ladder and GPUDirect RDMA worked this.
+    "a 400 Gb/s NIC's 50 GB/s against a PCIe Gen5 x16 slot": re.compile(
+        r"\b400\s*Gb/s\b[^.]{0,40}?\b50\s*GB/s.{0,160}?Gen\s?5|Gen\s?5 x16[^.]{0,80}?\b50\s*GB/s",
+        _FLAGS,
+    ),
+    "a MIG 1g slice's eighth of the memory bandwidth": re.compile(
+        r"\b1g\b[^.]{0,80}?1/8|1/8 of the (?:HBM |memory )?bandwidth", _FLAGS
     ),
 }
 """Derivations worked or asked in one question only, each found by its pattern."""
@@ -122,11 +137,12 @@ def texts(question: Question) -> Iterator[str]:
 
 
 def overlaps(questions: Sequence[Question]) -> list[Overlap]:
-    """Every overlap the three checks find among ``questions``."""
+    """Every overlap the four checks find among ``questions``."""
     return [
         *repeated_asks(questions),
         *repeated_computations(questions),
         *repeated_derivations(questions),
+        *repeated_meanings(questions),
     ]
 
 
@@ -143,6 +159,14 @@ def repeated_asks(questions: Sequence[Question]) -> list[Overlap]:
             reason = f"{a} and {b} ask nearly the same ({score:.2f})"
             found.append((score, Overlap((a.question, b.question), reason)))
     return [overlap for _, overlap in sorted(found, key=lambda pair: -pair[0])]
+
+
+def repeated_meanings(questions: Sequence[Question]) -> list[Overlap]:
+    """Pairs of parts of different questions that mean nearly the same, closest first."""
+    return [
+        Overlap((pair.first.question, pair.second.question), str(pair))
+        for pair in same_meanings(questions)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,3 +230,9 @@ def _value(number: str) -> float:
         return float(number.replace(",", "."))
     except ValueError:
         return float("nan")
+
+
+if __name__ == "__main__":
+    from questions.overlap_report import main
+
+    raise SystemExit(main())

@@ -16,6 +16,7 @@ from questions.overlaps import (
     repeated_asks,
     repeated_computations,
     repeated_derivations,
+    repeated_meanings,
 )
 from questions.pack import MAX_KEY_POINTS, MIN_KEY_POINTS, Pack, Question
 from questions.similarity import NEAR_DUPLICATE_THRESHOLD, near_duplicates, similarity
@@ -104,6 +105,12 @@ def test_near_duplicates_names_the_pair() -> None:
 
 def test_no_two_bundled_questions_ask_the_same_follow_ups_or_computations_included() -> None:
     assert [str(overlap) for overlap in overlaps(ALL_QUESTIONS)] == []
+
+
+def test_no_two_bundled_questions_mean_the_same_follow_ups_included() -> None:
+    # What each part asks and its answer covers, compared by meaning (questions/meaning.py);
+    # `python -m questions.overlaps` lists the closest pairs with their scores.
+    assert [str(overlap) for overlap in repeated_meanings(ALL_QUESTIONS)] == []
 
 
 def _asking(

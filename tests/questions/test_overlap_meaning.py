@@ -1,0 +1,164 @@
+"""Overlaps found by meaning: what questions and follow-ups ask and what their answers cover.
+
+The fixture ``overlaps_issue_38.yaml`` holds the questions of the eight strong overlaps an
+outside review found in the bundled bank (issue 38), as they were before they were fixed,
+where the wording check had passed them all (highest similarity 0.36).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from questions.loader import load_pack
+from questions.meaning import FOLLOW_UP_THRESHOLD, same_meanings, scored_pairs, shared_terms
+from questions.meaning_terms import terms
+from questions.overlap_report import main, report
+from questions.overlaps import overlaps, repeated_derivations
+from questions.pack import Question
+
+FIXTURE = Path(__file__).with_name("overlaps_issue_38.yaml")
+FROZEN: list[Question] = list(load_pack(FIXTURE).questions)
+
+# The review's eight pairs, as the parts it named; the fourth names three questions.
+ISSUE_38_PAIRS: list[tuple[str, ...]] = [
+    ("cuda-mps-concurrency (follow-up 2)", "k8s-device-plugin-sharing"),
+    ("gpu-sharing-many-small-models (follow-up 1)", "mig-profiles-placement-h100"),
+    ("mig-vs-time-slicing (follow-up 1)", "kv-cache-size-70b-gqa (follow-up 1)"),
+    (
+        "trainium-porting-neuron (follow-up 1)",
+        "jax-jit-tracing-side-effects (follow-up 1)",
+        "torch-compile-recompilation-guards",
+    ),
+    ("checkpoint-size-70b-async (follow-up 1)", "parallel-fs-vs-object-storage (follow-up 1)"),
+    ("ib-ethernet-speed-ladder", "gpudirect-rdma-rail-optimized"),
+    ("gpu-failure-triage-xid-ecc (follow-up 2)", "slurm-vs-kubernetes-training (follow-up 1)"),
+    ("elastic-training-node-failure (follow-up 2)", "straggler-detection-large-job"),
+]
+# Found by what the parts mean; two more repeat a derivation. The one missed says it in
+# other words throughout: "a time-sliced GPU running out of memory" against "the engine
+# reserved 90% of every GPU's memory", sharing only gpu_memory_utilization and MIG.
+FOUND_BY_MEANING = [0, 3, 4, 6, 7]
+FOUND_AS_DERIVATIONS = [1, 5]
+
+
+def _question_ids(parts: Sequence[str]) -> set[str]:
+    return {part.split(" (")[0] for part in parts}
+
+
+def test_the_overlap_checks_find_at_least_six_of_the_review_s_eight_pairs() -> None:
+    found = {frozenset(overlap.questions) for overlap in overlaps(FROZEN)}
+    flagged = [
+        index
+        for index, named in enumerate(ISSUE_38_PAIRS)
+        if any(pair <= _question_ids(named) for pair in found)
+    ]
+    assert flagged == sorted(FOUND_BY_MEANING + FOUND_AS_DERIVATIONS)
+    assert len(flagged) >= 6
+
+
+@pytest.mark.parametrize("index", FOUND_BY_MEANING, ids=lambda i: ISSUE_38_PAIRS[i][0])
+def test_the_meaning_check_flags_the_parts_the_review_named(index: int) -> None:
+    named = set(ISSUE_38_PAIRS[index])
+    pairs = [{str(pair.first), str(pair.second)} for pair in same_meanings(FROZEN)]
+    flagged = [pair for pair in pairs if pair <= named]
+    assert flagged, f"none of {sorted(named)} flagged"
+
+
+@pytest.mark.parametrize("index", FOUND_AS_DERIVATIONS, ids=lambda i: ISSUE_38_PAIRS[i][0])
+def test_the_derivations_the_review_found_repeated_are_standard_derivations(index: int) -> None:
+    found = [set(overlap.questions) for overlap in repeated_derivations(FROZEN)]
+    assert _question_ids(ISSUE_38_PAIRS[index]) in found
+
+
+def _question(qid: str, follow_up: str, notes: str) -> Question:
+    return Question.model_validate(
+        {
+            "id": qid,
+            "topic": "cluster-ops",
+            "question": "How do you keep broken GPU nodes out of a training cluster's schedule?",
+            "outline": "Detect, drain, diagnose, return.",
+            "follow_ups": [{"ask": follow_up, "notes": notes}],
+        }
+    )
+
+
+# gpu-failure-triage-xid-ecc's follow-up 2, asked and answered again in other words.
+REWORDED = _question(
+    "node-health-runbook",
+    "Before each job starts and after it ends, which node checks would you have Slurm run,"
+    " and how long may they take?",
+    "Before the job (prolog), seconds only: GPU count, pending row remaps, new Xid errors,"
+    " NVLink and NIC link speed, mounts, dcgmi diag -r 1.\n"
+    "After the job (epilog): kill leftover processes, reset GPUs, look for Xid and ECC events"
+    " from the job, drain the node if anything failed.\n"
+    "Long diagnostics (dcgmi diag -r 3, nccl-tests, burn-in) only on drained nodes.",
+)
+# The same topic and question, a follow-up that asks something else.
+DISTINCT = _question(
+    "node-health-runbook",
+    "How many nodes would you expect to fail per day in a 2,048-node cluster, given a"
+    " per-node MTBF of 5 years?",
+    "2,048 nodes / (5 × 365 days) ≈ 1.1 failures per day.\n"
+    "Burst failures (a bad PDU, a switch) break the independence assumption.\n"
+    "Plan spare capacity and checkpoint intervals from this rate.",
+)
+
+
+def _closest_to(question: Question) -> float:
+    pairs = scored_pairs([*FROZEN, question], at_least=0.0)
+    return max(p.score for p in pairs if question.id in (p.first.question, p.second.question))
+
+
+def test_a_follow_up_asked_again_in_other_words_means_the_same() -> None:
+    [pair, *_] = [p for p in same_meanings([*FROZEN, REWORDED]) if "runbook" in str(p.second)]
+    assert (str(pair.first), str(pair.second)) == (
+        "gpu-failure-triage-xid-ecc (follow-up 2)",
+        "node-health-runbook (follow-up 1)",
+    )
+    assert pair.score >= 3 * FOLLOW_UP_THRESHOLD  # far above, not at the margin
+
+
+def test_a_follow_up_on_the_same_topic_that_asks_something_else_does_not() -> None:
+    assert _closest_to(DISTINCT) < FOLLOW_UP_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("multi-instance GPU", "MIG"),
+        ("a 1g.10gb slice", "a MIG instance"),
+        ("it recompiles", "a retrace"),
+        ("the manifest", "a marker object"),
+        ("the slowest", "a straggler"),
+        ("time-sliced", "time slicing"),
+        ("400 Gbit/s", "400 Gb/s"),
+        ("4,096 tokens", "4096 tokens"),
+    ],
+)
+def test_one_concept_in_other_words_is_one_term(one: str, other: str) -> None:
+    assert terms(one) == terms(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [("400 Gb/s", "400 GB/s"), ("400 Gb/s", "400")])
+def test_a_figure_keeps_its_unit(one: str, other: str) -> None:
+    assert terms(one) != terms(other)
+
+
+def test_shared_terms_say_why_a_pair_scores() -> None:
+    [pair] = [p for p in same_meanings(FROZEN) if p.first.question == "cuda-mps-concurrency"]
+    assert "mps" in shared_terms(pair)
+
+
+def test_the_report_lists_findings_and_the_closest_pairs_with_scores() -> None:
+    printed = report(FROZEN, top=3)
+    assert "17 questions checked" in printed
+    assert "cuda-mps-concurrency (follow-up 2) ~ k8s-device-plugin-sharing" in printed
+    assert "0.1" in printed.split("Closest 3 pairs")[1]
+
+
+def test_the_report_runs_on_a_pack_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(FIXTURE), "--top", "2"]) == 0
+    assert "SAME" in capsys.readouterr().out
