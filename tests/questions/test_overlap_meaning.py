@@ -13,11 +13,18 @@ from pathlib import Path
 import pytest
 
 from questions.loader import load_pack
-from questions.meaning import FOLLOW_UP_THRESHOLD, same_meanings, scored_pairs, shared_terms
+from questions.meaning import (
+    FOLLOW_UP_THRESHOLD,
+    QUESTION_THRESHOLD,
+    same_meanings,
+    scored_pairs,
+    shared_terms,
+)
 from questions.meaning_terms import terms
 from questions.overlap_report import main, report
 from questions.overlaps import overlaps, repeated_derivations
 from questions.pack import Question
+from questions.similarity import NEAR_DUPLICATE_THRESHOLD, similarity
 
 FIXTURE = Path(__file__).with_name("overlaps_issue_38.yaml")
 FROZEN: list[Question] = list(load_pack(FIXTURE).questions)
@@ -123,6 +130,36 @@ def test_a_follow_up_asked_again_in_other_words_means_the_same() -> None:
 
 def test_a_follow_up_on_the_same_topic_that_asks_something_else_does_not() -> None:
     assert _closest_to(DISTINCT) < FOLLOW_UP_THRESHOLD
+
+
+# ib-ethernet-speed-ladder asked again, its question, outline and key points reworded.
+SPEED_LADDER_AGAIN = Question.model_validate(
+    {
+        "id": "speed-ladder-again",
+        "topic": "network-design",
+        "question": "A vendor quotes link speeds as lanes and Gb/s. Go from EDR to XDR and"
+        " through the Ethernet steps, and convert a 400G port into bytes per second.",
+        "outline": "EDR 100, HDR 200, NDR 400 and XDR 800 Gb/s per 4x port, from 25, 50, 100"
+        " and 200 Gb/s lanes. 400GbE is 8 lanes of 50G or 4 of 100G; 800GbE 8 of 100G. A"
+        " switch ASIC's capacity is its lanes times the lane rate: 51.2 Tb/s gives 64 ports"
+        " of 800G. 400 Gb/s divided by 8 is 50 GB/s in each direction.",
+        "key_points": [
+            "EDR 100, HDR 200, NDR 400, XDR 800 Gb/s per 4x port",
+            "Lanes of 25, 50, 100, 200 Gb/s",
+            "400GbE is 8×50G or 4×100G lanes",
+            "400 Gb/s is 50 GB/s each way",
+            "Switch capacity is lanes × lane rate",
+        ],
+    }
+)
+
+
+def test_a_question_asked_again_with_its_key_points_reworded_means_the_same() -> None:
+    [original] = [q for q in FROZEN if q.id == "ib-ethernet-speed-ladder"]
+    assert similarity(original.question, SPEED_LADDER_AGAIN.question) < NEAR_DUPLICATE_THRESHOLD
+    [pair, *_] = [p for p in scored_pairs([*FROZEN, SPEED_LADDER_AGAIN]) if "again" in str(p)]
+    assert (str(pair.first), str(pair.second)) == ("ib-ethernet-speed-ladder", "speed-ladder-again")
+    assert pair.score >= 2 * QUESTION_THRESHOLD
 
 
 @pytest.mark.parametrize(
