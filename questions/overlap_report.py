@@ -3,7 +3,7 @@
 Prints every overlap the four checks find (what the bank's test fails on), then the closest
 pairs by meaning with their scores, flagged or not, and the terms that weigh most in each,
 so a reviewer can judge a finding, see how far below the threshold the next pair is and
-tune it with the whole list in view.
+tune it with the whole list in view. ``quizbot packs overlaps`` prints the same.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from questions import meaning
-from questions.loader import bundled_packs_dir, load_pack
-from questions.overlaps import overlaps
+from questions.loader import PackError, bundled_packs_dir, load_packs
+from questions.overlaps import Overlap, overlaps
 from questions.pack import Question
 
 DEFAULT_TOP = 30
 
 
-def report(questions: Sequence[Question], top: int = DEFAULT_TOP) -> str:
-    """The overlaps found among ``questions`` and their ``top`` closest pairs by meaning."""
+def report(questions: Sequence[Question], top: int = DEFAULT_TOP) -> tuple[list[Overlap], str]:
+    """The overlaps found among ``questions``, and a text of them and of the ``top`` closest
+    pairs by meaning."""
     started = time.perf_counter()
     found = overlaps(questions)
     seconds = time.perf_counter() - started
@@ -38,20 +39,41 @@ def report(questions: Sequence[Question], top: int = DEFAULT_TOP) -> str:
         mark = "SAME" if pair.same else "    "
         terms = ", ".join(meaning.shared_terms(pair, count=5))
         lines.append(f"  {pair.score:.3f} {mark} {pair.first} ~ {pair.second}  [{terms}]")
-    return "\n".join(lines)
+    return found, "\n".join(lines)
+
+
+def run(paths: Sequence[Path], top: int = DEFAULT_TOP) -> int:
+    """Print the report on the packs in ``paths`` (files or directories): 0 when the checks
+    find no overlap, 1 when they do or a pack is invalid."""
+    try:
+        packs = load_packs(paths)
+    except PackError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    questions = [question for pack in packs for question in pack.questions]
+    found, text = report(questions, top)
+    print(text)
+    return 1 if found else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m questions.overlaps", description=__doc__)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args.paths or [bundled_packs_dir()], args.top)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The report's arguments, for ``python -m questions.overlaps`` and ``quizbot packs``."""
     parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PACK", help="pack files (default: the bundled)"
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="a pack file or a directory of them (default: the bundled packs)",
     )
     parser.add_argument("--top", type=int, default=DEFAULT_TOP, help="closest pairs to list")
-    args = parser.parse_args(argv)
-    paths = args.paths or sorted(bundled_packs_dir().glob("*.y*ml"))
-    questions = [question for path in paths for question in load_pack(path).questions]
-    print(report(questions, args.top))
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""`quizbot packs` commands: validate pack files, import seed documents, list packs (and, in
-``pack_exchange``, export a workspace's questions, import a CSV sheet, list flags)."""
+"""`quizbot packs` commands: validate pack files, import seed documents, list packs, list
+overlapping questions (and, in ``pack_exchange``, export a workspace's questions, import a
+CSV sheet, list flags)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from adapters.cli import pack_exchange
 from adapters.cli.pack_files import SCHEMA_HINT, PackWriteFailed, write_new_file
+from questions import overlap_report
 from questions.loader import (
     PackError,
     bundled_pack_files,
@@ -32,7 +34,8 @@ def register(commands: Any) -> None:
         "packs",
         help="validate, import, list and export question packs",
         description="Question packs: validate pack files, import a seed document or a CSV "
-        "sheet, list the packs, export a workspace's own questions, list flagged questions.",
+        "sheet, list the packs and the questions that overlap, export a workspace's own "
+        "questions, list flagged questions.",
     )
     actions = packs.add_subparsers(dest="packs_command", metavar="ACTION", required=True)
 
@@ -74,6 +77,17 @@ def register(commands: Any) -> None:
         help="also list the packs in DIR (repeatable)",
     )
     listing.set_defaults(handler=_list)
+
+    overlapping = actions.add_parser(
+        "overlaps",
+        help="list questions that ask the same thing, and the closest pairs by meaning",
+        description="Run the bank's overlap checks (wording, worked computations, standard "
+        "derivations, meaning) on packs and list what they find, then the closest pairs of "
+        "questions and follow-ups by meaning with their scores. Exit 1 when any overlap is "
+        "found.",
+    )
+    overlap_report.add_arguments(overlapping)
+    overlapping.set_defaults(handler=_overlaps)
     pack_exchange.register(actions)
 
 
@@ -143,6 +157,10 @@ def _slug_option(option: str, value: str | None) -> str | None:
             f"{option} {value!r}: use lowercase letters and digits separated by single '-'"
             " (at most 64 characters), e.g. 'gpu-memory'"
         ) from None
+
+
+def _overlaps(args: argparse.Namespace) -> int:
+    return overlap_report.run(args.paths or [bundled_packs_dir()], args.top)
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -190,12 +190,27 @@ def test_shared_terms_say_why_a_pair_scores() -> None:
 
 
 def test_the_report_lists_findings_and_the_closest_pairs_with_scores() -> None:
-    printed = report(FROZEN, top=3)
-    assert "17 questions checked" in printed
-    assert "cuda-mps-concurrency (follow-up 2) ~ k8s-device-plugin-sharing" in printed
-    assert "0.1" in printed.split("Closest 3 pairs")[1]
+    found, printed = report(FROZEN, top=3)
+    assert found == overlaps(FROZEN)
+    assert "17 questions checked in" in printed and f"{len(found)} overlap(s)" in printed
+    closest = printed.split("Closest 3 pairs by meaning")[1].splitlines()[1:]
+    assert len(closest) == 3
+    assert closest[0].startswith("  0.188 SAME cuda-mps-concurrency (follow-up 2) ~ k8s-device")
 
 
-def test_the_report_runs_on_a_pack_file(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([str(FIXTURE), "--top", "2"]) == 0
+def test_the_report_runs_on_pack_files_and_fails_on_an_overlap(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main([str(FIXTURE), "--top", "2"]) == 1
     assert "SAME" in capsys.readouterr().out
+    distinct = tmp_path / "distinct.yaml"
+    distinct.write_text(
+        "id: distinct\ntitle: Two questions\nquestions:\n"
+        + "".join(
+            f"  - {{id: q{n}, topic: t, question: '{text}', outline: o.}}\n"
+            for n, text in enumerate(["What is RoPE?", "How does an SSD fail?"])
+        ),
+        encoding="utf-8",
+    )
+    assert main([str(distinct)]) == 0
+    assert "2 questions checked in" in capsys.readouterr().out
