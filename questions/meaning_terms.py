@@ -21,7 +21,7 @@ for that pair.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import lru_cache
 from itertools import pairwise
 
 _I = re.IGNORECASE
@@ -105,7 +105,7 @@ def normalized(text: str) -> str:
     return _CONCEPT.sub(_concept, text)
 
 
-@cache
+@lru_cache(maxsize=8192)
 def terms(text: str) -> tuple[str, ...]:
     """The terms of ``text`` in order: concepts, figures and stemmed words (remembered: a
     bank is checked several times by its tests)."""
