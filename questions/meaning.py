@@ -45,6 +45,14 @@ Higher than :data:`FOLLOW_UP_THRESHOLD`: two questions of one topic share much o
 vocabulary, and on the bank of issue 38 the closest two distinct questions scored 0.20.
 A question asked again in other words, with its key points reworded, scores far above."""
 
+REVIEWED_DISTINCT: dict[frozenset[str], str] = {}
+"""Pairs of parts a reviewer read and found to ask different things, each with why.
+
+The check still scores them but does not count them as the same. Each names two parts as
+they print ("an-id" or "an-id (follow-up 2)"); the bank's tests keep every entry naming
+parts of the bank that score at or above the threshold, so the list cannot go stale. Add a
+pair only after reading both parts: a repeat is fixed in the pack, not here."""
+
 OUTLINE_WEIGHT = 0.5
 """How much each term of an outline counts against a term of the question or key points."""
 
@@ -82,8 +90,24 @@ class MeaningPair:
         return QUESTION_THRESHOLD if both_questions else FOLLOW_UP_THRESHOLD
 
     @property
-    def same(self) -> bool:
+    def names(self) -> frozenset[str]:
+        """The two parts as they print, in no order."""
+        return frozenset((str(self.first), str(self.second)))
+
+    @property
+    def reviewed_distinct(self) -> str | None:
+        """Why a reviewer found these two parts distinct, if one did."""
+        return REVIEWED_DISTINCT.get(self.names)
+
+    @property
+    def close(self) -> bool:
+        """Whether the score reaches this kind of pair's threshold."""
         return self.score >= self.threshold
+
+    @property
+    def same(self) -> bool:
+        """Close, and not found distinct by a reviewer."""
+        return self.close and self.reviewed_distinct is None
 
     def __str__(self) -> str:
         return f"{self.first} and {self.second} mean nearly the same ({self.score:.2f})"

@@ -33,10 +33,11 @@ def report(questions: Sequence[Question], top: int = DEFAULT_TOP) -> tuple[list[
     lines += [
         "",
         f"Closest {top} pairs by meaning (the same from {meaning.FOLLOW_UP_THRESHOLD:.2f} with a"
-        f" follow-up, {meaning.QUESTION_THRESHOLD:.2f} between two questions):",
+        f" follow-up, {meaning.QUESTION_THRESHOLD:.2f} between two questions; SEEN: found"
+        " distinct by a reviewer):",
     ]
     for pair in meaning.scored_pairs(questions)[:top]:
-        mark = "SAME" if pair.same else "    "
+        mark = "SAME" if pair.same else "SEEN" if pair.close else "    "
         terms = ", ".join(meaning.shared_terms(pair, count=5))
         lines.append(f"  {pair.score:.3f} {mark} {pair.first} ~ {pair.second}  [{terms}]")
     return found, "\n".join(lines)

@@ -75,7 +75,7 @@ STANDARD_DERIVATIONS: dict[str, re.Pattern[str]] = {
     ),
     # Issue 38's review: both the speed ladder and GPUDirect RDMA worked this.
     "a 400 Gb/s NIC's 50 GB/s against a PCIe Gen5 x16 slot": re.compile(
-        r"\b400\s*Gb/s\b[^.]{0,40}?\b50\s*GB/s.{0,160}?Gen\s?5|Gen\s?5 x16[^.]{0,80}?\b50\s*GB/s",
+        r"\b400\s*Gb/s\b[^.]{0,40}?\b50\s*GB/s.{0,160}?Gen\s?5|Gen\s?5 x16[^.]{0,80}?\b400\s*Gb/s",
         _FLAGS,
     ),
     "a MIG 1g slice's eighth of the memory bandwidth": re.compile(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from questions.loader import bundled_packs_dir, load_pack
+from questions.meaning import REVIEWED_DISTINCT, scored_pairs
 from questions.overlaps import (
     FOLLOW_UP_THRESHOLD,
     STANDARD_DERIVATIONS,
@@ -105,6 +106,11 @@ def test_near_duplicates_names_the_pair() -> None:
 
 def test_no_two_bundled_questions_ask_the_same_follow_ups_or_computations_included() -> None:
     assert [str(overlap) for overlap in overlaps(ALL_QUESTIONS)] == []
+
+
+def test_every_pair_reviewed_as_distinct_is_still_in_the_bank_and_still_close() -> None:
+    close = {pair.names for pair in scored_pairs(ALL_QUESTIONS) if pair.close}
+    assert [sorted(pair) for pair in REVIEWED_DISTINCT if pair not in close] == []
 
 
 def test_no_two_bundled_questions_mean_the_same_follow_ups_included() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from questions import meaning
 from questions.loader import load_pack
 from questions.meaning import (
     FOLLOW_UP_THRESHOLD,
@@ -78,6 +79,27 @@ def test_the_meaning_check_flags_the_parts_the_review_named(index: int) -> None:
 def test_the_derivations_the_review_found_repeated_are_standard_derivations(index: int) -> None:
     found = [set(overlap.questions) for overlap in repeated_derivations(FROZEN)]
     assert _question_ids(ISSUE_38_PAIRS[index]) in found
+
+
+def test_a_pair_a_reviewer_found_distinct_is_scored_but_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    named = frozenset(ISSUE_38_PAIRS[0])
+    monkeypatch.setitem(meaning.REVIEWED_DISTINCT, named, "asks how, not which")
+    [pair] = [p for p in scored_pairs(FROZEN) if p.names == named]
+    assert pair.close and not pair.same
+    assert pair.reviewed_distinct == "asks how, not which"
+    assert named not in {p.names for p in same_meanings(FROZEN)}
+    assert f"SEEN {ISSUE_38_PAIRS[0][0]} ~ {ISSUE_38_PAIRS[0][1]}" in report(FROZEN, top=3)[1]
+
+
+def test_a_pcie_link_s_own_bandwidth_is_not_the_nic_derivation() -> None:
+    nic = "A 400 Gb/s NIC (50 GB/s) fits under a PCIe Gen5 x16 link's ~64 GB/s per direction."
+    host = (
+        "Each GPU reloads 2.7 GB over its PCIe Gen5 x16 link (~64 GB/s raw, ~50 GB/s in practice)."
+    )
+    pair = [_question("rdma", "Why one NIC per GPU?", nic), _question("tiering", "Reload?", host)]
+    assert repeated_derivations(pair) == []
 
 
 def _question(qid: str, follow_up: str, notes: str) -> Question:
