@@ -68,9 +68,17 @@ SEED_CORRECTIONS = {
     "tensor-core-alignment": ["cuBLAS 11.0", "multiples of 4"],
     "fp8-formats-scaling": ["reduce_amax"],
     "rdma-queue-pairs": ["responder's ACK", "write with immediate"],
+    # Its figures check out, but ZeRO/FSDP is not "necessary" (issue 38).
+    "adam-memory-7b": ["ZeRO-Offload", "8-bit optimizer states", "Adafactor"],
 }
 # Phrases the seed's imprecisions had put into the key points, which are not seed text.
-IMPRECISE_KEY_POINTS = ["UPI/QPI", "doorbell", "never seen in training", "large throughput drop"]
+IMPRECISE_KEY_POINTS = [
+    "UPI/QPI",
+    "doorbell",
+    "never seen in training",
+    "large throughput drop",
+    "hence ZeRO/FSDP sharding",
+]
 
 
 def test_each_seed_outline_with_an_error_carries_its_correction_and_source() -> None:
@@ -81,6 +89,5 @@ def test_each_seed_outline_with_an_error_carries_its_correction_and_source() -> 
         facts = " ".join(c.fact for c in corrections)
         assert [p for p in phrases if p not in facts] == [], question_id
         assert all(len(c.source) > 20 for c in corrections), question_id
-    assert seed["adam-memory-7b"].corrections == ()  # its figures check out
     key_points = " ".join(p for q in seed.values() for p in q.key_points)
     assert [p for p in IMPRECISE_KEY_POINTS if p in key_points] == []
