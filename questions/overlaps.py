@@ -35,7 +35,7 @@ from itertools import combinations
 
 from questions.meaning import same_meanings
 from questions.pack import Question
-from questions.similarity import NEAR_DUPLICATE_THRESHOLD, similarity
+from questions.similarity import NEAR_DUPLICATE_THRESHOLD, cosine, text_features
 
 FOLLOW_UP_THRESHOLD = 0.36
 """Similarity at or above which two asks, at least one of them a follow-up, are the same.
@@ -149,13 +149,14 @@ def overlaps(questions: Sequence[Question]) -> list[Overlap]:
 def repeated_asks(questions: Sequence[Question]) -> list[Overlap]:
     """Pairs of asks of different questions that ask nearly the same, worst first."""
     all_asks = [ask for question in questions for ask in asks(question)]
+    features = {ask: text_features(ask.text) for ask in all_asks}
     found: list[tuple[float, Overlap]] = []
     for a, b in combinations(all_asks, 2):
         if a.question == b.question:
             continue
         both_questions = a.where == b.where == "question"
         threshold = NEAR_DUPLICATE_THRESHOLD if both_questions else FOLLOW_UP_THRESHOLD
-        if (score := similarity(a.text, b.text)) >= threshold:
+        if (score := cosine(features[a], features[b])) >= threshold:
             reason = f"{a} and {b} ask nearly the same ({score:.2f})"
             found.append((score, Overlap((a.question, b.question), reason)))
     return [overlap for _, overlap in sorted(found, key=lambda pair: -pair[0])]

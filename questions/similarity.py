@@ -41,7 +41,11 @@ def text_features(text: str) -> Counter[str]:
 
 def similarity(a: str, b: str) -> float:
     """Cosine similarity of the two texts' features, from 0 (nothing shared) to 1."""
-    fa, fb = text_features(a), text_features(b)
+    return cosine(text_features(a), text_features(b))
+
+
+def cosine(fa: Counter[str], fb: Counter[str]) -> float:
+    """Cosine similarity of two texts' features, for callers that compare each text often."""
     dot = sum(count * fb[feature] for feature, count in fa.items())
     norm = math.sqrt(sum(c * c for c in fa.values())) * math.sqrt(sum(c * c for c in fb.values()))
     return dot / norm if norm else 0.0
