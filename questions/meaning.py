@@ -45,7 +45,34 @@ Higher than :data:`FOLLOW_UP_THRESHOLD`: two questions of one topic share much o
 vocabulary, and on the bank of issue 38 the closest two distinct questions scored 0.20.
 A question asked again in other words, with its key points reworded, scores far above."""
 
-REVIEWED_DISTINCT: dict[frozenset[str], str] = {}
+REVIEWED_DISTINCT: dict[frozenset[str], str] = {
+    frozenset(("hopper-vs-ampere-features (follow-up 1)", "blackwell-gemm-vs-hopper-wgmma")): (
+        "what warp specialization is and why TMA makes it practical on Hopper, against what"
+        " porting such a kernel to tcgen05 changes (one-thread MMA issue, TMEM accumulators,"
+        " commit barriers, epilogue overlap)"
+    ),
+    frozenset(("sm-occupancy-register-pressure", "gpu-util-vs-dcgm-metrics (follow-up 1)")): (
+        "a kernel's theoretical occupancy from its registers and whether low occupancy hurts,"
+        " against what two DCGM fields measure (time with any warp resident vs share of warp"
+        " slots filled)"
+    ),
+    frozenset(("million-token-prefill-cost (follow-up 1)", "sliding-window-attention-kv")): (
+        "the FLOPs ratio of one sliding-window layer inside a 1M-token prefill estimate (2W/N),"
+        " against what a window does to KV memory, reach across layers and serving engines"
+    ),
+    frozenset(("nvl72-nvlink5-domain (follow-up 1)", "trainium3-ultraserver-plan (follow-up 1)")): (
+        "moving EP from 8 to 64 GPUs (experts per GPU, all-to-all off the NIC), against keeping"
+        " EP = 64 but going from Trn2's multi-hop torus to Trn3's single-hop switch"
+    ),
+    frozenset(("diloco-outer-optimizer", "inter-site-sync-interval (follow-up 1)")): (
+        "how DiLoCo's inner and outer optimizers work and what it gives up, against whether"
+        " FP32 or 16-bit pseudo-gradients change the sync interval and are safe"
+    ),
+    frozenset(("gpu-util-vs-dcgm-metrics", "gpu-power-capping (follow-up 1)")): (
+        "what GPU-Util measures and which DCGM fields find a bottleneck, against telling a power"
+        " cap from thermal throttling by throttle reasons, power and temperature"
+    ),
+}
 """Pairs of parts a reviewer read and found to ask different things, each with why.
 
 The check still scores them but does not count them as the same. Each names two parts as
