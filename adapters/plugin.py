@@ -2,7 +2,8 @@
 folder (``adapters/<name>/plugin.py``), listed once in :mod:`adapters.platforms`.
 
 errbot's backend and its ``.plug`` file, typed: the platform's own settings (read as the
-core's are, from ``QUIZBOT_<NAME>_*``), the ``quizbot run`` flags that set some of them, the
+core's are, from ``QUIZBOT_<NAME>_*``; each one shown with a comment in the folder's
+``settings.env.example``, which a test checks), the ``quizbot run`` flags that set some of them, the
 settings checks ``quizbot run`` and ``quizbot doctor`` make, the doctor's checks of its
 credentials, its own ``quizbot <name> ...`` commands, and the factory that builds its
 ``Platform`` (and ``Connector``). The runtime, the CLI and the doctor loop over the list

@@ -46,7 +46,7 @@ class QuizbotSettings(BaseSettings):
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
-        env_ignore_empty=True,  # `cp .env.example .env` leaves unused settings empty
+        env_ignore_empty=True,  # a .env copied from the examples leaves unused settings empty
         hide_input_in_errors=True,
     )
     toml_path: ClassVar[Path | None] = None

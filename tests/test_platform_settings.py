@@ -3,14 +3,17 @@ core's are, and the platforms ``QUIZBOT_PLATFORM`` picks with the credentials th
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from adapters.discord.settings import DiscordSettings
-from adapters.platforms import choose_platforms, setting_names
+from adapters.platforms import PLATFORMS, choose_platforms, setting_names
+from adapters.plugin import PlatformPlugin
 from adapters.slack.settings import SlackSettings
 from bot.settings import Settings, SettingsError, load_settings
 
@@ -56,15 +59,44 @@ def test_a_missing_credential_names_the_variable(
         choose_platforms(load_settings()).check_credentials()
 
 
-def test_env_example_lists_every_setting() -> None:
-    listed = set(re.findall(r"^QUIZBOT_([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
-    assert listed == {name.upper() for name in [*Settings.model_fields, *setting_names()]}
+def listed_in(example: str) -> list[str]:
+    """The settings an example sets, as their fields are named (``slack_mode``)."""
+    return [name.lower() for name in re.findall(r"^QUIZBOT_([A-Z_]+)=", example, re.M)]
 
 
-def test_the_env_example_copied_as_is_runs_the_console(tmp_path: Path) -> None:
-    """The README says `cp .env.example .env` and fill in what you need: the empty
-    lines left for the rest mean "not set", not "set to nothing"."""
-    (tmp_path / ".env").write_text((ROOT / ".env.example").read_text())
+def settings_example(plugin: PlatformPlugin[Any]) -> Path:
+    """A platform's own settings example, in its folder beside its settings' code."""
+    return Path(inspect.getfile(plugin.settings)).parent / "settings.env.example"
+
+
+def every_example() -> str:
+    """What ``cat .env.example adapters/*/settings.env.example > .env`` writes."""
+    platforms = sorted((ROOT / "adapters").glob("*/settings.env.example"))
+    return "".join(path.read_text() for path in [ROOT / ".env.example", *platforms])
+
+
+def test_the_env_example_lists_every_core_setting() -> None:
+    assert sorted(listed_in((ROOT / ".env.example").read_text())) == sorted(Settings.model_fields)
+
+
+@pytest.mark.parametrize("plugin", PLATFORMS, ids=lambda plugin: plugin.name)
+def test_each_platforms_folder_lists_every_one_of_its_settings(plugin: PlatformPlugin[Any]) -> None:
+    listed = listed_in(settings_example(plugin).read_text())
+    assert sorted(listed) == sorted(plugin.settings.model_fields)
+
+
+def test_the_examples_together_list_every_setting_once() -> None:
+    listed = listed_in(every_example())
+    assert sorted(listed) == sorted([*Settings.model_fields, *setting_names()])
+
+
+@pytest.mark.parametrize("example", ["core", "every"])
+def test_an_example_copied_as_is_runs_the_console(tmp_path: Path, example: str) -> None:
+    """`.env.example` says: copy it to .env, with the settings of the platforms you run
+    after it, and fill in what you need: the empty lines left for the rest mean "not set",
+    not "set to nothing"."""
+    text = (ROOT / ".env.example").read_text() if example == "core" else every_example()
+    (tmp_path / ".env").write_text(text)
     settings = load_settings()
     assert choose_platforms(settings).names == ["console"]
     assert settings.http_port is None

@@ -35,7 +35,7 @@ from adapters.discord.inbound import (
     direct_ref,
 )
 from adapters.discord.listeners import DiscordListeners
-from adapters.discord.mentions import NO_MENTIONS
+from adapters.discord.mentions import NO_MENTIONS, ROLE_FORM, mentioned_role
 from adapters.discord.nonce import marker_for_key
 from adapters.discord.pacing import (
     DEFAULT_REQUESTS_PER_SECOND,
@@ -101,6 +101,7 @@ class DiscordPlatform:
     name = PLATFORM
     admin_rule = "the **Manage Server** permission"
     command_paths = COMMAND_PATHS  # the core's CommandPaths: how help names them
+    group_form = ROLE_FORM  # the core's GroupMentions: a role, for /quiz config ping
 
     def __init__(
         self,
@@ -444,6 +445,10 @@ class DiscordPlatform:
         return (
             f"https://discord.com/channels/{message.channel.workspace}/{where}/{message.message_id}"
         )
+
+    def mentioned_group(self, typed: str) -> str | None:
+        """The core's ``GroupMentions``: the role a ``<@&id>`` mention names."""
+        return mentioned_role(typed)
 
     async def is_admin(self, member: MemberRef, channel: ChannelRef) -> bool:
         """A member with Manage Server (or Administrator) in the channel's guild."""

@@ -36,6 +36,7 @@ from adapters.slack.errors import (
 from adapters.slack.home import SlackHome
 from adapters.slack.inbound import Removal, direct_ref
 from adapters.slack.listeners import SlackListeners
+from adapters.slack.mentions import USER_GROUP_FORM, mentioned_user_group
 from adapters.slack.pacing import ChannelPacer
 from adapters.slack.render import SlackMessage, render_card
 from adapters.slack.transport import HttpTransport, SlackTransport, SocketModeTransport
@@ -71,6 +72,7 @@ class SlackPlatform:
 
     name = "slack"
     admin_rule = "a workspace admin or owner, or listed in QUIZBOT_SLACK_ADMINS"
+    group_form = USER_GROUP_FORM  # the core's GroupMentions, for /quiz config ping
 
     def __init__(
         self,
@@ -405,6 +407,10 @@ class SlackPlatform:
         """The core's ``ReactionEmoji`` check: Slack reacts with its own emoji only (and
         the custom ones of the channel's workspace)."""
         return await (await self.workspace(channel.workspace)).emoji.reaction_emoji(emoji)
+
+    def mentioned_group(self, typed: str) -> str | None:
+        """The core's ``GroupMentions``: the user group a ``<!subteam^ID>`` mention names."""
+        return mentioned_user_group(typed)
 
     # ---- for the listeners
 

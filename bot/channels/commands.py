@@ -36,6 +36,7 @@ from bot.channels.setting_rules import (
     ANSWER_MODE_NOTES,
     normalized_schedule,
     one_emoji,
+    ping_group,
     refuse_the_vote_emoji,
 )
 from bot.channels.topics import SetNewTopics, new_topics_note, topics_changed_note
@@ -220,7 +221,8 @@ class ChannelCommands:
                     f" answered get a last call {show_minutes(minutes)} before the outline is"
                     " due (with `reveal-after`), or before the next scheduled question."
                 )
-            case SetPing(group=group):
+            case SetPing(typed=typed):
+                group = ping_group(typed, ctx.platform)
                 changed = dataclasses.replace(channel, ping=group)
                 note = (
                     "Questions mention nobody."

@@ -25,7 +25,6 @@ from bot.channels.setting_rules import (
     MAX_REVEAL_AFTER_MINUTES,
     MAX_REVEAL_REACTORS,
     OFF,
-    ping_group,
 )
 from bot.channels.topics import NEW_TOPICS
 from bot.commands.grammar import (
@@ -174,7 +173,7 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
             "a role or user group each question mentions, or off",
             metavar="ROLE|off",
         ),
-        lambda word: SetPing(ping_group(str(word))),
+        lambda word: SetPing(str(word)),
         lambda channel: channel.ping,
         lambda group: OFF if group is None else f"@{group}",
     ),

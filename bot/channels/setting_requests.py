@@ -127,9 +127,10 @@ class SetReviewsNamed(QuizCommand):
 
 @dataclass(frozen=True, slots=True)
 class SetPing(QuizCommand):
-    """Mention a Discord role or Slack user group with each question (None: nobody)."""
+    """Mention a group of members with each question, as typed ("off": nobody); read
+    when it is handled, where the platform it was typed on is known (its mention syntax)."""
 
-    group: str | None
+    typed: str
 
 
 ChannelSetting = (

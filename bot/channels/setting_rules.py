@@ -9,6 +9,7 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.emoji import canonical, emoji_count, same_emoji
 from bot.kernel.errors import BadArgument
 from bot.kernel.models import AnswerMode
+from bot.kernel.platform import GroupMentions, Platform
 from bot.kernel.quoting import quoted
 from bot.scheduling.question_schedule import parse_question_schedule
 from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
@@ -58,31 +59,28 @@ def refuse_the_vote_emoji(emoji: str, config: QuizConfig) -> None:
         )
 
 
-PING_FORM = (
-    "Give a Discord role (@role, or its id), a Slack user group (its id, such as S0123ABCD,"
-    " from the group's profile), or off."
-)
-_DISCORD_ROLE = re.compile(r"<@&(\d{1,20})>")
-_SLACK_GROUP = re.compile(r"<!subteam\^([A-Z0-9]{2,20})(?:\|[^>]*)?>")
+# how a group is named on a platform without a mention syntax of its own (the console)
+BARE_GROUP_FORM = "a group's name or id (such as backend-team)"
 _BARE_GROUP = re.compile(r"@?([A-Za-z0-9][A-Za-z0-9_.-]{0,39})")
 _EVERYONE = frozenset({"here", "everyone", "channel"})
 
 
-def ping_group(word: str) -> str | None:
-    """The group a ``/quiz config ping`` value names: a Discord role mention or id, a
-    Slack user group mention or id, a console group; None for off. Everyone-mentions are
-    refused: a question must never ping the whole channel."""
+def ping_group(word: str, platform: Platform | None = None) -> str | None:
+    """The group a ``/quiz config ping`` value names on ``platform``: a mention in the
+    platform's own syntax (its ``GroupMentions``), a bare id or name; None for off.
+    Everyone-mentions are refused: a question must never ping the whole channel."""
     typed = word.strip()
     if typed.lower() == OFF:
         return None
-    for pattern in (_DISCORD_ROLE, _SLACK_GROUP, _BARE_GROUP):
-        if found := pattern.fullmatch(typed):
-            group = found.group(1)
-            if group.lower() in _EVERYONE:
-                break
-            return group
+    mentions = platform if isinstance(platform, GroupMentions) else None
+    group = mentions.mentioned_group(typed) if mentions is not None else None
+    if group is None and (bare := _BARE_GROUP.fullmatch(typed)):
+        group = bare.group(1)
+    if group is not None and group.lower() not in _EVERYONE:
+        return group
     if typed.lstrip("<!@").lower().startswith(tuple(_EVERYONE)):
-        raise ValueError(
+        raise BadArgument(
             f"{quoted(typed)} would ping everyone in the channel: name one role or group."
         )
-    raise ValueError(f"{quoted(typed)} is not a role or group. {PING_FORM}")
+    form = mentions.group_form if mentions is not None else BARE_GROUP_FORM
+    raise BadArgument(f"{quoted(typed)} is not a role or group. Give {form}, or off.")

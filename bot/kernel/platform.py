@@ -122,6 +122,20 @@ class ReactionEmoji(Protocol):
 
 
 @runtime_checkable
+class GroupMentions(Protocol):
+    """A platform with a mention syntax of its own for a group of members (a Discord role,
+    a Slack user group): ``/quiz config ping`` reads a group typed in it. Without it, a
+    group is named by its bare name or id."""
+
+    group_form: str  # how a member names a group there, after "Give ": "a role (@role)"
+
+    def mentioned_group(self, typed: str) -> str | None:
+        """The id of the group ``typed`` mentions in this platform's syntax; None when it
+        is no such mention."""
+        ...
+
+
+@runtime_checkable
 class DirectMessages(Protocol):
     """A platform where the bot can write to a member privately (Slack IM, Discord DM,
     the console's ``:dm``); private practice and reminders need it."""

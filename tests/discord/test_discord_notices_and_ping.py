@@ -4,6 +4,8 @@ question's link; ``/quiz config ping @role`` makes the question mention that rol
 
 from __future__ import annotations
 
+from bot.channels.setting_rules import ping_group
+from bot.kernel.platform import GroupMentions
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     LEAD,
@@ -12,6 +14,7 @@ from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fix
     bot_posts,
     quiz,
 )
+from tests.discord.test_discord_settings_in_view import last_private_embed
 
 ROLE = 730000000000000077
 
@@ -45,3 +48,22 @@ async def test_a_member_with_notices_on_gets_a_dm_with_the_link(quiz: Quiz) -> N
     round_ = await quiz.round()
     assert notice["embeds"][0]["title"] == "Question #1 is up"
     assert f"/{quiz.fake.channel_id}/{round_.question_message}" in str(notice["embeds"][0])
+
+
+def test_discord_reads_its_role_mention(quiz: Quiz) -> None:  # noqa: F811
+    platform = quiz.connected()
+    assert isinstance(platform, GroupMentions)
+    assert ping_group(f"<@&{ROLE}>", platform) == str(ROLE)
+    assert ping_group(str(ROLE), platform) == str(ROLE)
+
+
+async def test_a_slack_user_group_typed_on_discord_is_refused_with_discords_form(
+    quiz: Quiz,  # noqa: F811
+) -> None:
+    await quiz.command(LEAD, "config", {"setting": "ping", "value": "<!subteam^S0123ABCD>"})
+
+    told = str(last_private_embed(quiz))
+    assert "is not a role or group. Give a Discord role (@role, or its id), or off." in told
+    assert "Slack" not in told
+    await quiz.command(LEAD, "config", {"setting": "ping"})
+    assert "off" in str(last_private_embed(quiz)["fields"])

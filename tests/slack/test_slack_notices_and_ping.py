@@ -4,6 +4,8 @@ writes), and a member's ``/quiz notify on`` brings a DM with the question's perm
 
 from __future__ import annotations
 
+from bot.channels.setting_rules import ping_group
+from bot.kernel.platform import GroupMentions
 from tests.slack.driver import ADMIN, SlackQuiz
 
 GROUP = "S0123ABCD"
@@ -45,3 +47,23 @@ async def test_a_member_with_notices_on_gets_a_dm_with_the_permalink(
         f"https://fake.slack.test/archives/{question.channel}/p{question.ts.replace('.', '')}"
     )
     assert permalink in str(notice.blocks)
+
+
+def test_slack_reads_its_user_group_mention(slack_quiz: SlackQuiz) -> None:
+    platform = slack_quiz.slack
+    assert isinstance(platform, GroupMentions)
+    assert ping_group(f"<!subteam^{GROUP}|@backend>", platform) == GROUP
+    assert ping_group(f"<!subteam^{GROUP}>", platform) == GROUP
+    assert ping_group(GROUP, platform) == GROUP
+
+
+async def test_a_discord_role_typed_on_slack_is_refused_with_slacks_form(
+    slack_quiz: SlackQuiz,
+) -> None:
+    await slack_quiz.command("config ping <@&730000000000000009>")
+    await slack_quiz.command("now")
+
+    assert "subteam" not in slack_quiz.question().text
+    told = " ".join(slack_quiz.told(ADMIN))
+    assert "is not a role or group. Give a Slack user group (its id, such as S0123ABCD" in told
+    assert "Discord" not in told and "/quiz config" in told

@@ -6,11 +6,14 @@ not ask is told; each message goes out once, however often its step runs."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import cast
 
 import pytest
 
 from bot.channels.setting_rules import ping_group
+from bot.kernel.errors import BadArgument
 from bot.kernel.models import ActionKind
+from bot.kernel.platform import Platform
 from bot.kernel.render import Card, CardKind
 from bot.notices.cards import last_call_card, question_notice_card
 from tests.harness import QuizHarness
@@ -174,22 +177,44 @@ async def test_a_question_mentions_the_ping_group_only(quiz: QuizHarness) -> Non
 @pytest.mark.parametrize(
     ("typed", "group"),
     [
-        ("<@&730000000000000009>", "730000000000000009"),
         ("730000000000000009", "730000000000000009"),
-        ("<!subteam^S0123ABCD|@backend>", "S0123ABCD"),
-        ("<!subteam^S0123ABCD>", "S0123ABCD"),
         ("S0123ABCD", "S0123ABCD"),
+        ("@backend-team", "backend-team"),
         ("off", None),
     ],
 )
-def test_a_ping_is_read_from_every_platforms_mention(typed: str, group: str | None) -> None:
+def test_a_ping_is_read_from_a_bare_id_or_name(typed: str, group: str | None) -> None:
     assert ping_group(typed) == group
+
+
+class BracketMentions:
+    """A platform whose group mentions are written ``[[id]]``."""
+
+    group_form = "a group in double brackets"
+
+    def mentioned_group(self, typed: str) -> str | None:
+        return typed[2:-2] if typed.startswith("[[") and typed.endswith("]]") else None
+
+
+def test_a_ping_is_read_in_the_platforms_own_mention_syntax() -> None:
+    platform = cast(Platform, BracketMentions())
+    assert ping_group("[[G42]]", platform) == "G42"
+    assert ping_group("G42", platform) == "G42"
+    with pytest.raises(BadArgument, match="Give a group in double brackets, or off"):
+        ping_group("<@&730000000000000009>", platform)
+
+
+def test_a_mention_no_platform_reads_is_refused_with_the_bare_form() -> None:
+    with pytest.raises(BadArgument, match=r"not a role or group\. Give a group's name or id"):
+        ping_group("<@&730000000000000009>")
 
 
 @pytest.mark.parametrize("typed", ["@here", "@everyone", "<!channel>", "<!here>", "everyone"])
 def test_a_ping_of_everyone_is_refused(typed: str) -> None:
-    with pytest.raises(ValueError, match="everyone in the channel"):
+    with pytest.raises(BadArgument, match="everyone in the channel"):
         ping_group(typed)
+    with pytest.raises(BadArgument, match="everyone in the channel"):
+        ping_group(typed, cast(Platform, BracketMentions()))
 
 
 async def test_a_member_away_gets_no_notice_and_no_last_call(quiz: QuizHarness) -> None:
