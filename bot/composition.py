@@ -23,11 +23,12 @@ from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
+from bot.kernel.own_views import HomeSwitch, MeSectionSource, Ranked
 from bot.kernel.platform import Platform
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.home import HomePages
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.performers import NoticePerformers
@@ -75,6 +76,11 @@ class Core:
     timed: TimedSteps
     before_outline: BeforeOutline
     settings: ChannelSettingsEditor
+    # what the features add to /quiz me and to a member's page (collected once all are built)
+    me_sections: Ranked[MeSectionSource]
+    home_switches: Ranked[HomeSwitch]
+    # plans a channel's scheduled job of that kind again
+    replan: Callable[[str, ChannelSettings], None]
 
 
 def build_core(
@@ -88,6 +94,7 @@ def build_core(
     metrics: Metrics,
     outbox: OutboxWorker,
     channel_changed: Callable[[ChannelSettings], None],
+    replan: Callable[[str, ChannelSettings], None],
     is_away: IsAway | None = None,
 ) -> Core:
     engine = QuizEngine(
@@ -151,6 +158,7 @@ def build_core(
         outbox=engine,
     )
     grading = RoundGrading(learning, store.answers, clock)
+    home_switches: Ranked[HomeSwitch] = Ranked()
     timed = TimedSteps(store.skipped_days)
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
@@ -205,12 +213,7 @@ def build_core(
             recaps=recaps,
             away=store.away,
             clock=clock,
-            # the member settings the page shows a switch for: add a new one here
-            switches=(
-                ReminderSwitch(store.reminders),
-                NoticeSwitch(store.notices, store.member_data, store.channels),
-                AwaySwitch(store.away, clock),
-            ),
+            switches=home_switches,
             default_timezone=config.default_timezone,
         ),
         peer_reviews=PeerReviews(
@@ -229,4 +232,7 @@ def build_core(
         timed=timed,
         before_outline=BlindAnswerPosts(store.answers, config.vote_emoji).post_waiting,
         settings=ChannelSettingsEditor(engine.save_channel, channel_changed),
+        me_sections=Ranked(),
+        home_switches=home_switches,
+        replan=replan,
     )
