@@ -9,7 +9,7 @@ checks that :class:`Core` offers them. :mod:`bot.service` builds it and loops ov
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -25,6 +25,7 @@ from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.own_views import HomeSwitch, MeSectionSource, Ranked
 from bot.kernel.platform import Platform
+from bot.kernel.refs import ChannelRef
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
@@ -44,6 +45,7 @@ from bot.rounds.performers import BeforeOutline
 from bot.rounds.timed_steps import TimedSteps
 from bot.store import Store
 from questions.catalog import Catalog
+from questions.pack import Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,9 @@ class Core:
     platforms: Mapping[str, Platform]
     outbox: OutboxWorker
     engine: QuizEngine
+    # the round engine's two services other features use, offered on their own
+    question_for: Callable[[ChannelRef, int], Question | None]
+    retime_open_round: Callable[[ChannelSettings], Awaitable[None]]
     learning: LearningService
     grading: RoundGrading
     readiness: Readiness
@@ -172,6 +177,8 @@ def build_core(
         platforms=platforms,
         outbox=outbox,
         engine=engine,
+        question_for=engine.question_for,
+        retime_open_round=engine.retime_open_round,
         learning=learning,
         grading=grading,
         readiness=Readiness(store.member_data, store.learning, engine.questions.graded_topics),

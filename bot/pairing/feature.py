@@ -13,13 +13,12 @@ from bot.kernel.models import ActionKind, ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.service import LearningService
 from bot.outbox.performers import StepPerformer
-from bot.pairing.commands import PAIR, PairCommands
+from bot.pairing.commands import PAIR, PairCommands, QuestionLookup
 from bot.pairing.me_section import MockInterviewsSection
 from bot.pairing.schedule import StoredPairing
 from bot.pairing.store import PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
-from bot.rounds.engine import QuizEngine
 from bot.rounds.store import AnswerStore
 
 PAIR_JOB = "pair"  # the scheduler job's name
@@ -47,7 +46,7 @@ class PairingDeps(Protocol):
     @property
     def settings(self) -> ChannelSettingsEditor: ...
     @property
-    def engine(self) -> QuizEngine: ...
+    def question_for(self) -> QuestionLookup: ...
     @property
     def clock(self) -> Clock: ...
     @property
@@ -63,7 +62,7 @@ def build(deps: PairingDeps) -> Parts:
         reminders=store.reminders,
         learning=deps.learning,
         settings=deps.settings,
-        question_for=deps.engine.question_for,
+        question_for=deps.question_for,
         clock=deps.clock,
     )
 
