@@ -26,10 +26,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
+from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges, ChannelListener
 
@@ -39,18 +39,6 @@ RECONCILE_INTERVAL = timedelta(seconds=60)
 
 T = TypeVar("T")
 Key = tuple[ChangeKind, int]  # what changed: its kind, and its number (a channel's id...)
-
-
-@dataclass(frozen=True)
-class Followed(Generic[T]):
-    """Rows of one kind that other processes change, followed as the channels are:
-    every row's version by its number, how to read one again (None: it is gone), and
-    what to do with what was read."""
-
-    kind: ChangeKind
-    versions: Callable[[], Awaitable[dict[int, int]]]
-    read: Callable[[int], Awaitable[T | None]]
-    apply: Callable[[int, T | None], None]
 
 
 class ChannelSync:

@@ -9,7 +9,7 @@ checks that :class:`Core` offers them. :mod:`bot.service` builds it and loops ov
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -23,11 +23,13 @@ from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
+from bot.kernel.own_views import HomeSwitch, MeSectionSource, Ranked
 from bot.kernel.platform import Platform
+from bot.kernel.refs import ChannelRef
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.home import HomePages
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.performers import NoticePerformers
@@ -43,6 +45,7 @@ from bot.rounds.performers import BeforeOutline
 from bot.rounds.timed_steps import TimedSteps
 from bot.store import Store
 from questions.catalog import Catalog
+from questions.pack import Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,9 @@ class Core:
     platforms: Mapping[str, Platform]
     outbox: OutboxWorker
     engine: QuizEngine
+    # the round engine's two services other features use, offered on their own
+    question_for: Callable[[ChannelRef, int], Question | None]
+    retime_open_round: Callable[[ChannelSettings], Awaitable[None]]
     learning: LearningService
     grading: RoundGrading
     readiness: Readiness
@@ -75,6 +81,11 @@ class Core:
     timed: TimedSteps
     before_outline: BeforeOutline
     settings: ChannelSettingsEditor
+    # what the features add to /quiz me and to a member's page (collected once all are built)
+    me_sections: Ranked[MeSectionSource]
+    home_switches: Ranked[HomeSwitch]
+    # plans a channel's scheduled job of that kind again
+    replan: Callable[[str, ChannelSettings], None]
 
 
 def build_core(
@@ -88,6 +99,7 @@ def build_core(
     metrics: Metrics,
     outbox: OutboxWorker,
     channel_changed: Callable[[ChannelSettings], None],
+    replan: Callable[[str, ChannelSettings], None],
     is_away: IsAway | None = None,
 ) -> Core:
     engine = QuizEngine(
@@ -151,6 +163,7 @@ def build_core(
         outbox=engine,
     )
     grading = RoundGrading(learning, store.answers, clock)
+    home_switches: Ranked[HomeSwitch] = Ranked()
     timed = TimedSteps(store.skipped_days)
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
@@ -164,6 +177,8 @@ def build_core(
         platforms=platforms,
         outbox=outbox,
         engine=engine,
+        question_for=engine.question_for,
+        retime_open_round=engine.retime_open_round,
         learning=learning,
         grading=grading,
         readiness=Readiness(store.member_data, store.learning, engine.questions.graded_topics),
@@ -205,12 +220,7 @@ def build_core(
             recaps=recaps,
             away=store.away,
             clock=clock,
-            # the member settings the page shows a switch for: add a new one here
-            switches=(
-                ReminderSwitch(store.reminders),
-                NoticeSwitch(store.notices, store.member_data, store.channels),
-                AwaySwitch(store.away, clock),
-            ),
+            switches=home_switches,
             default_timezone=config.default_timezone,
         ),
         peer_reviews=PeerReviews(
@@ -229,4 +239,7 @@ def build_core(
         timed=timed,
         before_outline=BlindAnswerPosts(store.answers, config.vote_emoji).post_waiting,
         settings=ChannelSettingsEditor(engine.save_channel, channel_changed),
+        me_sections=Ranked(),
+        home_switches=home_switches,
+        replan=replan,
     )

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.commands.grammar import Subcommand
 from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
+from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
+from bot.kernel.own_views import HomeSwitch, MeSectionSource
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
+from bot.kernel.stores import ChannelChanges
 from bot.outbox.performers import Performer
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
 
@@ -77,6 +80,28 @@ class OwnSchedule:
 
 Schedule = ChannelSchedule | OwnSchedule
 
+# Where replicas share a store: the rows of the feature's that another process may change,
+# which this one then reads again (what it caches, what it has scheduled), given the store's
+# change feed.
+Follows = Callable[[ChannelChanges], Sequence[Followed[Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class OnMe:
+    """A section the feature adds to ``/quiz me`` in a quiz channel, and where (lower first,
+    across every feature, after the member's own figures)."""
+
+    rank: int
+    section: MeSectionSource
+
+
+@dataclass(frozen=True, slots=True)
+class OnHome:
+    """A member setting the feature shows a switch for on the member's page, and where."""
+
+    rank: int
+    switch: HomeSwitch
+
 
 @dataclass(frozen=True, slots=True)
 class Parts:
@@ -89,6 +114,9 @@ class Parts:
     direct: OnDirect | None = None
     performers: tuple[Performer, ...] = ()
     schedules: tuple[Schedule, ...] = ()
+    follows: Follows | None = None
+    me_sections: tuple[OnMe, ...] = ()
+    home_switches: tuple[OnHome, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

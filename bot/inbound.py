@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from bot.commands.registry import Invocation
 from bot.kernel import cards
@@ -40,10 +41,10 @@ from bot.kernel.log_context import about
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
+from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.kernel.storable_text import storable_event
 from bot.kernel.stores import DeliveryStore
-from bot.rounds.engine import QuizEngine
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +101,22 @@ class DeliveryLog:
         await self._deliveries.mark_event_processed(platform, event_id, self._clock.now())
 
 
+class RoundsHere(Protocol):
+    """What the inbound steps ask of the rounds: a channel's quiz settings (cached), and a
+    reaction taken in its round."""
+
+    async def channel(self, ref: ChannelRef) -> ChannelSettings | None: ...
+
+    async def on_reaction(self, event: Reaction, channel: ChannelSettings) -> bool: ...
+
+
 class InboundChain:
     """Runs the inbound steps in order and maps their errors to replies, once for all
     events and platforms."""
 
     def __init__(
         self,
-        engine: QuizEngine,
+        rounds: RoundsHere,
         platforms: Mapping[str, Platform],
         deliveries: DeliveryLog,
         handler: Handler,
@@ -114,7 +124,7 @@ class InboundChain:
         run_command: CommandHandler,
         parse: Parser,
     ) -> None:
-        self._engine = engine
+        self._rounds = rounds
         self._platforms = platforms
         self._deliveries = deliveries
         self._handler = handler
@@ -192,14 +202,14 @@ class InboundChain:
         event ignored outside a quiz channel."""
         if event.is_bot:
             return
-        channel = await self._engine.channel(event.channel)
+        channel = await self._rounds.channel(event.channel)
         if channel is None:
             return
         if isinstance(event, Reaction):
             # Its id is recorded in the transaction of its effect, and only when that
             # changed something: a redelivery is refused there, before any change.
             try:
-                await self._engine.on_reaction(event, channel)
+                await self._rounds.on_reaction(event, channel)
             except DuplicateDelivery:
                 self._deliveries.duplicate(platform.name)
             return

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from bot.channel_sync import ChannelSync, Followed
+from bot.channel_sync import ChannelSync
 from bot.channels.switch import ChannelSwitch
 from bot.commands.help import HelpCommands
 from bot.commands.runner import CommandRunner
@@ -41,13 +41,11 @@ from bot.kernel.models import (
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
-from bot.kernel.stores import ChangeKind, ChannelChanges
+from bot.kernel.stores import ChannelChanges
 from bot.outbox.performers import Performers
 from bot.outbox.retention import Retention
 from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
-from bot.pairing.feature import PAIR_JOB
-from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway
 from bot.rounds.slots import ChannelSlots
 from bot.scheduling.next_post import next_post
@@ -112,6 +110,7 @@ class QuizService:
             metrics=self.metrics,
             outbox=self.outbox,
             channel_changed=self.channel_changed,
+            replan=self.replan,
             is_away=is_away,
         )
         core = self.core
@@ -121,6 +120,10 @@ class QuizService:
         self.parts = tuple(f.build(core) for f in FEATURES if f.build is not None)
         for parts in self.parts:
             self.performers.add(*parts.performers)
+            for on_me in parts.me_sections:
+                core.me_sections.add(on_me.rank, on_me.section)
+            for on_home in parts.home_switches:
+                core.home_switches.add(on_home.rank, on_home.switch)
         handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
         self.commands = CommandRunner(
             REGISTRY, self.engine, self.channel_changed, handlers, self.platforms
@@ -189,25 +192,11 @@ class QuizService:
                 store,
                 store.channels.get_channel_by_id,
                 self.channel_stored,
-                also=(
-                    Followed(
-                        ChangeKind.QUESTION,
-                        store.question_versions,
-                        store.bank.stored_question,
-                        self.engine.question_stored,
-                    ),
-                    Followed(
-                        ChangeKind.REMINDER,
-                        store.reminder_versions,
-                        store.reminders.reminder,
-                        self.reminders.stored,
-                    ),
-                    Followed(
-                        ChangeKind.PAIR_SCHEDULE,
-                        store.pair_schedule_versions,
-                        self.pairings.read_stored,
-                        self._pairing_stored,
-                    ),
+                also=tuple(
+                    followed
+                    for parts in self.parts
+                    if parts.follows is not None
+                    for followed in parts.follows(store)
                 ),
             )
             if isinstance(store, ChannelChanges)
@@ -338,13 +327,12 @@ class QuizService:
             wanted = channel.ref.platform in self.platforms
             scheduler.set_plan(channel.id, schedule.plan(channel) if wanted else None)
 
-    def _pairing_stored(self, channel_id: int, stored: StoredPairing | None) -> None:
-        """Another replica changed the channel's pairing slot: kept and planned here too."""
-        if stored is not None:
-            self.pairings.stored(stored)
-            for schedule in self.schedules:
-                if isinstance(schedule, ChannelSchedule) and schedule.kind == PAIR_JOB:
-                    self._plan(schedule, stored.channel)
+    def replan(self, kind: str, channel: ChannelSettings) -> None:
+        """Plan the channel's scheduled job of ``kind`` again (a feature's row of the channel
+        changed, here or on another replica)."""
+        for schedule in self.schedules:
+            if isinstance(schedule, ChannelSchedule) and schedule.kind == kind:
+                self._plan(schedule, channel)
 
     def channel_stored(self, channel: ChannelSettings) -> None:
         """Another process (a replica) changed the channel: its settings as stored now

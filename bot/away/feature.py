@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.away.commands import AWAY, AwayCommands
+from bot.away.home_switch import AwaySwitch
 from bot.away.store import AwayStore
-from bot.feature import ErasedTable, Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Listed, OnHome, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
@@ -31,7 +32,9 @@ class AwayDeps(Protocol):
 def build(deps: AwayDeps) -> Parts:
     store = deps.store
     commands = AwayCommands(store.away, store.answers, deps.clock, deps.config.default_timezone)
-    return Parts(handlers=(commands,))
+    return Parts(
+        handlers=(commands,), home_switches=(OnHome(30, AwaySwitch(store.away, deps.clock)),)
+    )
 
 
 FEATURE: Feature[AwayDeps] = Feature(

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
 from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST, BankCommands
 from bot.bank.review_cards import REVIEW_ACTIONS
 from bot.bank.review_desk import ReviewDesk
+from bot.bank.store import BankStore, StoredQuestion
 from bot.bank.suggestion_forms import opens_form
 from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, KeptTable, Listed, Parts
+from bot.kernel.followed import Followed
+from bot.kernel.stores import ChangeKind, ChannelChanges
 from questions.catalog import Catalog
 
 
+class BankStores(Protocol):
+    @property
+    def bank(self) -> BankStore: ...
+
+
 class BankDeps(Protocol):
+    @property
+    def store(self) -> BankStores: ...
     @property
     def desk(self) -> ReviewDesk: ...
     @property
@@ -23,8 +33,24 @@ class BankDeps(Protocol):
 
 
 def build(deps: BankDeps) -> Parts:
-    desk = deps.desk
+    desk, questions = deps.desk, deps.questions
+
+    def stored(question_id: int, stored: StoredQuestion | None) -> None:
+        """Another replica changed the question's texts in the bank: kept as stored now."""
+        questions.put_stored(stored or StoredQuestion(question_id, None, ()))
+
+    def follows(changes: ChannelChanges) -> tuple[Followed[Any], ...]:
+        return (
+            Followed(
+                ChangeKind.QUESTION,
+                changes.question_versions,
+                deps.store.bank.stored_question,
+                stored,
+            ),
+        )
+
     return Parts(
+        follows=follows,
         handlers=(BankCommands(desk, deps.questions, deps.catalog),),
         buttons=(ButtonRoute(desk.on_button, lambda e: e.action in REVIEW_ACTIONS),),
         # the desk's forms (a suggestion, an edit) are every form no other feature claims

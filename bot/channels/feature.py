@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
@@ -12,7 +13,7 @@ from bot.channels.schedule_subcommand import SCHEDULE
 from bot.feature import Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
-from bot.rounds.engine import QuizEngine
+from bot.kernel.models import ChannelSettings
 from bot.scheduling.skipped_days import SkippedDayStore
 
 
@@ -27,7 +28,7 @@ class ChannelsDeps(Protocol):
     @property
     def settings(self) -> ChannelSettingsEditor: ...
     @property
-    def engine(self) -> QuizEngine: ...
+    def retime_open_round(self) -> Callable[[ChannelSettings], Awaitable[None]]: ...
     @property
     def questions(self) -> WorkspaceCatalog: ...
     @property
@@ -39,7 +40,6 @@ class ChannelsDeps(Protocol):
 
 
 def build(deps: ChannelsDeps) -> Parts:
-    engine = deps.engine
     commands = ChannelCommands(
         settings=deps.settings,
         questions=deps.questions,
@@ -47,7 +47,7 @@ def build(deps: ChannelsDeps) -> Parts:
         config=deps.config,
         clock=deps.clock,
         skipped_days=deps.store.skipped_days,
-        retime_open_round=engine.retime_open_round,
+        retime_open_round=deps.retime_open_round,
     )
     return Parts(handlers=(commands,))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -22,16 +23,12 @@ from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.local_dates import local_today
 from bot.kernel.members import MemberIds
 from bot.kernel.models import Round
+from bot.kernel.own_views import MeSectionSource, MeView
 from bot.kernel.quoting import quoted
-from bot.kernel.render import Field, Response
+from bot.kernel.render import Response
 from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_card, streak_text
 from bot.learning.grading import RoundGrading
-from bot.learning.neighbours import (
-    MemberActivity,
-    MemberCalibration,
-    PairCountsLookup,
-    PracticeGrading,
-)
+from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
 from bot.rounds.store import ReportStore, RoundStore
 
@@ -85,28 +82,24 @@ class LearningCommands:
         learning: LearningService,
         grading: RoundGrading,
         practice: PracticeGrading[Any],
-        recaps: MemberActivity,
+        sections: Iterable[MeSectionSource],
         members: MemberIds,
         rounds: RoundStore,
         reports: ReportStore,
         away: AwayStore,
         clock: Clock,
         default_timezone: str,
-        reviews: MemberCalibration,
-        pairs: PairCountsLookup | None = None,
     ) -> None:
         self._away = away
         self._learning = learning
         self._grading = grading
         self._practice = practice
-        self._recaps = recaps
+        self._sections = sections
         self._members = members
         self._rounds = rounds
         self._reports = reports
         self._clock = clock
         self._default_timezone = default_timezone
-        self._reviews = reviews
-        self._pairs = pairs
 
     async def grade(self, ctx: CommandContext, command: GradeRound) -> Response | None:
         session = await self._practice.waiting_for_grade(ctx.event.channel)
@@ -203,18 +196,13 @@ class LearningCommands:
             channel.timezone,
             until if is_away(until, local_today(now, channel.timezone)) else None,
         )
-        activity, image = await self._recaps.member_activity(
-            channel, member_id, ctx.event.member.label(), now, mastery.target
-        )
-        fields = [*card.fields, activity]
-        judged = await self._reviews.calibration(member_id)
-        if judged is not None:
-            fields.append(Field("Your grades and your reviewers'", judged[0].upper() + judged[1:]))
-        if self._pairs is not None:
-            counts = await self._pairs.pair_counts(member_id)
-            if counts.given or counts.taken:
-                text = f"{counts.given} given, {counts.taken} taken"
-                fields.append(Field("Mock interviews", text, inline=True))
+        view = MeView(channel, member_id, ctx.event.member.label(), now, mastery.target)
+        fields, image = list(card.fields), card.image
+        for source in self._sections:
+            section = await source(view)
+            if section is not None:
+                fields.extend(section.fields)
+                image = section.image or image
         return Response(dataclasses.replace(card, fields=tuple(fields), image=image))
 
 

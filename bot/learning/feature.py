@@ -8,14 +8,10 @@ from bot.away.store import AwayStore
 from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
+from bot.kernel.own_views import MeSectionSource, Ranked
 from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
 from bot.learning.grading import RoundGrading
-from bot.learning.neighbours import (
-    MemberActivity,
-    MemberCalibration,
-    PairCountsLookup,
-    PracticeGrading,
-)
+from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
 
@@ -29,8 +25,6 @@ class LearningStores(Protocol):
     def reports(self) -> ReportStore: ...
     @property
     def away(self) -> AwayStore: ...
-    @property
-    def pairs(self) -> PairCountsLookup: ...
 
 
 class LearningDeps(Protocol):
@@ -43,9 +37,7 @@ class LearningDeps(Protocol):
     @property
     def practice(self) -> PracticeGrading[Any]: ...
     @property
-    def peer_reviews(self) -> MemberCalibration: ...
-    @property
-    def recaps(self) -> MemberActivity: ...
+    def me_sections(self) -> Ranked[MeSectionSource]: ...
     @property
     def clock(self) -> Clock: ...
     @property
@@ -58,15 +50,13 @@ def build(deps: LearningDeps) -> Parts:
         learning=deps.learning,
         grading=deps.grading,
         practice=deps.practice,
-        recaps=deps.recaps,
+        sections=deps.me_sections,
         members=store.answers,
         rounds=store.rounds,
         reports=store.reports,
         away=store.away,
         clock=deps.clock,
         default_timezone=deps.config.default_timezone,
-        reviews=deps.peer_reviews,
-        pairs=store.pairs,
     )
     return Parts(handlers=(commands,))
 

@@ -1,6 +1,7 @@
-"""What the learning loop's commands read of the features built on it (practice, recaps,
-peer reviews, pairing), each as a protocol, so the learning package imports none of them:
-they import the learning loop, never the other way round."""
+"""What the learning loop and the member's page read of the features built on it (practice,
+recaps), each as a protocol, so neither package imports them: they import the learning
+loop, never the other way round. (What ``/quiz me`` shows of them, each declares in its
+face: :mod:`bot.kernel.own_views`.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Protocol, TypeVar
 
 from bot.kernel.grades import Grade
 from bot.kernel.models import ChannelSettings
-from bot.kernel.pair_facts import PairCounts
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Field, Image, Response
@@ -38,15 +38,3 @@ class MemberActivity(Protocol):
         now: datetime,
         target: datetime | None,
     ) -> tuple[Field, Image]: ...
-
-
-class MemberCalibration(Protocol):
-    """``/quiz me``'s comparison of a member's own grades with their reviewers'."""
-
-    async def calibration(self, member_id: int) -> str | None: ...
-
-
-class PairCountsLookup(Protocol):
-    """What ``/quiz me`` reads of the pairing feature: a member's mock interviews."""
-
-    async def pair_counts(self, member_id: int) -> PairCounts: ...

@@ -5,110 +5,32 @@ chart, and a switch for each member setting that exists.
 The page is a platform-neutral :class:`Card`; its buttons carry a ``/quiz`` command that the
 platform runs as the member typed it in their direct messages with the bot
 (:data:`HOME_ACTION`). A new member setting becomes a switch by adding one
-:class:`Switch` to the ``switches`` the service gives :class:`HomePages`: the one place.
+:class:`~bot.kernel.own_views.HomeSwitch` to its feature's face (``home_switches``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from bot.away.periods import is_away
 from bot.away.store import AwayStore
 from bot.away.streaks import member_streak
 from bot.bank.store import Workspace
 from bot.kernel.cards import day_text, plural
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
+from bot.kernel.own_views import CHANNELS_SHOWN, HOME_ACTION, IN_CHANNEL, HomeSwitch, channel_name
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field, Image
 from bot.kernel.stores import ChannelStore
+from bot.learning.neighbours import MemberActivity
 from bot.learning.next_review import next_review_text
 from bot.learning.service import LearningService
 from bot.member_data.store import MemberDataStore
-from bot.notices.store import NoticeStore
-from bot.recaps.weekly import WeeklyRecaps
-from bot.reminders.store import ReminderStore
 from bot.rounds.store import ReportStore, RoundStore
 
-HOME_ACTION = "home"  # a page button: its value is a /quiz command run in the member's DMs
-IN_CHANNEL = "@"  # a button's command that runs in a channel starts with @<channel id>
 START_PRACTICE = Button("Start practice", HOME_ACTION, "practice")
-DEFAULT_REMINDER_TIME = "09:00"
-CHANNELS_SHOWN = 10
-
-
-class Switch(Protocol):
-    """One member setting on the page: how it stands, and the button that flips it (a
-    setting of each channel gives one of each per channel)."""
-
-    async def show(self, member_id: int) -> Sequence[tuple[Field, Button | None]]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ReminderSwitch:
-    """The daily review reminder (``/quiz remind``)."""
-
-    reminders: ReminderStore
-
-    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]:
-        reminder = await self.reminders.reminder(member_id)
-        if reminder is None:
-            on = f"Remind me daily at {DEFAULT_REMINDER_TIME}"
-            return [
-                (
-                    Field("Daily reminder", "off", inline=True),
-                    Button(on, HOME_ACTION, f"remind {DEFAULT_REMINDER_TIME}"),
-                )
-            ]
-        state = f"on, {reminder.local_time} {reminder.timezone}"
-        off = Button("Turn the reminder off", HOME_ACTION, "remind off")
-        return [(Field("Daily reminder", state, inline=True), off)]
-
-
-@dataclass(frozen=True, slots=True)
-class AwaySwitch:
-    """Time away (``/quiz away``): back now with one press; going away needs a date, which
-    the field says how to give."""
-
-    away: AwayStore
-    clock: Clock
-
-    async def show(self, member_id: int) -> Sequence[tuple[Field, Button | None]]:
-        until = await self.away.until_for_member(member_id)
-        if until is not None and is_away(until, self.clock.now().date()):
-            field = Field("Time away", f"away through {until:%a %d %b %Y}", inline=True)
-            return [(field, Button("I'm back", HOME_ACTION, "away off"))]
-        hint = "not away (`/quiz away until YYYY-MM-DD` in our direct messages)"
-        return [(Field("Time away", hint, inline=True), None)]
-
-
-@dataclass(frozen=True, slots=True)
-class NoticeSwitch:
-    """Notices of each channel the member answers in (``/quiz notify``, a command of the
-    channel: its button names the channel, ``@<channel id> notify on``)."""
-
-    notices: NoticeStore
-    data: MemberDataStore
-    channels: ChannelStore
-
-    async def show(self, member_id: int) -> Sequence[tuple[Field, Button]]:
-        shown = []
-        for channel_id in (await self.data.member_channels(member_id))[:CHANNELS_SHOWN]:
-            channel = await self.channels.get_channel_by_id(channel_id)
-            if channel is None:
-                continue
-            name = channel_name(channel)
-            where = f"{IN_CHANNEL}{channel.ref.channel_id}"
-            if await self.notices.is_subscribed(channel_id, member_id):
-                field = Field(f"Notices in {name}", "on", inline=True)
-                button = Button(f"Stop notices in {name}", HOME_ACTION, f"{where} notify off")
-            else:
-                field = Field(f"Notices in {name}", "off", inline=True)
-                button = Button(f"Notify me in {name}", HOME_ACTION, f"{where} notify on")
-            shown.append((field, button))
-        return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +53,10 @@ class HomePages:
         channels: ChannelStore,
         rounds: RoundStore,
         reports: ReportStore,
-        recaps: WeeklyRecaps,
+        recaps: MemberActivity,
         away: AwayStore,
         clock: Clock,
-        switches: Sequence[Switch],
+        switches: Iterable[HomeSwitch],
         default_timezone: str,
     ) -> None:
         self._away = away
@@ -145,7 +67,7 @@ class HomePages:
         self._reports = reports
         self._recaps = recaps
         self._clock = clock
-        self._switches = tuple(switches)
+        self._switches = switches
         self._timezone = default_timezone
 
     async def page(self, member: MemberRef) -> HomePage:
@@ -227,10 +149,6 @@ class HomePages:
 
 def workspace_of_member(member: MemberRef) -> Workspace:
     return Workspace(member.platform, member.workspace)
-
-
-def channel_name(channel: ChannelSettings) -> str:
-    return f"#{channel.ref.name}" if channel.ref.name else channel.ref.channel_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ErasedTable, Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Listed, OnHome, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.stores import ChannelStore
 from bot.notices.commands import NOTIFY, NoticeCommands
+from bot.notices.home_switch import MemberChannels, NoticeSwitch
 from bot.notices.performers import NoticePerformers
 from bot.notices.store import NoticeStore
 from bot.rounds.store import AnswerStore
@@ -17,6 +19,10 @@ class NoticesStores(Protocol):
     def notices(self) -> NoticeStore: ...
     @property
     def answers(self) -> AnswerStore: ...
+    @property
+    def member_data(self) -> MemberChannels: ...
+    @property
+    def channels(self) -> ChannelStore: ...
 
 
 class NoticesDeps(Protocol):
@@ -33,6 +39,7 @@ def build(deps: NoticesDeps) -> Parts:
     return Parts(
         handlers=(NoticeCommands(store.notices, store.answers, deps.clock),),
         performers=deps.notices.performers(),
+        home_switches=(OnHome(20, NoticeSwitch(store.notices, store.member_data, store.channels)),),
     )
 
 

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Protocol
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, Parts
+from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, OnMe, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.followed import Followed
 from bot.kernel.models import ActionKind, ChannelSettings
+from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.service import LearningService
 from bot.outbox.performers import StepPerformer
-from bot.pairing.commands import PAIR, PairCommands
+from bot.pairing.commands import PAIR, PairCommands, QuestionLookup
+from bot.pairing.me_section import MockInterviewsSection
+from bot.pairing.schedule import StoredPairing
 from bot.pairing.store import PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
-from bot.rounds.engine import QuizEngine
 from bot.rounds.store import AnswerStore
 
-# the scheduler job's name (a replica's change of a pairing slot replans this one)
-PAIR_JOB = "pair"
+PAIR_JOB = "pair"  # the scheduler job's name
+
+# plans a channel's job of that name again (its settings, or another of its rows, changed)
+Replan = Callable[[str, ChannelSettings], None]
 
 
 class PairingStores(Protocol):
@@ -41,9 +46,11 @@ class PairingDeps(Protocol):
     @property
     def settings(self) -> ChannelSettingsEditor: ...
     @property
-    def engine(self) -> QuizEngine: ...
+    def question_for(self) -> QuestionLookup: ...
     @property
     def clock(self) -> Clock: ...
+    @property
+    def replan(self) -> Replan: ...
 
 
 def build(deps: PairingDeps) -> Parts:
@@ -55,7 +62,7 @@ def build(deps: PairingDeps) -> Parts:
         reminders=store.reminders,
         learning=deps.learning,
         settings=deps.settings,
-        question_for=deps.engine.question_for,
+        question_for=deps.question_for,
         clock=deps.clock,
     )
 
@@ -63,10 +70,28 @@ def build(deps: PairingDeps) -> Parts:
         await pairings.load(channels)
         await pairings.catch_up(c for c in channels if c.ref.platform in platforms)
 
+    def stored(channel_id: int, stored: StoredPairing | None) -> None:
+        """Another replica changed the channel's pairing slot: kept and planned here too."""
+        if stored is not None:
+            pairings.stored(stored)
+            deps.replan(PAIR_JOB, stored.channel)
+
+    def follows(changes: ChannelChanges) -> tuple[Followed[Any], ...]:
+        return (
+            Followed(
+                ChangeKind.PAIR_SCHEDULE,
+                changes.pair_schedule_versions,
+                pairings.read_stored,
+                stored,
+            ),
+        )
+
     return Parts(
         handlers=(commands,),
         performers=(StepPerformer(ActionKind.PAIRING, pairings.perform),),
         schedules=(ChannelSchedule(PAIR_JOB, begin, pairings.plan, pairings.on_slot),),
+        follows=follows,
+        me_sections=(OnMe(30, MockInterviewsSection(store.pairs)),),
     )
 
 

@@ -6,10 +6,11 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import ChannelSchedule, Feature, Listed, Parts
+from bot.feature import ChannelSchedule, Feature, Listed, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.recaps.commands import RECAP, RecapCommands
+from bot.recaps.me_section import ActivitySection
 from bot.recaps.performer import RecapPost
 from bot.recaps.store import RecapStore
 from bot.recaps.weekly import WeeklyRecaps
@@ -42,6 +43,7 @@ def build(deps: RecapsDeps) -> Parts:
         handlers=(RecapCommands(recaps, deps.settings, clock),),
         performers=(RecapPost(recaps.card, deps.store.recaps, clock).performer(),),
         schedules=(ChannelSchedule("recap", begin, recaps.plan, recaps.on_slot),),
+        me_sections=(OnMe(10, ActivitySection(recaps)),),
     )
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, Listed, OnMe, Parts
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.reviews.commands import BEST, COVERED, RATE, ReviewCommands
 from bot.reviews.forms import PEER_FORMS, opens_form
+from bot.reviews.me_section import CalibrationSection
 from bot.reviews.peer import PeerReviews
 from bot.reviews.performer import BestAnswerPost
 from bot.reviews.store import ReviewStore
@@ -46,6 +47,7 @@ def build(deps: ReviewsDeps) -> Parts:
         ),
         forms=(FormRoute(reviews.on_form, lambda e: e.kind in PEER_FORMS),),
         performers=(BestAnswerPost(deps.store.reviews, deps.store.answers).performer(),),
+        me_sections=(OnMe(20, CalibrationSection(reviews)),),
     )
 
 

@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.channel_sync import ChannelSync, Followed
+from bot.channel_sync import ChannelSync
 from bot.kernel.errors import QuizError
+from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stores import ChangeKind
