@@ -1,0 +1,164 @@
+"""Which of the coach's proposed ticks stand: the product's promise that no key point is ticked
+without a quote from the answer that explains it.
+
+A tick stands only if its point is one of the question's key points, not ticked already, and
+its quote is a passage of the answer (case and whitespace ignored) that speaks about the topic
+rather than to the grader, says at least :data:`MIN_NEW_WORDS` content words beyond what the
+question and its key points already say (pasting the checklist explains nothing), and backs no
+other point. Every dropped tick keeps its reason, for the metrics and the bench.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.coach.verdict import ProposedTick
+from bot.coach.wording import content_words, normalised
+from bot.kernel.grades import Grade
+from bot.reviews.rubric import grade_from_coverage
+
+MIN_NEW_WORDS = 3
+
+# a passage that talks to whoever grades it: an injection, never an explanation of the topic
+_ADDRESSES_THE_GRADER = re.compile(
+    r"""
+    \bignore\b[^.]{0,40}\b(instructions?|rules|prompt|previous|prior|above)\b
+    | \b(system|previous|prior|earlier)\ (prompt|instructions?)\b
+    | \bmark\w*\b[^.]{0,40}\b(covered|correct|complete|ticked)\b
+    | \b(everything|all\ (the\ )?(key\ )?points|every\ (key\ )?point)\b
+      [^.]{0,30}\b(covered|ticked)\b
+    | \btick\w*\b[^.]{0,30}\b(all|every|everything)\b
+    | \bfull\ marks\b
+    | "(ticks|point|quote)"\s*:
+    """,
+    re.VERBOSE,
+)
+
+
+class DropReason(StrEnum):
+    """Why a proposed tick did not stand (a metric's label)."""
+
+    UNKNOWN_POINT = "unknown_point"  # 0 or below: no key point is numbered so
+    POINT_OUT_OF_RANGE = "point_out_of_range"  # past the question's last key point
+    DUPLICATE_POINT = "duplicate_point"  # the point already stands with another quote
+    EMPTY_QUOTE = "empty_quote"  # no content word at all
+    QUOTE_NOT_IN_ANSWER = "quote_not_in_answer"
+    ADDRESSES_THE_GRADER = "addresses_the_grader"
+    RESTATES_KEY_POINT = "restates_key_point"  # the checklist's words and too few of its own
+    QUOTE_TOO_THIN = "quote_too_thin"  # too few content words to explain anything
+    QUOTE_REUSED = "quote_reused"  # the passage already backs another point
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedTick:
+    point: int
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class DroppedTick:
+    point: int
+    quote: str
+    reason: DropReason
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """What stands of a reply for a question of ``key_points`` points."""
+
+    key_points: int
+    ticks: tuple[VerifiedTick, ...]  # by point
+    dropped: tuple[DroppedTick, ...]  # in the reply's order
+
+    @property
+    def quotes(self) -> dict[int, str]:
+        """Each ticked point's quote."""
+        return {tick.point: tick.quote for tick in self.ticks}
+
+    @property
+    def missed(self) -> tuple[int, ...]:
+        """The key points no standing tick covers."""
+        covered = self.quotes
+        return tuple(point for point in range(1, self.key_points + 1) if point not in covered)
+
+    @property
+    def grade(self) -> Grade:
+        """The grade the ticks that stand propose (the checklist's documented mapping)."""
+        return grade_from_coverage(len(self.ticks), self.key_points)
+
+    def dropped_counts(self) -> dict[DropReason, int]:
+        return dict(Counter(tick.reason for tick in self.dropped))
+
+
+def verify(
+    proposed: Sequence[ProposedTick], *, question: str, key_points: Sequence[str], answer: str
+) -> Verification:
+    """The ticks of ``proposed`` that ``answer`` bears out, and why each other one fell."""
+    if not key_points:
+        raise ValueError("a question without key points has nothing to tick")
+    given = content_words(question).union(*(content_words(point) for point in key_points))
+    checked = _Answer(normalised(answer))
+    standing: dict[int, VerifiedTick] = {}
+    dropped: list[DroppedTick] = []
+    for tick in proposed:
+        reason = _reason_to_drop(tick, len(key_points), standing, checked, given)
+        if reason is None:
+            standing[tick.point] = VerifiedTick(tick.point, tick.quote)
+        else:
+            dropped.append(DroppedTick(tick.point, tick.quote, reason))
+    ticks = tuple(standing[point] for point in sorted(standing))
+    return Verification(len(key_points), ticks, tuple(dropped))
+
+
+def _reason_to_drop(
+    tick: ProposedTick,
+    key_points: int,
+    standing: dict[int, VerifiedTick],
+    answer: _Answer,
+    given: frozenset[str],
+) -> DropReason | None:
+    if tick.point < 1:
+        return DropReason.UNKNOWN_POINT
+    if tick.point > key_points:
+        return DropReason.POINT_OUT_OF_RANGE
+    if tick.point in standing:
+        return DropReason.DUPLICATE_POINT
+    quote = normalised(tick.quote)
+    words = content_words(quote)
+    if not words:
+        return DropReason.EMPTY_QUOTE
+    if not answer.contains(quote):
+        return DropReason.QUOTE_NOT_IN_ANSWER
+    if _ADDRESSES_THE_GRADER.search(quote):
+        return DropReason.ADDRESSES_THE_GRADER
+    if len(words - given) < MIN_NEW_WORDS:
+        return DropReason.RESTATES_KEY_POINT if words & given else DropReason.QUOTE_TOO_THIN
+    if not answer.claim(quote):
+        return DropReason.QUOTE_REUSED
+    return None
+
+
+class _Answer:
+    """The normalised answer, and the passages of it that already back a point."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._claimed: list[tuple[int, int]] = []
+
+    def contains(self, quote: str) -> bool:
+        return quote in self._text
+
+    def claim(self, quote: str) -> bool:
+        """Claim an occurrence of ``quote`` that overlaps no claimed passage; False if none."""
+        start = self._text.find(quote)
+        while start != -1:
+            end = start + len(quote)
+            if not any(start < until and since < end for since, until in self._claimed):
+                self._claimed.append((start, end))
+                return True
+            start = self._text.find(quote, start + 1)
+        return False
