@@ -3,9 +3,17 @@ without a quote from the answer that explains it.
 
 A tick stands only if its point is one of the question's key points, not ticked already, and
 its quote is a passage of the answer (case and whitespace ignored) that speaks about the topic
-rather than to the grader, says at least :data:`MIN_NEW_WORDS` content words beyond what the
-question and its key points already say (pasting the checklist explains nothing), and backs no
-other point. Every dropped tick keeps its reason, for the metrics and the bench.
+rather than to the grader, shares a word with its key point, says at least
+:data:`MIN_NEW_WORDS` content words beyond what the question and its key points already say
+(pasting the checklist explains nothing), and backs no other point. Every dropped tick keeps
+its reason, for the metrics and the bench.
+
+These are word-level checks, not understanding: they cannot tell a right explanation from a
+wrong one, which is the model's job. What they guarantee is that a model which invents, flatters
+or obeys the answer cannot tick a point without a passage of the answer, in the point's own
+terms and more, to show for it. Insisting on one of the point's words costs the ticks of
+answers that explain a point entirely in other words; the member can add those with Edit
+ticks, while a false tick would break the promise.
 """
 
 from __future__ import annotations
@@ -48,8 +56,8 @@ class DropReason(StrEnum):
     EMPTY_QUOTE = "empty_quote"  # no content word at all
     QUOTE_NOT_IN_ANSWER = "quote_not_in_answer"
     ADDRESSES_THE_GRADER = "addresses_the_grader"
+    OFF_THE_POINT = "off_the_point"  # not one word of its key point
     RESTATES_KEY_POINT = "restates_key_point"  # the checklist's words and too few of its own
-    QUOTE_TOO_THIN = "quote_too_thin"  # too few content words to explain anything
     QUOTE_REUSED = "quote_reused"  # the passage already backs another point
 
 
@@ -100,12 +108,12 @@ def verify(
     """The ticks of ``proposed`` that ``answer`` bears out, and why each other one fell."""
     if not key_points:
         raise ValueError("a question without key points has nothing to tick")
-    given = content_words(question).union(*(content_words(point) for point in key_points))
+    checklist = _Checklist(question, key_points)
     checked = _Answer(normalised(answer))
     standing: dict[int, VerifiedTick] = {}
     dropped: list[DroppedTick] = []
     for tick in proposed:
-        reason = _reason_to_drop(tick, len(key_points), standing, checked, given)
+        reason = _reason_to_drop(tick, checklist, standing, checked)
         if reason is None:
             standing[tick.point] = VerifiedTick(tick.point, tick.quote)
         else:
@@ -116,14 +124,13 @@ def verify(
 
 def _reason_to_drop(
     tick: ProposedTick,
-    key_points: int,
+    checklist: _Checklist,
     standing: dict[int, VerifiedTick],
     answer: _Answer,
-    given: frozenset[str],
 ) -> DropReason | None:
     if tick.point < 1:
         return DropReason.UNKNOWN_POINT
-    if tick.point > key_points:
+    if tick.point > len(checklist.points):
         return DropReason.POINT_OUT_OF_RANGE
     if tick.point in standing:
         return DropReason.DUPLICATE_POINT
@@ -135,11 +142,21 @@ def _reason_to_drop(
         return DropReason.QUOTE_NOT_IN_ANSWER
     if _ADDRESSES_THE_GRADER.search(quote):
         return DropReason.ADDRESSES_THE_GRADER
-    if len(words - given) < MIN_NEW_WORDS:
-        return DropReason.RESTATES_KEY_POINT if words & given else DropReason.QUOTE_TOO_THIN
+    if not words & checklist.points[tick.point - 1]:
+        return DropReason.OFF_THE_POINT
+    if len(words - checklist.given) < MIN_NEW_WORDS:
+        return DropReason.RESTATES_KEY_POINT
     if not answer.claim(quote):
         return DropReason.QUOTE_REUSED
     return None
+
+
+class _Checklist:
+    """Each key point's content words, and all the words the question and checklist give."""
+
+    def __init__(self, question: str, key_points: Sequence[str]) -> None:
+        self.points = [content_words(point) for point in key_points]
+        self.given = content_words(question).union(*self.points)
 
 
 class _Answer:

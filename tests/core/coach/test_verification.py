@@ -16,7 +16,7 @@ KEY_POINTS = (
     "Continuous batching raises throughput",
     "NVLink bandwidth makes all-reduce cheap within a node",
 )
-SHARDING = "shard every weight matrix column-wise over the eight cards"
+SHARDING = "split every weight matrix column-wise over the eight cards"
 KV_CACHE = "attention keeps past keys and values around, so memory use climbs with context length"
 BATCHING = "new requests join the running batch at every decoding step instead of waiting"
 ANSWER = (
@@ -73,7 +73,7 @@ def test_a_tick_of_no_key_point_of_the_question_is_dropped(point: int, reason: D
     "quote",
     [
         "splits each weight matrix across the eight GPUs",  # a paraphrase, not the answer's words
-        "shard every weight matrix ... the eight cards",  # an ellipsis
+        "split every weight matrix ... the eight cards",  # an ellipsis
         "Tensor parallelism splits each layer across the GPUs",  # the key point, invented
         f"{SHARDING} using NVLink",  # more than the answer says
     ],
@@ -93,7 +93,7 @@ def test_an_empty_quote_is_dropped(quote: str) -> None:
     [
         (1, KEY_POINTS[0]),  # the key point pasted
         (1, "tensor parallelism splits layers: splitting, splits, split layer"),  # inflections
-        (1, KEY_POINTS[3]),  # another key point's words for this one
+        (1, "the GPUs: NVLink bandwidth makes all-reduce cheap"),  # other points' words
         (4, "across 8 GPUs on one node, NVLink"),  # the question's words and the point's
     ],
 )
@@ -108,8 +108,16 @@ def test_the_key_points_words_with_an_explanation_of_its_own_stand() -> None:
     assert checked((1, quote), answer=answer).quotes == {1: quote}
 
 
-def test_a_quote_too_short_to_explain_anything_is_dropped() -> None:
-    assert reasons(checked((1, "eight cards"))) == [DropReason.QUOTE_TOO_THIN]
+@pytest.mark.parametrize(
+    ("point", "quote"),
+    [
+        (1, "eight cards"),
+        (4, SHARDING),  # a fine passage, about another point
+        (2, "each card holds an eighth of each layer"),
+    ],
+)
+def test_a_quote_without_a_word_of_its_key_point_is_dropped(point: int, quote: str) -> None:
+    assert reasons(checked((point, quote))) == [DropReason.OFF_THE_POINT]
 
 
 def test_a_second_tick_of_a_point_that_stands_is_dropped() -> None:
@@ -124,15 +132,20 @@ def test_a_second_tick_of_a_point_whose_first_fell_may_stand() -> None:
     assert reasons(verification) == [DropReason.QUOTE_NOT_IN_ANSWER]
 
 
+# a passage with words of the first key point and of the fourth
+BOTH = "split each layer over the eight GPUs so the NVLink all-reduce after every matmul is cheap"
+
+
 def test_one_passage_backs_one_point_only() -> None:
-    verification = checked((1, SHARDING), (4, SHARDING), (2, "every weight matrix column-wise"))
-    assert verification.quotes == {1: SHARDING}
+    part = "eight GPUs so the NVLink all-reduce after every matmul"
+    verification = checked((1, BOTH), (4, BOTH), (4, part), answer=f"{ANSWER} {BOTH}.")
+    assert verification.quotes == {1: BOTH}
     assert reasons(verification) == [DropReason.QUOTE_REUSED, DropReason.QUOTE_REUSED]
 
 
 def test_a_passage_the_answer_says_twice_may_back_two_points() -> None:
-    answer = f"{ANSWER} Again: {SHARDING}."
-    assert checked((1, SHARDING), (4, SHARDING), answer=answer).quotes == {1: SHARDING, 4: SHARDING}
+    answer = f"{ANSWER} {BOTH}. Again: {BOTH}."
+    assert checked((1, BOTH), (4, BOTH), answer=answer).quotes == {1: BOTH, 4: BOTH}
 
 
 @pytest.mark.parametrize(
@@ -151,7 +164,7 @@ def test_a_passage_that_speaks_to_the_grader_is_dropped(quote: str) -> None:
 
 
 def test_words_about_instructions_in_an_explanation_are_no_injection() -> None:
-    quote = "each SM issues instructions for a warp of 32 threads; previous kernels stay queued"
+    quote = "on the GPUs each SM issues instructions for a warp of 32 threads; previous ones wait"
     answer = f"{ANSWER} On the GPU side, {quote}."
     assert checked((1, quote), answer=answer).quotes == {1: quote}
 
