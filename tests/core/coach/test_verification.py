@@ -8,21 +8,13 @@ import pytest
 from bot.coach.verdict import ProposedTick
 from bot.coach.verification import DropReason, Verification, VerifiedTick, verify
 from bot.kernel.grades import Grade
-
-QUESTION = "How would you serve a 70B-parameter model across 8 GPUs on one node?"
-KEY_POINTS = (
-    "Tensor parallelism splits each layer across the GPUs",
-    "The KV cache needs memory per token and per request",
-    "Continuous batching raises throughput",
-    "NVLink bandwidth makes all-reduce cheap within a node",
-)
-SHARDING = "split every weight matrix column-wise over the eight cards"
-KV_CACHE = "attention keeps past keys and values around, so memory use climbs with context length"
-BATCHING = "new requests join the running batch at every decoding step instead of waiting"
-ANSWER = (
-    f"I would {SHARDING}, so each card holds an eighth of each layer.\n"
-    f"{KV_CACHE.capitalize()} and with how many users are active. "
-    f"Then {BATCHING}, which keeps the cards busy."
+from tests.core.coach.serving_question import (
+    ANSWER,
+    BATCHING,
+    KEY_POINTS,
+    KV_CACHE,
+    QUESTION,
+    SHARDING,
 )
 
 
