@@ -57,10 +57,9 @@ class AiohttpChatTransport:
                 headers={**headers, "Content-Type": "application/json"},
                 timeout=timeout,
             ) as response:
-                reply = await response.content.read(MAX_REPLY_BYTES)
                 return HttpReply(
                     response.status,
-                    reply,
+                    await _body_of(response),
                     {name.lower(): value for name, value in response.headers.items()},
                 )
         except TimeoutError:
@@ -68,3 +67,13 @@ class AiohttpChatTransport:
         except aiohttp.ClientError as error:
             # the class name only: some of aiohttp's messages quote the request
             raise TransportFailure(f"connection failed ({type(error).__name__})") from None
+
+
+async def _body_of(response: aiohttp.ClientResponse) -> bytes:
+    """The reply's body, cut at :data:`MAX_REPLY_BYTES` (a cut reply is then no JSON)."""
+    body = bytearray()
+    async for chunk in response.content.iter_chunked(64 * 1024):
+        body += chunk
+        if len(body) >= MAX_REPLY_BYTES:
+            break
+    return bytes(body[:MAX_REPLY_BYTES])

@@ -3,9 +3,11 @@ from structured output, the typed errors and the tokens spent."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from adapters.coach_transport import AiohttpChatTransport
+from adapters.coach_transport import MAX_REPLY_BYTES, AiohttpChatTransport
 from bot.coach.client import CoachClient, Completion, OutputMode, Usage
 from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
 from bot.coach.prompt import ChatMessage
@@ -194,3 +196,17 @@ async def test_the_doctors_check_is_one_small_request(
     (request,) = server.requests
     assert request.body["max_tokens"] == 16 and request.body["model"] == MODEL
     assert request.body["response_format"]["json_schema"]["name"] == "check"
+
+
+async def test_a_long_reply_is_read_whole(server: ScriptedEndpoint, client: CoachClient) -> None:
+    long_content = json.dumps({"ticks": [{"point": 1, "quote": "word " * 40_000}]})
+    server.queue(completion(long_content))
+    assert (await ask(client)).content == long_content
+
+
+async def test_a_reply_past_the_size_bound_is_malformed(
+    server: ScriptedEndpoint, client: CoachClient
+) -> None:
+    server.queue(completion("x" * MAX_REPLY_BYTES))
+    with pytest.raises(MalformedOutput, match="not a chat completion"):
+        await ask(client)
