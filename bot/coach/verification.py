@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -160,22 +160,45 @@ class _Checklist:
 
 
 class _Answer:
-    """The normalised answer, and the passages of it that already back a point."""
+    """The normalised answer, and the passages of it that already back a point.
+
+    A quote is found only where it starts and ends on word boundaries: "scalable" is not a
+    passage of "unscalable", nor "split layers" of "do not resplit layers".
+    """
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._claimed: list[tuple[int, int]] = []
 
     def contains(self, quote: str) -> bool:
-        return quote in self._text
+        return next(self._occurrences(quote), None) is not None
 
     def claim(self, quote: str) -> bool:
         """Claim an occurrence of ``quote`` that overlaps no claimed passage; False if none."""
-        start = self._text.find(quote)
-        while start != -1:
-            end = start + len(quote)
+        for start, end in self._occurrences(quote):
             if not any(start < until and since < end for since, until in self._claimed):
                 self._claimed.append((start, end))
                 return True
-            start = self._text.find(quote, start + 1)
         return False
+
+    def _occurrences(self, quote: str) -> Iterator[tuple[int, int]]:
+        start = self._text.find(quote)
+        while start != -1:
+            end = start + len(quote)
+            if not (_cuts_a_word(self._text, start) or _cuts_a_word(self._text, end)):
+                yield start, end
+            start = self._text.find(quote, start + 1)
+
+
+def _cuts_a_word(text: str, index: int) -> bool:
+    """Whether ``index`` falls inside a word of ``text``, a contraction's included: a quote of
+    "t split" from "don't split" drops the "not"."""
+    before = text[index - 1] if index > 0 else ""
+    after = text[index] if index < len(text) else ""
+    if before.isalnum() and after.isalnum():
+        return True
+    if before == "'" and after.isalnum():
+        return index >= 2 and text[index - 2].isalnum()
+    if after == "'" and before.isalnum():
+        return index + 1 < len(text) and text[index + 1].isalnum()
+    return False

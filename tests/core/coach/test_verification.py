@@ -74,6 +74,38 @@ def test_a_quote_that_is_not_in_the_answer_is_dropped(quote: str) -> None:
     assert reasons(checked((1, quote))) == [DropReason.QUOTE_NOT_IN_ANSWER]
 
 
+CUT_ANSWER = (
+    "Tensor parallelism splits matrices column-wise over eight cards. Our unsplittable layers"
+    " keep eight cards idle; we don't split layers across eight cards at small batch sizes."
+)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "splittable layers keep eight cards idle",  # "unsplittable": the meaning turned round
+        "t split layers across eight cards at small batch sizes",  # the "not" of "don't" cut
+        "nsor parallelism splits matrices column-wise over eight cards",  # a word cut at its start
+        "split layers across eight cards at small batch siz",  # and at its end
+        "we don",  # a contraction cut before its apostrophe
+    ],
+)
+def test_a_quote_that_cuts_a_word_of_the_answer_is_not_in_it(quote: str) -> None:
+    assert reasons(checked((1, quote), answer=CUT_ANSWER)) == [DropReason.QUOTE_NOT_IN_ANSWER]
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "split layers across eight cards at small batch sizes",
+        "Tensor parallelism splits matrices column-wise over eight cards.",
+        "we don't split layers across eight cards",
+    ],
+)
+def test_a_quote_of_whole_words_is_found(quote: str) -> None:
+    assert checked((1, quote), answer=CUT_ANSWER).quotes == {1: quote}
+
+
 @pytest.mark.parametrize("quote", ["", "   ", "...", "the", "it is so"])
 def test_an_empty_quote_is_dropped(quote: str) -> None:
     answer = f"{ANSWER} ... It is so."
