@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# typographic characters a model writes for the plain ones the member typed (and back), and
-# the answer markers of the prompt, which stand in the answer as plain brackets
+# typographic characters a model writes for the plain ones the member typed (and back), the
+# answer markers of the prompt, which stand in the answer as plain brackets, and chat markup
+# (bold, italics, code, strike-through), which a model may keep or leave out of a quote
 _FOLDED = str.maketrans(
     {
+        "*": None,
+        "_": None,
+        "`": None,
+        "~": None,
         "‘": "'",
         "’": "'",
         "‚": "'",
@@ -42,7 +47,7 @@ _STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 
 
 def normalised(text: str) -> str:
-    """``text`` with case, runs of whitespace and typographic variants ignored."""
+    """``text`` with case, runs of whitespace, typographic variants and chat markup ignored."""
     folded = unicodedata.normalize("NFKC", text).translate(_FOLDED).casefold()
     return _WHITESPACE.sub(" ", folded).strip()
 

@@ -47,6 +47,24 @@ def test_case_whitespace_and_typographic_quotes_are_ignored_in_the_comparison() 
 
 
 @pytest.mark.parametrize(
+    ("answer", "quote"),
+    [
+        (
+            "**Tensor parallelism** splits `each layer` over _eight_ cards by column",
+            "tensor parallelism",
+        ),
+        (
+            "Tensor parallelism splits each layer over eight cards by column",
+            "**tensor parallelism**",
+        ),
+    ],
+)
+def test_chat_markup_is_ignored_in_the_comparison(answer: str, quote: str) -> None:
+    quote += " splits each layer over eight cards by column"
+    assert checked((1, quote), answer=answer).quotes == {1: quote}
+
+
+@pytest.mark.parametrize(
     ("point", "reason"),
     [
         (0, DropReason.UNKNOWN_POINT),
