@@ -2,8 +2,10 @@
 
 ``POST {base}/chat/completions`` at temperature 0 with bounded output, asking for structured
 output (``response_format`` ``json_schema``, strict). An endpoint that refuses that (an HTTP 400
-or 422 that names it) is asked for a JSON object, and one that refuses that too gets the
-prompt's own description of the JSON only; the client remembers how far it had to step down.
+or 422 that names it) is asked for a JSON object with the schema beside it (llama-cpp-python's
+server takes that form and holds the model to the schema), then for a plain JSON object, then
+gets the prompt's own description of the JSON only; the client remembers how far it had to
+step down.
 Errors are typed: :class:`EndpointUnavailable` (try later; a 429's Retry-After is kept for the
 caller), :class:`EndpointRefused` (the operator must change something), :class:`MalformedOutput`
 (a reply that is not a completion).
@@ -45,6 +47,7 @@ class OutputMode(StrEnum):
     """How the reply's JSON is asked for, most structured first."""
 
     JSON_SCHEMA = "json_schema"
+    JSON_OBJECT_WITH_SCHEMA = "json_object_with_schema"
     JSON_OBJECT = "json_object"
     PROMPT_ONLY = "prompt_only"
 
@@ -148,6 +151,8 @@ class CoachClient:
                 "type": "json_schema",
                 "json_schema": {"name": schema_name, "schema": dict(schema), "strict": True},
             }
+        elif self._mode is OutputMode.JSON_OBJECT_WITH_SCHEMA:
+            body["response_format"] = {"type": "json_object", "schema": dict(schema)}
         elif self._mode is OutputMode.JSON_OBJECT:
             body["response_format"] = {"type": "json_object"}
         return body

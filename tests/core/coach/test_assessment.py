@@ -86,9 +86,11 @@ async def test_an_unavailable_endpoint_is_left_to_the_callers_backoff(
 async def test_plain_json_from_an_endpoint_without_structured_output_is_verified_alike(
     server: ScriptedEndpoint, client: CoachClient
 ) -> None:
+    refused = error(400, "Unrecognized request argument supplied: response_format")
     server.queue(
-        error(400, "Unrecognized request argument supplied: response_format"),
-        error(400, "Unrecognized request argument supplied: response_format"),
+        refused,
+        refused,
+        refused,
         completion(f'```json\n{{"ticks": [{{"point": 3, "quote": "{BATCHING}"}}]}}\n```'),
     )
     assessment = await assess(client)

@@ -69,6 +69,7 @@ async def test_an_endpoint_that_refuses_the_schema_is_asked_for_a_json_object_th
 ) -> None:
     server.queue(
         error(400, FORMAT_REFUSED),
+        error(400, "Unrecognized request argument supplied: response_format.schema"),
         error(422, "response_format: json_object is not supported"),
         completion('{"ticks": []}'),
         completion('{"ticks": []}'),
@@ -81,12 +82,27 @@ async def test_an_endpoint_that_refuses_the_schema_is_asked_for_a_json_object_th
             "type": "json_schema",
             "json_schema": {"name": "shape", "schema": SCHEMA, "strict": True},
         },
+        {"type": "json_object", "schema": SCHEMA},
         {"type": "json_object"},
         None,
     ]
     await ask(client)  # the client remembers: no more refused requests
-    assert "response_format" not in server.requests[3].body
+    assert "response_format" not in server.requests[4].body
     assert client.mode is OutputMode.PROMPT_ONLY
+
+
+async def test_llama_cpp_pythons_refusal_of_json_schema_leads_to_its_own_form(
+    server: ScriptedEndpoint, client: CoachClient
+) -> None:
+    # its server's request model knows the types "text" and "json_object" only
+    refusal = (
+        '{"detail": [{"type": "literal_error", "loc": ["body", "response_format", "type"],'
+        ' "msg": "Input should be \'text\' or \'json_object\'", "input": "json_schema"}]}'
+    )
+    server.queue(ScriptedReply(status=422, body=refusal), completion('{"ticks": []}'))
+    answered = await ask(client)
+    assert answered.mode is OutputMode.JSON_OBJECT_WITH_SCHEMA
+    assert server.requests[1].body["response_format"] == {"type": "json_object", "schema": SCHEMA}
 
 
 async def test_a_refusal_that_names_no_response_format_is_not_a_step_down(
