@@ -34,12 +34,12 @@ MIN_NEW_WORDS = 3
 # a passage that talks to whoever grades it: an injection, never an explanation of the topic
 _ADDRESSES_THE_GRADER = re.compile(
     r"""
-    \bignore\b[^.]{0,40}\b(instructions?|rules|prompt|previous|prior|above)\b
+    \b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|rules|prompt)\b
     | \b(system|previous|prior|earlier)\ (prompt|instructions?)\b
-    | \bmark\w*\b[^.]{0,40}\b(covered|correct|complete|ticked)\b
+    | \bmark(s|ed|ing)?\b[^.]{0,40}\b(covered|correct|complete|ticked)\b
     | \b(everything|all\ (the\ )?(key\ )?points|every\ (key\ )?point)\b
       [^.]{0,30}\b(covered|ticked)\b
-    | \btick\w*\b[^.]{0,30}\b(all|every|everything)\b
+    | \btick(s|ed|ing)?\b[^.]{0,20}\b(everything|(all|every)\b[^.]{0,15}\b(points?|boxes))\b
     | \bfull\ marks\b
     | "(ticks|point|quote)"\s*:
     """,
