@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.coach.verdict import ProposedTick
-from bot.coach.wording import content_words, normalised
+from bot.coach.wording import Normalised, content_words, normalise, normalised
 from bot.kernel.grades import Grade
 from bot.reviews.rubric import grade_from_coverage
 
@@ -63,6 +63,9 @@ class DropReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class VerifiedTick:
+    """A tick that stands; ``quote`` is the passage as the answer has it (its case, spacing
+    and markup), not as the model copied it."""
+
     point: int
     quote: str
 
@@ -109,25 +112,27 @@ def verify(
     if not key_points:
         raise ValueError("a question without key points has nothing to tick")
     checklist = _Checklist(question, key_points)
-    checked = _Answer(normalised(answer))
+    checked = _Answer(normalise(answer))
     standing: dict[int, VerifiedTick] = {}
     dropped: list[DroppedTick] = []
     for tick in proposed:
-        reason = _reason_to_drop(tick, checklist, standing, checked)
-        if reason is None:
-            standing[tick.point] = VerifiedTick(tick.point, tick.quote)
+        verdict = _verdict_on(tick, checklist, standing, checked)
+        if isinstance(verdict, DropReason):
+            dropped.append(DroppedTick(tick.point, tick.quote, verdict))
         else:
-            dropped.append(DroppedTick(tick.point, tick.quote, reason))
+            standing[tick.point] = VerifiedTick(tick.point, verdict)
     ticks = tuple(standing[point] for point in sorted(standing))
     return Verification(len(key_points), ticks, tuple(dropped))
 
 
-def _reason_to_drop(
+def _verdict_on(
     tick: ProposedTick,
     checklist: _Checklist,
     standing: dict[int, VerifiedTick],
     answer: _Answer,
-) -> DropReason | None:
+) -> DropReason | str:
+    """Why ``tick`` falls, or the passage of the answer, as the member wrote it, that it
+    quotes."""
     if tick.point < 1:
         return DropReason.UNKNOWN_POINT
     if tick.point > len(checklist.points):
@@ -146,9 +151,8 @@ def _reason_to_drop(
         return DropReason.OFF_THE_POINT
     if len(words - checklist.given) < MIN_NEW_WORDS:
         return DropReason.RESTATES_KEY_POINT
-    if not answer.claim(quote):
-        return DropReason.QUOTE_REUSED
-    return None
+    passage = answer.claim(quote)
+    return DropReason.QUOTE_REUSED if passage is None else passage
 
 
 class _Checklist:
@@ -166,20 +170,22 @@ class _Answer:
     passage of "unscalable", nor "split layers" of "do not resplit layers".
     """
 
-    def __init__(self, text: str) -> None:
-        self._text = text
+    def __init__(self, answer: Normalised) -> None:
+        self._answer = answer
+        self._text = answer.text
         self._claimed: list[tuple[int, int]] = []
 
     def contains(self, quote: str) -> bool:
         return next(self._occurrences(quote), None) is not None
 
-    def claim(self, quote: str) -> bool:
-        """Claim an occurrence of ``quote`` that overlaps no claimed passage; False if none."""
+    def claim(self, quote: str) -> str | None:
+        """Claim an occurrence of ``quote`` that overlaps no claimed passage and return it as
+        the answer has it; None if there is none."""
         for start, end in self._occurrences(quote):
             if not any(start < until and since < end for since, until in self._claimed):
                 self._claimed.append((start, end))
-                return True
-        return False
+                return self._answer.source_of(start, end)
+        return None
 
     def _occurrences(self, quote: str) -> Iterator[tuple[int, int]]:
         start = self._text.find(quote)

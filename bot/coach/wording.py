@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 # typographic characters a model writes for the plain ones the member typed (and back), the
 # answer markers of the prompt, which stand in the answer as plain brackets, and chat markup
@@ -28,7 +29,6 @@ _FOLDED = str.maketrans(
         "⟧": "]",
     }
 )
-_WHITESPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
 # a word's first letters stand for the word: "shards", "sharded" and "sharding" are one word,
 # so inflections pasted after a key point's words are not "new" words
@@ -46,10 +46,60 @@ _STOP_WORDS_TEXT = """
 _STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 
 
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    """A text with case, runs of whitespace, typographic variants and chat markup ignored,
+    and where each of its characters came from, so a passage found in it can be shown as the
+    text itself has it."""
+
+    text: str
+    source: str  # the text as given (composed: NFC)
+    origins: tuple[int, ...]  # each character's index in ``source``
+
+    def source_of(self, start: int, end: int) -> str:
+        """The passage of ``source`` that ``text[start:end]`` (not empty) came from, with the
+        markup right around it (``**bold**``, not ``bold**``)."""
+        first, last = self.origins[start], self.origins[end - 1] + 1
+        while first > 0 and _vanishes(self.source[first - 1]):
+            first -= 1
+        while last < len(self.source) and _vanishes(self.source[last]):
+            last += 1
+        return self.source[first:last]
+
+
+def normalise(text: str) -> Normalised:
+    """``text`` normalised character by character, keeping each one's origin."""
+    source = unicodedata.normalize("NFC", text)
+    kept: list[str] = []
+    origins: list[int] = []
+    after_space = True  # no leading whitespace
+    for index, character in enumerate(source):
+        for folded in _folded(character):
+            if folded.isspace():
+                if after_space:
+                    continue
+                folded, after_space = " ", True
+            else:
+                after_space = False
+            kept.append(folded)
+            origins.append(index)
+    if kept and kept[-1] == " ":
+        kept.pop()
+        origins.pop()
+    return Normalised("".join(kept), source, tuple(origins))
+
+
+def _folded(character: str) -> str:
+    return unicodedata.normalize("NFKC", character).translate(_FOLDED).casefold()
+
+
+def _vanishes(character: str) -> bool:
+    return not _folded(character)
+
+
 def normalised(text: str) -> str:
     """``text`` with case, runs of whitespace, typographic variants and chat markup ignored."""
-    folded = unicodedata.normalize("NFKC", text).translate(_FOLDED).casefold()
-    return _WHITESPACE.sub(" ", folded).strip()
+    return normalise(text).text
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -54,7 +54,7 @@ async def test_a_malformed_reply_is_asked_for_once_more(
 ) -> None:
     server.queue(completion("Points 1 and 2 are covered."), ticks((2, KV_CACHE)))
     assessment = await assess(client)
-    assert assessment.verification.quotes == {2: KV_CACHE}
+    assert assessment.verification.quotes == {2: KV_CACHE.capitalize()}
     assert assessment.requests == 2
     assert assessment.usage == Usage(200, 40, 240)  # the malformed reply cost tokens too
     assert server.requests[0].body == server.requests[1].body

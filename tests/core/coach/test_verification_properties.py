@@ -5,6 +5,8 @@ tick is accounted for. Fixed examples (derandomised): the same on every run."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +50,7 @@ def assert_the_promise_holds(proposed: list[ProposedTick], answer: str) -> None:
     assert all(1 <= point <= len(KEY_POINTS) for point in points)
     for tick in verification.ticks:
         words = content_words(tick.quote)
+        assert tick.quote in unicodedata.normalize("NFC", answer)  # the answer's own words
         assert normalised(tick.quote) in normalised(answer)
         assert words & content_words(KEY_POINTS[tick.point - 1])
         assert len(words - GIVEN_WORDS) >= MIN_NEW_WORDS
