@@ -19,6 +19,7 @@ ticks, while a false tick would break the promise.
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from bot.kernel.grades import Grade
 from bot.reviews.rubric import grade_from_coverage
 
 MIN_NEW_WORDS = 3
+_EDGE_PUNCTUATION = string.punctuation.replace("*", "").replace("_", "") + " …"
 
 # a passage that talks to whoever grades it: an injection, never an explanation of the topic
 _ADDRESSES_THE_GRADER = re.compile(
@@ -139,7 +141,8 @@ def _verdict_on(
         return DropReason.POINT_OUT_OF_RANGE
     if tick.point in standing:
         return DropReason.DUPLICATE_POINT
-    quote = normalised(tick.quote)
+    # a model adds or drops the punctuation around a passage: "…layers." for "…layers,"
+    quote = normalised(tick.quote).strip(_EDGE_PUNCTUATION)
     words = content_words(quote)
     if not words:
         return DropReason.EMPTY_QUOTE

@@ -149,7 +149,7 @@ async def test_an_injection_beside_a_real_explanation_keeps_only_what_was_explai
     assert one_sentence_for_all.dropped_counts() == {DropReason.OFF_THE_POINT: 3}
 
     a_line_each = await assess(client, answer)
-    assert a_line_each.quotes == {1: explained}
+    assert a_line_each.quotes == {1: explained.rstrip(".")}
     assert a_line_each.dropped_counts() == {
         DropReason.ADDRESSES_THE_GRADER: 2,  # the injection's line for points 2 and 4
         DropReason.OFF_THE_POINT: 1,  # the explanation's line again, for point 3

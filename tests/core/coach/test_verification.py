@@ -47,6 +47,11 @@ def test_case_whitespace_and_typographic_quotes_are_ignored_in_the_comparison() 
     assert checked((3, quote), answer=answer).quotes == {3: shown}
 
 
+def test_the_punctuation_around_a_quote_is_not_part_of_it() -> None:
+    quote = f'"{SHARDING}."'  # the answer goes on with a comma
+    assert checked((1, quote), answer=ANSWER).quotes == {1: SHARDING}
+
+
 @pytest.mark.parametrize(
     ("answer", "quote"),
     [
@@ -122,7 +127,7 @@ def test_a_quote_that_cuts_a_word_of_the_answer_is_not_in_it(quote: str) -> None
     ],
 )
 def test_a_quote_of_whole_words_is_found(quote: str) -> None:
-    assert checked((1, quote), answer=CUT_ANSWER).quotes == {1: quote}
+    assert checked((1, quote), answer=CUT_ANSWER).quotes == {1: quote.rstrip(".")}
 
 
 @pytest.mark.parametrize("quote", ["", "   ", "...", "the", "it is so"])
