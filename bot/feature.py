@@ -11,12 +11,12 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, 
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from bot.commands.grammar import Subcommand
 from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
 from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.outbox.performers import Performer
+from bot.quiz_command.grammar import Subcommand
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
 
 OpensForm = Callable[[Command | ButtonPress], bool]
@@ -82,7 +82,7 @@ Schedule = ChannelSchedule | OwnSchedule
 class Parts:
     """What a built feature adds to the running core."""
 
-    # the objects whose methods run its /quiz subcommands (bot.commands.runner binds them)
+    # the objects whose methods run its /quiz subcommands (bot.quiz_command.runner binds them)
     handlers: tuple[object, ...] = ()
     buttons: tuple[ButtonRoute, ...] = ()
     forms: tuple[FormRoute, ...] = ()

@@ -22,7 +22,6 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 
-from bot.commands.registry import Invocation
 from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
@@ -43,6 +42,7 @@ from bot.kernel.platform import Platform
 from bot.kernel.render import Card, Response
 from bot.kernel.storable_text import storable_event
 from bot.kernel.stores import DeliveryStore
+from bot.quiz_command.registry import Invocation
 from bot.rounds.engine import QuizEngine
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,6 @@ from datetime import datetime, timedelta
 
 from bot.channel_sync import ChannelSync, Followed
 from bot.channels.switch import ChannelSwitch
-from bot.commands.help import HelpCommands
-from bot.commands.runner import CommandRunner
 from bot.composition import build_core
 from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
 from bot.features import FEATURES, REGISTRY
@@ -49,6 +47,8 @@ from bot.outbox.worker import OutboxWorker
 from bot.pairing.feature import PAIR_JOB
 from bot.pairing.schedule import StoredPairing
 from bot.pairing.weekly import IsAway
+from bot.quiz_command.help import HelpCommands
+from bot.quiz_command.runner import CommandRunner
 from bot.rounds.slots import ChannelSlots
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
@@ -122,7 +122,7 @@ class QuizService:
         for parts in self.parts:
             self.performers.add(*parts.performers)
         handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
-        self.commands = CommandRunner(
+        self.command_runner = CommandRunner(
             REGISTRY, self.engine, self.channel_changed, handlers, self.platforms
         )
         self.inbound = InboundChain(
@@ -131,7 +131,7 @@ class QuizService:
             DeliveryLog(store.deliveries, clock, self.metrics),
             self._dispatch,
             self._on_reply,
-            self.commands.run,
+            self.command_runner.run,
             REGISTRY.parse_invocation,
         )
         self.switch = ChannelSwitch(

@@ -14,7 +14,7 @@ from zoneinfo import available_timezones
 from hypothesis import HealthCheck, example, settings
 from hypothesis import strategies as st
 
-from bot.features import COMMANDS_BY_NAME
+from bot.features import SUBCOMMANDS_BY_NAME
 
 FUZZ = settings(
     derandomize=True,  # the same examples every run, chosen from the test's own source
@@ -37,7 +37,7 @@ def with_reported_inputs(test: Callable[..., Any]) -> Callable[..., Any]:
     return test
 
 
-SUBCOMMANDS = [*COMMANDS_BY_NAME, "", "HELP", "Now", "frobnicate", "config\u00a0grace"]
+SUBCOMMANDS = [*SUBCOMMANDS_BY_NAME, "", "HELP", "Now", "frobnicate", "config\u00a0grace"]
 KNOWN_WORDS = [
     "enable",
     "disable",

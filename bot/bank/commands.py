@@ -9,11 +9,11 @@ from bot.bank._cards import packs_card
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.review_desk import ReviewDesk
 from bot.bank.suggestion_forms import no_quiz_to_suggest_to, suggest_form
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.render import Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 from questions.catalog import Catalog
 
 REVIEW_CHOICES = ("approve", "reject", "edit")

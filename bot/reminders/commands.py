@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.members import MemberIds
 from bot.kernel.platform import DirectMessages
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
+from bot.quiz_command.typed import QuizCommand
 from bot.reminders.daily import DailyReminders, reminder_plan
 from bot.reminders.store import Reminder
 from bot.scheduling.schedule_spec import ScheduleError, parse_timezone

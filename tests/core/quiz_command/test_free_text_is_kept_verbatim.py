@@ -7,10 +7,10 @@ import pytest
 
 from bot.bank.commands import FlagRound, ReviewDecision
 from bot.blind.commands import AnswerRound
-from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.typed import CommandError
 from bot.features import parse_command
 from bot.kernel.events import split_command
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand
+from bot.quiz_command.typed import CommandError
 
 
 def parsed(typed: str) -> object:
