@@ -15,7 +15,7 @@ from datetime import date
 
 from bot.away.periods import is_away as away_on
 from bot.bank.catalog import WorkspaceCatalog
-from bot.bank.review_desk import ReviewDesk
+from bot.bank.moderation_desk import ModerationDesk
 from bot.blind.answers import BlindAnswers
 from bot.blind.performer import BlindAnswerPosts
 from bot.channels.editor import ChannelSettingsEditor
@@ -66,7 +66,7 @@ class Core:
     pairings: WeeklyPairings
     practice: PracticeSessions
     reminders: DailyReminders
-    desk: ReviewDesk
+    desk: ModerationDesk
     blind: BlindAnswers
     member_data: MemberDataService
     home: HomePages
@@ -171,7 +171,7 @@ def build_core(
         pairings=pairings,
         practice=practice,
         reminders=reminders,
-        desk=ReviewDesk(
+        desk=ModerationDesk(
             engine,
             questions=engine.questions,
             clock=clock,

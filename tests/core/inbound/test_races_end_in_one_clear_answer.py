@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from bot.bank.catalog import workspace_of
-from bot.bank.review_cards import APPROVE_ACTION
+from bot.bank.moderation_cards import APPROVE_ACTION
 from bot.bank.suggestion_forms import MAX_PENDING_SUGGESTIONS
 from bot.inbound import FAILURE
 from bot.kernel.events import ButtonPress, Command, FormSubmit
