@@ -27,7 +27,7 @@ from bot.kernel.platform import Platform
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
 from bot.learning.service import LearningService
-from bot.member_data.home import AwaySwitch, HomePages, NoticeSwitch, ReminderSwitch
+from bot.member_data.home import AwayOnPage, HomePages, NoticesOnPage, ReminderOnPage
 from bot.member_data.readiness import Readiness
 from bot.member_data.service import MemberDataService
 from bot.notices.performers import NoticePerformers
@@ -205,11 +205,11 @@ def build_core(
             recaps=recaps,
             away=store.away,
             clock=clock,
-            # the member settings the page shows a switch for: add a new one here
-            switches=(
-                ReminderSwitch(store.reminders),
-                NoticeSwitch(store.notices, store.member_data, store.channels),
-                AwaySwitch(store.away, clock),
+            # the member settings the page shows with a button: add a new one here
+            settings_on_page=(
+                ReminderOnPage(store.reminders),
+                NoticesOnPage(store.notices, store.member_data, store.channels),
+                AwayOnPage(store.away, clock),
             ),
             default_timezone=config.default_timezone,
         ),

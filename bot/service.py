@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from bot.channel_sync import ChannelSync, Followed
-from bot.channels.switch import ChannelSwitch
+from bot.channels.disabling import ChannelDisabling
 from bot.composition import build_core
 from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
 from bot.features import FEATURES, REGISTRY
@@ -134,7 +134,7 @@ class QuizService:
             self.command_runner.run,
             REGISTRY.parse_invocation,
         )
-        self.switch = ChannelSwitch(
+        self.disabling = ChannelDisabling(
             channels=store.channels,
             outbox=store.outbox,
             save=self.engine.save_channel,
@@ -383,12 +383,12 @@ class QuizService:
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
         """The platform says the channel is gone (the outbox worker calls this)."""
-        await self.switch.disable_channel(channel, reason)
+        await self.disabling.disable_channel(channel, reason)
 
     async def disable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was removed from a workspace (the core's ``WorkspaceSwitch``)."""
-        return await self.switch.disable_workspace(platform, workspace)
+        """The app was removed from a workspace (the core's ``WorkspaceInstalls``)."""
+        return await self.disabling.disable_workspace(platform, workspace)
 
     async def enable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was installed (again) in a workspace (the core's ``WorkspaceSwitch``)."""
-        return await self.switch.enable_workspace(platform, workspace)
+        """The app was installed (again) in a workspace (the core's ``WorkspaceInstalls``)."""
+        return await self.disabling.enable_workspace(platform, workspace)

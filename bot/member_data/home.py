@@ -1,11 +1,12 @@
 """A member's own page (Slack's Home tab): reviews due with a Start practice button, the
 goal date and the days left, streak and points in each channel they play in, their mastery
-chart, and a switch for each member setting that exists.
+chart, and a button for each member setting that exists.
 
 The page is a platform-neutral :class:`Card`; its buttons carry a ``/quiz`` command that the
 platform runs as the member typed it in their direct messages with the bot
-(:data:`HOME_ACTION`). A new member setting becomes a switch by adding one
-:class:`Switch` to the ``switches`` the service gives :class:`HomePages`: the one place.
+(:data:`HOME_ACTION`). A new member setting gets its button by adding one
+:class:`SettingOnPage` to the ``settings_on_page`` the composition gives :class:`HomePages`:
+the one place.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ DEFAULT_REMINDER_TIME = "09:00"
 CHANNELS_SHOWN = 10
 
 
-class Switch(Protocol):
+class SettingOnPage(Protocol):
     """One member setting on the page: how it stands, and the button that flips it (a
     setting of each channel gives one of each per channel)."""
 
@@ -47,7 +48,7 @@ class Switch(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class ReminderSwitch:
+class ReminderOnPage:
     """The daily review reminder (``/quiz remind``)."""
 
     reminders: ReminderStore
@@ -68,7 +69,7 @@ class ReminderSwitch:
 
 
 @dataclass(frozen=True, slots=True)
-class AwaySwitch:
+class AwayOnPage:
     """Time away (``/quiz away``): back now with one press; going away needs a date, which
     the field says how to give."""
 
@@ -85,7 +86,7 @@ class AwaySwitch:
 
 
 @dataclass(frozen=True, slots=True)
-class NoticeSwitch:
+class NoticesOnPage:
     """Notices of each channel the member answers in (``/quiz notify``, a command of the
     channel: its button names the channel, ``@<channel id> notify on``)."""
 
@@ -134,7 +135,7 @@ class HomePages:
         recaps: WeeklyRecaps,
         away: AwayStore,
         clock: Clock,
-        switches: Sequence[Switch],
+        settings_on_page: Sequence[SettingOnPage],
         default_timezone: str,
     ) -> None:
         self._away = away
@@ -145,7 +146,7 @@ class HomePages:
         self._reports = reports
         self._recaps = recaps
         self._clock = clock
-        self._switches = tuple(switches)
+        self._settings_on_page = tuple(settings_on_page)
         self._timezone = default_timezone
 
     async def page(self, member: MemberRef) -> HomePage:
@@ -179,8 +180,8 @@ class HomePages:
             chart_channel = chart_channel or channel
             fields.append(await self._channel_field(channel, member, member_id))
         buttons = [START_PRACTICE]
-        for switch in self._switches:
-            for field, button in await switch.show(member_id):
+        for setting in self._settings_on_page:
+            for field, button in await setting.show(member_id):
                 fields.append(field)
                 if button is not None:
                     buttons.append(button)
