@@ -109,7 +109,7 @@ zone_folders = sorted({key.rpartition("/")[0] for key in available_timezones() i
 timezone = mostly(
     st.sampled_from(["UTC", "europe/berlin", "Europe/" + "x" * 256, *zone_folders, *ODD_DIGITS])
 )
-clock_time = mostly(st.sampled_from(["09:30", "23:59", "24:00", "9:5", "٠٩:٣٠", HUGE + ":00"]))
+time_of_day = mostly(st.sampled_from(["09:30", "23:59", "24:00", "9:5", "٠٩:٣٠", HUGE + ":00"]))
 days = mostly(st.sampled_from(["daily", "weekdays", "mon-fri", "sun-mon", "mon,,fri"]))
 cron_field = mostly(
     st.sampled_from(["*", "0", "9", "*/5", "1-5", "mon-fri", "jan", "*/0", HUGE, "*/" + HUGE])
@@ -125,7 +125,7 @@ def _line(*parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 quiz_inputs = st.one_of(
-    _line(st.just("schedule"), days, clock_time, timezone),
+    _line(st.just("schedule"), days, time_of_day, timezone),
     _line(st.just("schedule"), *[cron_field] * 5, timezone),
     _line(st.just("config"), setting, number),
     _line(st.just("config"), setting, words),

@@ -22,7 +22,7 @@ from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
 NO_DIRECT_MESSAGES = "Reminders come as direct messages, which this platform does not offer."
 EXAMPLE = "`/quiz remind 08:30 Europe/Berlin`"
 REMIND_OFF = "off"
-CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})")
+TIME_OF_DAY = re.compile(r"(\d{1,2}):(\d{2})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ def remind_command(arguments: Arguments) -> ShowReminder | SetReminder | StopRem
         return ShowReminder()
     if at.lower() == REMIND_OFF:
         return StopReminder()
-    match = CLOCK_TIME.fullmatch(at)
+    match = TIME_OF_DAY.fullmatch(at)
     if match is None:
         raise ValueError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 08:30.")
     hour, minute = int(match[1]), int(match[2])
