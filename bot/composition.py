@@ -136,7 +136,7 @@ def build_core(
         engine,
         outbox=engine,
         sessions=store.practice,
-        members=store.answers,
+        members=store.members,
         deliveries=store.deliveries,
         learning=learning,
         clock=clock,
@@ -150,7 +150,7 @@ def build_core(
         clock=clock,
         outbox=engine,
     )
-    grading = RoundGrading(learning, store.answers, clock)
+    grading = RoundGrading(learning, store.members, clock)
     timed = TimedSteps(store.skipped_days)
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
@@ -178,13 +178,14 @@ def build_core(
             scoring=config.scoring,
             bank=store.bank,
             rounds=store.rounds,
-            members=store.answers,
+            members=store.members,
             channels=store.channels,
         ),
         blind=BlindAnswers(
             engine,
             store.rounds,
             store.answers,
+            members=store.members,
             outbox=engine,
             clock=clock,
             scoring=config.scoring,
@@ -219,7 +220,7 @@ def build_core(
             rounds=store.rounds,
             learning=learning,
             grading=grading,
-            members=store.answers,
+            members=store.members,
             question_of=engine.question_for,
             wake_outbox=outbox.wake,
             clock=clock,

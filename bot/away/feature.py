@@ -16,7 +16,7 @@ class AwayStores(Protocol):
     @property
     def away(self) -> AwayStore: ...
     @property
-    def answers(self) -> MemberIds: ...
+    def members(self) -> MemberIds: ...
 
 
 class AwayDeps(Protocol):
@@ -30,7 +30,7 @@ class AwayDeps(Protocol):
 
 def build(deps: AwayDeps) -> Parts:
     store = deps.store
-    commands = AwayCommands(store.away, store.answers, deps.clock, deps.config.default_timezone)
+    commands = AwayCommands(store.away, store.members, deps.clock, deps.config.default_timezone)
     return Parts(handlers=(commands,))
 
 

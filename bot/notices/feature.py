@@ -6,17 +6,17 @@ from typing import Protocol
 
 from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.members import MemberIds
 from bot.notices.commands import NOTIFY, NoticeCommands
 from bot.notices.performers import NoticePerformers
 from bot.notices.store import NoticeStore
-from bot.rounds.store import AnswerStore
 
 
 class NoticesStores(Protocol):
     @property
     def notices(self) -> NoticeStore: ...
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
 
 
 class NoticesDeps(Protocol):
@@ -31,7 +31,7 @@ class NoticesDeps(Protocol):
 def build(deps: NoticesDeps) -> Parts:
     store = deps.store
     return Parts(
-        handlers=(NoticeCommands(store.notices, store.answers, deps.clock),),
+        handlers=(NoticeCommands(store.notices, store.members, deps.clock),),
         performers=deps.notices.performers(),
     )
 

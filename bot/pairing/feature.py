@@ -8,6 +8,7 @@ from typing import Protocol
 from bot.channels.editor import ChannelSettingsEditor
 from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.members import MemberIds
 from bot.kernel.models import ActionKind, ChannelSettings
 from bot.learning.service import LearningService
 from bot.outbox.performers import StepPerformer
@@ -16,7 +17,6 @@ from bot.pairing.store import PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
 from bot.rounds.engine import QuizEngine
-from bot.rounds.store import AnswerStore
 
 # the scheduler job's name (a replica's change of a pairing slot replans this one)
 PAIR_JOB = "pair"
@@ -26,7 +26,7 @@ class PairingStores(Protocol):
     @property
     def pairs(self) -> PairStore: ...
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
     @property
     def reminders(self) -> ReminderStore: ...
 
@@ -51,7 +51,7 @@ def build(deps: PairingDeps) -> Parts:
     commands = PairCommands(
         pairings=pairings,
         pairs=store.pairs,
-        members=store.answers,
+        members=store.members,
         reminders=store.reminders,
         learning=deps.learning,
         settings=deps.settings,

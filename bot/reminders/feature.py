@@ -7,16 +7,16 @@ from typing import Protocol
 
 from bot.feature import ErasedTable, Feature, Listed, OwnSchedule, Parts
 from bot.kernel.config import QuizConfig
+from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
 from bot.reminders.commands import REMIND, ReminderCommands
 from bot.reminders.daily import DailyReminders
-from bot.rounds.store import AnswerStore
 from bot.scheduling.scheduler import QuizScheduler
 
 
 class RemindersStores(Protocol):
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
 
 
 class RemindersDeps(Protocol):
@@ -30,7 +30,7 @@ class RemindersDeps(Protocol):
 
 def build(deps: RemindersDeps) -> Parts:
     reminders = deps.reminders
-    commands = ReminderCommands(reminders, deps.store.answers, deps.config.default_timezone)
+    commands = ReminderCommands(reminders, deps.store.members, deps.config.default_timezone)
 
     async def begin(_channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
         await reminders.catch_up(await reminders.load(platforms))

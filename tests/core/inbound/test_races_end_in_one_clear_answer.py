@@ -88,7 +88,7 @@ async def test_grade_presses_at_once_record_one_grade_and_answer_each(
     )
 
     assert all(a.startswith("Question #1") for a in answers), answers
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     current = await quiz.service.store.learning.round_grades(round_.id)
     assert list(current) == [member_id]  # one grade of the round stays the member's
     log = await quiz.service.store.learning.grade_log(member_id)
