@@ -263,7 +263,7 @@ class ModerationDesk:
         )
 
     async def _waiting(self, submit: FormSubmit) -> list[int]:
-        """The ids of the submitting member's suggestions waiting for review."""
+        """The ids of the submitting member's suggestions waiting for moderation."""
         return [
             s.id
             for s in await self._bank.pending_suggestions(workspace_of(submit.channel))
