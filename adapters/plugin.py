@@ -128,7 +128,7 @@ class PlatformPlugin(Generic[S]):
     check: Callable[[S, bool], str] = _nothing_to_check
     doctor: Callable[[S, DoctorContext], Awaitable[list[Check]]] | None = None
     flags: tuple[Flag, ...] = ()
-    commands: Callable[[Any], None] | None = None  # adds its `quizbot <name> ...` commands
+    cli_commands: Callable[[Any], None] | None = None  # adds its `quizbot <name> ...` commands
 
     def read(self, config: Any = None, *, also_known: Iterable[str] = (), **flags: Any) -> S:
         """Its settings, from the environment, .env and the TOML file, then its flags."""

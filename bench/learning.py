@@ -534,7 +534,7 @@ async def simulate(
         run = Run(service, clock)
         admin = MemberRef("fake", "team", "admin", "Admin")
         members = [MemberRef("fake", "team", p.name, p.name) for p in people]
-        ids = [await store.answers.member_id(m) for m in members]
+        ids = [await store.members.member_id(m) for m in members]
         ids_by_key = await store.rounds.sync_questions(catalog.keys())
         bank_index = {ids_by_key[("bench", f"q-{n}")]: n for n in range(questions)}
         if setup.goal:

@@ -15,7 +15,7 @@ from datetime import date
 
 from bot.away.periods import is_away as away_on
 from bot.bank.catalog import WorkspaceCatalog
-from bot.bank.review_desk import ReviewDesk
+from bot.bank.moderation_desk import ModerationDesk
 from bot.blind.answers import BlindAnswers
 from bot.blind.performer import BlindAnswerPosts
 from bot.channels.editor import ChannelSettingsEditor
@@ -23,7 +23,7 @@ from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
-from bot.kernel.own_views import HomeSwitch, MeSectionSource, Ranked
+from bot.kernel.own_views import MeSectionSource, Ranked, SettingOnPage
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.learning.goal_hint import GoalHint
@@ -72,7 +72,7 @@ class Core:
     pairings: WeeklyPairings
     practice: PracticeSessions
     reminders: DailyReminders
-    desk: ReviewDesk
+    desk: ModerationDesk
     blind: BlindAnswers
     member_data: MemberDataService
     home: HomePages
@@ -83,7 +83,7 @@ class Core:
     settings: ChannelSettingsEditor
     # what the features add to /quiz me and to a member's page (collected once all are built)
     me_sections: Ranked[MeSectionSource]
-    home_switches: Ranked[HomeSwitch]
+    settings_on_page: Ranked[SettingOnPage]
     # plans a channel's scheduled job of that kind again
     replan: Callable[[str, ChannelSettings], None]
 
@@ -148,7 +148,7 @@ def build_core(
         engine,
         outbox=engine,
         sessions=store.practice,
-        members=store.answers,
+        members=store.members,
         deliveries=store.deliveries,
         learning=learning,
         clock=clock,
@@ -162,8 +162,8 @@ def build_core(
         clock=clock,
         outbox=engine,
     )
-    grading = RoundGrading(learning, store.answers, clock)
-    home_switches: Ranked[HomeSwitch] = Ranked()
+    grading = RoundGrading(learning, store.members, clock)
+    settings_on_page: Ranked[SettingOnPage] = Ranked()
     timed = TimedSteps(store.skipped_days)
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
@@ -186,20 +186,21 @@ def build_core(
         pairings=pairings,
         practice=practice,
         reminders=reminders,
-        desk=ReviewDesk(
+        desk=ModerationDesk(
             engine,
             questions=engine.questions,
             clock=clock,
             scoring=config.scoring,
             bank=store.bank,
             rounds=store.rounds,
-            members=store.answers,
+            members=store.members,
             channels=store.channels,
         ),
         blind=BlindAnswers(
             engine,
             store.rounds,
             store.answers,
+            members=store.members,
             outbox=engine,
             clock=clock,
             scoring=config.scoring,
@@ -220,7 +221,7 @@ def build_core(
             recaps=recaps,
             away=store.away,
             clock=clock,
-            switches=home_switches,
+            settings_on_page=settings_on_page,
             default_timezone=config.default_timezone,
         ),
         peer_reviews=PeerReviews(
@@ -229,7 +230,7 @@ def build_core(
             rounds=store.rounds,
             learning=learning,
             grading=grading,
-            members=store.answers,
+            members=store.members,
             question_of=engine.question_for,
             wake_outbox=outbox.wake,
             clock=clock,
@@ -240,6 +241,6 @@ def build_core(
         before_outline=BlindAnswerPosts(store.answers, config.vote_emoji).post_waiting,
         settings=ChannelSettingsEditor(engine.save_channel, channel_changed),
         me_sections=Ranked(),
-        home_switches=home_switches,
+        settings_on_page=settings_on_page,
         replan=replan,
     )

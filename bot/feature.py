@@ -11,15 +11,15 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, 
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from bot.commands.grammar import Subcommand
 from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
 from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
-from bot.kernel.own_views import HomeSwitch, MeSectionSource
+from bot.kernel.own_views import MeSectionSource, SettingOnPage
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.kernel.stores import ChannelChanges
 from bot.outbox.performers import Performer
+from bot.quiz_command.grammar import Subcommand
 from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
 
 OpensForm = Callable[[Command | ButtonPress], bool]
@@ -96,18 +96,18 @@ class OnMe:
 
 
 @dataclass(frozen=True, slots=True)
-class OnHome:
-    """A member setting the feature shows a switch for on the member's page, and where."""
+class OnPage:
+    """A member setting the feature shows, with its button, on the member's page, and where."""
 
     rank: int
-    switch: HomeSwitch
+    setting: SettingOnPage
 
 
 @dataclass(frozen=True, slots=True)
 class Parts:
     """What a built feature adds to the running core."""
 
-    # the objects whose methods run its /quiz subcommands (bot.commands.runner binds them)
+    # the objects whose methods run its /quiz subcommands (bot.quiz_command.runner binds them)
     handlers: tuple[object, ...] = ()
     buttons: tuple[ButtonRoute, ...] = ()
     forms: tuple[FormRoute, ...] = ()
@@ -116,7 +116,7 @@ class Parts:
     schedules: tuple[Schedule, ...] = ()
     follows: Follows | None = None
     me_sections: tuple[OnMe, ...] = ()
-    home_switches: tuple[OnHome, ...] = ()
+    settings_on_page: tuple[OnPage, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ from bot.away.feature import FEATURE as AWAY
 from bot.bank.feature import FEATURE as BANK
 from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
-from bot.commands.registry import CommandRegistry, Family
 from bot.composition import Core
 from bot.feature import Feature, erased_tables, kept_tables, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
@@ -22,6 +21,7 @@ from bot.member_data.feature import FEATURE as MEMBER_DATA
 from bot.notices.feature import FEATURE as NOTICES
 from bot.pairing.feature import FEATURE as PAIRING
 from bot.practice.feature import FEATURE as PRACTICE
+from bot.quiz_command.registry import CommandRegistry, Family
 from bot.recaps.feature import FEATURE as RECAPS
 from bot.reminders.feature import FEATURE as REMINDERS
 from bot.reviews.feature import FEATURE as REVIEWS
@@ -50,8 +50,8 @@ ERASED_TABLES = erased_tables(FEATURES)
 KEPT_TABLES = kept_tables(FEATURES)
 
 REGISTRY = CommandRegistry(subcommands_in_help_order(FEATURES))
-QUIZ_COMMANDS = REGISTRY.subcommands
-COMMANDS_BY_NAME = REGISTRY.by_name
+QUIZ_SUBCOMMANDS = REGISTRY.subcommands
+SUBCOMMANDS_BY_NAME = REGISTRY.by_name
 parse_invocation = REGISTRY.parse_invocation
 parse_command = REGISTRY.parse_command
 find_subcommand = REGISTRY.find_subcommand
@@ -60,7 +60,7 @@ direct_refusal = REGISTRY.direct_refusal
 
 
 def _family(name: str, summary: str, *members: str) -> Family:
-    return Family(name, summary, tuple(COMMANDS_BY_NAME[member] for member in members))
+    return Family(name, summary, tuple(SUBCOMMANDS_BY_NAME[member] for member in members))
 
 
 # Where commands nest (Discord's subcommand groups: `/quiz round grade`), these go under one

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from bot.commands.registry import Invocation
 from bot.kernel import cards
 from bot.kernel.clock import Clock
 from bot.kernel.errors import DuplicateDelivery, NotRecorded, Refused
@@ -45,6 +44,7 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Response
 from bot.kernel.storable_text import storable_event
 from bot.kernel.stores import DeliveryStore
+from bot.quiz_command.registry import Invocation
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from bot.channel_sync import ChannelSync
-from bot.channels.switch import ChannelSwitch
-from bot.commands.help import HelpCommands
-from bot.commands.runner import CommandRunner
+from bot.channels.disabling import ChannelDisabling
 from bot.composition import build_core
 from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
 from bot.features import FEATURES, REGISTRY
@@ -47,6 +45,8 @@ from bot.outbox.retention import Retention
 from bot.outbox.store import LeasedClaims
 from bot.outbox.worker import OutboxWorker
 from bot.pairing.weekly import IsAway
+from bot.quiz_command.help import HelpCommands
+from bot.quiz_command.runner import CommandRunner
 from bot.rounds.slots import ChannelSlots
 from bot.scheduling.next_post import next_post
 from bot.scheduling.passing_time import (
@@ -122,10 +122,10 @@ class QuizService:
             self.performers.add(*parts.performers)
             for on_me in parts.me_sections:
                 core.me_sections.add(on_me.rank, on_me.section)
-            for on_home in parts.home_switches:
-                core.home_switches.add(on_home.rank, on_home.switch)
+            for on_page in parts.settings_on_page:
+                core.settings_on_page.add(on_page.rank, on_page.setting)
         handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
-        self.commands = CommandRunner(
+        self.command_runner = CommandRunner(
             REGISTRY, self.engine, self.channel_changed, handlers, self.platforms
         )
         self.inbound = InboundChain(
@@ -134,10 +134,10 @@ class QuizService:
             DeliveryLog(store.deliveries, clock, self.metrics),
             self._dispatch,
             self._on_reply,
-            self.commands.run,
+            self.command_runner.run,
             REGISTRY.parse_invocation,
         )
-        self.switch = ChannelSwitch(
+        self.disabling = ChannelDisabling(
             channels=store.channels,
             outbox=store.outbox,
             save=self.engine.save_channel,
@@ -371,12 +371,12 @@ class QuizService:
 
     async def disable_channel(self, channel: ChannelSettings, reason: str) -> None:
         """The platform says the channel is gone (the outbox worker calls this)."""
-        await self.switch.disable_channel(channel, reason)
+        await self.disabling.disable_channel(channel, reason)
 
     async def disable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was removed from a workspace (the core's ``WorkspaceSwitch``)."""
-        return await self.switch.disable_workspace(platform, workspace)
+        """The app was removed from a workspace (the core's ``WorkspaceInstalls``)."""
+        return await self.disabling.disable_workspace(platform, workspace)
 
     async def enable_workspace(self, platform: str, workspace: str) -> int:
-        """The app was installed (again) in a workspace (the core's ``WorkspaceSwitch``)."""
-        return await self.switch.enable_workspace(platform, workspace)
+        """The app was installed (again) in a workspace (the core's ``WorkspaceInstalls``)."""
+        return await self.disabling.enable_workspace(platform, workspace)

@@ -6,6 +6,7 @@ from typing import Protocol
 
 from bot.away.store import AwayStore
 from bot.bank.store import BankStore
+from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore
@@ -33,6 +34,11 @@ class Store(Protocol):
     @property
     def meta(self) -> MetaStore:
         """Small key/value facts of the installation."""
+        ...
+
+    @property
+    def members(self) -> MemberIds:
+        """Members' store ids, each member created on first sight."""
         ...
 
     @property

@@ -14,7 +14,7 @@ from zoneinfo import available_timezones
 from hypothesis import HealthCheck, example, settings
 from hypothesis import strategies as st
 
-from bot.features import COMMANDS_BY_NAME
+from bot.features import SUBCOMMANDS_BY_NAME
 
 FUZZ = settings(
     derandomize=True,  # the same examples every run, chosen from the test's own source
@@ -37,7 +37,7 @@ def with_reported_inputs(test: Callable[..., Any]) -> Callable[..., Any]:
     return test
 
 
-SUBCOMMANDS = [*COMMANDS_BY_NAME, "", "HELP", "Now", "frobnicate", "config\u00a0grace"]
+SUBCOMMANDS = [*SUBCOMMANDS_BY_NAME, "", "HELP", "Now", "frobnicate", "config\u00a0grace"]
 KNOWN_WORDS = [
     "enable",
     "disable",
@@ -109,7 +109,7 @@ zone_folders = sorted({key.rpartition("/")[0] for key in available_timezones() i
 timezone = mostly(
     st.sampled_from(["UTC", "europe/berlin", "Europe/" + "x" * 256, *zone_folders, *ODD_DIGITS])
 )
-clock_time = mostly(st.sampled_from(["09:30", "23:59", "24:00", "9:5", "٠٩:٣٠", HUGE + ":00"]))
+time_of_day = mostly(st.sampled_from(["09:30", "23:59", "24:00", "9:5", "٠٩:٣٠", HUGE + ":00"]))
 days = mostly(st.sampled_from(["daily", "weekdays", "mon-fri", "sun-mon", "mon,,fri"]))
 cron_field = mostly(
     st.sampled_from(["*", "0", "9", "*/5", "1-5", "mon-fri", "jan", "*/0", HUGE, "*/" + HUGE])
@@ -125,7 +125,7 @@ def _line(*parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 quiz_inputs = st.one_of(
-    _line(st.just("schedule"), days, clock_time, timezone),
+    _line(st.just("schedule"), days, time_of_day, timezone),
     _line(st.just("schedule"), *[cron_field] * 5, timezone),
     _line(st.just("config"), setting, number),
     _line(st.just("config"), setting, words),

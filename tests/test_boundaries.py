@@ -173,7 +173,7 @@ APP_MODULES = ("bot.service", "bot.inbound", "bot.channel_sync", "bot.settings",
 # (the composition root, bot/features.py, gives it what the features declare).
 # (scheduling: what a schedule is, when it fires, the scheduler that fires it; a feature's
 # face declares its schedules with it, and a channel's question slots are the rounds')
-MACHINERY = ("outbox", "commands", "scheduling")
+MACHINERY = ("outbox", "quiz_command", "scheduling")
 
 
 def module_name(path: Path) -> str:

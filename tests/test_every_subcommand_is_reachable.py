@@ -15,13 +15,13 @@ import pytest
 from discord import app_commands
 
 from adapters.console.connector import ConsolePlatform
-from adapters.discord.commands import QuizGroup, command_at, discord_command_of
+from adapters.discord.slash_commands import QuizGroup, command_at, discord_command_of
 from adapters.slack.inbound import command_from
-from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.commands.typed import Help
-from bot.features import COMMANDS_BY_NAME, QUIZ_COMMANDS, parse_command
+from bot.features import QUIZ_SUBCOMMANDS, SUBCOMMANDS_BY_NAME, parse_command
 from bot.kernel.events import Command, Event
 from bot.practice.commands import StartPractice
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand, Suggest
+from bot.quiz_command.typed import Help
 from questions.pack import Difficulty
 
 SAMPLES = {Suggest.TOPICS: "gpu", Suggest.TIMEZONES: "Europe/Berlin"}
@@ -93,7 +93,7 @@ def as_words(subcommand: Subcommand, options: dict[str, Any]) -> tuple[str, ...]
 
 
 def invocations() -> Iterator[Invocation]:
-    for subcommand in QUIZ_COMMANDS:
+    for subcommand in QUIZ_SUBCOMMANDS:
         if not subcommand.settings and not any(
             p.required and not p.needs for p in subcommand.params
         ):
@@ -113,7 +113,7 @@ INVOCATIONS = list(invocations())
 
 def test_every_subcommand_and_setting_is_generated() -> None:
     names = {i.name for i in INVOCATIONS}
-    assert names == {c.name for c in QUIZ_COMMANDS}
+    assert names == {c.name for c in QUIZ_SUBCOMMANDS}
     config = [i.words[0] for i in INVOCATIONS if i.name == "config"]
     assert {
         "reveal-emoji",
@@ -169,7 +169,7 @@ async def test_discord_offers_it_and_passes_it_to_the_core(invocation: Invocatio
     async def dispatch(interaction: Any, name: str, words: tuple[str, ...]) -> None:
         dispatched.append((name, words))
 
-    subcommand = COMMANDS_BY_NAME[invocation.name]
+    subcommand = SUBCOMMANDS_BY_NAME[invocation.name]
     group = QuizGroup(dispatch, topics=lambda: ["gpu"], name=discord_command_of(subcommand))
     command = command_at(group, subcommand)  # in its group, if it has one: /quiz round grade
     assert isinstance(command, app_commands.Command)

@@ -1,19 +1,19 @@
-"""What ``/quiz me`` shows beyond the member's own figures, the switches on a member's page
+"""What ``/quiz me`` shows beyond the member's own figures, the settings on a member's page
 and the rows a replica follows are each declared by the feature they belong to (its face's
-``me_sections``, ``home_switches`` and ``follows``); the learning loop and the page read
+``me_sections``, ``settings_on_page`` and ``follows``); the learning loop and the page read
 them in rank order and import none of those features."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.away.home_switch import AwaySwitch
+from bot.away.setting_on_page import AwayOnPage
 from bot.kernel.own_views import Ranked
 from bot.kernel.stores import ChangeKind
-from bot.notices.home_switch import NoticeSwitch
+from bot.notices.setting_on_page import NoticesOnPage
 from bot.pairing.me_section import MockInterviewsSection
 from bot.recaps.me_section import ActivitySection
-from bot.reminders.home_switch import ReminderSwitch
+from bot.reminders.setting_on_page import ReminderOnPage
 from bot.reviews.me_section import CalibrationSection
 from tests.harness import QuizHarness
 
@@ -23,9 +23,9 @@ def test_me_sections_come_from_the_faces_in_rank_order(quiz: QuizHarness) -> Non
     assert sections == [ActivitySection, CalibrationSection, MockInterviewsSection]
 
 
-def test_home_switches_come_from_the_faces_in_rank_order(quiz: QuizHarness) -> None:
-    switches = [type(switch) for switch in quiz.service.core.home_switches]
-    assert switches == [ReminderSwitch, NoticeSwitch, AwaySwitch]
+def test_settings_on_page_come_from_the_faces_in_rank_order(quiz: QuizHarness) -> None:
+    settings = [type(setting) for setting in quiz.service.core.settings_on_page]
+    assert settings == [ReminderOnPage, NoticesOnPage, AwayOnPage]
 
 
 def test_the_rows_replicas_follow_are_declared_by_their_features(quiz: QuizHarness) -> None:

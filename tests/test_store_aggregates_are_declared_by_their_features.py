@@ -12,12 +12,15 @@ from collections import Counter
 from typing import get_type_hints
 
 from bot.features import FEATURES
+from bot.kernel.members import MemberIds
+from bot.rounds.store import AnswerStore
 from bot.store import Store
 
 # the aggregates no feature owns, and the package of their port
 CORE_AGGREGATES = {
     "channels": "bot.kernel",
     "meta": "bot.kernel",
+    "members": "bot.kernel",
     "deliveries": "bot.kernel",
     "outbox": "bot.outbox",
     "skipped_days": "bot.scheduling",
@@ -55,3 +58,9 @@ def test_a_features_aggregate_has_its_port_in_the_features_package() -> None:
         if not store[aggregate].startswith(f"{package}.")
     }
     assert misplaced == set()
+
+
+def test_member_ids_come_from_the_members_port_not_the_answers() -> None:
+    members = vars(Store)["members"]
+    assert get_type_hints(members.fget)["return"] is MemberIds
+    assert not hasattr(AnswerStore, "member_id")

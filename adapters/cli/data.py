@@ -44,8 +44,8 @@ class DataCommandError(Exception):
     """What the admin is told when the command cannot do what was asked."""
 
 
-def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "data",
         help="members' data: export a channel, erase a member",
         description="Export a channel's data as CSV, or erase a member's data.",

@@ -28,8 +28,8 @@ _URL_FORMS = "quizbot.db, sqlite:///quizbot.db or postgresql://user@host:5432/db
 _URL_HELP = f"{_URL_FORMS} (default: QUIZBOT_DATABASE_URL)"
 
 
-def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "db",
         help="database maintenance: migrate, copy, backup",
         description="Maintain the quiz database (SQLite or PostgreSQL).",

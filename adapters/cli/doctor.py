@@ -33,8 +33,8 @@ from storage.passwords import url_password
 from storage.postgres.migrations import bundled_postgres_migrations, postgres_schema_version
 
 
-def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "doctor",
         help="check configuration, database, packs and platform credentials",
         description="Check the configuration, the database (migrations, integrity), the "

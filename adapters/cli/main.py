@@ -19,12 +19,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quizbot",
         description=f"A daily interview-practice quiz for {_titles()}.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for group in COMMAND_GROUPS:
-        group.register(commands)
+        group.register(subparsers)
     for plugin in PLATFORMS:  # a platform's own commands: `quizbot discord invite-url`
-        if plugin.commands is not None:
-            plugin.commands(commands)
+        if plugin.cli_commands is not None:
+            plugin.cli_commands(subparsers)
     return parser
 
 

@@ -29,8 +29,8 @@ from questions.seed_import import SeedFormatError, pack_from_seed, pack_to_yaml,
 SLUG: TypeAdapter[str] = TypeAdapter(Slug)
 
 
-def register(commands: Any) -> None:
-    packs: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    packs: argparse.ArgumentParser = subparsers.add_parser(
         "packs",
         help="validate, import, list and export question packs",
         description="Question packs: validate pack files, import a seed document or a CSV "

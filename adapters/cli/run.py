@@ -21,8 +21,8 @@ from storage.database import configured_database
 from storage.errors import StorageError
 
 
-def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "run",
         help="run the bot (the console platform when no tokens are configured)",
         description="Run the bot. With no platform tokens configured it runs on the console: "

@@ -12,8 +12,8 @@ from adapters.discord.settings import DiscordSettings
 from bot.settings import SettingsError, read_settings
 
 
-def register(commands: Any) -> None:
-    group: argparse.ArgumentParser = commands.add_parser(
+def register(subparsers: Any) -> None:
+    group: argparse.ArgumentParser = subparsers.add_parser(
         "discord", help="Discord helpers (invite URL)", description=__doc__
     )
     actions = group.add_subparsers(dest="discord_command", metavar="ACTION", required=True)

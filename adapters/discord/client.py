@@ -18,10 +18,10 @@ from discord.state import ConnectionState
 
 from adapters.discord.buttons import CardButton
 from adapters.discord.command_shape import mismatch
-from adapters.discord.commands import ADMIN_COMMAND, QuizGroup, TopicSource
 from adapters.discord.forms import is_form_id
 from adapters.discord.frames import FrameGuard, GuardedShardedState, GuardedState
 from adapters.discord.responses import COMMAND_CHANGED, tell, unless_gone
+from adapters.discord.slash_commands import ADMIN_COMMAND, QuizGroup, TopicSource
 from bot.kernel import cards
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,6 @@ from adapters.discord.client import (
     QuizClient,
     ShardedQuizClient,
 )
-from adapters.discord.commands import COMMAND_PATHS
 from adapters.discord.endpoint import use_api_base, use_gateway_of
 from adapters.discord.errors import platform_errors
 from adapters.discord.gateway_end import end_cause
@@ -50,6 +49,7 @@ from adapters.discord.reconcile import OpenRound, Reconciler, RoundSource, open_
 from adapters.discord.render import attachments, render_card
 from adapters.discord.responses import tell as tell_interaction
 from adapters.discord.shards import ShardPlan
+from adapters.discord.slash_commands import COMMAND_PATHS
 from adapters.discord.sync import MetaStore, sync_if_changed
 from adapters.unfinished_sends import SendProgress
 from bot.kernel.errors import PlatformError

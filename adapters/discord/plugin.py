@@ -30,10 +30,10 @@ async def discord_doctor(settings: DiscordSettings, context: DoctorContext) -> l
     return await discord_checks(settings, context)
 
 
-def discord_commands(commands: Any) -> None:
+def discord_cli_commands(subparsers: Any) -> None:
     from adapters.discord import cli
 
-    cli.register(commands)
+    cli.register(subparsers)
 
 
 DISCORD = PlatformPlugin(
@@ -46,7 +46,7 @@ DISCORD = PlatformPlugin(
     required=discord_required,
     check=check_discord_settings,
     doctor=discord_doctor,
-    commands=discord_commands,
+    cli_commands=discord_cli_commands,
     flags=(
         Flag(
             ("--shards",),

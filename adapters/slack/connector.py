@@ -54,7 +54,7 @@ from bot.kernel.errors import ChannelUnavailable, PlatformError, WorkspaceRemove
 from bot.kernel.platform import DataFile
 from bot.kernel.refs import ChannelRef, MemberRef, MessageRef, ThreadRef
 from bot.kernel.render import Card, Image
-from bot.kernel.runtime import EventHandler, WorkspaceSwitch
+from bot.kernel.runtime import EventHandler, WorkspaceInstalls
 from bot.member_data.home import HomePages
 
 if TYPE_CHECKING:
@@ -137,11 +137,11 @@ class SlackPlatform:
 
     # ---- Connector
 
-    def watch_installs(self, switch: WorkspaceSwitch) -> None:
+    def watch_installs(self, core: WorkspaceInstalls) -> None:
         """The core's ``WatchesInstalls``: a removal of the app disables the workspace's
-        channels through ``switch``, a reinstall enables them again."""
+        channels through ``core``, a reinstall enables them again."""
         if self._installs is not None:
-            self._installs.watch(switch)
+            self._installs.watch(core)
 
     def show_home(self, pages: HomePages) -> None:
         """The core's ``ShowsHome``: members' pages on the app's Home tab."""

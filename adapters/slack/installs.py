@@ -4,7 +4,7 @@ An install (``/slack/install`` → Slack's consent page → ``/slack/oauth_redir
 stores the workspace's bot token sealed (``adapters.slack.installations``) and enables
 again the channels an earlier removal had disabled. ``app_uninstalled``, or
 ``tokens_revoked`` for the bot, forgets the installation and disables the workspace's
-channels through the core's :class:`~bot.kernel.runtime.WorkspaceSwitch`. Both are idempotent:
+channels through the core's :class:`~bot.kernel.runtime.WorkspaceInstalls`. Both are idempotent:
 Slack may deliver an event twice, to any replica.
 
 A failed install gets a page that says what happened and what to do, never a token.
@@ -38,7 +38,7 @@ from adapters.slack.installations import (
 from adapters.slack.settings import SlackSettings
 from adapters.slack.workspaces import ClientFactory, InstalledAuthorize, InstalledWorkspaces
 from bot.kernel.installations import InstallationStore
-from bot.kernel.runtime import WorkspaceSwitch
+from bot.kernel.runtime import WorkspaceInstalls
 
 log = logging.getLogger(__name__)
 # The OAuth flow's logger and its Web API client's: their records pass HideOAuthCode.
@@ -97,7 +97,7 @@ class SlackInstalls:
         settings.callback_options = AsyncCallbackOptions(
             success=self._installed, failure=self._failed
         )
-        self._switch: WorkspaceSwitch | None = None
+        self._core: WorkspaceInstalls | None = None
 
     def flow(self, client: AsyncWebClient) -> AsyncOAuthFlow:
         """Bolt's OAuth flow, logging through ``oauth_log`` with a client of its own that
@@ -105,8 +105,8 @@ class SlackInstalls:
         own = AsyncWebClient(base_url=client.base_url, timeout=client.timeout, logger=oauth_log)
         return AsyncOAuthFlow(client=own, logger=oauth_log, settings=self.oauth_settings)
 
-    def watch(self, switch: WorkspaceSwitch) -> None:
-        self._switch = switch
+    def watch(self, core: WorkspaceInstalls) -> None:
+        self._core = core
 
     async def removed(self, removal: Removal) -> None:
         """The app was uninstalled from a workspace or its bot token revoked. Only an
@@ -128,16 +128,16 @@ class SlackInstalls:
             return
         self.workspaces.forget(team)
         stopped = 0
-        if self._switch is not None:
-            stopped = await self._switch.disable_workspace(PLATFORM, team)
+        if self._core is not None:
+            stopped = await self._core.disable_workspace(PLATFORM, team)
         log.info("Slack app removed from workspace %s; %d channel(s) disabled", team, stopped)
 
     async def _installed(self, args: AsyncSuccessArgs) -> BoltResponse:
         team = args.installation.team_id
         if team:
             self.workspaces.forget(team)  # a reinstall may bring a new token
-            if self._switch is not None:
-                await self._switch.enable_workspace(PLATFORM, team)
+            if self._core is not None:
+                await self._core.enable_workspace(PLATFORM, team)
         return await args.default.success(args)
 
     async def _failed(self, args: AsyncFailureArgs) -> BoltResponse:

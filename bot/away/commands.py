@@ -13,9 +13,6 @@ from datetime import date
 from bot.away.cards import away_card, back_card
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument
 from bot.kernel.local_dates import (
@@ -27,6 +24,9 @@ from bot.kernel.local_dates import (
 )
 from bot.kernel.members import MemberIds
 from bot.kernel.render import Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 
 AWAY_OFF = "off"
 AWAY_UNTIL = "until"

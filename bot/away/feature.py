@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.away.commands import AWAY, AwayCommands
-from bot.away.home_switch import AwaySwitch
+from bot.away.setting_on_page import AwayOnPage
 from bot.away.store import AwayStore
-from bot.feature import ErasedTable, Feature, Listed, OnHome, Parts
+from bot.feature import ErasedTable, Feature, Listed, OnPage, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
@@ -17,7 +17,7 @@ class AwayStores(Protocol):
     @property
     def away(self) -> AwayStore: ...
     @property
-    def answers(self) -> MemberIds: ...
+    def members(self) -> MemberIds: ...
 
 
 class AwayDeps(Protocol):
@@ -31,9 +31,9 @@ class AwayDeps(Protocol):
 
 def build(deps: AwayDeps) -> Parts:
     store = deps.store
-    commands = AwayCommands(store.away, store.answers, deps.clock, deps.config.default_timezone)
+    commands = AwayCommands(store.away, store.members, deps.clock, deps.config.default_timezone)
     return Parts(
-        handlers=(commands,), home_switches=(OnHome(30, AwaySwitch(store.away, deps.clock)),)
+        handlers=(commands,), settings_on_page=(OnPage(30, AwayOnPage(store.away, deps.clock)),)
     )
 
 

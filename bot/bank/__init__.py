@@ -1,2 +1,2 @@
-"""The question bank: the workspace's catalog, suggestions and errata, the review queue,
+"""The question bank: the workspace's catalog, suggestions and errata, the moderation queue,
 and which question comes next."""

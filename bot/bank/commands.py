@@ -1,5 +1,6 @@
 """``/quiz suggest``, ``/quiz flag``, ``/quiz review`` and ``/quiz packs``: the question
-bank as members and admins reach it (see :mod:`bot.bank.review_desk`)."""
+bank as members and admins reach it (see :mod:`bot.bank.moderation_desk`; ``/quiz review``
+opens its moderation queue)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from dataclasses import dataclass
 
 from bot.bank._cards import packs_card
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
-from bot.bank.review_desk import ReviewDesk
+from bot.bank.moderation_desk import ModerationDesk
 from bot.bank.suggestion_forms import no_quiz_to_suggest_to, suggest_form
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.render import Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 from questions.catalog import Catalog
 
 REVIEW_CHOICES = ("approve", "reject", "edit")
@@ -30,12 +31,12 @@ class SuggestQuestion(QuizCommand):
 
 
 @dataclass(frozen=True, slots=True)
-class ShowReview(QuizCommand):
+class ShowModerationQueue(QuizCommand):
     """``/quiz review``: what waits for review, suggestions and flags."""
 
 
 @dataclass(frozen=True, slots=True)
-class ReviewDecision(QuizCommand):
+class ModerationDecision(QuizCommand):
     """``/quiz review approve|reject|edit ITEM [REASON]``; ITEM is ``12``/``s12`` (a
     suggestion) or ``f3`` (a flag)."""
 
@@ -54,7 +55,7 @@ class FlagRound(QuizCommand):
 class BankCommands:
     """The handlers of the question bank's subcommands."""
 
-    def __init__(self, desk: ReviewDesk, questions: WorkspaceCatalog, catalog: Catalog) -> None:
+    def __init__(self, desk: ModerationDesk, questions: WorkspaceCatalog, catalog: Catalog) -> None:
         self._desk = desk
         self._questions = questions
         self._catalog = catalog
@@ -70,8 +71,10 @@ class BankCommands:
             form=suggest_form(),
         )
 
-    async def review(self, ctx: CommandContext, command: ShowReview | ReviewDecision) -> Response:
-        if isinstance(command, ShowReview):
+    async def moderate(
+        self, ctx: CommandContext, command: ShowModerationQueue | ModerationDecision
+    ) -> Response:
+        if isinstance(command, ShowModerationQueue):
             return await self._desk.queue(ctx.event.channel)
         if ctx.platform is None:
             raise LookupError("/quiz review ran without its platform")
@@ -130,7 +133,8 @@ FLAG = Subcommand(
     handler=BankCommands.flag,
 )
 
-REVIEW = Subcommand(
+# members and admins type `/quiz review` for the moderation queue: the word stays the command's
+MODERATION = Subcommand(
     "review",
     "pending suggestions and flags; approve, reject or edit one (ITEM: s<N> or f<N>)",
     "/quiz review reject s3 already covered by the KV cache question",
@@ -161,14 +165,14 @@ REVIEW = Subcommand(
         ),
     ),
     build=lambda a: (
-        ReviewDecision(
+        ModerationDecision(
             action=str(a["action"]),
             item=str(a["item"]),
             reason=str(a.get("reason", "")),
         )
         if "action" in a
-        else ShowReview()
+        else ShowModerationQueue()
     ),
-    handler=BankCommands.review,
+    handler=BankCommands.moderate,
     admin=True,
 )

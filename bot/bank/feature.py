@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
-from bot.bank.commands import FLAG, PACKS, REVIEW, SUGGEST, BankCommands
-from bot.bank.review_cards import REVIEW_ACTIONS
-from bot.bank.review_desk import ReviewDesk
+from bot.bank.commands import FLAG, MODERATION, PACKS, SUGGEST, BankCommands
+from bot.bank.moderation_cards import MODERATION_ACTIONS
+from bot.bank.moderation_desk import ModerationDesk
 from bot.bank.store import BankStore, StoredQuestion
 from bot.bank.suggestion_forms import opens_form
 from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, KeptTable, Listed, Parts
@@ -25,7 +25,7 @@ class BankDeps(Protocol):
     @property
     def store(self) -> BankStores: ...
     @property
-    def desk(self) -> ReviewDesk: ...
+    def desk(self) -> ModerationDesk: ...
     @property
     def questions(self) -> WorkspaceCatalog: ...
     @property
@@ -52,7 +52,7 @@ def build(deps: BankDeps) -> Parts:
     return Parts(
         follows=follows,
         handlers=(BankCommands(desk, deps.questions, deps.catalog),),
-        buttons=(ButtonRoute(desk.on_button, lambda e: e.action in REVIEW_ACTIONS),),
+        buttons=(ButtonRoute(desk.on_button, lambda e: e.action in MODERATION_ACTIONS),),
         # the desk's forms (a suggestion, an edit) are every form no other feature claims
         forms=(FormRoute(desk.on_form),),
     )
@@ -64,7 +64,7 @@ FEATURE: Feature[BankDeps] = Feature(
         Listed(190, PACKS),
         Listed(200, SUGGEST),
         Listed(210, FLAG),
-        Listed(290, REVIEW),
+        Listed(290, MODERATION),
     ),
     opens_form=opens_form,
     build=build,

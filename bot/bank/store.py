@@ -31,7 +31,7 @@ class Workspace:
 
 
 class SuggestionState(StrEnum):
-    """Where a suggestion is in its review."""
+    """Where a suggestion is in its moderation."""
 
     PENDING = "pending"
     APPROVED = "approved"
@@ -40,7 +40,7 @@ class SuggestionState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """A question a member suggested for the workspace's own pack, and its review."""
+    """A question a member suggested for the workspace's own pack, and its moderation."""
 
     id: int
     workspace: Workspace

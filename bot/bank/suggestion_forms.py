@@ -1,4 +1,4 @@
-"""What the bank's suggestions and their review queue share with the subcommands: the
+"""What the bank's suggestions and their moderation queue share with the subcommands: the
 forms' names, which events open a form, the queue's items (``s12``, ``f3``), an approved
 suggestion's question id, and the limit of waiting suggestions a member may have."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.bank._question_form import (
     question_form,
 )
-from bot.bank.review_cards import (
+from bot.bank.moderation_cards import (
     EDIT_ACTION,
     REJECT_ACTION,
 )
@@ -37,7 +37,7 @@ MAX_PENDING_SUGGESTIONS = 5  # per member and workspace: the queue stays reviewa
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """An entry of the review queue: ``s12`` a suggestion, ``f3`` a flag."""
+    """An entry of the moderation queue: ``s12`` a suggestion, ``f3`` a flag."""
 
     kind: str  # "s" a suggestion, "f" a flag
     number: int

@@ -24,6 +24,7 @@ from bot.kernel.errors import PlatformError, Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit, Reply
 from bot.kernel.forms import FieldProblem, Form, FormField
 from bot.kernel.log_context import about
+from bot.kernel.members import MemberIds
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import (
     ActionKind,
@@ -136,6 +137,7 @@ class BlindAnswers:
         rounds: RoundStore,
         answers: AnswerStore,
         *,
+        members: MemberIds,
         outbox: OutboxQueue,
         clock: Clock,
         scoring: ScoringRules,
@@ -148,12 +150,13 @@ class BlindAnswers:
         self._metrics = metrics
         self._rounds = rounds
         self._answers = answers
+        self._members = members
 
     async def form(self, channel: ChannelRef, member: MemberRef, round_id: int | None) -> Response:
         """The answer form for the channel's open round (``round_id``: the round a pressed
         button belongs to), pre-filled with the member's answer so far."""
         _, round_ = await self._answerable(channel, round_id)
-        member_id = await self._answers.member_id(member)
+        member_id = await self._members.member_id(member)
         current = await self._blind_answer_so_far(round_, member_id)
         return Response(
             kernel_cards.info(
@@ -198,7 +201,7 @@ class BlindAnswers:
             raise Refused(f"{problem} E.g. `/quiz answer Shard the KV cache by head`.")
         quiz, round_ = await self._answerable(channel, round_id)
         now = self._clock.now()
-        member_id = await self._answers.member_id(member)
+        member_id = await self._members.member_id(member)
         await self._blind_answer_so_far(round_, member_id)  # refused after a reply in the thread
         message_id = placeholder(member_id)
         changed = await self._answers.edit_blind_answer(round_.id, message_id, text, now)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.blind.answers import BlindAnswers
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.render import Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 
 
 @dataclass(frozen=True, slots=True)

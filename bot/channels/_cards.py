@@ -7,12 +7,12 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.commands.grammar import Setting
 from bot.kernel.cards import channel_status, info
 from bot.kernel.local_dates import DayRange
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, CardKind, Field
 from bot.kernel.topic_choice import TopicChoice
+from bot.quiz_command.grammar import Setting
 
 
 def topics_card(all_topics: Iterable[str], choice: TopicChoice, new_topics: str) -> Card:

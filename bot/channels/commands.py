@@ -40,14 +40,6 @@ from bot.channels.setting_rules import (
     refuse_the_vote_emoji,
 )
 from bot.channels.topics import SetNewTopics, new_topics_note, topics_changed_note
-from bot.commands.context import CommandContext
-from bot.commands.grammar import (
-    SETTING_NAME,
-    Param,
-    ParamKind,
-    Subcommand,
-    Suggest,
-)
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
@@ -61,6 +53,14 @@ from bot.kernel.local_dates import (
 from bot.kernel.models import AnswerMode, ChannelSettings
 from bot.kernel.render import Card, Response
 from bot.kernel.topic_choice import TopicChoice
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import (
+    SETTING_NAME,
+    Param,
+    ParamKind,
+    Subcommand,
+    Suggest,
+)
 from bot.scheduling.next_post import next_post
 from bot.scheduling.skipped_days import SkippedDayStore
 

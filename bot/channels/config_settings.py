@@ -27,14 +27,14 @@ from bot.channels.setting_rules import (
     OFF,
 )
 from bot.channels.topics import NEW_TOPICS
-from bot.commands.grammar import (
+from bot.kernel.durations import show_minutes
+from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
+from bot.quiz_command.grammar import (
     Param,
     ParamKind,
     Setting,
 )
-from bot.commands.typed import QuizCommand
-from bot.kernel.durations import show_minutes
-from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
+from bot.quiz_command.typed import QuizCommand
 from questions.pack import Difficulty
 
 

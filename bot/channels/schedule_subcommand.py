@@ -8,17 +8,17 @@ from bot.channels.setting_requests import (
     ShowSchedule,
     SkipDays,
 )
-from bot.commands.grammar import (
+from bot.kernel.local_dates import (
+    RANGE_FORM,
+    looks_like_days,
+    parse_day_range,
+)
+from bot.quiz_command.grammar import (
     Arguments,
     Param,
     ParamKind,
     Subcommand,
     Suggest,
-)
-from bot.kernel.local_dates import (
-    RANGE_FORM,
-    looks_like_days,
-    parse_day_range,
 )
 from bot.scheduling.schedule_spec import is_timezone_name
 

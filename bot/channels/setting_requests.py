@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.channels.topics import SetNewTopics
-from bot.commands.typed import QuizCommand
 from bot.kernel.local_dates import (
     DayRange,
 )
 from bot.kernel.models import AnswerMode, FollowUpPolicy
+from bot.quiz_command.typed import QuizCommand
 from questions.pack import Difficulty
 
 

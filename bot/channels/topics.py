@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from bot.commands.grammar import Param, ParamKind, Setting
-from bot.commands.typed import QuizCommand
 from bot.kernel.topic_choice import TopicChoice
+from bot.quiz_command.grammar import Param, ParamKind, Setting
+from bot.quiz_command.typed import QuizCommand
 
 NEW_TOPICS_ON = "enabled"
 NEW_TOPICS_OFF = "disabled"

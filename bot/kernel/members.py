@@ -8,6 +8,6 @@ from bot.kernel.refs import MemberRef
 
 
 class MemberIds(Protocol):
-    """The store's id of a member, created on first sight (``store.answers`` offers it)."""
+    """The store's id of a member, created on first sight (``store.members`` offers it)."""
 
     async def member_id(self, ref: MemberRef) -> int: ...

@@ -1,5 +1,5 @@
-"""What features add to a member's own views: a section of ``/quiz me`` and a switch on
-the member's page (Slack's Home tab).
+"""What features add to a member's own views: a section of ``/quiz me`` and a setting,
+with its button, on the member's page (Slack's Home tab).
 
 Each feature declares its own in its face (:class:`bot.feature.Parts`); the composition
 root collects them, in rank order, into the :class:`Ranked` that the view's owner reads
@@ -21,7 +21,7 @@ IN_CHANNEL = "@"  # a button's command that runs in a channel starts with @<chan
 CHANNELS_SHOWN = 10  # the channels a member's page lists (their most recent)
 
 
-class HomeSwitch(Protocol):
+class SettingOnPage(Protocol):
     """One member setting on the page: how it stands, and the button that flips it (a
     setting of each channel gives one of each per channel)."""
 

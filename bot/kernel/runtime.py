@@ -1,5 +1,6 @@
 """The runtime ports: how the process runs the core (connectors that deliver events, the
-handler they deliver to, and the switch that turns a workspace off and on)."""
+handler they deliver to, and what the core does when the app is removed from a workspace
+or installed again)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ class Connector(Protocol):
     def connected(self) -> bool: ...
 
 
-class WorkspaceSwitch(Protocol):
+class WorkspaceInstalls(Protocol):
     """Stops and restarts every quiz channel of one workspace: the app was uninstalled
     (or its token revoked) there, and later installed again. Both are idempotent."""
 
@@ -44,9 +45,9 @@ class WorkspaceSwitch(Protocol):
 @runtime_checkable
 class WatchesInstalls(Protocol):
     """A connector that learns of installs and removals of the app (Slack's OAuth flow,
-    ``app_uninstalled``) and tells the core through a :class:`WorkspaceSwitch`."""
+    ``app_uninstalled``) and tells the core through a :class:`WorkspaceInstalls`."""
 
-    def watch_installs(self, switch: WorkspaceSwitch) -> None: ...
+    def watch_installs(self, core: WorkspaceInstalls) -> None: ...
 
 
 @runtime_checkable

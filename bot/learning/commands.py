@@ -13,9 +13,6 @@ from bot.away.periods import is_away
 from bot.away.store import AwayStore
 from bot.away.streaks import member_streak, unscheduled_answers
 from bot.bank.catalog import workspace_of
-from bot.commands.context import NO_QUIZ_YET, CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument, Refused
@@ -30,6 +27,9 @@ from bot.learning._cards import current_grade_card, goal_card, mastery_card, me_
 from bot.learning.grading import RoundGrading
 from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
+from bot.quiz_command.context import NO_QUIZ_YET, CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 from bot.rounds.store import ReportStore, RoundStore
 
 GOAL_OFF = "off"

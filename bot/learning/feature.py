@@ -8,17 +8,18 @@ from bot.away.store import AwayStore
 from bot.feature import ErasedTable, Feature, Listed, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
+from bot.kernel.members import MemberIds
 from bot.kernel.own_views import MeSectionSource, Ranked
 from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
-from bot.rounds.store import AnswerStore, ReportStore, RoundStore
+from bot.rounds.store import ReportStore, RoundStore
 
 
 class LearningStores(Protocol):
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
     @property
     def rounds(self) -> RoundStore: ...
     @property
@@ -51,7 +52,7 @@ def build(deps: LearningDeps) -> Parts:
         grading=deps.grading,
         practice=deps.practice,
         sections=deps.me_sections,
-        members=store.answers,
+        members=store.members,
         rounds=store.rounds,
         reports=store.reports,
         away=store.away,

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
@@ -14,6 +11,9 @@ from bot.kernel.platform import DataFile, DirectMessages, SendsFiles
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
 from bot.member_data.service import MemberDataService
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 
 EXPORT_ME = "me"
 EXPORT_ANKI = "anki"

@@ -1,11 +1,11 @@
 """A member's own page (Slack's Home tab): reviews due with a Start practice button, the
 goal date and the days left, streak and points in each channel they play in, their mastery
-chart, and a switch for each member setting that exists.
+chart, and a button for each member setting that exists.
 
 The page is a platform-neutral :class:`Card`; its buttons carry a ``/quiz`` command that the
 platform runs as the member typed it in their direct messages with the bot
-(:data:`HOME_ACTION`). A new member setting becomes a switch by adding one
-:class:`~bot.kernel.own_views.HomeSwitch` to its feature's face (``home_switches``).
+(:data:`HOME_ACTION`). A new member setting gets its button by adding one
+:class:`~bot.kernel.own_views.SettingOnPage` to its feature's face (``settings_on_page``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,13 @@ from bot.bank.store import Workspace
 from bot.kernel.cards import day_text, plural
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.kernel.own_views import CHANNELS_SHOWN, HOME_ACTION, IN_CHANNEL, HomeSwitch, channel_name
+from bot.kernel.own_views import (
+    CHANNELS_SHOWN,
+    HOME_ACTION,
+    IN_CHANNEL,
+    SettingOnPage,
+    channel_name,
+)
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Button, Card, CardKind, Field, Image
 from bot.kernel.stores import ChannelStore
@@ -56,7 +62,7 @@ class HomePages:
         recaps: MemberActivity,
         away: AwayStore,
         clock: Clock,
-        switches: Iterable[HomeSwitch],
+        settings_on_page: Iterable[SettingOnPage],
         default_timezone: str,
     ) -> None:
         self._away = away
@@ -67,7 +73,7 @@ class HomePages:
         self._reports = reports
         self._recaps = recaps
         self._clock = clock
-        self._switches = switches
+        self._settings_on_page = settings_on_page
         self._timezone = default_timezone
 
     async def page(self, member: MemberRef) -> HomePage:
@@ -101,8 +107,8 @@ class HomePages:
             chart_channel = chart_channel or channel
             fields.append(await self._channel_field(channel, member, member_id))
         buttons = [START_PRACTICE]
-        for switch in self._switches:
-            for field, button in await switch.show(member_id):
+        for setting in self._settings_on_page:
+            for field, button in await setting.show(member_id):
                 fields.append(field)
                 if button is not None:
                     buttons.append(button)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.members import MemberIds
@@ -14,6 +11,9 @@ from bot.kernel.platform import DirectMessages
 from bot.kernel.render import Response
 from bot.notices.cards import notify_card
 from bot.notices.store import NoticeStore
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 
 NO_DIRECT_MESSAGES = "Notices come as direct messages, which this platform does not offer."
 

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ErasedTable, Feature, Listed, OnHome, Parts
+from bot.feature import ErasedTable, Feature, Listed, OnPage, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore
 from bot.notices.commands import NOTIFY, NoticeCommands
-from bot.notices.home_switch import MemberChannels, NoticeSwitch
 from bot.notices.performers import NoticePerformers
+from bot.notices.setting_on_page import MemberChannels, NoticesOnPage
 from bot.notices.store import NoticeStore
-from bot.rounds.store import AnswerStore
 
 
 class NoticesStores(Protocol):
     @property
     def notices(self) -> NoticeStore: ...
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
     @property
     def member_data(self) -> MemberChannels: ...
     @property
@@ -37,9 +37,11 @@ class NoticesDeps(Protocol):
 def build(deps: NoticesDeps) -> Parts:
     store = deps.store
     return Parts(
-        handlers=(NoticeCommands(store.notices, store.answers, deps.clock),),
+        handlers=(NoticeCommands(store.notices, store.members, deps.clock),),
         performers=deps.notices.performers(),
-        home_switches=(OnHome(20, NoticeSwitch(store.notices, store.member_data, store.channels)),),
+        settings_on_page=(
+            OnPage(20, NoticesOnPage(store.notices, store.member_data, store.channels)),
+        ),
     )
 
 

@@ -1,6 +1,6 @@
 """Direct actions, which belong to no round: a stored card for one member's DM channel (a
 practice step, a reminder), or a step a feature performs (a channel's weekly pairing, a
-practice session's clock) that queues what it decides."""
+practice session's timer) that queues what it decides."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ class RoundPerformer:
 @dataclass(frozen=True, slots=True)
 class StepPerformer:
     """Performs a direct action that carries no card (a channel's weekly pairing, a
-    practice session's clock): it queues what it decides and sends nothing itself."""
+    practice session's timer): it queues what it decides and sends nothing itself."""
 
     kind: ActionKind
     perform: Callable[[Platform, OutboxAction], Awaitable[None]]

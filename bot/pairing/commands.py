@@ -9,9 +9,6 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, PartProblem, Subcommand, Suggest
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info, info_fields, plural
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
@@ -28,6 +25,9 @@ from bot.pairing.cards import interviews_in
 from bot.pairing.schedule import DEFAULT_PAIRING, PairSetting, iso_week, parse_pair_time
 from bot.pairing.store import PairMember, PairStore
 from bot.pairing.weekly import WeeklyPairings
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, PartProblem, Subcommand, Suggest
+from bot.quiz_command.typed import QuizCommand
 from bot.reminders.store import ReminderStore
 from bot.reviews.rubric import SCORE_GRADES, score_label
 from bot.scheduling.slot_arithmetic import next_slot

@@ -9,6 +9,7 @@ from bot.channels.editor import ChannelSettingsEditor
 from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.followed import Followed
+from bot.kernel.members import MemberIds
 from bot.kernel.models import ActionKind, ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.service import LearningService
@@ -19,7 +20,6 @@ from bot.pairing.schedule import StoredPairing
 from bot.pairing.store import PairStore
 from bot.pairing.weekly import WeeklyPairings
 from bot.reminders.store import ReminderStore
-from bot.rounds.store import AnswerStore
 
 PAIR_JOB = "pair"  # the scheduler job's name
 
@@ -31,7 +31,7 @@ class PairingStores(Protocol):
     @property
     def pairs(self) -> PairStore: ...
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
     @property
     def reminders(self) -> ReminderStore: ...
 
@@ -58,7 +58,7 @@ def build(deps: PairingDeps) -> Parts:
     commands = PairCommands(
         pairings=pairings,
         pairs=store.pairs,
-        members=store.answers,
+        members=store.members,
         reminders=store.reminders,
         learning=deps.learning,
         settings=deps.settings,

@@ -18,7 +18,7 @@ from bot.scheduling.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_sch
 from bot.scheduling.scheduler import ChannelPlan, channel_plan
 
 DEFAULT_PAIRING = "mon 10:00"
-_CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")
+_TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def parse_pair_time(day: str, at: str) -> str:
     ScheduleError saying what is wrong."""
     if day.lower() not in WEEKDAY_NAMES:
         raise ScheduleError(f"Unknown day {quoted(day)}: name one day, mon..sun, or off.")
-    if not _CLOCK_TIME.fullmatch(at):
+    if not _TIME_OF_DAY.fullmatch(at):
         raise ScheduleError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 10:00.")
     try:
         return parse_schedule(f"{day.lower()} {at}").text

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
 from bot.practice.sessions import NO_DIRECT_MESSAGES, PracticeSessions
 from bot.practice.timer import LONGEST, SHORTEST
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
+from bot.quiz_command.typed import QuizCommand
 from questions.pack import Difficulty
 
 PRACTICE_STOP = "stop"

@@ -17,7 +17,7 @@ from bot.scheduling.scheduler import ChannelPlan, channel_plan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
-_CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")  # its range is checked by parse_schedule
+_TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}")  # its range is checked by parse_schedule
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ def parse_recap_time(day: str, at: str) -> str:
     """The stored form ("fri 16:00") of one weekday and a 24-hour time; raises
     ScheduleError saying what is wrong (the command's form and example are added by the
     grammar)."""
-    if _CLOCK_TIME.fullmatch(day):
+    if _TIME_OF_DAY.fullmatch(day):
         # "/quiz recap 16:00": the time came where the day goes
         example_day = at.lower() if at.lower() in WEEKDAY_NAMES else DEFAULT_RECAP.split()[0]
         raise ScheduleError(
@@ -50,7 +50,7 @@ def parse_recap_time(day: str, at: str) -> str:
         )
     if "," in day or "-" in day:
         raise ScheduleError(f"Name one day, not {quoted(day)}.")
-    if not _CLOCK_TIME.fullmatch(at):
+    if not _TIME_OF_DAY.fullmatch(at):
         raise ScheduleError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 16:00.")
     try:
         parse_schedule(f"{day} 00:00")  # the day alone: its error should not quote the time

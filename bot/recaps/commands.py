@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info_fields
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card, Field, Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 from bot.recaps._schedule import DEFAULT_RECAP_TIME, RecapSetting, parse_recap_time
 from bot.recaps.weekly import WeeklyRecaps
 from bot.scheduling.slot_arithmetic import next_slot

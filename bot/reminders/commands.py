@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.members import MemberIds
 from bot.kernel.platform import DirectMessages
 from bot.kernel.quoting import quoted
 from bot.kernel.render import Card, Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand, Suggest
+from bot.quiz_command.typed import QuizCommand
 from bot.reminders.daily import DailyReminders, reminder_plan
 from bot.reminders.store import Reminder
 from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
@@ -22,7 +22,7 @@ from bot.scheduling.schedule_spec import ScheduleError, parse_timezone
 NO_DIRECT_MESSAGES = "Reminders come as direct messages, which this platform does not offer."
 EXAMPLE = "`/quiz remind 08:30 Europe/Berlin`"
 REMIND_OFF = "off"
-CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})")
+TIME_OF_DAY = re.compile(r"(\d{1,2}):(\d{2})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ def remind_command(arguments: Arguments) -> ShowReminder | SetReminder | StopRem
         return ShowReminder()
     if at.lower() == REMIND_OFF:
         return StopReminder()
-    match = CLOCK_TIME.fullmatch(at)
+    match = TIME_OF_DAY.fullmatch(at)
     if match is None:
         raise ValueError(f"{quoted(at)} is not a time: write it as HH:MM, e.g. 08:30.")
     hour, minute = int(match[1]), int(match[2])

@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
-from bot.feature import ErasedTable, Feature, Listed, OnHome, OwnSchedule, Parts
+from bot.feature import ErasedTable, Feature, Listed, OnPage, OwnSchedule, Parts
 from bot.kernel.config import QuizConfig
 from bot.kernel.followed import Followed
+from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.reminders.commands import REMIND, ReminderCommands
 from bot.reminders.daily import DailyReminders
-from bot.reminders.home_switch import ReminderSwitch
+from bot.reminders.setting_on_page import ReminderOnPage
 from bot.reminders.store import ReminderStore
-from bot.rounds.store import AnswerStore
 from bot.scheduling.scheduler import QuizScheduler
 
 
 class RemindersStores(Protocol):
     @property
-    def answers(self) -> AnswerStore: ...
+    def members(self) -> MemberIds: ...
     @property
     def reminders(self) -> ReminderStore: ...
 
@@ -36,7 +36,7 @@ class RemindersDeps(Protocol):
 
 def build(deps: RemindersDeps) -> Parts:
     reminders = deps.reminders
-    commands = ReminderCommands(reminders, deps.store.answers, deps.config.default_timezone)
+    commands = ReminderCommands(reminders, deps.store.members, deps.config.default_timezone)
 
     async def begin(_channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
         await reminders.catch_up(await reminders.load(platforms))
@@ -59,7 +59,7 @@ def build(deps: RemindersDeps) -> Parts:
         handlers=(commands,),
         schedules=(schedule,),
         follows=follows,
-        home_switches=(OnHome(10, ReminderSwitch(deps.store.reminders)),),
+        settings_on_page=(OnPage(10, ReminderOnPage(deps.store.reminders)),),
     )
 
 

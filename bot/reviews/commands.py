@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Arguments, Param, ParamKind, Subcommand
-from bot.commands.typed import QuizCommand
 from bot.kernel.render import Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
+from bot.quiz_command.typed import QuizCommand
 from bot.reviews.cards import RUBRIC
 from bot.reviews.peer import PeerReviews
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.commands.typed import QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Response
 from bot.kernel.scoring import Period, period_start
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand, Suggest
+from bot.quiz_command.typed import QuizCommand
 from bot.rounds.cards import leaderboard_card, stats_card
 from bot.rounds.engine import NoQuestions, QuizEngine
 from bot.rounds.stats_sources import ReadinessView, WeakestTopics

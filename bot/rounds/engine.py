@@ -407,7 +407,7 @@ class QuizEngine:
         round_ = await self.store.rounds.round_by_message(channel.id, message)
         if round_ is None or round_.revealed_at is not None or self.was_skipped(round_):
             return False
-        member_id = await self.store.answers.member_id(event.member)
+        member_id = await self.store.members.member_id(event.member)
         reactors = await self.store.rounds.add_reveal_reactor(
             round_.id, member_id, at=self.clock.now(), delivery=delivery
         )
@@ -423,7 +423,7 @@ class QuizEngine:
         )
         if answer is None:
             return False
-        voter_id = await self.store.answers.member_id(event.member)
+        voter_id = await self.store.members.member_id(event.member)
         if voter_id == answer.member_id:
             return False  # no votes for one's own answer
         rules = self.config.scoring

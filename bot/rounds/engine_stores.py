@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.bank.store import BankStore
+from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore, MetaStore
 from bot.outbox.store import OutboxStore
 from bot.rounds.store import AnswerStore, RoundStore
@@ -20,6 +21,9 @@ class EngineStores(Protocol):
 
     @property
     def rounds(self) -> RoundStore: ...
+
+    @property
+    def members(self) -> MemberIds: ...
 
     @property
     def answers(self) -> AnswerStore: ...

@@ -131,13 +131,9 @@ class RoundStore(Protocol):
 class AnswerStore(Protocol):
     """Members' answers to rounds, and their peers' votes."""
 
-    async def member_id(self, ref: MemberRef) -> int:
-        """The member's id, creating the member (and updating the display name) as needed."""
-        ...
-
     async def answer_author(self, ref: MemberRef, round_id: int, message_id: str) -> int | None:
-        """The id of the member whose reply ``message_id`` in the round is, as ``member_id``;
-        None, writing nothing (not their name either), when it is an answer an erasure
+        """The id of the member whose reply ``message_id`` in the round is, as ``store.members``
+        gives it; None, writing nothing (not their name either), when it is an answer an erasure
         deleted. ``record_answer`` refuses such a message too: this spares the name."""
         ...
 

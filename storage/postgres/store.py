@@ -41,6 +41,7 @@ from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.member_cache import MemberCache
 from storage.sql.member_data import MemberData
+from storage.sql.members import Members
 from storage.sql.notices import Notices
 from storage.sql.pairs import Pairs
 from storage.sql.practice import Practice
@@ -93,9 +94,10 @@ class PostgresStore:
         self.meta = Meta(db)
         self.rounds = PostgresRounds(db, round_channels)
         self.outbox = PostgresOutbox(db, replica=replica, lease=lease)
-        members = MemberCache()
+        member_cache = MemberCache()
+        self.members = Members(db, member_cache)
         self.answers = Answers(
-            db, round_channels, write_answers, members=members, round_lock=_ROUND_LOCK
+            db, round_channels, write_answers, members=self.members, round_lock=_ROUND_LOCK
         )
         self.deliveries = Deliveries(db)
         self.reports = Reports(db)
@@ -111,7 +113,7 @@ class PostgresStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db, members)
+        self.member_data = MemberData(db, member_cache)
         self.changes = PostgresChanges(db, None)
 
     @property

@@ -1,4 +1,4 @@
-"""Members, answers and votes (the ``AnswerStore`` port).
+"""Answers and votes (the ``AnswerStore`` port); members' ids are ``storage.sql.members``.
 
 Answers are group-committed (``storage.group_commit``); how a batch is written is each
 backend's own (``WriteAnswers``), by the scoring rule of ``storage.sql.scoring``.
@@ -18,7 +18,7 @@ from storage.errors import NotFoundError
 from storage.group_commit import GroupCommitter
 from storage.records import ANSWER_COLUMNS, answer_from_row
 from storage.sql.deliveries import record_delivery_in, refuse_duplicate_in
-from storage.sql.member_cache import MemberCache
+from storage.sql.members import Members
 from storage.sql.session import Session, SqlDatabase
 from storage.timestamps import to_db
 
@@ -30,7 +30,7 @@ WriteAnswers = Callable[
 
 
 class Answers:
-    """Members, their answers (group-committed) and votes.
+    """Members' answers (group-committed) and votes.
 
     ``round_channels`` is which channel each round belongs to, shared with the rounds
     aggregate (which records it). ``round_lock`` is how a change of a blind answer reads
@@ -43,7 +43,7 @@ class Answers:
         round_channels: BoundedCache[int, int],
         write_answers: WriteAnswers,
         *,
-        members: MemberCache,
+        members: Members,
         round_lock: str = "",
     ) -> None:
         self._db = db
@@ -51,7 +51,6 @@ class Answers:
         self._write_answers = write_answers
         self._round_lock = round_lock
         self._members = members
-        self._known_members: set[int] = set()
         self.committer: GroupCommitter[AnswerDraft, AnswerResult] = GroupCommitter(
             self._write_answer_batch, name="answers"
         )
@@ -61,34 +60,15 @@ class Answers:
         """How many group-commit batches of answers were written so far."""
         return self.committer.batches
 
-    async def member_id(self, ref: MemberRef) -> int:
-        key = (ref.platform, ref.workspace, ref.member_id)
-        cached = self._members.get(key)
-        if cached is not None and ref.display_name in ("", cached[1]):
-            return cached[0]
-        rows = await self._db.fetch(
-            "INSERT INTO members (platform, workspace, member, display_name)"
-            " VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (platform, workspace, member) DO UPDATE SET display_name ="
-            " CASE WHEN excluded.display_name = '' THEN members.display_name"
-            " ELSE excluded.display_name END"
-            " RETURNING id, display_name",
-            (*key, ref.display_name),
-        )
-        member_id, name = int(rows[0][0]), str(rows[0][1])
-        self._members.put(key, member_id, name)
-        self._known_members.add(member_id)
-        return member_id
-
     async def answer_author(self, ref: MemberRef, round_id: int, message_id: str) -> int | None:
-        cached = self._members.get((ref.platform, ref.workspace, ref.member_id))
+        cached = self._members.cache.get((ref.platform, ref.workspace, ref.member_id))
         if cached is not None and ref.display_name in ("", cached[1]):
             return cached[0]  # an erasure on this store forgot the member: not them
         erased = await self._db.fetch_one(
             "SELECT 1 FROM erased_answers WHERE round_id = ? AND message_id = ?",
             (round_id, message_id),
         )
-        return None if erased is not None else await self.member_id(ref)
+        return None if erased is not None else await self._members.member_id(ref)
 
     async def record_answer(self, draft: AnswerDraft) -> AnswerResult:
         return await self.committer.submit(draft)
@@ -105,7 +85,7 @@ class Answers:
     ) -> dict[int, Exception]:
         """Drafts naming a missing round or member fail alone instead of failing the batch."""
         unknown_rounds = {d.round_id for d in drafts if d.round_id not in self._round_channels}
-        unknown_members = {d.member_id for d in drafts} - self._known_members
+        unknown_members = {d.member_id for d in drafts} - self._members.known
         if unknown_rounds:
             marks = ", ".join("?" * len(unknown_rounds))
             rows = await self._db.fetch(
@@ -117,7 +97,7 @@ class Answers:
             rows = await self._db.fetch(
                 f"SELECT id FROM members WHERE id IN ({marks})", tuple(unknown_members)
             )
-            self._known_members.update(row[0] for row in rows)
+            self._members.known.update(row[0] for row in rows)
         rejected: dict[int, Exception] = {}
         for index, draft in enumerate(drafts):
             channel_id = self._round_channels.get(draft.round_id)
@@ -128,7 +108,7 @@ class Answers:
                     f"round {draft.round_id} belongs to channel {channel_id},"
                     f" not {draft.channel_id}"
                 )
-            elif draft.member_id not in self._known_members:
+            elif draft.member_id not in self._members.known:
                 rejected[index] = NotFoundError(f"no member with id {draft.member_id}")
         return rejected
 

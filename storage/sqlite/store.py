@@ -29,6 +29,7 @@ from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.member_cache import MemberCache
 from storage.sql.member_data import MemberData
+from storage.sql.members import Members
 from storage.sql.notices import Notices
 from storage.sql.pairs import Pairs
 from storage.sql.practice import Practice
@@ -75,8 +76,9 @@ class SqliteStore:
         self.meta = Meta(db)
         self.rounds = SqliteRounds(db, round_channels)
         self.outbox = SqliteOutbox(db)
-        members = MemberCache()
-        self.answers = Answers(db, round_channels, write_answers, members=members)
+        member_cache = MemberCache()
+        self.members = Members(db, member_cache)
+        self.answers = Answers(db, round_channels, write_answers, members=self.members)
         self.deliveries = Deliveries(db)
         self.reports = Reports(db)
         self.unfinished_cards = UnfinishedCards(db, _APPEND_CARD_PART)
@@ -91,7 +93,7 @@ class SqliteStore:
         self.notices = Notices(db)
         self.reviews = Reviews(db)
         self.installations = Installations(db)
-        self.member_data = MemberData(db, members)
+        self.member_data = MemberData(db, member_cache)
 
     # life cycle
 

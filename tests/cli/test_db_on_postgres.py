@@ -56,7 +56,7 @@ async def a_used_installation(path: Path) -> None:
             actions=[ActionKind.QUESTION],
         )
         assert round_ is not None
-        ann = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        ann = await store.members.member_id(MemberRef("slack", "T1", "U1", "Ann"))
         await store.answers.record_answer(
             AnswerDraft("ev1", "slack", channel.id, round_.id, ann, "m1", "an answer", AT, 10, 5)
         )

@@ -29,7 +29,7 @@ async def approved_question_and_flag(
     channel = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
     )
-    alice = await store.answers.member_id(MemberRef("slack", "T1", "U1", member))
+    alice = await store.members.member_id(MemberRef("slack", "T1", "U1", member))
     space = Workspace("slack", "T1")
     suggestion = await store.bank.add_suggestion(space, channel.id, alice, question, AT)
     approval = await store.bank.approve_suggestion(

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from adapters.discord.commands import discord_path
 from adapters.discord.connector import DiscordOptions, DiscordPlatform
 from adapters.discord.endpoint import restore_defaults
+from adapters.discord.slash_commands import discord_path
 from adapters.unfinished_sends import UnfinishedSends
-from bot.features import COMMANDS_BY_NAME
+from bot.features import SUBCOMMANDS_BY_NAME
 from bot.kernel.events import Event
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.render import Response
@@ -181,7 +181,7 @@ def command_payload(
         {"name": name, "type": 5 if isinstance(value, bool) else 3, "value": value}
         for name, value in (options or {}).items()
     ]
-    declared = COMMANDS_BY_NAME.get(subcommand)
+    declared = SUBCOMMANDS_BY_NAME.get(subcommand)
     path = ("quiz", subcommand) if declared is None else discord_path(declared)
     chosen: dict[str, Any] = {"name": subcommand, "type": 1, "options": option_list}
     if len(path) == 3:  # in a group of related subcommands: /quiz round grade

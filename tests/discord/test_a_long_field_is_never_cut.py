@@ -48,7 +48,7 @@ async def test_a_long_outline_survives_an_edit_of_another_field(quiz: Quiz) -> N
         outline=LONG_OUTLINE,
         key_points=("the per-token formula", "GQA divides it", "linear in context"),
     )
-    member_id = await quiz.store.answers.member_id(member_ref(quiz.fake.guild_id, ANN, "ann"))
+    member_id = await quiz.store.members.member_id(member_ref(quiz.fake.guild_id, ANN, "ann"))
     await quiz.store.bank.add_suggestion(
         workspace_of(channel.ref), channel.id, member_id, question, quiz.clock.now()
     )
@@ -76,7 +76,7 @@ async def test_a_replacement_typed_in_the_empty_field_replaces_it(quiz: Quiz) ->
         outline=LONG_OUTLINE,
         key_points=("the per-token formula", "GQA divides it", "linear in context"),
     )
-    member_id = await quiz.store.answers.member_id(member_ref(quiz.fake.guild_id, ANN, "ann"))
+    member_id = await quiz.store.members.member_id(member_ref(quiz.fake.guild_id, ANN, "ann"))
     await quiz.store.bank.add_suggestion(
         workspace_of(channel.ref), channel.id, member_id, question, quiz.clock.now()
     )

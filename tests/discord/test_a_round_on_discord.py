@@ -326,7 +326,7 @@ async def test_grade_buttons_on_the_outline_grade_privately(quiz: Quiz) -> None:
     reply = quiz.fake.interaction_replies[-1]
     assert reply["flags"] & EPHEMERAL
     assert reply["embeds"][0]["title"] == "Question #1 graded: partly"
-    member_id = await quiz.store.answers.member_id(
+    member_id = await quiz.store.members.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
     )
     assert await quiz.store.learning.round_grades(round_.id) == {member_id: Grade.PARTLY}
@@ -399,7 +399,7 @@ async def test_practice_in_the_discord_dm(quiz: Quiz) -> None:
     await eventually(lambda: len(quiz.fake.interaction_replies) >= replies + 2)
     graded = str(quiz.fake.interaction_replies[replies:])
     assert "Practice graded" not in graded and "'deleted': True" in graded
-    ann = await quiz.store.answers.member_id(
+    ann = await quiz.store.members.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN))
     )
     assert len(await quiz.store.learning.member_cards(ann)) == 1  # the guild member's card

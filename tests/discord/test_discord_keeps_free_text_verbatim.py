@@ -4,8 +4,8 @@ newlines and code blocks included."""
 
 from __future__ import annotations
 
-from adapters.discord.commands import invocation_words
-from bot.features import COMMANDS_BY_NAME
+from adapters.discord.slash_commands import invocation_words
+from bot.features import SUBCOMMANDS_BY_NAME
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     LEAD,
@@ -33,5 +33,5 @@ async def test_an_answer_and_a_flag_keep_their_spaces_newlines_and_code(quiz: Qu
 
 def test_a_review_reason_is_one_argument_after_the_words_before_it() -> None:
     options = {"action": "reject", "item": "s3", "reason": "dup of  s1\nsee above"}
-    said = invocation_words(COMMANDS_BY_NAME["review"], options)
+    said = invocation_words(SUBCOMMANDS_BY_NAME["review"], options)
     assert said == ("reject", "s3", "dup of  s1\nsee above")

@@ -23,7 +23,7 @@ async def answered(quiz: Quiz) -> None:  # noqa: F811
     await quiz.service.settle()
     round_ = await quiz.round()
     member = MemberRef("discord", str(quiz.fake.guild_id), str(ANN), "ann")
-    member_id = await quiz.store.answers.member_id(member)
+    member_id = await quiz.store.members.member_id(member)
     from bot.kernel.grades import Grade
 
     await quiz.service.learning.grade(member_id, round_.question_id, Grade.MISSED, quiz.clock.now())

@@ -59,7 +59,7 @@ async def start_practice(quiz: Quiz) -> int:  # noqa: F811
 
 
 async def ann_id(quiz: Quiz) -> int:  # noqa: F811
-    return await quiz.store.answers.member_id(
+    return await quiz.store.members.member_id(
         MemberRef("discord", str(quiz.fake.guild_id), str(ANN))
     )
 

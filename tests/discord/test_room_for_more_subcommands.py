@@ -11,8 +11,8 @@ import pytest
 from discord import app_commands
 
 from adapters.discord.command_shape import mismatch
-from adapters.discord.commands import ADMIN_COMMAND, QuizGroup, discord_path
-from bot.features import COMMANDS_BY_NAME, FAMILIES, QUIZ_COMMANDS
+from adapters.discord.slash_commands import ADMIN_COMMAND, QuizGroup, discord_path
+from bot.features import FAMILIES, QUIZ_SUBCOMMANDS, SUBCOMMANDS_BY_NAME
 
 DISCORD_LIMIT = 25  # options of a command, a group or a subcommand
 ROOM = 10  # each keeps room for this many more
@@ -61,14 +61,14 @@ def test_a_family_is_a_group_of_member_subcommands_named_apart() -> None:
     """A family never holds an admins-only subcommand (those are under /quiz-admin), is
     named like no subcommand (a group cannot also be run), and a subcommand is in one
     family at most."""
-    names = {c.name for c in QUIZ_COMMANDS}
+    names = {c.name for c in QUIZ_SUBCOMMANDS}
     members = [m.name for family in FAMILIES for m in family.members]
     assert len(members) == len(set(members))
     assert [m for f in FAMILIES for m in f.members if m.admin] == []
     assert {f.name for f in FAMILIES} & names == set()
-    assert discord_path(COMMANDS_BY_NAME["grade"]) == ("quiz", "round", "grade")
-    assert discord_path(COMMANDS_BY_NAME["now"]) == (ADMIN_COMMAND, "now")
-    assert discord_path(COMMANDS_BY_NAME["me"]) == ("quiz", "me")
+    assert discord_path(SUBCOMMANDS_BY_NAME["grade"]) == ("quiz", "round", "grade")
+    assert discord_path(SUBCOMMANDS_BY_NAME["now"]) == (ADMIN_COMMAND, "now")
+    assert discord_path(SUBCOMMANDS_BY_NAME["me"]) == ("quiz", "me")
 
 
 def interaction(*path: str, options: list[Any] | None = None) -> dict[str, Any]:

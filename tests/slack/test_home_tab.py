@@ -137,7 +137,7 @@ async def test_the_notices_switch_runs_notify_in_its_channel(slack_quiz: SlackQu
 
     channel = await quiz.service.engine.channel(ChannelRef("slack", TEAM, quiz.channel))
     assert channel is not None
-    alice = await quiz.service.store.answers.member_id(MemberRef("slack", TEAM, ALICE))
+    alice = await quiz.service.store.members.member_id(MemberRef("slack", TEAM, ALICE))
     assert await quiz.service.store.notices.is_subscribed(channel.id, alice)
     latest = quiz.fake.home_views[ALICE][-1]
     assert any(label.startswith("Stop notices in") for label in button_labels(latest))

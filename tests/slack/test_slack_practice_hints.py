@@ -25,7 +25,7 @@ async def test_the_hint_button_in_the_slack_im_shows_one_key_point(
     await slack_quiz.command("practice", by=MEMBER)
     question = in_im(slack_quiz)[-1]
     await press_in_im(slack_quiz, question, "practice_hint")
-    member_id = await slack_quiz.service.store.answers.member_id(
+    member_id = await slack_quiz.service.store.members.member_id(
         MemberRef("slack", TEAM, MEMBER, "")
     )
     session = await slack_quiz.service.practice.current(member_id)

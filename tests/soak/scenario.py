@@ -245,7 +245,7 @@ class TeamSoak:
     async def _probe(self, channel: SoakChannel, member: str, day: date, zone: str) -> None:
         now = self.machine.clock.now()
         store = self.services[0].store
-        member_id = await store.answers.member_id(self._member(member))
+        member_id = await store.members.member_id(self._member(member))
         cards = await store.learning.member_cards(member_id)
         day_ends = local(day + timedelta(days=1), time(0), zone)
         due = any(card.due < day_ends for card in cards.values())
@@ -280,7 +280,7 @@ class TeamSoak:
             )
         )
         self.journal.answered.add((channel.number, day, role))
-        member_id = await service.store.answers.member_id(self._member(member))
+        member_id = await service.store.members.member_id(self._member(member))
         stored = await service.store.answers.round_answers(round_.id)
         if member_id not in {answer.member_id for answer in stored}:
             replica = self.services.index(service)

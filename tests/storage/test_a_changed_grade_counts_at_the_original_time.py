@@ -51,8 +51,8 @@ async def test_a_grade_changed_after_a_later_review_replays_at_the_original_time
         actions=[ActionKind.QUESTION],
     )
     assert round_ is not None
-    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
-    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    alice = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.members.member_id(MemberRef("fake", "team", "U2", "Bob"))
     first = AT + timedelta(hours=2)
     practice = AT + timedelta(days=3)
     changed = AT + timedelta(days=5)

@@ -92,9 +92,9 @@ async def test_away_by_store_id_and_the_workspaces_a_member_is_known_in(
     backend: str, tmp_path: Path
 ) -> None:
     async with open_store(backend, tmp_path) as store:
-        in_guild = await store.answers.member_id(MemberRef("discord", "G1", "42", "Ann"))
-        in_dm = await store.answers.member_id(MemberRef("discord", "0", "42", "Ann"))
-        await store.answers.member_id(MemberRef("slack", "T1", "42", "Other"))
+        in_guild = await store.members.member_id(MemberRef("discord", "G1", "42", "Ann"))
+        in_dm = await store.members.member_id(MemberRef("discord", "0", "42", "Ann"))
+        await store.members.member_id(MemberRef("slack", "T1", "42", "Other"))
         assert await store.away.member_workspaces("discord", "42") == ["0", "G1"]
         await store.away.set("G1", "42", D(2026, 12, 1), D(2026, 12, 9), AT)
         assert await store.away.until_for_member(in_guild) == D(2026, 12, 9)
@@ -106,7 +106,7 @@ async def test_who_of_many_members_is_away_on_a_day_in_one_read(
 ) -> None:
     async with open_store(backend, tmp_path) as store:
         ids = [
-            await store.answers.member_id(MemberRef("slack", "T1", f"U{n}", f"m{n}"))
+            await store.members.member_id(MemberRef("slack", "T1", f"U{n}", f"m{n}"))
             for n in range(1200)  # more than one read binds
         ]
         await store.away.set("T1", "U3", D(2026, 12, 1), D(2026, 12, 9), AT)

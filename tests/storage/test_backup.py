@@ -38,7 +38,7 @@ async def _keep_answering(
         actions=[ActionKind.QUESTION],
     )
     assert round_ is not None
-    member = await store.answers.member_id(MemberRef("console", "local", "u1", "Ann"))
+    member = await store.members.member_id(MemberRef("console", "local", "u1", "Ann"))
     written = 0
     while not stop.is_set() or written < 200:
         batch = [

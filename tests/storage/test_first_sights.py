@@ -52,7 +52,7 @@ async def bank(store: Store, count: int = 60) -> dict[int, str]:
 
 
 async def member(store: Store, name: str, workspace: str = "team") -> int:
-    return await store.answers.member_id(MemberRef("fake", workspace, name, name))
+    return await store.members.member_id(MemberRef("fake", workspace, name, name))
 
 
 async def first_grades(

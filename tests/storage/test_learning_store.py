@@ -44,7 +44,7 @@ async def quiz_at_the_version_before_learning(path: Path) -> None:
         assert channel_id is not None
     async with SqliteStore.open(path, run_migrations=False) as store:
         ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-        await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+        await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         # the round as that release wrote it (later migrations add columns to rounds)
         await conn.execute(
@@ -64,7 +64,7 @@ async def test_the_learning_migration_keeps_rounds_and_adds_its_tables(tmp_path:
         assert channel is not None
         round_ = await store.rounds.latest_round(channel.id)
         assert round_ is not None and round_.number == 1
-        member_id = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+        member_id = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
         result = await store.learning.record_grade(
             GradeDraft(member_id, round_.question_id, Grade.GOOD, AT, round_.id, channel.id),
             member_card=memory_model.member_card,
@@ -90,7 +90,7 @@ async def test_the_database_allows_one_current_grade_per_member_and_round(
         assert channel is not None
         round_ = await store.rounds.latest_round(channel.id)
         assert round_ is not None
-        member_id = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+        member_id = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
         insert = (
             "INSERT INTO grades (member_id, question_id, round_id, channel_id, rating,"
             " graded_at) VALUES (?, ?, ?, ?, 3, 'x')"
@@ -113,8 +113,8 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 
 async def test_goals_are_kept_per_member(store: Store) -> None:
-    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
-    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    alice = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.members.member_id(MemberRef("fake", "team", "U2", "Bob"))
     await store.learning.set_goal(alice, date(2027, 1, 15))
     await store.learning.set_goal(alice, date(2027, 2, 1))
     assert await store.learning.goal(alice) == date(2027, 2, 1)
@@ -126,7 +126,7 @@ async def test_goals_are_kept_per_member(store: Store) -> None:
 async def test_practice_grades_update_the_member_card_only(store: Store) -> None:
     ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
     question = ids[("p", "q1")]
-    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    alice = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
     for days, grade in ((0, Grade.MISSED), (2, Grade.GOOD)):
         await store.learning.record_grade(
             GradeDraft(alice, question, grade, AT + timedelta(days=days)),

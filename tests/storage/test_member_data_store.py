@@ -255,11 +255,11 @@ async def test_a_member_who_comes_back_after_an_erasure_is_named_again(
     store: SqliteStore,
 ) -> None:
     ref = MemberRef("slack", "T1", "U-back", "Bea")
-    member_id = await store.answers.member_id(ref)
+    member_id = await store.members.member_id(ref)
     await store.member_data.erase_member(member_id, T0)
     assert await display_name(store, member_id) == ""
 
-    assert await store.answers.member_id(ref) == member_id  # the same member, seen again
+    assert await store.members.member_id(ref) == member_id  # the same member, seen again
     assert await display_name(store, member_id) == "Bea"
 
 
@@ -275,13 +275,13 @@ async def test_a_name_another_replica_erased_is_written_again_within_minutes(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ref = MemberRef("slack", "T1", "U-elsewhere", "Eli")
-    member_id = await store.answers.member_id(ref)
+    member_id = await store.members.member_id(ref)
     # another replica's erasure: this process's cache knows nothing of it
     await store.database.change("UPDATE members SET display_name = '' WHERE id = ?", (member_id,))
-    await store.answers.member_id(ref)
+    await store.members.member_id(ref)
     assert await display_name(store, member_id) == ""  # the cached name stands for a while
 
     later = time.monotonic() + member_cache.CACHED_FOR + 1
     monkeypatch.setattr(member_cache, "monotonic", lambda: later)
-    assert await store.answers.member_id(ref) == member_id
+    assert await store.members.member_id(ref) == member_id
     assert await display_name(store, member_id) == "Eli"

@@ -35,7 +35,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 async def setup(store: Store) -> tuple[int, list[int]]:
     channel = await store.channels.create_channel(ChannelSettings(0, QUIZ, "UTC"))
     members = [
-        await store.answers.member_id(MemberRef("fake", "team", f"U{i}", f"M{i}")) for i in range(4)
+        await store.members.member_id(MemberRef("fake", "team", f"U{i}", f"M{i}")) for i in range(4)
     ]
     return channel.id, members
 

@@ -59,8 +59,8 @@ async def seeded_history(store: Store) -> tuple[LearningService, int, list[datet
     channel = await store.channels.create_channel(
         ChannelSettings(0, ChannelRef("fake", "team", "C1"), "UTC")
     )
-    alice = await store.answers.member_id(MemberRef("fake", "team", "U1", "Alice"))
-    bob = await store.answers.member_id(MemberRef("fake", "team", "U2", "Bob"))
+    alice = await store.members.member_id(MemberRef("fake", "team", "U1", "Alice"))
+    bob = await store.members.member_id(MemberRef("fake", "team", "U2", "Bob"))
     rng = random.Random(12)
     graded: list[datetime] = []
     for day in range(DAYS):
@@ -120,6 +120,6 @@ async def test_the_choice_is_the_one_computed_from_the_whole_grade_log(store: St
 
 async def test_a_member_without_grades_has_no_pace(store: Store) -> None:
     learning, _, _ = await seeded_history(store)
-    carol = await store.answers.member_id(MemberRef("fake", "team", "U3", "Carol"))
+    carol = await store.members.member_id(MemberRef("fake", "team", "U3", "Carol"))
     assert await learning.pace(carol, START + timedelta(days=DAYS)) == 0.0
     assert await learning.pace(carol, START - timedelta(days=1)) == 0.0

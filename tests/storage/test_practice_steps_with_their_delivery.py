@@ -33,7 +33,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 async def open_session(store: Store) -> PracticeSession:
     ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-    member_id = await store.answers.member_id(MemberRef("slack", "T1", "U1", "ann"))
+    member_id = await store.members.member_id(MemberRef("slack", "T1", "U1", "ann"))
     session = await store.practice.start_session(
         PracticeDraft(member_id, DIRECT, ids[("p", "q1")], None, AT)
     )

@@ -22,7 +22,7 @@ async def test_the_other_replica_drops_an_erased_members_reminder(tmp_path: Path
         a, b = pair.a, pair.b
         await a.command("remind 08:30 Europe/Berlin", by="ann")
         await a.command("goal 2031-06-01", by="ann")
-        ann = await a.service.store.answers.member_id(a.member("ann"))
+        ann = await a.service.store.members.member_id(a.member("ann"))
         assert await until(lambda: next_reminder(b, ann) is not None)
         assert next_reminder(b, ann) == datetime(2031, 1, 15, 7, 30, tzinfo=UTC)
 

@@ -140,7 +140,7 @@ async def test_a_week_stored_by_two_replicas_at_once_pairs_each_member_once(
         week = iso_week(pair.clock.now(), ZoneInfo(channel.timezone))
         groups = await a.service.store.pairs.pairing_groups(pairing_key(channel.id, week))
         assert groups is not None
-        ids = {await a.service.store.answers.member_id(a.member(n)): n for n in MEMBERS}
+        ids = {await a.service.store.members.member_id(a.member(n)): n for n in MEMBERS}
         times_paired = Counter(ids[m] for g in groups for m in g.members)
         assert times_paired == Counter({name: 1 for name in MEMBERS}), (
             f"{sum(1 for n in times_paired.values() if n > 1)} member(s) paired more than"

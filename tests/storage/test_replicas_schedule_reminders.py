@@ -44,7 +44,7 @@ async def test_a_reminder_set_on_one_replica_is_scheduled_on_the_other(tmp_path:
     async with two_replicas("postgres", tmp_path, background=(True, True)) as pair:
         a, b = pair.a, pair.b
         await a.command("remind 08:30 Europe/Berlin", by="ann")
-        ann = await a.service.store.answers.member_id(a.member("ann"))
+        ann = await a.service.store.members.member_id(a.member("ann"))
         assert next_reminder(a, ann) == datetime(2031, 1, 15, 7, 30, tzinfo=UTC)
 
         assert await until(lambda: next_reminder(b, ann) is not None), (
@@ -74,7 +74,7 @@ async def test_reminders_taken_by_a_replica_that_is_down_are_sent_by_another_onc
         due = []
         for name in MEMBERS:
             await a.command("remind 08:30 UTC", by=name)
-            member_id = await a.service.store.answers.member_id(a.member(name))
+            member_id = await a.service.store.members.member_id(a.member(name))
             graded = await a.service.learning.grade(
                 member_id, question, Grade.MISSED, pair.clock.now()
             )
@@ -106,7 +106,7 @@ async def test_a_reminder_set_while_not_listening_is_scheduled_at_the_check(
         a, b = pair.a, pair.b
         await drop_listener(pair)
         await a.command("remind 08:30 UTC", by="ann")  # its notice is lost
-        ann = await a.service.store.answers.member_id(a.member("ann"))
+        ann = await a.service.store.members.member_id(a.member("ann"))
         assert next_reminder(b, ann) is None
 
         assert await sync_of(b).reconcile() == 1  # the minute's check

@@ -156,7 +156,7 @@ async def test_a_question_s_stored_texts_are_its_own_row_and_each_workspace_s_ov
         ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h")])
         bundled = ids[("p", "q1")]
         one, two = Workspace("slack", "T1"), Workspace("slack", "T2")
-        member = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+        member = await store.members.member_id(MemberRef("slack", "T1", "U1", "Ann"))
         channel = await store.channels.create_channel(
             ChannelSettings(0, ChannelRef("slack", "T1", "C1"), "UTC")
         )

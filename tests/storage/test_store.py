@@ -91,7 +91,7 @@ async def new_round(
 
 
 async def member(store: Store, name: str) -> int:
-    return await store.answers.member_id(MemberRef("slack", "T1", f"U-{name}", name))
+    return await store.members.member_id(MemberRef("slack", "T1", f"U-{name}", name))
 
 
 def draft(
@@ -206,10 +206,10 @@ async def test_channel_with_no_topics_keeps_an_empty_choice_apart_from_every_top
 
 
 async def test_member_id_is_stable_and_updates_the_display_name(store: SqliteStore) -> None:
-    first = await store.answers.member_id(MemberRef("slack", "T1", "U1", "Ann"))
-    assert await store.answers.member_id(MemberRef("slack", "T1", "U1")) == first
-    assert await store.answers.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
-    assert await store.answers.member_id(MemberRef("discord", "T1", "U1")) != first
+    first = await store.members.member_id(MemberRef("slack", "T1", "U1", "Ann"))
+    assert await store.members.member_id(MemberRef("slack", "T1", "U1")) == first
+    assert await store.members.member_id(MemberRef("slack", "T1", "U1", "Annie")) == first
+    assert await store.members.member_id(MemberRef("discord", "T1", "U1")) != first
     rows = await store.database.fetch("SELECT display_name FROM members WHERE id = ?", (first,))
     assert rows[0][0] == "Annie"
 

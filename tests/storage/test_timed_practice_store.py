@@ -29,7 +29,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 async def open_session(store: Store, minutes: int | None) -> PracticeSession:
     ids = await store.rounds.sync_questions([QuestionKey("p", "q1", "gpu", "h1")])
-    member_id = await store.answers.member_id(MemberRef("slack", "T1", "U1", "ann"))
+    member_id = await store.members.member_id(MemberRef("slack", "T1", "U1", "ann"))
     draft = PracticeDraft(member_id, DIRECT, ids[("p", "q1")], None, AT, time_limit_minutes=minutes)
     session = await store.practice.start_session(draft)
     assert session is not None

@@ -3,7 +3,7 @@ whole) keeps that field's text; a field given empty is still refused when requir
 
 from __future__ import annotations
 
-from bot.bank.review_cards import EDIT_ACTION
+from bot.bank.moderation_cards import EDIT_ACTION
 from tests.core.bank.test_suggestions import press, submit
 from tests.harness import QuizHarness
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bot.bank.catalog import workspace_of
-from bot.bank.review_cards import APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION
+from bot.bank.moderation_cards import APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION
 from bot.bank.store import Workspace
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import ButtonPress, FormSubmit

@@ -9,10 +9,10 @@ from bot.channels._cards import settings_card
 from bot.channels.commands import CONFIG
 from bot.channels.config_settings import CHANNEL_SETTINGS
 from bot.channels.setting_requests import ShowSettings
-from bot.commands.grammar import Param, ParamKind, Setting
 from bot.features import parse_invocation
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
+from bot.quiz_command.grammar import Param, ParamKind, Setting
 from tests.harness import QuizHarness
 
 

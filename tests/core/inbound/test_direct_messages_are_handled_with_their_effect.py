@@ -115,7 +115,7 @@ async def test_a_grade_killed_before_it_was_recorded_leaves_the_session_to_grade
     monkeypatch.setattr(learning, "record_grade", record_grade)
 
     await press_grade(quiz, "cid", "grade_good", practice_value(session.id))  # again
-    member_id = await quiz.service.store.answers.member_id(quiz.member("cid"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("cid"))
     log = await learning.grade_log(member_id)
     assert [(question, grade.name) for question, grade, _, _ in log] == [
         (session.question_id, "GOOD")

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from bot.bank.catalog import workspace_of
-from bot.bank.review_cards import APPROVE_ACTION
+from bot.bank.moderation_cards import APPROVE_ACTION
 from bot.bank.suggestion_forms import MAX_PENDING_SUGGESTIONS
 from bot.inbound import FAILURE
 from bot.kernel.events import ButtonPress, Command, FormSubmit
@@ -88,7 +88,7 @@ async def test_grade_presses_at_once_record_one_grade_and_answer_each(
     )
 
     assert all(a.startswith("Question #1") for a in answers), answers
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     current = await quiz.service.store.learning.round_grades(round_.id)
     assert list(current) == [member_id]  # one grade of the round stays the member's
     log = await quiz.service.store.learning.grade_log(member_id)

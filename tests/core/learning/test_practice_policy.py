@@ -108,7 +108,7 @@ async def test_choose_practice_skips_what_was_graded_today_and_applies_the_topic
     await quiz.command("grade good", by="alice")
     graded_id = (await quiz.round()).question_id
     learning = quiz.service.learning
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     topics = quiz.service.engine.question_topics()
     gpu = sorted(q for q, t in topics.items() if t == "gpu")
     now = quiz.clock.now()
@@ -125,7 +125,7 @@ async def test_choose_practice_skips_what_was_graded_today_and_applies_the_topic
 async def test_the_goal_changes_the_choice(quiz: QuizHarness) -> None:
     await quiz.command("now")
     learning = quiz.service.learning
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     topics = quiz.service.engine.question_topics()
     gpu_1, gpu_2 = sorted(q for q, t in topics.items() if t == "gpu")
     start = quiz.clock.now()
@@ -156,7 +156,7 @@ async def test_the_forecast_runs_off_the_event_loop(quiz: QuizHarness) -> None:
     learning = quiz.service.learning
     recording = ThreadRecordingPolicy()
     learning.policy = recording
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     chosen = await learning.choose_practice(member_id, quiz.clock.now())
     assert chosen is not None
     assert len(recording.threads) == 1
@@ -225,7 +225,7 @@ async def test_the_service_passes_no_target_without_a_goal_and_the_learned_prior
     learning = quiz.service.learning
     recording = RequestRecordingPolicy()
     learning.policy = recording
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     topics = quiz.service.engine.question_topics()
     questions = sorted(topics)
     now = quiz.clock.now()

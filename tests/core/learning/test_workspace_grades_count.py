@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.bank.review_cards import APPROVE_ACTION
+from bot.bank.moderation_cards import APPROVE_ACTION
 from tests.core.bank.test_suggestions import press, suggest
 from tests.harness import QuizHarness
 

@@ -113,7 +113,7 @@ async def test_an_erased_answer_delivered_again_stores_nothing(
     first = await quiz.answer("ann", "ann's first take")
     second = await quiz.answer("ann", "ann's second take")
     await quiz.answer("bob", "bob's take")
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
 
     await quiz.command("forget me confirm", by="ann")
     for message in (first, second):

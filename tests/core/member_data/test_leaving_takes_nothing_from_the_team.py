@@ -57,7 +57,7 @@ async def test_a_partner_keeps_the_week_they_met_the_leaver(quiz: QuizHarness) -
     await quiz.command("pair rate 3 1 2", by="ann")  # ann interviewed bob and rated him
     me = await quiz.command("me", by="bob")
     assert {f.name: f.value for f in me.card.fields}["Mock interviews"] == "0 given, 1 taken"
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
 
     await quiz.command("forget me confirm", by="ann")
 

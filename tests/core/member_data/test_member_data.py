@@ -113,7 +113,7 @@ async def test_forget_me_asks_first_then_erases_everything_of_the_member(
     await graded_round(quiz, {"alice": "partly", "bob": "good"})
     await quiz.command("goal 2027-01-15", by="alice")
     await quiz.command("remind 08:30 Europe/Berlin", by="alice")
-    alice_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    alice_id = await quiz.service.store.members.member_id(quiz.member("alice"))
 
     asked = await quiz.command("forget me", by="alice")
     assert "forget me confirm" in asked.card.body
@@ -127,7 +127,7 @@ async def test_forget_me_asks_first_then_erases_everything_of_the_member(
     assert tables["members"][0]["display_name"] == ""
     board = await quiz.command("leaderboard", by="bob")
     assert "Alice" not in board.card.plain_text() and "Bob" in board.card.plain_text()
-    bob_id = await quiz.service.store.answers.member_id(quiz.member("bob"))
+    bob_id = await quiz.service.store.members.member_id(quiz.member("bob"))
     assert await quiz.service.store.learning.member_cards(bob_id)  # bob's stay
 
 
@@ -137,7 +137,7 @@ async def test_an_erased_members_queued_reminder_is_never_sent(quiz: QuizHarness
     card = quiz.service.practice.how_to_grade().card
     directs = {}
     for name in ("alice", "bob"):  # each has a send queued for their DMs
-        member_id = await quiz.service.store.answers.member_id(quiz.member(name))
+        member_id = await quiz.service.store.members.member_id(quiz.member(name))
         directs[name] = await quiz.platform.open_direct(quiz.member(name))
         await quiz.service.engine.send_direct(directs[name], card, f"remind:{member_id}:2099-01-01")
 
@@ -146,7 +146,7 @@ async def test_an_erased_members_queued_reminder_is_never_sent(quiz: QuizHarness
 
     sent_to = {m.channel.channel_id for m in quiz.platform.messages if m.card == card}
     assert sent_to == {directs["bob"].channel_id}
-    alice_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    alice_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     assert await quiz.service.store.reminders.reminder(alice_id) is None
 
 

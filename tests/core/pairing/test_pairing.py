@@ -40,7 +40,7 @@ async def opted_in(quiz: QuizHarness, *names: str, topics: str = "") -> None:
 
 
 async def member_id(quiz: QuizHarness, name: str) -> int:
-    return await quiz.service.store.answers.member_id(quiz.member(name))
+    return await quiz.service.store.members.member_id(quiz.member(name))
 
 
 def briefs(platform: FakePlatform) -> dict[str, Sent]:

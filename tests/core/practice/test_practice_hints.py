@@ -79,7 +79,7 @@ async def test_hints_one_key_point_at_a_time_and_good_at_best(quiz: QuizHarness)
     await grade_in_dm(quiz, "ann", "grade nailed")
     graded = next(c for c in dm_cards(quiz, "ann") if c.title.startswith("Practice graded"))
     assert graded.title == "Practice graded: good" and "hint taken" in graded.body
-    member = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member = await quiz.service.store.members.member_id(quiz.member("ann"))
     log = await quiz.service.store.learning.grade_log(member)
     assert [grade for _, grade, _, _ in log] == [Grade.GOOD]
 

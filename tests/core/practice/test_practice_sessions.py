@@ -88,7 +88,7 @@ async def grade_in_dm(quiz: QuizHarness, name: str, text: str) -> None:
 
 
 async def session_of(quiz: QuizHarness, name: str) -> PracticeSession | None:
-    member_id = await quiz.service.store.answers.member_id(quiz.member(name))
+    member_id = await quiz.service.store.members.member_id(quiz.member(name))
     return await quiz.service.practice.current(member_id)
 
 
@@ -122,7 +122,7 @@ async def test_a_whole_practice_session_walks_the_question_like_an_interview(
     confirmation = dm_cards(quiz, "alice")[-1]  # in the DM, through the outbox
     assert confirmation.title == "Practice graded: good"
     assert "comes back for you on" in confirmation.body
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     cards = await quiz.service.store.learning.member_cards(member_id)
     assert list(cards) == [session.question_id]  # the member's own card
     assert await quiz.service.store.reports.leaderboard(1, None) == []  # no channel points
@@ -148,7 +148,7 @@ async def test_the_grade_command_in_the_dm_grades_the_session(quiz: QuizHarness)
 
 
 async def test_the_policy_chooses_the_question(quiz: QuizHarness) -> None:
-    member_id = await quiz.service.store.answers.member_id(quiz.member("carol"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("carol"))
     now = quiz.clock.now()
     expected = await quiz.service.learning.choose_practice(member_id, now)
     await quiz.command("practice", by="carol")

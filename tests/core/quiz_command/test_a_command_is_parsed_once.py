@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.commands.grammar import Subcommand
 from bot.kernel.events import Command
 from bot.kernel.refs import ChannelRef
+from bot.quiz_command.grammar import Subcommand
 from tests.harness import QuizHarness
 
 

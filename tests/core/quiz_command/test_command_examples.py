@@ -9,16 +9,16 @@ from datetime import date, timedelta
 
 import pytest
 
-from bot.commands.grammar import Subcommand
-from bot.features import QUIZ_COMMANDS, find_subcommand, parse_command
+from bot.features import QUIZ_SUBCOMMANDS, find_subcommand, parse_command
 from bot.practice.commands import StartPractice
+from bot.quiz_command.grammar import Subcommand
 from questions.loader import load_catalog
 
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DAYS = (date(2026, 12, 2), date(2027, 2, 28), date(2031, 7, 15))
 
 
-@pytest.mark.parametrize("subcommand", QUIZ_COMMANDS, ids=lambda s: s.name)
+@pytest.mark.parametrize("subcommand", QUIZ_SUBCOMMANDS, ids=lambda s: s.name)
 @pytest.mark.parametrize("today", DAYS, ids=str)
 def test_every_example_parses_and_its_dates_are_ahead_within_a_year(
     subcommand: Subcommand, today: date

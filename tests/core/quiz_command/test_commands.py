@@ -15,7 +15,6 @@ from bot.channels.setting_requests import (
     SetSchedule,
     SetTopics,
 )
-from bot.commands.typed import CommandError, Help
 from bot.features import find_subcommand, parse_command
 from bot.kernel.errors import unknown_topic, unknown_topics
 from bot.kernel.events import Reply
@@ -23,6 +22,7 @@ from bot.kernel.models import FollowUpPolicy
 from bot.kernel.refs import MessageRef, ThreadRef
 from bot.kernel.scoring import Period
 from bot.kernel.topic_choice import EVERY_TOPIC
+from bot.quiz_command.typed import CommandError, Help
 from bot.rounds.commands import PostNow, ShowLeaderboard, ShowStats
 from tests.fakes import FakePlatform
 from tests.harness import QuizHarness

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.features import (
-    QUIZ_COMMANDS,
+    QUIZ_SUBCOMMANDS,
     direct_refusal,
     parse_invocation,
     works_in_direct,
@@ -32,11 +32,11 @@ MEMBERS_OWN = {
 
 
 def test_only_the_members_own_commands_work_in_direct_messages() -> None:
-    assert {c.name for c in QUIZ_COMMANDS if works_in_direct(c.name, ())} == MEMBERS_OWN
+    assert {c.name for c in QUIZ_SUBCOMMANDS if works_in_direct(c.name, ())} == MEMBERS_OWN
 
 
 def test_an_admin_use_never_works_in_direct_messages() -> None:
-    assert not any(c.in_direct for c in QUIZ_COMMANDS if c.admin)
+    assert not any(c.in_direct for c in QUIZ_SUBCOMMANDS if c.admin)
     assert works_in_direct("topics", ())
     assert not works_in_direct("topics", ("enable", "networking"))
     assert works_in_direct("no-such-command", ())  # help, with a note
@@ -63,7 +63,7 @@ async def test_help_in_direct_messages_lists_only_what_works_there(quiz: QuizHar
 
 async def test_help_in_a_channel_still_lists_everything(quiz: QuizHarness) -> None:
     text = (await quiz.command("help", by="alice")).card.plain_text()
-    assert set(re.findall(r"`/quiz ([a-z-]+)", text)) == {c.name for c in QUIZ_COMMANDS}
+    assert set(re.findall(r"`/quiz ([a-z-]+)", text)) == {c.name for c in QUIZ_SUBCOMMANDS}
 
 
 def test_an_admins_use_of_a_command_that_works_here_is_refused_as_that_use() -> None:

@@ -12,10 +12,10 @@ from datetime import date
 import pytest
 
 import bot
-from bot.commands.grammar import Subcommand
-from bot.commands.help import HELP
-from bot.commands.typed import CommandError, QuizCommand
-from bot.features import QUIZ_COMMANDS
+from bot.features import QUIZ_SUBCOMMANDS
+from bot.quiz_command.grammar import Subcommand
+from bot.quiz_command.help import HELP
+from bot.quiz_command.typed import CommandError, QuizCommand
 
 
 def sample_words(subcommand: Subcommand) -> Iterator[list[str]]:
@@ -33,7 +33,7 @@ def accepted(subcommand: Subcommand) -> object:
     return hints["command"]
 
 
-@pytest.mark.parametrize("subcommand", QUIZ_COMMANDS, ids=lambda s: s.name)
+@pytest.mark.parametrize("subcommand", QUIZ_SUBCOMMANDS, ids=lambda s: s.name)
 def test_what_the_builder_returns_is_what_the_handler_takes(subcommand: Subcommand) -> None:
     takes = accepted(subcommand)
     built = []
@@ -48,7 +48,7 @@ def test_what_the_builder_returns_is_what_the_handler_takes(subcommand: Subcomma
         assert isinstance(command, takes), f"/quiz {subcommand.name} built {command!r}"  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("subcommand", QUIZ_COMMANDS, ids=lambda s: s.name)
+@pytest.mark.parametrize("subcommand", QUIZ_SUBCOMMANDS, ids=lambda s: s.name)
 def test_every_handler_takes_typed_commands_only(subcommand: Subcommand) -> None:
     takes = accepted(subcommand)
     members = typing.get_args(takes) or (takes,)
@@ -70,10 +70,10 @@ def declared_subcommands() -> Iterator[tuple[str, Subcommand]]:
                     seen.add(id(value))
                     yield f"{found.name}.{attribute}", value
     if id(HELP) not in seen:
-        yield "bot.commands.help.HELP", HELP
+        yield "bot.quiz_command.help.HELP", HELP
 
 
 def test_every_declared_subcommand_is_in_the_registry() -> None:
     declared = list(declared_subcommands())
-    assert len(declared) >= len(QUIZ_COMMANDS)
-    assert [where for where, s in declared if s not in QUIZ_COMMANDS] == []
+    assert len(declared) >= len(QUIZ_SUBCOMMANDS)
+    assert [where for where, s in declared if s not in QUIZ_SUBCOMMANDS] == []

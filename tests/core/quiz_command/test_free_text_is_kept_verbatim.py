@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bank.commands import FlagRound, ReviewDecision
+from bot.bank.commands import FlagRound, ModerationDecision
 from bot.blind.commands import AnswerRound
-from bot.commands.grammar import Param, ParamKind, Subcommand
-from bot.commands.typed import CommandError
 from bot.features import parse_command
 from bot.kernel.events import split_command
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand
+from bot.quiz_command.typed import CommandError
 
 
 def parsed(typed: str) -> object:
@@ -20,7 +20,7 @@ def parsed(typed: str) -> object:
 
 def test_the_rest_after_the_parsed_words_is_kept_as_typed() -> None:
     typed = 'review   reject  s3  too close to "s1":\n\n    `x = a\\b`   (C:\\\\x)'
-    assert parsed(typed) == ReviewDecision(
+    assert parsed(typed) == ModerationDecision(
         "reject", "s3", 'too close to "s1":\n\n    `x = a\\b`   (C:\\\\x)'
     )
     assert parsed("answer  a  b\tc") == AnswerRound("a  b\tc")
@@ -31,7 +31,7 @@ def test_without_free_text_the_words_decide_as_before() -> None:
     assert parsed("answer") == AnswerRound("")
     with pytest.raises(CommandError, match="Say what is wrong"):
         parsed("flag   ")
-    assert parsed("review approve s1") == ReviewDecision("approve", "s1", "")
+    assert parsed("review approve s1") == ModerationDecision("approve", "s1", "")
 
 
 def test_a_raw_text_that_is_not_the_words_is_not_trusted() -> None:

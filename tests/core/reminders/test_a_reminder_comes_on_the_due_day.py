@@ -40,7 +40,7 @@ async def graded_missed(quiz: QuizHarness, member: str) -> date:
 async def fire_reminder(quiz: QuizHarness, member: str, day: date, at: time) -> None:
     slot = datetime.combine(day, at, tzinfo=BERLIN).astimezone(UTC)
     quiz.clock.set(slot)
-    member_id = await quiz.service.store.answers.member_id(quiz.member(member))
+    member_id = await quiz.service.store.members.member_id(quiz.member(member))
     await quiz.service.reminders.on_slot(member_id, slot)
     await quiz.service.settle()
 
@@ -52,7 +52,7 @@ async def test_the_reminder_comes_on_the_morning_the_review_is_due(
     quiz.clock.set(datetime(2026, 11, 30, 14, 0, tzinfo=BERLIN))  # Monday afternoon
     await quiz.command("remind 08:00", by="ann")  # the channel's timezone
     comes_back = await graded_missed(quiz, "ann")
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
 
     await fire_reminder(quiz, "ann", comes_back, time(8, 0))
 

@@ -36,7 +36,7 @@ async def make_review_due(quiz: QuizHarness, member: str) -> datetime:
     """Grade one question "missed" for the member; returns when it comes due."""
     await quiz.command("now")
     round_ = await quiz.round()
-    member_id = await quiz.service.store.answers.member_id(quiz.member(member))
+    member_id = await quiz.service.store.members.member_id(quiz.member(member))
     result = await quiz.service.learning.grade(
         member_id, round_.question_id, Grade.MISSED, quiz.clock.now()
     )
@@ -52,7 +52,7 @@ def slot_on(day: date, at: str = "08:30", tz: ZoneInfo = BERLIN) -> datetime:
 async def fire(quiz: QuizHarness, member: str, slot: datetime) -> None:
     """The reminder's slot fires at ``slot`` (the clock is set there) and the outbox runs."""
     quiz.clock.set(slot)
-    member_id = await quiz.service.store.answers.member_id(quiz.member(member))
+    member_id = await quiz.service.store.members.member_id(quiz.member(member))
     await quiz.service.reminders.on_slot(member_id, slot)
     await quiz.service.settle()
 
@@ -62,7 +62,7 @@ async def test_set_show_and_off(quiz: QuizHarness) -> None:
     set_ = await quiz.command("remind 8:30 europe/berlin", by="ann")
     assert set_.card.title == "Reminder set"
     assert "Every day at 08:30 (Europe/Berlin)" in set_.card.body
-    member_id = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("ann"))
     stored = await quiz.service.store.reminders.reminder(member_id)
     assert stored is not None
     assert (stored.local_time, stored.timezone, stored.direct.channel_id) == (
@@ -87,7 +87,7 @@ async def test_set_show_and_off(quiz: QuizHarness) -> None:
 async def test_without_a_timezone_the_channel_one_is_used(quiz: QuizHarness) -> None:
     await quiz.command("schedule weekdays 09:00 America/New_York")
     await quiz.command("remind 18:00", by="bob")
-    member_id = await quiz.service.store.answers.member_id(quiz.member("bob"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("bob"))
     stored = await quiz.service.store.reminders.reminder(member_id)
     assert stored is not None and stored.timezone == "America/New_York"
 
@@ -110,7 +110,7 @@ async def test_without_a_timezone_the_channel_one_is_used(quiz: QuizHarness) -> 
 async def test_bad_arguments_get_the_right_form(quiz: QuizHarness, args: str, problem: str) -> None:
     refused = await quiz.command(f"remind {args}", by="ann")
     assert refused.card.body == f"{problem}\n{FORM}"
-    member_id = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("ann"))
     assert await quiz.service.store.reminders.reminder(member_id) is None
 
 
@@ -138,7 +138,7 @@ async def test_the_reminder_comes_once_a_day_and_only_with_reviews_due(
     await fire(quiz, "ann", slot_on(first + timedelta(days=1)))
     assert len(reminders_to(platform, "ann")) == 2
     keys = [m.key for m in platform.messages if m.card.title == "Time to review"]
-    member_id = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("ann"))
     assert keys == [reminder_key(member_id, first), reminder_key(member_id, first + timedelta(1))]
 
 
@@ -210,7 +210,7 @@ async def test_two_processes_firing_the_same_slot_send_one_reminder(
     due = await make_review_due(quiz, "ann")
     slot = slot_on((due + timedelta(days=1)).astimezone(BERLIN).date())
     clock.set(slot)
-    member_id = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("ann"))
     async with running_service(db_path, [platform], clock, catalog) as other:
         await quiz.service.reminders.on_slot(member_id, slot)
         await other.reminders.on_slot(member_id, slot)
@@ -249,7 +249,7 @@ async def test_a_replica_that_missed_a_change_of_time_does_not_remind_at_the_old
     await quiz.command("remind 08:30 Europe/Berlin", by="ann")  # scheduled on this replica
     due = await make_review_due(quiz, "ann")
     day = (due + timedelta(days=1)).astimezone(BERLIN).date()
-    member_id = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("ann"))
     async with running_service(db_path, [platform], clock, catalog) as other:
         # the member moves it to 20:00 through the other replica; this one still has 08:30
         current = await other.reminders.reminder(member_id)

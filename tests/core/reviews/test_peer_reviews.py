@@ -58,7 +58,7 @@ def direct_to(quiz: QuizHarness, name: str) -> list[Card]:
 async def points(quiz: QuizHarness, name: str) -> int:
     channel = await quiz.service.engine.channel(quiz.channel)
     assert channel is not None
-    member_id = await quiz.service.store.answers.member_id(quiz.member(name))
+    member_id = await quiz.service.store.members.member_id(quiz.member(name))
     return (await quiz.service.store.reports.member_history(channel.id, member_id)).points
 
 
@@ -69,7 +69,7 @@ async def test_ticks_propose_the_grade_and_another_grade_keeps_them(quiz: QuizHa
 
     assert "3 of 5 key points: partly" in ticked.card.body
     grades = await quiz.service.store.learning.round_grades(round_id)
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
     assert grades[ann] is Grade.PARTLY
     await quiz.command("grade good", by="ann")
     assert (await quiz.service.store.learning.round_grades(round_id))[ann] is Grade.GOOD
@@ -148,7 +148,7 @@ async def test_reviews_come_after_the_reveal(quiz: QuizHarness) -> None:
 
 async def test_the_median_review_grades_a_member_who_did_not(quiz: QuizHarness) -> None:
     round_id = await revealed_round_with_answers(quiz)
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
 
     await quiz.command("rate #1 4", by="bob")
     await quiz.command("rate #1 2", by="carol")
@@ -301,7 +301,7 @@ async def test_a_bad_tick_in_the_form_keeps_the_grade_and_names_the_field(
     assert [p.field for p in refused.problems] == ["covered"]
     assert says in refused.card.body and "1 to 5" in refused.card.body
     grades = await quiz.service.store.learning.round_grades(round_id)
-    assert grades[await quiz.service.store.answers.member_id(quiz.member("ann"))] == Grade.NAILED
+    assert grades[await quiz.service.store.members.member_id(quiz.member("ann"))] == Grade.NAILED
 
 
 async def test_a_superscript_digit_in_a_form_is_a_word_not_a_number(quiz: QuizHarness) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.bank.catalog import workspace_of
-from bot.bank.review_cards import EDIT_ACTION
+from bot.bank.moderation_cards import EDIT_ACTION
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.core.bank.test_suggestions import press, submit

@@ -40,7 +40,7 @@ async def press(quiz: QuizHarness, by: str, action: str, value: str) -> Response
 
 
 async def member_cards(quiz: QuizHarness, name: str) -> dict[int, object]:
-    member_id = await quiz.service.store.answers.member_id(quiz.member(name))
+    member_id = await quiz.service.store.members.member_id(quiz.member(name))
     return dict(await quiz.service.store.learning.member_cards(member_id))
 
 
@@ -96,7 +96,7 @@ async def test_a_second_grade_replaces_the_first_and_the_log_keeps_both(
     assert changed.card.title == "Question #1: grade changed from missed to good"
     round_ = await quiz.round()
     learning = quiz.service.store.learning
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     assert await learning.round_grades(round_.id) == {member_id: Grade.GOOD}
     log = await learning.grade_log(member_id)
     assert [(g, replaced) for _, g, _, replaced in log] == [
@@ -131,7 +131,7 @@ async def test_member_card_follows_fsrs_over_two_rounds_of_the_same_question(
     await quiz.react("alice", "💡")
     second = quiz.clock.now() + timedelta(seconds=1)
     await quiz.command("grade nailed", by="alice")
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     card = (await quiz.service.store.learning.member_cards(member_id))[round_.question_id]
     expected, _ = FSRS.review_card(Card(card_id=1, due=first), Rating.Again, first)
     expected, _ = FSRS.review_card(expected, Rating.Easy, second)
@@ -191,7 +191,7 @@ async def test_grade_buttons_on_the_outline_grade_that_round(
     response = await press(quiz, "dana", "grade_nailed", str(round_.id))
     assert response is not None and not response.public
     assert response.card.title == "Question #1 graded: nailed"
-    member_id = await quiz.service.store.answers.member_id(quiz.member("dana"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("dana"))
     assert await quiz.service.store.learning.round_grades(round_.id) == {member_id: Grade.NAILED}
 
 
@@ -256,7 +256,7 @@ async def test_goal_set_shown_and_cleared(quiz: QuizHarness) -> None:
     set_ = await quiz.command("goal 2027-01-15", by="alice")
     assert set_.card.title == "Goal: Fri 15 Jan 2027"
     assert "46 days away" in set_.card.body
-    member_id = await quiz.service.store.answers.member_id(quiz.member("alice"))
+    member_id = await quiz.service.store.members.member_id(quiz.member("alice"))
     target = await quiz.service.learning.target(member_id, quiz.clock.now())
     assert target == datetime(2027, 1, 15, tzinfo=UTC)
     assert (await quiz.command("goal off", by="alice")).card.title == "No goal set"

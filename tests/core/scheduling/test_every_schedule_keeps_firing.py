@@ -66,7 +66,7 @@ async def test_each_schedule_fires_every_time_in_one_process(
 
     await time.run_until(start.replace(hour=9, minute=1))  # the first question
     round_ = await quiz.round()
-    ann = await quiz.service.store.answers.member_id(quiz.member("ann"))
+    ann = await quiz.service.store.members.member_id(quiz.member("ann"))
     await quiz.service.learning.grade(ann, round_.question_id, Grade.MISSED, clock.now())
 
     await time.run_until(start + timedelta(days=DAYS))

@@ -1,4 +1,4 @@
-"""The notices' switches on a member's page, one per channel they answer in (``/quiz
+"""The notices on a member's page, with a button, one per channel they answer in (``/quiz
 notify`` is a command of the channel: its button names the channel, ``@<id> notify on``)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class MemberChannels(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class NoticeSwitch:
+class NoticesOnPage:
     notices: NoticeStore
     data: MemberChannels
     channels: ChannelStore

@@ -16,9 +16,9 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.commands.grammar import Subcommand
-from bot.commands.help import HELP
-from bot.commands.typed import CommandError, Help, QuizCommand
+from bot.quiz_command.grammar import Subcommand
+from bot.quiz_command.help import HELP
+from bot.quiz_command.typed import CommandError, Help, QuizCommand
 
 
 @dataclass(frozen=True, slots=True)

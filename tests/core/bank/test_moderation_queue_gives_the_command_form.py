@@ -1,4 +1,4 @@
-"""The review queue's footer gives the text form exactly as `/quiz review`'s help does."""
+"""The moderation queue's footer gives the text form exactly as `/quiz review`'s help does."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def decision_form() -> str:
     return f"/quiz review {given}"
 
 
-async def test_the_review_queue_footer_gives_the_registry_form(quiz: QuizHarness) -> None:
+async def test_the_moderation_queue_footer_gives_the_registry_form(quiz: QuizHarness) -> None:
     await quiz.command("now")
     await quiz.command("flag the outline is wrong", by="bob")
 

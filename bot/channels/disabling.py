@@ -17,8 +17,8 @@ from bot.outbox.store import OutboxStore
 log = logging.getLogger(__name__)
 
 
-class ChannelSwitch:
-    """Disables and enables quiz channels (the core's ``WorkspaceSwitch``)."""
+class ChannelDisabling:
+    """Disables and enables quiz channels (the core's ``WorkspaceInstalls``)."""
 
     def __init__(
         self,

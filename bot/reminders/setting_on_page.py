@@ -1,4 +1,5 @@
-"""The daily reminder's switch on a member's page (``/quiz remind``)."""
+"""The daily reminder on a member's page, with the button that turns it on or off
+(``/quiz remind``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ DEFAULT_REMINDER_TIME = "09:00"
 
 
 @dataclass(frozen=True, slots=True)
-class ReminderSwitch:
+class ReminderOnPage:
     """The daily review reminder: on at a default time with one press, or off."""
 
     reminders: ReminderStore

@@ -6,10 +6,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from bot.commands.context import CommandContext
-from bot.commands.grammar import Subcommand
-from bot.commands.typed import Help
 from bot.kernel.render import Card, CardKind, Response
+from bot.quiz_command.context import CommandContext
+from bot.quiz_command.grammar import Subcommand
+from bot.quiz_command.typed import Help
 
 SUGGESTED = 2  # an unknown subcommand's card names at most this many it may have meant
 

@@ -9,10 +9,6 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
-from bot.commands.context import NO_QUIZ_YET, CommandContext
-from bot.commands.grammar import Subcommand
-from bot.commands.registry import CommandRegistry, Invocation
-from bot.commands.typed import Help, QuizCommand
 from bot.kernel.cards import info
 from bot.kernel.errors import BadArgument
 from bot.kernel.events import Command
@@ -21,6 +17,10 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import CommandPaths, Platform
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Response
+from bot.quiz_command.context import NO_QUIZ_YET, CommandContext
+from bot.quiz_command.grammar import Subcommand
+from bot.quiz_command.registry import CommandRegistry, Invocation
+from bot.quiz_command.typed import Help, QuizCommand
 
 log = logging.getLogger(__name__)
 BoundHandler = Callable[[CommandContext, QuizCommand], Awaitable[Response | None]]

@@ -1,4 +1,4 @@
-"""Time away's switch on a member's page (``/quiz away``)."""
+"""Time away on a member's page, with the button that ends it (``/quiz away``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.kernel.render import Button, Field
 
 
 @dataclass(frozen=True, slots=True)
-class AwaySwitch:
+class AwayOnPage:
     """Back now with one press; going away needs a date, which the field says how to give."""
 
     away: AwayStore

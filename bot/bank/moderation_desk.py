@@ -1,4 +1,4 @@
-"""Suggestions, their review, and errata: what ``/quiz suggest``, ``/quiz review`` and
+"""Suggestions, their moderation, and errata: what ``/quiz suggest``, ``/quiz review`` and
 ``/quiz flag``, their buttons and their forms do.
 
 An approved suggestion joins the workspace's own pack (stored in the database) and the
@@ -22,12 +22,12 @@ from bot.bank._question_form import (
 )
 from bot.bank._where_asked import where_asked
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
-from bot.bank.review_cards import (
+from bot.bank.moderation_cards import (
     APPROVE_ACTION,
     EDIT_ACTION,
     REJECT_ACTION,
+    moderation_queue_card,
     refused_form,
-    review_card,
     suggestion_card,
 )
 from bot.bank.store import (
@@ -78,8 +78,8 @@ class LatestRounds(Protocol):
     async def latest_round(self, channel_id: int) -> Round | None: ...
 
 
-class ReviewDesk:
-    """Suggestions, flags and their review, for members and admins."""
+class ModerationDesk:
+    """Suggestions, flags and their moderation, for members and admins."""
 
     def __init__(
         self,
@@ -145,7 +145,7 @@ class ReviewDesk:
         space = workspace_of(channel)
         suggestions = await self._bank.pending_suggestions(space)
         flags = await self._bank.flags(space)
-        return Response(review_card(suggestions, flags))
+        return Response(moderation_queue_card(suggestions, flags))
 
     async def decide(
         self,
@@ -263,7 +263,7 @@ class ReviewDesk:
         )
 
     async def _waiting(self, submit: FormSubmit) -> list[int]:
-        """The ids of the submitting member's suggestions waiting for review."""
+        """The ids of the submitting member's suggestions waiting for moderation."""
         return [
             s.id
             for s in await self._bank.pending_suggestions(workspace_of(submit.channel))

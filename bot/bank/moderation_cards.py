@@ -1,4 +1,4 @@
-"""Cards of the review queue: pending suggestions and errata flags, with their buttons."""
+"""Cards of the moderation queue: pending suggestions and errata flags, with their buttons."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ from bot.bank.store import Flag, Suggestion
 from bot.kernel.render import Button, Card, CardKind
 from questions.pack import Question
 
+# The buttons' actions keep the word "review": they are in the buttons of messages already
+# posted, which must keep working.
 APPROVE_ACTION = "review_approve"
 EDIT_ACTION = "review_edit"
 REJECT_ACTION = "review_reject"
-REVIEW_ACTIONS = (APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION)
+MODERATION_ACTIONS = (APPROVE_ACTION, EDIT_ACTION, REJECT_ACTION)
 ITEMS_SHOWN = 5  # per kind: buttons stay within one message's limits (Discord: 25)
 OUTLINE_PREVIEW = 500
-# `/quiz review` with its action given: the registry's form of the command (a test holds
-# them together; the registry imports this module's callers, so it cannot be read here).
+# `/quiz review` (the moderation queue) with its action given: the registry's form of the
+# command (a test holds them together; the registry imports this module's callers, so it
+# cannot be read here).
 DECISION_FORM = "/quiz review approve|reject|edit ITEM [REASON...]"
 
 
@@ -45,7 +48,7 @@ def suggestion_buttons(item: str) -> tuple[Button, ...]:
     )
 
 
-def review_card(suggestions: Sequence[Suggestion], flags: Sequence[Flag]) -> Card:
+def moderation_queue_card(suggestions: Sequence[Suggestion], flags: Sequence[Flag]) -> Card:
     if not suggestions and not flags:
         return Card(
             title="Review queue",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from bot.bank.catalog import workspace_of
-from bot.bank.review_cards import EDIT_ACTION
+from bot.bank.moderation_cards import EDIT_ACTION
 from bot.bank.suggestion_forms import MAX_PENDING_SUGGESTIONS
 from bot.kernel.refs import ChannelRef
 from tests.core.bank.test_suggestions import GOOD, press, submit, suggest

@@ -21,15 +21,15 @@ from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bot.commands.typed import CommandError
 from bot.kernel.durations import parse_minutes
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
+from bot.quiz_command.typed import CommandError
 
 if TYPE_CHECKING:
-    from bot.commands.context import CommandContext
-    from bot.commands.typed import QuizCommand
     from bot.kernel.render import Response
+    from bot.quiz_command.context import CommandContext
+    from bot.quiz_command.typed import QuizCommand
 
 C = TypeVar("C")
 Value = str | bool | float | int | tuple[str, ...]

@@ -1,6 +1,6 @@
 """The ``/quiz`` slash command group, derived from the core's command registry.
 
-Each subcommand of :data:`bot.features.QUIZ_COMMANDS` becomes a Discord
+Each subcommand of :data:`bot.features.QUIZ_SUBCOMMANDS` becomes a Discord
 subcommand with typed options: a flag is a boolean, a choice a fixed list, a free
 value a string with autocomplete where the registry suggests values. An invocation
 turns its options back into the words of the core grammar
@@ -30,8 +30,8 @@ from typing import Any, Literal, cast
 import discord
 from discord import app_commands
 
-from bot.commands.grammar import Param, ParamKind, Subcommand, Suggest
-from bot.features import FAMILIES, FAMILY_OF, QUIZ_COMMANDS
+from bot.features import FAMILIES, FAMILY_OF, QUIZ_SUBCOMMANDS
+from bot.quiz_command.grammar import Param, ParamKind, Subcommand, Suggest
 
 CommandDispatch = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 TopicSource = Callable[[], Sequence[str]]
@@ -102,7 +102,7 @@ def discord_command_of(subcommand: Subcommand) -> str:
 
 
 # how each subcommand is run on Discord, for the help it shows: "/quiz round grade"
-COMMAND_PATHS = {c.name: "/" + " ".join(discord_path(c)) for c in QUIZ_COMMANDS}
+COMMAND_PATHS = {c.name: "/" + " ".join(discord_path(c)) for c in QUIZ_SUBCOMMANDS}
 
 
 def command_at(
@@ -134,7 +134,7 @@ class QuizGroup(app_commands.Group):
         self._dispatch = dispatch
         self._topics = topics
         families: dict[str, app_commands.Group] = {}
-        for subcommand in QUIZ_COMMANDS:
+        for subcommand in QUIZ_SUBCOMMANDS:
             path = discord_path(subcommand)
             if path[0] != name:
                 continue
