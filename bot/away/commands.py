@@ -13,6 +13,7 @@ from datetime import date
 from bot.away.cards import away_card, back_card
 from bot.away.periods import is_away
 from bot.away.store import AwayStore
+from bot.feature import Listed
 from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument
 from bot.kernel.local_dates import (
@@ -137,3 +138,8 @@ AWAY = Subcommand(
     needs_channel=False,
     in_direct=True,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(130, AWAY),)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.away.commands import AWAY, AwayCommands
+from bot.away.commands import SUBCOMMANDS, AwayCommands
 from bot.away.setting_on_page import AwayOnPage
 from bot.away.store import AwayStore
-from bot.feature import ErasedTable, Feature, Listed, OnPage, Parts
+from bot.feature import ErasedTable, Feature, OnPage, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
@@ -39,7 +39,7 @@ def build(deps: AwayDeps) -> Parts:
 
 FEATURE: Feature[AwayDeps] = Feature(
     "away",
-    subcommands=(Listed(130, AWAY),),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("away",),
     member_tables=(ErasedTable("away_periods", "by workspace and platform member id"),),

@@ -10,6 +10,7 @@ from bot.bank._cards import packs_card
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
 from bot.bank.moderation_desk import ModerationDesk
 from bot.bank.suggestion_forms import no_quiz_to_suggest_to, suggest_form
+from bot.feature import Listed
 from bot.kernel.cards import info
 from bot.kernel.render import Response
 from bot.quiz_command.context import CommandContext
@@ -175,4 +176,14 @@ MODERATION = Subcommand(
     ),
     handler=BankCommands.moderate,
     admin=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(190, PACKS),
+    Listed(200, SUGGEST),
+    Listed(210, FLAG),
+    Listed(290, MODERATION),
 )

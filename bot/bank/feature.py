@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
-from bot.bank.commands import FLAG, MODERATION, PACKS, SUGGEST, BankCommands
+from bot.bank.commands import SUBCOMMANDS, BankCommands
 from bot.bank.moderation_cards import MODERATION_ACTIONS
 from bot.bank.moderation_desk import ModerationDesk
 from bot.bank.store import BankStore, StoredQuestion
 from bot.bank.suggestion_forms import opens_form
-from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, KeptTable, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, KeptTable, Parts
 from bot.kernel.followed import Followed
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from questions.catalog import Catalog
@@ -60,12 +60,7 @@ def build(deps: BankDeps) -> Parts:
 
 FEATURE: Feature[BankDeps] = Feature(
     "bank",
-    subcommands=(
-        Listed(190, PACKS),
-        Listed(200, SUGGEST),
-        Listed(210, FLAG),
-        Listed(290, MODERATION),
-    ),
+    subcommands=SUBCOMMANDS,
     opens_form=opens_form,
     build=build,
     aggregates=("bank",),

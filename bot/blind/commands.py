@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.blind.answers import BlindAnswers
+from bot.feature import Listed
 from bot.kernel.render import Response
 from bot.quiz_command.context import CommandContext
 from bot.quiz_command.grammar import Param, ParamKind, Subcommand
@@ -48,3 +49,8 @@ ANSWER = Subcommand(
     build=lambda a: AnswerRound(text=str(a.get("text", ""))),
     handler=BlindCommands.answer,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(90, ANSWER),)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.blind.answers import ANSWER_FORM, BlindAnswers, opens_form
-from bot.blind.commands import ANSWER, BlindCommands
+from bot.blind.commands import SUBCOMMANDS, BlindCommands
 from bot.blind.performer import BlindAnswerPosts
-from bot.feature import ButtonRoute, Feature, FormRoute, Listed, Parts
+from bot.feature import ButtonRoute, Feature, FormRoute, Parts
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import ButtonPress, FormSubmit
 from bot.kernel.platform import Platform
@@ -49,7 +49,7 @@ def build(deps: BlindDeps) -> Parts:
 
 FEATURE: Feature[BlindDeps] = Feature(
     "blind",
-    subcommands=(Listed(90, ANSWER),),
+    subcommands=SUBCOMMANDS,
     opens_form=opens_form,
     build=build,
 )

@@ -40,6 +40,7 @@ from bot.channels.setting_rules import (
     refuse_the_vote_emoji,
 )
 from bot.channels.topics import SetNewTopics, new_topics_note, topics_changed_note
+from bot.feature import Listed
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
@@ -325,4 +326,14 @@ CONFIG = Subcommand(
     settings=CHANNEL_SETTINGS,
     build=lambda a: ShowSettings(setting=None if SETTING_NAME not in a else str(a[SETTING_NAME])),
     handler=ChannelCommands.configure,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(170, TOPICS),
+    Listed(260, PAUSE),
+    Listed(270, RESUME),
+    Listed(300, CONFIG),
 )

@@ -7,10 +7,10 @@ from typing import Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
 from bot.blind.answers import BlindAnswers
-from bot.channels.commands import CONFIG, PAUSE, RESUME, TOPICS, ChannelCommands
+from bot.channels import schedule_subcommand
+from bot.channels.commands import SUBCOMMANDS, ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
-from bot.channels.schedule_subcommand import SCHEDULE
-from bot.feature import Feature, Listed, Parts
+from bot.feature import Feature, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
@@ -54,12 +54,6 @@ def build(deps: ChannelsDeps) -> Parts:
 
 FEATURE: Feature[ChannelsDeps] = Feature(
     "channels",
-    subcommands=(
-        Listed(170, TOPICS),
-        Listed(180, SCHEDULE),
-        Listed(260, PAUSE),
-        Listed(270, RESUME),
-        Listed(300, CONFIG),
-    ),
+    subcommands=(*SUBCOMMANDS, *schedule_subcommand.SUBCOMMANDS),
     build=build,
 )

@@ -8,6 +8,7 @@ from bot.channels.setting_requests import (
     ShowSchedule,
     SkipDays,
 )
+from bot.feature import Listed
 from bot.kernel.local_dates import (
     RANGE_FORM,
     looks_like_days,
@@ -101,3 +102,7 @@ SCHEDULE = Subcommand(
     build=schedule_command,
     handler=ChannelCommands.schedule,
 )
+
+
+# where help lists it among every feature's subcommands (the channels' others: .commands)
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(180, SCHEDULE),)

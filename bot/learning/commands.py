@@ -13,6 +13,7 @@ from bot.away.periods import is_away
 from bot.away.store import AwayStore
 from bot.away.streaks import member_streak, unscheduled_answers
 from bot.bank.catalog import workspace_of
+from bot.feature import Listed
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import BadArgument, Refused
@@ -288,4 +289,13 @@ GOAL = Subcommand(
     handler=LearningCommands.goal,
     needs_channel=False,
     in_direct=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(20, ME),
+    Listed(30, GRADE),
+    Listed(60, GOAL),
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.away.store import AwayStore
-from bot.feature import ErasedTable, Feature, Listed, Parts
+from bot.feature import ErasedTable, Feature, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
 from bot.kernel.own_views import MeSectionSource, Ranked
-from bot.learning.commands import GOAL, GRADE, ME, LearningCommands
+from bot.learning.commands import SUBCOMMANDS, LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
@@ -64,11 +64,7 @@ def build(deps: LearningDeps) -> Parts:
 
 FEATURE: Feature[LearningDeps] = Feature(
     "learning",
-    subcommands=(
-        Listed(20, ME),
-        Listed(30, GRADE),
-        Listed(60, GOAL),
-    ),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("learning",),
     member_tables=(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.feature import Listed
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
@@ -139,4 +140,12 @@ FORGET = Subcommand(
     handler=MemberDataCommands.forget,
     needs_channel=False,
     in_direct=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(110, EXPORT),
+    Listed(120, FORGET),
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ErasedTable, Feature, KeptTable, Listed, Parts
+from bot.feature import ErasedTable, Feature, KeptTable, Parts
 from bot.kernel.clock import Clock
-from bot.member_data.commands import EXPORT, FORGET, MemberDataCommands
+from bot.member_data.commands import SUBCOMMANDS, MemberDataCommands
 from bot.member_data.service import MemberDataService
 
 
@@ -23,10 +23,7 @@ def build(deps: MemberDataDeps) -> Parts:
 
 FEATURE: Feature[MemberDataDeps] = Feature(
     "member_data",
-    subcommands=(
-        Listed(110, EXPORT),
-        Listed(120, FORGET),
-    ),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("member_data",),
     # the core's own tables (members, the outbox, inbound event ids) belong to no feature:

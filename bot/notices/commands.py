@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.feature import Listed
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.members import MemberIds
@@ -71,3 +72,8 @@ NOTIFY = Subcommand(
     build=notify_command,
     handler=NoticeCommands.notify,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(140, NOTIFY),)

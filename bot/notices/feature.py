@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ErasedTable, Feature, Listed, OnPage, Parts
+from bot.feature import ErasedTable, Feature, OnPage, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore
-from bot.notices.commands import NOTIFY, NoticeCommands
+from bot.notices.commands import SUBCOMMANDS, NoticeCommands
 from bot.notices.performers import NoticePerformers
 from bot.notices.setting_on_page import MemberChannels, NoticesOnPage
 from bot.notices.store import NoticeStore
@@ -47,7 +47,7 @@ def build(deps: NoticesDeps) -> Parts:
 
 FEATURE: Feature[NoticesDeps] = Feature(
     "notices",
-    subcommands=(Listed(140, NOTIFY),),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("notices",),
     member_tables=(ErasedTable("notice_members", "the channels they asked to be told of"),),

@@ -9,6 +9,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.channels.editor import ChannelSettingsEditor
+from bot.feature import Listed
 from bot.kernel.cards import info, info_fields, plural
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
@@ -407,3 +408,8 @@ PAIR = Subcommand(
     build=pair_command,
     handler=PairCommands.pair,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(150, PAIR),)

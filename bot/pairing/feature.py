@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, Listed, OnMe, Parts
+from bot.feature import ChannelSchedule, ErasedTable, Feature, KeptTable, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.followed import Followed
 from bot.kernel.members import MemberIds
@@ -14,7 +14,7 @@ from bot.kernel.models import ActionKind, ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges
 from bot.learning.service import LearningService
 from bot.outbox.performers import StepPerformer
-from bot.pairing.commands import PAIR, PairCommands, QuestionLookup
+from bot.pairing.commands import SUBCOMMANDS, PairCommands, QuestionLookup
 from bot.pairing.me_section import MockInterviewsSection
 from bot.pairing.schedule import StoredPairing
 from bot.pairing.store import PairStore
@@ -97,7 +97,7 @@ def build(deps: PairingDeps) -> Parts:
 
 FEATURE: Feature[PairingDeps] = Feature(
     "pairing",
-    subcommands=(Listed(150, PAIR),),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("pairs",),
     member_tables=(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.feature import Listed
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.render import Response
@@ -158,4 +159,12 @@ HINT = Subcommand(
     handler=PracticeCommands.hint,
     needs_channel=False,
     in_direct=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(70, PRACTICE),
+    Listed(80, HINT),
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, ErasedTable, Feature, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, Parts
 from bot.kernel.models import ActionKind
 from bot.outbox.performers import StepPerformer
-from bot.practice.commands import HINT, PRACTICE, PracticeCommands
+from bot.practice.commands import SUBCOMMANDS, PracticeCommands
 from bot.practice.sessions import PracticeSessions, is_practice_button
 
 
@@ -28,10 +28,7 @@ def build(deps: PracticeDeps) -> Parts:
 
 FEATURE: Feature[PracticeDeps] = Feature(
     "practice",
-    subcommands=(
-        Listed(70, PRACTICE),
-        Listed(80, HINT),
-    ),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("practice",),
     member_tables=(ErasedTable("practice_sessions"),),

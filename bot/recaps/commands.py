@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.channels.editor import ChannelSettingsEditor
+from bot.feature import Listed
 from bot.kernel.cards import info_fields
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
@@ -106,3 +107,8 @@ RECAP = Subcommand(
     build=recap_command,
     handler=RecapCommands.recap,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(280, RECAP),)

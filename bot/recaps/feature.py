@@ -6,10 +6,10 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import ChannelSchedule, Feature, Listed, OnMe, Parts
+from bot.feature import ChannelSchedule, Feature, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.recaps.commands import RECAP, RecapCommands
+from bot.recaps.commands import SUBCOMMANDS, RecapCommands
 from bot.recaps.me_section import ActivitySection
 from bot.recaps.performer import RecapPost
 from bot.recaps.store import RecapStore
@@ -49,7 +49,7 @@ def build(deps: RecapsDeps) -> Parts:
 
 FEATURE: Feature[RecapsDeps] = Feature(
     "recaps",
-    subcommands=(Listed(280, RECAP),),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("recaps",),
 )

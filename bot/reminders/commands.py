@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.feature import Listed
 from bot.kernel.cards import info
 from bot.kernel.errors import Refused
 from bot.kernel.members import MemberIds
@@ -147,3 +148,8 @@ REMIND = Subcommand(
     needs_channel=False,
     in_direct=True,
 )
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (Listed(100, REMIND),)

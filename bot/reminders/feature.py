@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
-from bot.feature import ErasedTable, Feature, Listed, OnPage, OwnSchedule, Parts
+from bot.feature import ErasedTable, Feature, OnPage, OwnSchedule, Parts
 from bot.kernel.config import QuizConfig
 from bot.kernel.followed import Followed
 from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings
 from bot.kernel.stores import ChangeKind, ChannelChanges
-from bot.reminders.commands import REMIND, ReminderCommands
+from bot.reminders.commands import SUBCOMMANDS, ReminderCommands
 from bot.reminders.daily import DailyReminders
 from bot.reminders.setting_on_page import ReminderOnPage
 from bot.reminders.store import ReminderStore
@@ -65,7 +65,7 @@ def build(deps: RemindersDeps) -> Parts:
 
 FEATURE: Feature[RemindersDeps] = Feature(
     "reminders",
-    subcommands=(Listed(100, REMIND),),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("reminders",),
     member_tables=(ErasedTable("reminders"),),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.feature import Listed
 from bot.kernel.render import Response
 from bot.quiz_command.context import CommandContext
 from bot.quiz_command.grammar import Arguments, Param, ParamKind, Subcommand
@@ -210,4 +211,13 @@ BEST = Subcommand(
     build=lambda a: MarkBest(answer_number(str(a["answer"]))),
     handler=ReviewCommands.best,
     admin=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(40, COVERED),
+    Listed(50, RATE),
+    Listed(240, BEST),
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, Listed, OnMe, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, OnMe, Parts
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
-from bot.reviews.commands import BEST, COVERED, RATE, ReviewCommands
+from bot.reviews.commands import SUBCOMMANDS, ReviewCommands
 from bot.reviews.forms import PEER_FORMS, opens_form
 from bot.reviews.me_section import CalibrationSection
 from bot.reviews.peer import PeerReviews
@@ -53,11 +53,7 @@ def build(deps: ReviewsDeps) -> Parts:
 
 FEATURE: Feature[ReviewsDeps] = Feature(
     "reviews",
-    subcommands=(
-        Listed(40, COVERED),
-        Listed(50, RATE),
-        Listed(240, BEST),
-    ),
+    subcommands=SUBCOMMANDS,
     opens_form=opens_form,
     build=build,
     aggregates=("reviews",),

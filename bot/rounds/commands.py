@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.bank.catalog import WorkspaceCatalog, workspace_of
+from bot.feature import Listed
 from bot.kernel.cards import info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused, unknown_topic
@@ -241,4 +242,15 @@ SKIP = Subcommand(
     build=lambda _: SkipRound(),
     handler=RoundCommands.skip_round,
     admin=True,
+)
+
+
+# this feature's /quiz subcommands, and where help lists each (lower first, across every
+# feature): a new subcommand is its value above, its handler's method and a line here
+SUBCOMMANDS: tuple[Listed, ...] = (
+    Listed(10, LEADERBOARD),
+    Listed(160, STATS),
+    Listed(220, NOW),
+    Listed(230, REVEAL),
+    Listed(250, SKIP),
 )

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.bank.catalog import WorkspaceCatalog
-from bot.feature import ButtonRoute, ErasedTable, Feature, KeptTable, Listed, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, KeptTable, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.events import ButtonPress
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.outbox.worker import OutboxWorker
 from bot.rounds.buttons import RoundButtons
-from bot.rounds.commands import LEADERBOARD, NOW, REVEAL, SKIP, STATS, RoundCommands
+from bot.rounds.commands import SUBCOMMANDS, RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.rounds.performers import BeforeOutline, RoundPerformers
 from bot.rounds.stats_sources import ReadinessView, RoundGrader, WeakestTopics
@@ -85,13 +85,7 @@ def build(deps: RoundsDeps) -> Parts:
 
 FEATURE: Feature[RoundsDeps] = Feature(
     "rounds",
-    subcommands=(
-        Listed(10, LEADERBOARD),
-        Listed(160, STATS),
-        Listed(220, NOW),
-        Listed(230, REVEAL),
-        Listed(250, SKIP),
-    ),
+    subcommands=SUBCOMMANDS,
     build=build,
     aggregates=("rounds", "answers", "reports"),
     member_tables=(
