@@ -23,6 +23,7 @@ from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
+from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.own_views import MeSectionSource, Ranked, SettingOnPage
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
@@ -62,6 +63,8 @@ class Core:
     platforms: Mapping[str, Platform]
     outbox: OutboxWorker
     engine: QuizEngine
+    # the outbox queue a feature hands its own actions to (the engine offers it)
+    outbox_queue: OutboxQueue
     # the round engine's two services other features use, offered on their own
     question_for: Callable[[ChannelRef, int], Question | None]
     retime_open_round: Callable[[ChannelSettings], Awaitable[None]]
@@ -177,6 +180,7 @@ def build_core(
         platforms=platforms,
         outbox=outbox,
         engine=engine,
+        outbox_queue=engine,
         question_for=engine.question_for,
         retime_open_round=engine.retime_open_round,
         learning=learning,
