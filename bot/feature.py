@@ -17,7 +17,8 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.platform import Platform
 from bot.kernel.render import Response
 from bot.outbox.performers import Performer
-from bot.scheduling.scheduler import Planned, QuizScheduler, SlotHandler, SlotPlan
+from bot.scheduling.scheduler import QuizScheduler, SlotHandler
+from bot.scheduling.slot_plans import Planned, SlotPlan
 
 OpensForm = Callable[[Command | ButtonPress], bool]
 OnButton = Callable[[ButtonPress, Platform], Awaitable[Response | None]]

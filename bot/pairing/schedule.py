@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 from bot.scheduling.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_schedule
-from bot.scheduling.scheduler import SlotPlan, channel_plan
+from bot.scheduling.slot_plans import SlotPlan, channel_plan
 
 DEFAULT_PAIRING = "mon 10:00"
 _CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")

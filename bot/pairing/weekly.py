@@ -44,8 +44,8 @@ from bot.pairing.schedule import (
 )
 from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import SlotPlan
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
+from bot.scheduling.slot_plans import SlotPlan
 from questions.pack import Question
 
 log = logging.getLogger(__name__)

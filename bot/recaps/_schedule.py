@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 from bot.scheduling.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_schedule
-from bot.scheduling.scheduler import SlotPlan, channel_plan
+from bot.scheduling.slot_plans import SlotPlan, channel_plan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"

@@ -38,10 +38,10 @@ from bot.recaps.recap import (
 )
 from bot.recaps.store import RecapRecord, RecapStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import SlotPlan
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
+from bot.scheduling.slot_plans import SlotPlan
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned

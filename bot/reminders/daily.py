@@ -32,8 +32,9 @@ from bot.kernel.render import Card
 from bot.learning.store import LearningStore
 from bot.reminders.store import Reminder, ReminderStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import Planned, QuizScheduler, SlotPlan, slot_plan
+from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slot_arithmetic import missed_slot, next_slot, previous_slot
+from bot.scheduling.slot_plans import Planned, SlotPlan, slot_plan
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,9 @@ from typing import Protocol, runtime_checkable
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import Planned, SlotHandler, SlotPlan, plan_for
+from bot.scheduling.scheduler import SlotHandler
 from bot.scheduling.slot_arithmetic import next_slot
+from bot.scheduling.slot_plans import Planned, SlotPlan, plan_for
 
 # What is called at each moment something falls due, before it is done (the console
 # prints the time there).

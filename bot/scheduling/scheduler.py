@@ -30,18 +30,18 @@ import heapq
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.scheduling.schedule_spec import ScheduleError, ScheduleSpec, parse_schedule, parse_timezone
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.slot_arithmetic import next_slot, previous_slot
+from bot.scheduling.slot_plans import GroupKey, SlotPlan, plan_for
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,6 @@ FIRE_CONCURRENCY = 4
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
 
 
-GroupKey = tuple[str, str]  # (normalized schedule, timezone key)
 GroupFire = Callable[[GroupKey], Coroutine[Any, Any, None]]
 
 
@@ -96,65 +95,6 @@ class GroupJob:
     next_run_time: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class SlotPlan:
-    """When slots fire: a schedule in a timezone, and how late a slot may still be handled.
-
-    One object for everything with the same schedule, zone and grace window (see
-    :func:`slot_plan`): the channel (or member) it is for is kept beside it, so the recaps'
-    and pairings' plans of 10,000 channels are a few hundred objects, not 20,000."""
-
-    spec: ScheduleSpec
-    tz: ZoneInfo
-    grace: timedelta
-    group: GroupKey = field(init=False)  # (normalized schedule, timezone key)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "group", (self.spec.text, self.tz.key))
-
-
-# What fires, and for whom: the id a slot is handed with (a channel's, or a member's for
-# reminders) beside its plan.
-Planned = tuple[int, SlotPlan]
-
-
-def plan_for(channel: ChannelSettings) -> SlotPlan | None:
-    """The channel's plan, or None when it should not fire (paused, disabled, no schedule).
-
-    Raises ScheduleError for a schedule or timezone that does not parse.
-    """
-    if not channel.is_scheduled() or channel.schedule is None:
-        return None
-    return channel_plan(channel, channel.schedule)
-
-
-def channel_plan(channel: ChannelSettings, schedule: str) -> SlotPlan:
-    """``schedule`` in the channel's timezone, with the channel's grace window."""
-    return slot_plan(schedule, channel.timezone, channel.grace_hours)
-
-
-# The plans made so far, by what they are made of: start-up plans each of 10,000 channels
-# three times (questions, recap, pairing), nearly all recaps and pairings alike.
-_PLANS: dict[tuple[str, str, float], SlotPlan] = {}
-_PLANS_LIMIT = 65_536
-
-
-def slot_plan(schedule: str, timezone: str, grace_hours: float) -> SlotPlan:
-    """The plan of ``schedule`` in ``timezone`` with a grace window of ``grace_hours``, the
-    same object for the same three. Raises ScheduleError for a schedule or timezone that
-    does not parse."""
-    key = (schedule, timezone, grace_hours)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = SlotPlan(
-            parse_schedule(schedule), parse_timezone(timezone), grace_window(grace_hours)
-        )
-        if len(_PLANS) >= _PLANS_LIMIT:
-            _PLANS.clear()
-        _PLANS[key] = plan
-    return plan
-
-
 # A group's channels: its one channel's id (nearly every group when teams pick their own
 # times: a dict for each of 10,000 groups was 2.2 MB), or the ids, in the order they joined.
 Members = int | dict[int, None]
@@ -180,13 +120,6 @@ def _without(members: Members, channel_id: int) -> Members | None:
 
 def _ids_of(members: Members) -> list[int]:
     return [members] if isinstance(members, int) else list(members)
-
-
-@functools.lru_cache(maxsize=64)
-def grace_window(hours: float) -> timedelta:
-    """A grace window of ``hours``, one object for every plan with it (three plans for each
-    of 10,000 channels at start-up, nearly all with the default)."""
-    return timedelta(hours=hours)
 
 
 class QuizScheduler:
