@@ -54,25 +54,14 @@ def channel_plan(channel: ChannelSettings, schedule: str) -> SlotPlan:
 
 
 # The plans made so far, by what they are made of: start-up plans each of 10,000 channels
-# three times (questions, recap, pairing), nearly all recaps and pairings alike.
-_PLANS: dict[tuple[str, str, float], SlotPlan] = {}
-_PLANS_LIMIT = 65_536
-
-
+# three times (questions, recap, pairing), nearly all recaps and pairings alike. Bounded: the
+# questions' plans are nearly one a channel, and only those in use need to be kept.
+@functools.lru_cache(maxsize=4096)
 def slot_plan(schedule: str, timezone: str, grace_hours: float) -> SlotPlan:
     """The plan of ``schedule`` in ``timezone`` with a grace window of ``grace_hours``, the
-    same object for the same three. Raises ScheduleError for a schedule or timezone that
-    does not parse."""
-    key = (schedule, timezone, grace_hours)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = SlotPlan(
-            parse_schedule(schedule), parse_timezone(timezone), grace_window(grace_hours)
-        )
-        if len(_PLANS) >= _PLANS_LIMIT:
-            _PLANS.clear()
-        _PLANS[key] = plan
-    return plan
+    same object for the same three while they are in use. Raises ScheduleError for a
+    schedule or timezone that does not parse."""
+    return SlotPlan(parse_schedule(schedule), parse_timezone(timezone), grace_window(grace_hours))
 
 
 @functools.lru_cache(maxsize=64)

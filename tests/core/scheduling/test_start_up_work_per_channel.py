@@ -28,8 +28,9 @@ from tests.core.scheduling.test_start_up_scales_with_schedules import add_channe
 from tests.fakes import FakePlatform
 
 # Bytes of Python objects a started bot keeps per channel (1,814 before issue #35, then
-# 1,366 while each scheduler kept a dict for each group, though most hold one channel)
-KEPT_PER_CHANNEL = 1_200
+# 1,366 while each scheduler kept a dict for each group, though most hold one channel, then
+# 1,086 while each channel had a plan of its own in each scheduler; 762 now)
+KEPT_PER_CHANNEL = 900
 
 
 async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
