@@ -20,7 +20,8 @@ from bot.kernel.render import Response
 from bot.kernel.stores import ChannelChanges
 from bot.outbox.performers import Performer
 from bot.quiz_command.grammar import Subcommand
-from bot.scheduling.scheduler import ChannelPlan, QuizScheduler, SlotHandler
+from bot.scheduling.scheduler import QuizScheduler, SlotHandler
+from bot.scheduling.slot_plans import Planned, SlotPlan
 
 OpensForm = Callable[[Command | ButtonPress], bool]
 OnButton = Callable[[ButtonPress, Platform], Awaitable[Response | None]]
@@ -61,7 +62,7 @@ class ChannelSchedule:
 
     kind: str  # the scheduler job's name; one feature's
     begin: Begin
-    plan: Callable[[ChannelSettings], ChannelPlan | None]
+    plan: Callable[[ChannelSettings], SlotPlan | None]
     on_slot: SlotHandler
 
 
@@ -69,11 +70,11 @@ class ChannelSchedule:
 class OwnSchedule:
     """Scheduled work that plans itself (a member's reminder): it is handed its scheduler
     (None without background work) and keeps its plans there; ``plans`` are those it has
-    now (a plan's ``channel_id`` is what ``on_slot`` is handed)."""
+    now, each beside the id ``on_slot`` is handed (the member's)."""
 
     kind: str
     begin: Begin
-    plans: Callable[[], Awaitable[Iterable[ChannelPlan]]]
+    plans: Callable[[], Awaitable[Iterable[Planned]]]
     on_slot: SlotHandler
     fired_by: Callable[[QuizScheduler | None], None]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from bot.kernel.models import (
@@ -86,29 +87,58 @@ _shared = sys.intern
 _EVERY_TOPIC = TopicChoice()  # one value for the channels that chose no topics
 
 
+_CHANNEL_COLUMN_NAMES = tuple(CHANNEL_COLUMNS.split(", "))
+
+
 def channel_from_row(row: Row) -> ChannelSettings:
-    topics, schedule = row["topics"], row["schedule"]
+    """A channel from a row (or mapping) with the channel columns, read by name."""
+    return channel_from_columns([row[name] for name in _CHANNEL_COLUMN_NAMES])
+
+
+def channel_from_columns(columns: Row | Sequence[Any]) -> ChannelSettings:
+    """A channel from a row of ``CHANNEL_COLUMNS`` in their order, read by position: a
+    column read by name is a search of the row's names, 20 a row for each of the 10,000
+    channels start-up reads."""
+    (
+        id_,
+        platform,
+        workspace,
+        channel,
+        name,
+        timezone,
+        schedule,
+        topics,
+        reveal_emoji,
+        reveal_min_reactors,
+        followup_policy,
+        grace_hours,
+        paused,
+        disabled_reason,
+        answer_mode,
+        difficulty,
+        reveal_after_minutes,
+        last_call_minutes,
+        ping,
+        reviews_named,
+    ) = columns
     return ChannelSettings(
-        id=row["id"],
-        ref=ChannelRef(
-            _shared(row["platform"]), _shared(row["workspace"]), row["channel"], row["name"]
-        ),
-        timezone=_shared(row["timezone"]),
+        id=id_,
+        ref=ChannelRef(_shared(platform), _shared(workspace), channel, name),
+        timezone=_shared(timezone),
         schedule=None if schedule is None else _shared(schedule),
         topics=_EVERY_TOPIC if topics is None else topic_choice_from_db(topics),
-        reveal_emoji=_shared(row["reveal_emoji"]),
-        reveal_min_reactors=row["reveal_min_reactors"],
-        followup_policy=_POLICIES.get(row["followup_policy"])
-        or FollowUpPolicy(row["followup_policy"]),
-        grace_hours=row["grace_hours"],
-        paused=bool(row["paused"]),
-        disabled_reason=row["disabled_reason"],
-        answer_mode=_ANSWER_MODES.get(row["answer_mode"]) or AnswerMode(row["answer_mode"]),
-        difficulty=difficulty_from_db(row["difficulty"]),
-        reveal_after_minutes=row["reveal_after_minutes"],
-        last_call_minutes=row["last_call_minutes"],
-        ping=row["ping"],
-        reviews_named=bool(row["reviews_named"]),
+        reveal_emoji=_shared(reveal_emoji),
+        reveal_min_reactors=reveal_min_reactors,
+        followup_policy=_POLICIES.get(followup_policy) or FollowUpPolicy(followup_policy),
+        grace_hours=grace_hours,
+        paused=bool(paused),
+        disabled_reason=disabled_reason,
+        answer_mode=_ANSWER_MODES.get(answer_mode) or AnswerMode(answer_mode),
+        difficulty=difficulty_from_db(difficulty),
+        reveal_after_minutes=reveal_after_minutes,
+        last_call_minutes=last_call_minutes,
+        ping=ping,
+        reviews_named=bool(reviews_named),
     )
 
 

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 from bot.scheduling.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_schedule
-from bot.scheduling.scheduler import ChannelPlan, channel_plan
+from bot.scheduling.slot_plans import SlotPlan, channel_plan
 
 DEFAULT_PAIRING = "mon 10:00"
 _TIME_OF_DAY = re.compile(r"\d{1,2}:\d{2}")
@@ -61,7 +61,7 @@ def parse_pair_time(day: str, at: str) -> str:
         raise ScheduleError(f"{reason[:1].upper()}{reason[1:]}.") from None
 
 
-def pairing_plan(channel: ChannelSettings, setting: PairSetting) -> ChannelPlan | None:
+def pairing_plan(channel: ChannelSettings, setting: PairSetting) -> SlotPlan | None:
     """The channel's pairing plan; None when it pairs nobody (off, or disabled)."""
     if not setting.enabled or channel.disabled_reason is not None:
         return None

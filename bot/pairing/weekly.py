@@ -44,8 +44,8 @@ from bot.pairing.schedule import (
 )
 from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import ChannelPlan
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
+from bot.scheduling.slot_plans import SlotPlan
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class WeeklyPairings:
         """The topics a brief's question may be of (those of private practice)."""
         return sorted(set(self._question_topics().values()))
 
-    def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
+    def plan(self, channel: ChannelSettings) -> SlotPlan | None:
         try:
             return pairing_plan(channel, self.setting(channel.id))
         except ScheduleError as problem:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.kernel.models import ChannelSettings
 from bot.kernel.quoting import quoted
 from bot.scheduling.schedule_spec import WEEKDAY_NAMES, ScheduleError, parse_schedule
-from bot.scheduling.scheduler import ChannelPlan, channel_plan
+from bot.scheduling.slot_plans import SlotPlan, channel_plan
 
 DEFAULT_RECAP_TIME = "16:00"
 DEFAULT_RECAP = f"fri {DEFAULT_RECAP_TIME}"
@@ -66,7 +66,7 @@ def parse_recap_time(day: str, at: str) -> str:
     return spec.text
 
 
-def recap_plan(channel: ChannelSettings, setting: RecapSetting) -> ChannelPlan | None:
+def recap_plan(channel: ChannelSettings, setting: RecapSetting) -> SlotPlan | None:
     """The channel's recap plan; None when it gets no recap (off, or the channel is
     disabled). A paused channel keeps its recap: a week with no round sends none."""
     if not setting.enabled or channel.disabled_reason is not None:

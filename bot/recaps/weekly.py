@@ -38,10 +38,10 @@ from bot.recaps.recap import (
 )
 from bot.recaps.store import RecapRecord, RecapStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import ChannelPlan
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
+from bot.scheduling.slot_plans import SlotPlan
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned
@@ -103,7 +103,7 @@ class WeeklyRecaps:
         await self._recaps.set_recap_schedule(channel_id, setting.enabled, setting.schedule)
         self._settings[channel_id] = setting
 
-    def plan(self, channel: ChannelSettings) -> ChannelPlan | None:
+    def plan(self, channel: ChannelSettings) -> SlotPlan | None:
         try:
             return recap_plan(channel, self.setting(channel.id))
         except ScheduleError as problem:
@@ -263,7 +263,7 @@ def _plan_key(channel: ChannelSettings, setting: RecapSetting) -> _PlanKey:
     return (setting, channel.timezone, channel.grace_hours, channel.disabled_reason is None)
 
 
-def _decided(plan: ChannelPlan, now: datetime) -> tuple[MissedSlot, str]:
+def _decided(plan: SlotPlan, now: datetime) -> tuple[MissedSlot, str]:
     """The plan's recap missed by ``now``: to post late or skipped, and its ISO week."""
     decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
     slot = decision.post or decision.newest_skipped

@@ -31,14 +31,15 @@ from bot.kernel.outbox_queue import OutboxQueue
 from bot.kernel.render import Card
 from bot.learning.store import LearningStore
 from bot.reminders.store import Reminder, ReminderStore
-from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
-from bot.scheduling.scheduler import ChannelPlan, QuizScheduler
+from bot.scheduling.schedule_spec import ScheduleError
+from bot.scheduling.scheduler import QuizScheduler
 from bot.scheduling.slot_arithmetic import missed_slot, next_slot, previous_slot
+from bot.scheduling.slot_plans import Planned, SlotPlan, slot_plan
 
 log = logging.getLogger(__name__)
 
 # A reminder missed while the bot was down is still sent this long after its time.
-REMINDER_GRACE = timedelta(hours=6)
+REMINDER_GRACE_HOURS = 6
 
 
 def reminder_key(member_id: int, day: date) -> str:
@@ -46,14 +47,9 @@ def reminder_key(member_id: int, day: date) -> str:
     return f"remind:{member_id}:{day.isoformat()}"
 
 
-def reminder_plan(reminder: Reminder) -> ChannelPlan:
-    """The reminder as a daily slot in its timezone (the plan's id is the member's)."""
-    return ChannelPlan(
-        channel_id=reminder.member_id,
-        spec=parse_schedule(f"daily {reminder.local_time}"),
-        tz=parse_timezone(reminder.timezone),
-        grace=REMINDER_GRACE,
-    )
+def reminder_plan(reminder: Reminder) -> SlotPlan:
+    """The reminder as a daily slot in its timezone (fired for the member's id)."""
+    return slot_plan(f"daily {reminder.local_time}", reminder.timezone, REMINDER_GRACE_HOURS)
 
 
 def day_end(day: date, zone: ZoneInfo) -> datetime:
@@ -98,14 +94,14 @@ class DailyReminders:
             self._schedule(reminder)
         return reminders
 
-    async def plans(self) -> list[ChannelPlan]:
+    async def plans(self) -> list[Planned]:
         """The stored reminders of the platforms running here, each as its daily slot (a
         time that does not parse fires nothing, as it is never scheduled)."""
         plans = []
         for reminder in await self._reminders.reminders():
             if self._here(reminder):
                 with contextlib.suppress(ScheduleError):
-                    plans.append(reminder_plan(reminder))
+                    plans.append((reminder.member_id, reminder_plan(reminder)))
         return plans
 
     async def reminder(self, member_id: int) -> Reminder | None:
@@ -133,7 +129,7 @@ class DailyReminders:
             self.scheduler.remove_channel(member_id)
         return await self._reminders.clear_reminder(member_id)
 
-    def next_time(self, plan: ChannelPlan) -> datetime | None:
+    def next_time(self, plan: SlotPlan) -> datetime | None:
         """When the reminder's slot comes next (UTC)."""
         return next_slot(plan.spec, plan.tz, self._clock.now())
 

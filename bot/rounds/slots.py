@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Collection
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -18,10 +18,11 @@ from bot.kernel.stores import ChannelStore, MetaStore
 from bot.rounds.engine import NoQuestions
 from bot.rounds.store import RoundStore
 from bot.scheduling.owed_slots import OwedSlots
-from bot.scheduling.schedule_spec import ScheduleError, parse_schedule, parse_timezone
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.skipped_days import SkippedDayStore, slot_day
 from bot.scheduling.skips_warned import SkipsWarned
-from bot.scheduling.slot_arithmetic import MissedSlot
+from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
+from bot.scheduling.slot_plans import channel_plan
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "slots:skips_warned_through"  # meta key of SkipsWarned
@@ -82,19 +83,15 @@ class ChannelSlots:
             if channel.schedule is None or not self._runs_here(channel):
                 continue
             try:
-                spec = parse_schedule(channel.schedule)
-                zone = parse_timezone(channel.timezone)
+                plan = channel_plan(channel, channel.schedule)
             except ScheduleError as problem:
                 log.error("bad schedule: %s", problem, extra=about(channel.ref))
                 continue
-            decision = await self._owed.decide(
-                channel.id,
-                spec,
-                zone,
-                now,
-                timedelta(hours=channel.grace_hours),
-                latest_slots.get(channel.id),
-            )
+            last_round_at = latest_slots.get(channel.id)
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, last_round_at)
+            if decision.post is None and not decision.skipped:
+                continue  # the usual restart: no slot since the channel's last round
+            decision = await self._owed.narrowed(channel.id, plan, now, last_round_at, decision)
             if decision.skipped:
                 log.debug(
                     "%d missed slot(s) skipped (%s to %s)",

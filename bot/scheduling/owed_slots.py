@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from itertools import islice
-from zoneinfo import ZoneInfo
 
 from bot.kernel.owed_since import OwedSince
-from bot.scheduling.schedule_spec import ScheduleSpec
 from bot.scheduling.skipped_days import SkippedDayStore, slot_day
 from bot.scheduling.slot_arithmetic import SKIPPED_COUNT_LIMIT, MissedSlot, missed_slot, slots_after
+from bot.scheduling.slot_plans import SlotPlan
 
 _JUST_BEFORE = timedelta(microseconds=1)
 
@@ -23,23 +22,23 @@ class OwedSlots:
         self._owed = owed
         self._skipped_days = skipped_days
 
-    async def decide(
+    async def narrowed(
         self,
         channel_id: int,
-        spec: ScheduleSpec,
-        zone: ZoneInfo,
+        plan: SlotPlan,
         now: datetime,
-        grace: timedelta,
         last_round_at: datetime | None,
+        decision: MissedSlot,
     ) -> MissedSlot:
-        """:func:`missed_slot`, counting from the later of the latest round and the moment
-        the channel began to owe its slots, without the slots of skipped days."""
-        decision = missed_slot(spec, zone, now, grace, last_round_at)
-        if decision.post is None and not decision.skipped:
-            return decision  # the usual restart: nothing to look up
+        """``decision`` (:func:`missed_slot` from the latest round, ``last_round_at``)
+        counted from the later of the latest round and the moment the channel began to owe
+        its slots, without the slots of skipped days. The caller skips the usual restart,
+        with no slot since the latest round (start-up decides it for each of 10,000
+        channels, and there is nothing to look up)."""
+        spec, zone = plan.spec, plan.tz
         since = await self._owed.since(channel_id)
         if since is not None and (last_round_at is None or since > last_round_at):
-            decision = missed_slot(spec, zone, now, grace, since)
+            decision = missed_slot(spec, zone, now, plan.grace, since)
         oldest, newest = decision.oldest_skipped, decision.newest_skipped
         if oldest is None or newest is None:
             return decision

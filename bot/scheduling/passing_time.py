@@ -23,8 +23,9 @@ from typing import Protocol, runtime_checkable
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.scheduler import ChannelPlan, SlotHandler, plan_for
+from bot.scheduling.scheduler import SlotHandler
 from bot.scheduling.slot_arithmetic import next_slot
+from bot.scheduling.slot_plans import Planned, SlotPlan, plan_for
 
 # What is called at each moment something falls due, before it is done (the console
 # prints the time there).
@@ -42,10 +43,10 @@ class SettableClock(Clock, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Timer:
-    """One kind of scheduled work: its plans as they are now (a plan's ``channel_id`` is
-    what ``on_slot`` is handed: a channel's id, or a member's for reminders)."""
+    """One kind of scheduled work: its plans as they are now, each beside the id
+    ``on_slot`` is handed (a channel's, or a member's for reminders)."""
 
-    plans: Callable[[], Awaitable[Iterable[ChannelPlan]]]
+    plans: Callable[[], Awaitable[Iterable[Planned]]]
     on_slot: SlotHandler
 
 
@@ -73,10 +74,10 @@ class PassingTime:
         while True:
             slots: list[tuple[datetime, Timer, int]] = []
             for timer in self._timers:
-                for plan in await timer.plans():
+                for plan_id, plan in await timer.plans():
                     slot = next_slot(plan.spec, plan.tz, moment)
                     if slot is not None and slot <= end:
-                        slots.append((slot, timer, plan.channel_id))
+                        slots.append((slot, timer, plan_id))
             action = await self._next_action_due(moment)
             due = [slot for slot, _, _ in slots]
             if action is not None and action <= end:
@@ -96,19 +97,23 @@ class PassingTime:
 
 def channel_timer(
     channels: Callable[[], Awaitable[Iterable[ChannelSettings]]],
-    plan_of: Callable[[ChannelSettings], ChannelPlan | None],
+    plan_of: Callable[[ChannelSettings], SlotPlan | None],
     on_slot: SlotHandler,
 ) -> Timer:
     """A timer over the channels as they are now, each planned by ``plan_of`` (None: it
     does not fire), e.g. a channel's questions, recap or pairing."""
 
-    async def plans() -> list[ChannelPlan]:
-        return [plan for channel in await channels() if (plan := plan_of(channel)) is not None]
+    async def plans() -> list[Planned]:
+        return [
+            (channel.id, plan)
+            for channel in await channels()
+            if (plan := plan_of(channel)) is not None
+        ]
 
     return Timer(plans, on_slot)
 
 
-def question_plan(channel: ChannelSettings) -> ChannelPlan | None:
+def question_plan(channel: ChannelSettings) -> SlotPlan | None:
     """The channel's plan of questions, as the scheduler takes it (a schedule that does not
     parse fires nothing; the scheduler logs it)."""
     try:

@@ -31,17 +31,17 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.scheduling.schedule_spec import ScheduleError, ScheduleSpec, parse_schedule, parse_timezone
+from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.slot_arithmetic import next_slot, previous_slot
+from bot.scheduling.slot_plans import GroupKey, SlotPlan, plan_for
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,6 @@ FIRE_CONCURRENCY = 4
 SlotHandler = Callable[[int, datetime], Awaitable[None]]
 
 
-GroupKey = tuple[str, str]  # (normalized schedule, timezone key)
 GroupFire = Callable[[GroupKey], Coroutine[Any, Any, None]]
 
 
@@ -96,75 +95,31 @@ class GroupJob:
     next_run_time: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class ChannelPlan:
-    """What a channel's job needs when it fires."""
-
-    channel_id: int
-    spec: ScheduleSpec
-    tz: ZoneInfo
-    grace: timedelta
-
-    @property
-    def group(self) -> GroupKey:
-        return (self.spec.text, self.tz.key)
+# A group's channels: its one channel's id (nearly every group when teams pick their own
+# times: a dict for each of 10,000 groups was 2.2 MB), or the ids, in the order they joined.
+Members = int | dict[int, None]
 
 
-def plan_for(channel: ChannelSettings) -> ChannelPlan | None:
-    """The channel's plan, or None when it should not fire (paused, disabled, no schedule).
-
-    Raises ScheduleError for a schedule or timezone that does not parse.
-    """
-    if not channel.is_scheduled() or channel.schedule is None:
-        return None
-    return channel_plan(channel, channel.schedule)
-
-
-def channel_plan(channel: ChannelSettings, schedule: str) -> ChannelPlan:
-    """``schedule`` in the channel's timezone, with the channel's grace window."""
-    return ChannelPlan(
-        channel_id=channel.id,
-        spec=parse_schedule(schedule),
-        tz=parse_timezone(channel.timezone),
-        grace=grace_window(channel.grace_hours),
-    )
-
-
-# A group's channels: its one channel's plan (nearly every group when teams pick their own
-# times: a dict for each of 10,000 groups was 2.2 MB), or the plans by channel, in the order
-# they joined.
-Members = ChannelPlan | dict[int, ChannelPlan]
-
-
-def _joined(members: Members | None, plan: ChannelPlan) -> Members:
-    """The group's channels with ``plan`` added, or replacing its channel's plan in place."""
-    if members is None:
-        return plan
-    if isinstance(members, ChannelPlan):
-        if members.channel_id == plan.channel_id:
-            return plan
-        return {members.channel_id: members, plan.channel_id: plan}
-    members[plan.channel_id] = plan
+def _joined(members: Members | None, channel_id: int) -> Members:
+    """The group's channels with ``channel_id`` added (where it was, if it was one)."""
+    if members is None or members == channel_id:
+        return channel_id
+    if isinstance(members, int):
+        return {members: None, channel_id: None}
+    members[channel_id] = None
     return members
 
 
 def _without(members: Members, channel_id: int) -> Members | None:
-    """The group's channels without ``channel_id``'s; None when none is left."""
-    if isinstance(members, ChannelPlan):
-        return None if members.channel_id == channel_id else members
+    """The group's channels without ``channel_id``; None when none is left."""
+    if isinstance(members, int):
+        return None if members == channel_id else members
     members.pop(channel_id, None)
     return members or None
 
 
-def _plans_of(members: Members) -> list[ChannelPlan]:
-    return [members] if isinstance(members, ChannelPlan) else list(members.values())
-
-
-@functools.lru_cache(maxsize=64)
-def grace_window(hours: float) -> timedelta:
-    """A grace window of ``hours``, one object for every plan with it (three plans for each
-    of 10,000 channels at start-up, nearly all with the default)."""
-    return timedelta(hours=hours)
+def _ids_of(members: Members) -> list[int]:
+    return [members] if isinstance(members, int) else list(members)
 
 
 class QuizScheduler:
@@ -188,7 +143,7 @@ class QuizScheduler:
         self._start_at = start_at
         self._on_slot = on_slot
         self._clock = clock
-        self._plans: dict[int, ChannelPlan] = {}
+        self._plans: dict[int, SlotPlan] = {}
         self._groups: dict[GroupKey, Members] = {}  # channels by group
         self._next: dict[GroupKey, datetime] = {}  # each group's next slot (UTC)
         # (slot, group) for each group's next slot, earliest first; an entry whose slot is
@@ -241,14 +196,14 @@ class QuizScheduler:
             plan = None
         self.set_plan(channel.id, plan)
 
-    def set_plan(self, channel_id: int, plan: ChannelPlan | None) -> None:
+    def set_plan(self, channel_id: int, plan: SlotPlan | None) -> None:
         """Add, replace or (None) remove the channel's slots."""
         if plan is None:
             self.remove_channel(channel_id)
             return
         previous = self._plans.get(channel_id)
         if previous is not None and previous.group != plan.group:
-            self._leave_group(previous)
+            self._leave_group(channel_id, previous)
         group = plan.group
         members = self._groups.get(group)
         if members is None:
@@ -259,16 +214,16 @@ class QuizScheduler:
                 return
             self._queue_slot(group, first)
         self._plans[channel_id] = plan
-        self._groups[group] = _joined(members, plan)
+        self._groups[group] = _joined(members, channel_id)
 
     def remove_channel(self, channel_id: int) -> None:
         plan = self._plans.pop(channel_id, None)
         if plan is not None:
-            self._leave_group(plan)
+            self._leave_group(channel_id, plan)
 
-    def _leave_group(self, plan: ChannelPlan) -> None:
+    def _leave_group(self, channel_id: int, plan: SlotPlan) -> None:
         members = self._groups.get(plan.group)
-        left = None if members is None else _without(members, plan.channel_id)
+        left = None if members is None else _without(members, channel_id)
         if left is not None:
             self._groups[plan.group] = left
             return
@@ -337,7 +292,7 @@ class QuizScheduler:
 
     def _following(self, key: GroupKey, after: datetime) -> datetime | None:
         """The group's first slot after ``after``."""
-        plan = _plans_of(self._groups[key])[0]
+        plan = self._plans[_ids_of(self._groups[key])[0]]
         return next_slot(plan.spec, plan.tz, after)
 
     async def _fire_due(self) -> None:
@@ -385,7 +340,7 @@ class QuizScheduler:
             # The channels in turn: the first rounds' posts start while later channels'
             # rounds are still being recorded.
             members = self._groups.get(key)
-            plans = [] if members is None else _plans_of(members)
+            plans = [] if members is None else [(c, self._plans[c]) for c in _ids_of(members)]
             walkers = 1
             if self._spread and plans:
                 start = self._start_at(len(plans))
@@ -394,34 +349,34 @@ class QuizScheduler:
             turns = iter(plans)
 
             async def walk() -> None:
-                for plan in turns:  # shared: each plan is taken by one walker
-                    if self._plans.get(plan.channel_id) is plan:  # not changed meanwhile
-                        await self._post(plan)
+                for channel_id, plan in turns:  # shared: each is taken by one walker
+                    if self._plans.get(channel_id) is plan:  # not changed meanwhile
+                        await self._post(channel_id, plan)
 
             await asyncio.gather(*(walk() for _ in range(walkers)))
         finally:
             if task is not None:
                 self._in_flight.discard(task)
 
-    async def _post(self, plan: ChannelPlan) -> None:
+    async def _post(self, channel_id: int, plan: SlotPlan) -> None:
         now = self._clock.now()
         slot = previous_slot(plan.spec, plan.tz, now)
         if slot is None:
-            log.error("channel %d: fired with no slot due at %s", plan.channel_id, now)
+            log.error("channel %d: fired with no slot due at %s", channel_id, now)
             return
         if now - slot > plan.grace:
             log.warning(
                 "channel %d: slot %s fired %s late, beyond the grace window; skipped",
-                plan.channel_id,
+                channel_id,
                 slot.isoformat(),
                 now - slot,
             )
             return
-        if self._last_slot.get(plan.channel_id) == slot:
-            log.warning("channel %d: slot %s already fired; skipped", plan.channel_id, slot)
+        if self._last_slot.get(channel_id) == slot:
+            log.warning("channel %d: slot %s already fired; skipped", channel_id, slot)
             return
-        self._last_slot[plan.channel_id] = slot
+        self._last_slot[channel_id] = slot
         try:
-            await self._on_slot(plan.channel_id, slot)
+            await self._on_slot(channel_id, slot)
         except Exception:
-            log.exception("channel %d: handling the slot %s failed", plan.channel_id, slot)
+            log.exception("channel %d: handling the slot %s failed", channel_id, slot)

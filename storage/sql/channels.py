@@ -8,7 +8,12 @@ from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stores import ChangeKind
 from storage.errors import NotFoundError
-from storage.records import CHANNEL_COLUMNS, channel_from_row, channel_values
+from storage.records import (
+    CHANNEL_COLUMNS,
+    channel_from_columns,
+    channel_from_row,
+    channel_values,
+)
 from storage.sql.session import SqlDatabase
 
 CHANNELS_PAGE = 1_000  # channels read by one statement of list_channels
@@ -82,13 +87,13 @@ class Channels:
         # peak resident size of a start.
         page = f"SELECT {CHANNEL_COLUMNS} FROM channels ORDER BY id LIMIT ?"
         rows = await self._db.fetch(page, (CHANNELS_PAGE,))
-        channels = [channel_from_row(row) for row in rows]
+        channels = [channel_from_columns(row) for row in rows]
         while len(rows) == CHANNELS_PAGE:
             rows = await self._db.fetch(
                 f"SELECT {CHANNEL_COLUMNS} FROM channels WHERE id > ? ORDER BY id LIMIT ?",
                 (channels[-1].id, CHANNELS_PAGE),
             )
-            channels += (channel_from_row(row) for row in rows)
+            channels += (channel_from_columns(row) for row in rows)
         return channels
 
 

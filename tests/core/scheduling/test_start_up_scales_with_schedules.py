@@ -55,13 +55,21 @@ def own_schedule(number: int) -> tuple[str, str]:
     return f"daily {hour:02d}:{minute:02d}", ZONES[number % len(ZONES)]
 
 
-async def add_channels(db_path: Path, count: int, catalog: Catalog, *, asked: bool = True) -> None:
-    """``count`` channels, each on its own schedule; ``asked``: each with its latest slot's
-    round, as a bot that was running leaves them (nothing is caught up at start)."""
+async def add_channels(
+    db_path: Path,
+    count: int,
+    catalog: Catalog,
+    *,
+    asked: bool = True,
+    schedules: int | None = None,
+) -> None:
+    """``count`` channels, each on its own schedule (``schedules``: on that many, in turn);
+    ``asked``: each with its latest slot's round, as a bot that was running leaves them
+    (nothing is caught up at start)."""
     async with SqliteStore.open(db_path) as store:
         question = next(iter((await store.rounds.sync_questions(catalog.keys())).values()))
         for number in range(count):
-            schedule, zone = own_schedule(number)
+            schedule, zone = own_schedule(number if schedules is None else number % schedules)
             ref = ChannelRef("fake", "team", f"C{number}", f"quiz-{number}")
             channel = await store.channels.create_channel(
                 ChannelSettings(id=0, ref=ref, timezone=zone, schedule=schedule)

@@ -21,14 +21,16 @@ import bot.pairing.weekly
 import bot.recaps.weekly
 from bot.pairing.schedule import pairing_plan
 from bot.recaps._schedule import recap_plan
+from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore
 from tests.core.scheduling.test_start_up_scales_with_schedules import add_channels, started
 from tests.fakes import FakePlatform
 
 # Bytes of Python objects a started bot keeps per channel (1,814 before issue #35, then
-# 1,366 while each scheduler kept a dict for each group, though most hold one channel)
-KEPT_PER_CHANNEL = 1_200
+# 1,366 while each scheduler kept a dict for each group, though most hold one channel, then
+# 1,086 while each channel had a plan of its own in each scheduler; 762 now)
+KEPT_PER_CHANNEL = 900
 
 
 async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
@@ -54,6 +56,25 @@ async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
     for kind, channels in plans.items():
         # once for the scheduler; the catch-up builds one per (schedule, zone, grace) only
         assert len(channels) - len(set(channels)) <= 12, f"{kind} plans: {len(channels)}"
+
+
+def plans_held(service: QuizService) -> int:
+    """The distinct plan objects the service's schedulers hold (questions, recaps, pairings)."""
+    schedulers = [service.scheduler, *service.schedulers.values()]
+    return len({id(plan) for s in schedulers if s is not None for plan in s._plans.values()})
+
+
+async def test_the_schedulers_plans_grow_with_the_schedules_not_the_channels(
+    tmp_path: Path, platform: FakePlatform, catalog: Catalog
+) -> None:
+    held = []
+    for channels in (12, 120):  # the same 12 schedules, each in a zone of its own
+        db_path = tmp_path / f"{channels}.db"
+        await add_channels(db_path, channels, catalog, schedules=12)
+        async with started(db_path, platform, catalog) as service:
+            held.append(plans_held(service))
+    # one plan per (schedule, zone, grace window) and kind, shared by its channels
+    assert held == [36, 36], f"plans held at 12 and 120 channels: {held}"
 
 
 async def kept_after_start(db_path: Path, platform: FakePlatform, catalog: Catalog) -> int:
