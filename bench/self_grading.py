@@ -165,6 +165,8 @@ class Coach:
     true_ticks: int = 0
     false_ticks: int = 0
     missed: int = 0
+    grades: int = 0
+    kinder: int = 0  # grades above the one the key points truly covered propose
 
     def false_tick_chance(self) -> float:
         """The chance of ticking a point not covered that makes a share ``precision`` of
@@ -189,9 +191,12 @@ class Coach:
         return ticked
 
     def grade(self, true: Rating, rng: random.Random) -> Grade:
-        grade = grade_from_coverage(self.ticks(covered_points(true, rng), rng), KEY_POINTS)
+        covered = covered_points(true, rng)
+        grade = grade_from_coverage(self.ticks(covered, rng), KEY_POINTS)
         if rng.random() < self.leniency:
-            return Grade(min(int(Grade.NAILED), int(grade) + 1))
+            grade = Grade(min(int(Grade.NAILED), int(grade) + 1))
+        self.grades += 1
+        self.kinder += grade > grade_from_coverage(sum(covered), KEY_POINTS)
         return grade
 
 
@@ -230,18 +235,20 @@ def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
 CoachJob = tuple[int, int, str | tuple[float, float, float], int, int, int]
 
 
-def run_coach_learner(job: CoachJob) -> tuple[float, int, int, int]:
+def run_coach_learner(job: CoachJob) -> tuple[float, int, int, int, int, int]:
     """One learner's mean true recall on the last day graded by a coach (precision,
     recall, leniency) or by a reference grader ("none": never graded), with "partly" as
-    Again; and the coach's true ticks, false ticks and missed points."""
+    Again; and the coach's true ticks, false ticks, missed points, grades and grades
+    kinder than the label's."""
     seed, index, source, questions, days, per_day = job
     if isinstance(source, str):
         grader = None if source == "none" else GRADERS[source]
         recall = simulate(seed, index, grader, COACH_MAPPING, questions, days, per_day)
-        return recall, 0, 0, 0
+        return recall, 0, 0, 0, 0, 0
     coach = Coach(*source)
     recall = simulate(seed, index, coach.grade, COACH_MAPPING, questions, days, per_day)
-    return recall, coach.true_ticks, coach.false_ticks, coach.missed
+    counts = coach.true_ticks, coach.false_ticks, coach.missed, coach.grades, coach.kinder
+    return recall, *counts
 
 
 def simulate(
@@ -357,10 +364,10 @@ def coach_main(args: argparse.Namespace) -> None:
         f" ({time.perf_counter() - started:.0f} s)"
     )
     print(
-        "| grades from | ticks' precision | ticks' recall | recall ± SE"
-        " | vs self ± SE | vs checklist ± SE |"
+        "| grades from | ticks' precision | ticks' recall | kinder than the label"
+        " | recall ± SE | vs self ± SE | vs checklist ± SE |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for source in sources:
         values = recalls[source]
         mean, error = mean_and_error(values)
@@ -369,15 +376,18 @@ def coach_main(args: argparse.Namespace) -> None:
             for base in ("self", "checklist")
         ]
         if isinstance(source, str):
-            name, measured = source, "| - | -"
+            name, measured = source, "| - | - | -"
         else:
             name = "coach p={} r={} lenient={}".format(*source)
             true_ticks = sum(r[1] for r in by_source[source])
             false_ticks = sum(r[2] for r in by_source[source])
             missed = sum(r[3] for r in by_source[source])
+            kinder = sum(r[5] for r in by_source[source]) / max(
+                1, sum(r[4] for r in by_source[source])
+            )
             tick_precision = true_ticks / max(1, true_ticks + false_ticks)
             tick_recall = true_ticks / max(1, true_ticks + missed)
-            measured = f"| {tick_precision:.2f} | {tick_recall:.2f}"
+            measured = f"| {tick_precision:.2f} | {tick_recall:.2f} | {kinder:.0%}"
         print(
             f"| {name} {measured} | {mean:.3f} ± {error:.3f} | "
             + " | ".join(f"{ratio:.3f} ± {ratio_error:.3f}" for ratio, ratio_error in ratios)

@@ -35,7 +35,7 @@ def test_a_perfect_coach_gives_the_honest_checklist_grades() -> None:
         for seed in SEEDS:
             honest = bench.honest_checklist(true, random.Random(seed))
             assert coach.grade(true, random.Random(seed)) == honest, (true, seed)
-    assert coach.false_ticks == coach.missed == 0
+    assert coach.false_ticks == coach.missed == coach.kinder == 0
     assert coach.true_ticks > 0
 
 
@@ -61,6 +61,7 @@ def test_a_lenient_coach_grades_higher_and_a_loose_one_ticks_falsely() -> None:
     strict_grades = [strict.grade(true, random.Random(seed)) for true, seed in cases]
     lenient_grades = [lenient.grade(true, random.Random(seed)) for true, seed in cases]
     assert statistics.fmean(lenient_grades) > statistics.fmean(strict_grades) + 0.2
+    assert lenient.kinder > strict.kinder == 0
     for true, seed in cases:
         loose.grade(true, random.Random(seed))
     # answers of every outcome alike cover more points than the bench's (0.6, not 0.48):
