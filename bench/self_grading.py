@@ -37,7 +37,8 @@ covered, see COVERED_SHARE); the grade is ``grade_from_coverage`` of its ticks, 
 step with chance l. Its grades are the only ones the memory model gets: the case of a
 member who never grades, for whom the coach's verified ticks stand in. The table compares
 it with honest grades, self-grades, the checklist and no grade at all (the member never
-grades and nothing stands in), and gives the precision and recall the coach's ticks had.
+grades and nothing stands in), and gives the precision and recall the coach's ticks had
+and how often its grade was kinder than the one the covered points propose.
 
     PYTHONPATH=. python bench/self_grading.py [--learners 40] [--days 90] [--questions 60]
                                               [--per-day 2] [--seed 1] [--workers 2]
