@@ -28,8 +28,23 @@ per set-up, the mean over learners of the true recall on day 90 (mean over the b
 its standard error, and the mean ratio to "self, partly=Hard" (learner by learner, the same
 learners and luck) with its standard error.
 
+With ``--coach`` it prints instead what a coach's grade is worth, for a grid of coach
+qualities, with "partly" read as Again (as shipped). A coach of per-key-point precision
+p, recall r and leniency l ticks each key point the answer truly covers (covered as for
+the checklist) with chance r, and each point it does not cover with the chance that makes
+a share p of its ticks true over the bench's answers (about 0.48 of the key points are
+covered, see COVERED_SHARE); the grade is ``grade_from_coverage`` of its ticks, raised one
+step with chance l. Its grades are the only ones the memory model gets: the case of a
+member who never grades, for whom the coach's verified ticks stand in. The table compares
+it with honest grades, self-grades, the checklist and no grade at all (the member never
+grades and nothing stands in), and gives the precision and recall the coach's ticks had
+and how often its grade was kinder than the one the covered points propose.
+
     PYTHONPATH=. python bench/self_grading.py [--learners 40] [--days 90] [--questions 60]
                                               [--per-day 2] [--seed 1] [--workers 2]
+                                              [--coach] [--coach-precision 0.5,0.7,0.9]
+                                              [--coach-recall 0.5,0.7,0.9]
+                                              [--coach-leniency 0,0.2]
 """
 
 from __future__ import annotations
@@ -39,7 +54,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -62,6 +77,11 @@ FALSE_TICK = 0.15
 SOURCES = ("honest", "self", "checklist", "ticks-.8/.6", "ticks-.6/.2")
 MAPPINGS = ("partly=Hard", "partly=Again")
 BASELINE = ("self", "partly=Hard")
+# The share of key points the bench's answers cover (honest grades, "partly" as Again:
+# 0.48 over 8 learners' 1,440 answers), which sets a coach's chance of a false tick.
+COVERED_SHARE = 0.48
+COACH_MAPPING = "partly=Again"  # as shipped
+COACH_REFERENCES = ("honest", "self", "checklist", "none")
 
 
 @dataclass
@@ -124,6 +144,63 @@ def checklist(good: float, partly: float) -> Callable[[Rating, random.Random], G
     return grade
 
 
+def covered_points(true: Rating, rng: random.Random) -> list[bool]:
+    """Which key points the answer covers, each with the chance the true outcome sets."""
+    return [rng.random() < COVER_CHANCE[true] for _ in range(KEY_POINTS)]
+
+
+def honest_checklist(true: Rating, rng: random.Random) -> Grade:
+    """The grade the key points the answer truly covers propose (the checklist ticked
+    without a false tick)."""
+    return grade_from_coverage(sum(covered_points(true, rng)), KEY_POINTS)
+
+
+@dataclass
+class Coach:
+    """A coach of the given per-key-point precision, recall and leniency, counting its
+    ticks (true, false) and the covered points it missed."""
+
+    precision: float
+    recall: float
+    leniency: float
+    true_ticks: int = 0
+    false_ticks: int = 0
+    missed: int = 0
+    grades: int = 0
+    kinder: int = 0  # grades above the one the key points truly covered propose
+
+    def false_tick_chance(self) -> float:
+        """The chance of ticking a point not covered that makes a share ``precision`` of
+        the ticks true, over answers that cover COVERED_SHARE of their points."""
+        expected_true = self.recall * COVERED_SHARE
+        chance = expected_true * (1 - self.precision) / (self.precision * (1 - COVERED_SHARE))
+        return min(1.0, chance)
+
+    def ticks(self, covered: Sequence[bool], rng: random.Random) -> int:
+        false_tick = self.false_tick_chance()
+        ticked = 0
+        for point in covered:
+            draw = rng.random()  # one draw a point, so that a better coach ticks a superset
+            if point:
+                tick = draw < self.recall
+                self.true_ticks += tick
+                self.missed += not tick
+            else:
+                tick = draw < false_tick
+                self.false_ticks += tick
+            ticked += tick
+        return ticked
+
+    def grade(self, true: Rating, rng: random.Random) -> Grade:
+        covered = covered_points(true, rng)
+        grade = grade_from_coverage(self.ticks(covered, rng), KEY_POINTS)
+        if rng.random() < self.leniency:
+            grade = Grade(min(int(Grade.NAILED), int(grade) + 1))
+        self.grades += 1
+        self.kinder += grade > grade_from_coverage(sum(covered), KEY_POINTS)
+        return grade
+
+
 GRADERS: dict[str, Callable[[Rating, random.Random], Grade]] = {
     "honest": lambda true, _: Grade(int(true)),
     "self": self_grade,
@@ -153,11 +230,43 @@ def model_review(
 def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
     """One learner's mean true recall on the last day under one set-up."""
     seed, index, source, mapping, questions, days, per_day = job
+    return simulate(seed, index, GRADERS[source], mapping, questions, days, per_day)
+
+
+CoachJob = tuple[int, int, str | tuple[float, float, float], int, int, int]
+
+
+def run_coach_learner(job: CoachJob) -> tuple[float, int, int, int, int, int]:
+    """One learner's mean true recall on the last day graded by a coach (precision,
+    recall, leniency) or by a reference grader ("none": never graded), with "partly" as
+    Again; and the coach's true ticks, false ticks, missed points, grades and grades
+    kinder than the label's."""
+    seed, index, source, questions, days, per_day = job
+    if isinstance(source, str):
+        grader = None if source == "none" else GRADERS[source]
+        recall = simulate(seed, index, grader, COACH_MAPPING, questions, days, per_day)
+        return recall, 0, 0, 0, 0, 0
+    coach = Coach(*source)
+    recall = simulate(seed, index, coach.grade, COACH_MAPPING, questions, days, per_day)
+    counts = coach.true_ticks, coach.false_ticks, coach.missed, coach.grades, coach.kinder
+    return recall, *counts
+
+
+def simulate(
+    seed: int,
+    index: int,
+    grade_of: Callable[[Rating, random.Random], Grade] | None,
+    mapping: str,
+    questions: int,
+    days: int,
+    per_day: int,
+) -> float:
+    """One learner's mean true recall on the last day, graded by ``grade_of`` (None: never
+    graded, so quizbot has no card of theirs)."""
     person = learner(seed, index, questions)
     rng = random.Random(f"outcomes-{seed}-{index}")  # the same luck in every set-up
     policy = PlannedRecallGain()
     end = START + timedelta(days=days)
-    grade_of = GRADERS[source]
     for day in range(days):
         for slot in range(per_day):
             now = START + timedelta(days=day, minutes=10 * slot)
@@ -178,6 +287,8 @@ def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
             if chosen is None:
                 break
             true = person.attempt(chosen, now, rng)
+            if grade_of is None:
+                continue
             grade = grade_of(true, rng)
             rating = RATINGS[mapping].get(grade, grade.rating)
             person.model_cards[chosen] = model_review(
@@ -187,6 +298,9 @@ def run_learner(job: tuple[int, int, str, str, int, int, int]) -> float:
 
 
 def main(args: argparse.Namespace) -> None:
+    if args.coach:
+        coach_main(args)
+        return
     started = time.perf_counter()
     setups = [(source, mapping) for source in SOURCES for mapping in MAPPINGS]
     jobs = [
@@ -218,6 +332,74 @@ def main(args: argparse.Namespace) -> None:
         )
 
 
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
+
+
+def coach_main(args: argparse.Namespace) -> None:
+    """The coach table: each coach quality against the reference graders, learner by
+    learner (the same learners and luck)."""
+    started = time.perf_counter()
+    coaches = [
+        (precision, recall, leniency)
+        for precision in args.coach_precision
+        for recall in args.coach_recall
+        for leniency in args.coach_leniency
+    ]
+    sources: list[str | tuple[float, float, float]] = [*COACH_REFERENCES, *coaches]
+    jobs: list[CoachJob] = [
+        (args.seed, n, source, args.questions, args.days, args.per_day)
+        for source in sources
+        for n in range(args.learners)
+    ]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        results = list(pool.map(run_coach_learner, jobs, chunksize=4))
+    by_source = {
+        source: results[i * args.learners : (i + 1) * args.learners]
+        for i, source in enumerate(sources)
+    }
+    recalls = {source: [r[0] for r in rows] for source, rows in by_source.items()}
+    print(
+        f"{args.learners} learners, {args.questions} questions, {args.days} days,"
+        f" {args.per_day} practice a day, partly=Again; recall on day {args.days}"
+        f" ({time.perf_counter() - started:.0f} s)"
+    )
+    print(
+        "| grades from | ticks' precision | ticks' recall | kinder than the label"
+        " | recall ± SE | vs self ± SE | vs checklist ± SE |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for source in sources:
+        values = recalls[source]
+        mean, error = mean_and_error(values)
+        ratios = [
+            mean_and_error([v / b for v, b in zip(values, recalls[base], strict=True)])
+            for base in ("self", "checklist")
+        ]
+        if isinstance(source, str):
+            name, measured = source, "| - | - | -"
+        else:
+            name = "coach p={} r={} lenient={}".format(*source)
+            true_ticks = sum(r[1] for r in by_source[source])
+            false_ticks = sum(r[2] for r in by_source[source])
+            missed = sum(r[3] for r in by_source[source])
+            kinder = sum(r[5] for r in by_source[source]) / max(
+                1, sum(r[4] for r in by_source[source])
+            )
+            tick_precision = true_ticks / max(1, true_ticks + false_ticks)
+            tick_recall = true_ticks / max(1, true_ticks + missed)
+            measured = f"| {tick_precision:.2f} | {tick_recall:.2f} | {kinder:.0%}"
+        print(
+            f"| {name} {measured} | {mean:.3f} ± {error:.3f} | "
+            + " | ".join(f"{ratio:.3f} ± {ratio_error:.3f}" for ratio, ratio_error in ratios)
+            + " |"
+        )
+
+
+def shares(text: str) -> list[float]:
+    return [float(part) for part in text.split(",")]
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=40)
@@ -226,6 +408,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--per-day", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--coach", action="store_true", help="the coach table instead")
+    parser.add_argument("--coach-precision", type=shares, default=[0.5, 0.7, 0.9])
+    parser.add_argument("--coach-recall", type=shares, default=[0.5, 0.7, 0.9])
+    parser.add_argument("--coach-leniency", type=shares, default=[0.0, 0.2])
     return parser.parse_args()
 
 
