@@ -1,8 +1,8 @@
 """An OpenAI-compatible Chat Completions client for the coach.
 
 ``POST {base}/chat/completions`` at temperature 0 with bounded output, asking for structured
-output (``response_format`` ``json_schema``, strict). An endpoint that refuses that (an HTTP 400
-or 422 that names it) is asked for a JSON object with the schema beside it (llama-cpp-python's
+output (``response_format`` ``json_schema``, strict). An endpoint that refuses that (an HTTP 400,
+422 or 500 that names it) is asked for a JSON object with the schema beside it (llama-cpp-python's
 server takes that form and holds the model to the schema), then for a plain JSON object, then
 gets the prompt's own description of the JSON only; the client remembers how far it had to
 step down.
@@ -198,7 +198,9 @@ class CoachClient:
 
 
 def _refuses_the_format(reply: HttpReply) -> bool:
-    if reply.status not in (400, 422):
+    # llama-cpp-python's server answers an unknown response_format type with a 500 that
+    # names it: a refusal of the mode, not an outage
+    if reply.status not in (400, 422, 500):
         return False
     text = reply.body.decode(errors="replace").lower()
     return any(name in text for name in _REFUSALS_OF_THE_FORMAT)

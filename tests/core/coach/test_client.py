@@ -105,6 +105,25 @@ async def test_llama_cpp_pythons_refusal_of_json_schema_leads_to_its_own_form(
     assert server.requests[1].body["response_format"] == {"type": "json_object", "schema": SCHEMA}
 
 
+async def test_a_server_error_that_names_response_format_is_a_refusal_of_the_mode(
+    server: ScriptedEndpoint, client: CoachClient
+) -> None:
+    # llama-cpp-python 0.3.x answers the json_schema type with a 500 carrying its validation error
+    refusal = json.dumps(
+        {
+            "error": {
+                "message": "1 validation error: {'type': 'literal_error', 'loc': ('body', "
+                "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}",
+                "type": "internal_server_error",
+            }
+        }
+    )
+    server.queue(ScriptedReply(status=500, body=refusal), completion('{"ticks": []}'))
+    answered = await ask(client)
+    assert answered.mode is OutputMode.JSON_OBJECT_WITH_SCHEMA
+    assert server.requests[1].body["response_format"] == {"type": "json_object", "schema": SCHEMA}
+
+
 async def test_a_refusal_that_names_no_response_format_is_not_a_step_down(
     server: ScriptedEndpoint, client: CoachClient
 ) -> None:
