@@ -7,6 +7,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def bench() -> ModuleType:
     return module
 
 
-def labelled(bench: ModuleType, ids: list[str]) -> list[object]:
+def labelled(bench: ModuleType, ids: list[str]) -> list[Any]:
     by_id = {item.id: item for item in bench.load_labels()}
     return [by_id[answer_id] for answer_id in ids]
 
@@ -75,13 +76,11 @@ def test_nothing_precise_is_claimed_without_a_tick(bench: ModuleType) -> None:
     assert bench.percentile([3.0, 1.0, 2.0, 4.0], 0.95) == 4.0
 
 
-async def scored(bench: ModuleType, script: str, ids: list[str]) -> list[object]:
+async def scored(bench: ModuleType, script: str, ids: list[str]) -> list[Any]:
     recorder = bench.RecordingTransport(bench.ScriptedTransport(bench.SCRIPTS[script]))
     endpoint = CoachEndpoint(base_url="http://scripted.invalid/v1", model="scripted")
     client = CoachClient(endpoint, recorder)
-    outcomes: list[object] = await bench.run(
-        labelled(bench, ids), client, recorder, model="scripted"
-    )
+    outcomes: list[Any] = await bench.run(labelled(bench, ids), client, recorder, model="scripted")
     return outcomes
 
 
