@@ -22,7 +22,9 @@ from bot.kernel.scoring import JudgedTicks, quality_points
         (15, {1, 2, 3, 9, 0}, 3, 15),  # ticks naming no key point are ignored: the cap holds
     ],
 )
-def test_quality_points(answer_points: int, covered: set[int], key_points: int, expected: int) -> None:
+def test_quality_points(
+    answer_points: int, covered: set[int], key_points: int, expected: int
+) -> None:
     judged = JudgedTicks(reviewers=frozenset(covered))
     assert quality_points(answer_points, judged, key_points) == expected
 
