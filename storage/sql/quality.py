@@ -14,16 +14,18 @@ from bot.kernel.scoring import JudgedTicks, quality_points
 from storage.sql.session import Session
 
 # Teammates' ticks: the reviews of the answer by anyone but its author (the service refuses
-# such a review; the store does not count one either).
+# such a review; the store does not count one either), and those kept from reviewers who
+# have since erased their data (storage.sql.erasure_for_the_team).
 _REVIEWERS_TICKS = (
     "SELECT r.covered FROM answer_reviews r JOIN answers a ON a.id = r.answer_id"
     " WHERE r.answer_id = ? AND r.reviewer_id <> a.member_id AND r.covered IS NOT NULL"
+    " UNION ALL SELECT kept_ticks FROM answers WHERE id = ? AND kept_ticks IS NOT NULL"
 )
 
 
 async def judged_ticks(session: Session, answer_id: int) -> JudgedTicks:
     """The key points of the answer that others judged it to cover."""
-    rows = await session.fetch(_REVIEWERS_TICKS, (answer_id,))
+    rows = await session.fetch(_REVIEWERS_TICKS, (answer_id, answer_id))
     reviewers = frozenset(int(point) for row in rows for point in json.loads(row[0]))
     return JudgedTicks(
         reviewers=reviewers, accepted_coach=await accepted_coach_ticks(session, answer_id)

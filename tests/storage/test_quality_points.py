@@ -122,3 +122,17 @@ async def test_the_coachs_accepted_ticks_join_the_union(
     answer = await answered(store)
     await review(store, answer, await member(store, "bob"), (1, 2, 5))
     assert await ann_points(store, answer) == 15 + 12
+
+
+async def test_a_reviewer_who_leaves_takes_no_quality_points_away(store: Store) -> None:
+    answer = await answered(store)
+    bob, cat = await member(store, "bob"), await member(store, "cat")
+    await review(store, answer, bob, (1, 2, 3))
+
+    await store.member_data.erase_member(bob, T0)
+
+    assert await ann_points(store, answer) == 15 + 9
+    await review(store, answer, cat, (3, 4))  # a later review adds to what bob judged
+    assert await ann_points(store, answer) == 15 + 12
+    assert await store.reviews.remove_review(answer[3], cat, KEY_POINTS)
+    assert await ann_points(store, answer) == 15 + 9

@@ -5,6 +5,9 @@
 -- points is base_points, plus capped votes, plus quality_points. Answers judged before
 -- this version earn quality points from the next change of their reviews.
 ALTER TABLE answers ADD COLUMN quality_points INTEGER NOT NULL DEFAULT 0;
+-- The key points (a JSON list) that reviewers who have since erased their data ticked in
+-- the answer: their reviews go, their judgement stays the answer's, naming no one.
+ALTER TABLE answers ADD COLUMN kept_ticks TEXT;
 -- The leaderboard shows each member's quality points too, still from the index alone.
 DROP INDEX answers_leaderboard;
 CREATE INDEX answers_leaderboard
