@@ -1,8 +1,8 @@
 """The SQL of the reports: leaderboards, a member's standing, a channel's counts.
 
-Boards count every answer's points (votes on a later answer count too) and
-the member's scoring answers (one per round answered), so extra replies in a
-round never improve a member's standing by themselves.
+Boards count every answer's points (votes on a later answer count too, and the points for
+quality of first answers, which are in them) and the member's scoring answers (one per round
+answered), so extra replies in a round never improve a member's standing by themselves.
 """
 
 from __future__ import annotations
@@ -12,21 +12,23 @@ from __future__ import annotations
 # every timestamp). Each table is summed per member first, so the answers are grouped along
 # their covering index (ordered by member) and only one row per member and table is merged.
 _POINTS_SINCE = """
-    SELECT member_id, SUM(points) AS points, SUM(scoring) AS scoring, MIN(answered_at) AS at
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS scoring, MIN(answered_at) AS at,
+           SUM(quality_points) AS quality
     FROM answers WHERE channel_id = :channel AND answered_at >= :since GROUP BY member_id
     UNION ALL
-    SELECT member_id, SUM(points), 0, '~' FROM bonuses
+    SELECT member_id, SUM(points), 0, '~', 0 FROM bonuses
     WHERE channel_id = :channel AND awarded_at >= :since GROUP BY member_id
     UNION ALL
-    SELECT reviewer_id, SUM(points), 0, '~' FROM answer_reviews
+    SELECT reviewer_id, SUM(points), 0, '~', 0 FROM answer_reviews
     WHERE channel_id = :channel AND reviewed_at >= :since AND points > 0 GROUP BY reviewer_id
 """
 
 # Ordering of a board: points, then answers, then the earlier first answer, then member id.
 LEADERBOARD = f"""
-SELECT b.member_id, m.display_name, m.member, b.points, b.answers
+SELECT b.member_id, m.display_name, m.member, b.points, b.answers, b.quality
 FROM (
-    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers, MIN(at) AS first_at
+    SELECT member_id, SUM(points) AS points, SUM(scoring) AS answers, MIN(at) AS first_at,
+           SUM(quality) AS quality
     FROM ({_POINTS_SINCE}) AS earned
     GROUP BY member_id
     ORDER BY points DESC, answers DESC, first_at, member_id

@@ -262,6 +262,7 @@ class LeaderboardRow:
     member_name: str
     points: int
     answers: int
+    quality_points: int = 0  # of the points: those for key points others judged covered
 
 
 @dataclass(frozen=True, slots=True)

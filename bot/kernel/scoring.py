@@ -20,6 +20,31 @@ class ScoringRules:
     approved_suggestion: int = 20  # a member's suggested question was approved by an admin
 
 
+@dataclass(frozen=True, slots=True)
+class JudgedTicks:
+    """The key points (1-based) of an answer that someone other than its author judged it
+    to cover: the union of its teammates' review ticks, and the coach's verified ticks its
+    author accepted. The author's own ticks (``/quiz covered``) are never among them."""
+
+    reviewers: frozenset[int] = frozenset()
+    accepted_coach: frozenset[int] = frozenset()  # filled once the coach records acceptances
+
+    @property
+    def covered(self) -> frozenset[int]:
+        return self.reviewers | self.accepted_coach
+
+
+def quality_points(answer_points: int, judged: JudgedTicks, key_points: int) -> int:
+    """Points for quality: ``answer_points`` (what answering earned: 10, +5 before the
+    reveal; 0 for a member's later reply) times the share of the question's ``key_points``
+    judged covered, rounded half up. Covering every key point doubles what answering
+    earned, and never more; a question without key points earns none."""
+    if key_points <= 0 or answer_points <= 0:
+        return 0
+    covered = sum(1 for point in judged.covered if 1 <= point <= key_points)
+    return (2 * answer_points * covered + key_points) // (2 * key_points)
+
+
 class Period(StrEnum):
     """The span a leaderboard counts."""
 

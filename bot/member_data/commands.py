@@ -29,7 +29,8 @@ ERASES = (
 )
 KEEPS = (
     "Nothing personal is kept, and nothing is taken from your teammates: your name leaves the"
-    " leaderboards, votes you gave stay in others' points without your name, points earned"
+    " leaderboards, votes you gave and key points your reviews ticked stay in others' points"
+    " without your name, points earned"
     " reviewing your answers stay with their writers, a partner's mock interviews with you"
     " stay in their history with a former member, and an approved suggestion stays a"
     " question of the bank."

@@ -44,6 +44,7 @@ from bot.scheduling.slot_arithmetic import slots_after
 WEEK = timedelta(days=7)
 TOP_ANSWERS = 3
 STREAK_LEADERS = 3
+QUALITY_LEADERS = 3
 TOPICS_SHOWN = 3  # strongest and weakest each, at most
 MASTERY_HORIZON = timedelta(days=30)  # the strongest and weakest are forecast this far ahead
 EXCERPT_LENGTH = 140
@@ -105,6 +106,7 @@ class Recap:
     mastery_on: date | None = None  # the day strongest and weakest are forecast for
     best_answers: tuple[TopAnswer, ...] = ()  # the week's best answers, in order
     median: float | None = None  # the team's median topic recall (%); None: no grades
+    quality_leaders: tuple[tuple[str, int], ...] = ()  # (member name, points for quality)
 
     @property
     def charted_topics(self) -> tuple[RankedTopic, ...]:
@@ -169,6 +171,7 @@ async def build_recap(
         mastery_on=(slot + MASTERY_HORIZON).astimezone(zone).date(),
         best_answers=await _best_answers(week.answers, link),
         median=median_percent(topics),
+        quality_leaders=_quality_leaders(week.answers),
     )
 
 
@@ -218,6 +221,7 @@ def recap_card(recap: Recap) -> Card:
         Field("Rounds", _compared(recap.rounds, recap.rounds_before), inline=True),
         Field("Members who answered", _compared(recap.members, recap.members_before), inline=True),
         Field("Most-voted answers", _top_answers_text(recap.top_answers)),
+        Field("Points for quality", _quality_text(recap.quality_leaders)),
         Field("Streak leaders", _streaks_text(recap.streak_leaders)),
         Field("Strongest topics", _standing_text(recap.strongest, recap.median, "above")),
         Field("Weakest topics", _standing_text(recap.weakest, recap.median, "below")),
@@ -305,6 +309,18 @@ async def _best_answers(answers: Sequence[WeekAnswer], link: AnswerLink) -> tupl
     )
 
 
+def _quality_leaders(answers: Sequence[WeekAnswer]) -> tuple[tuple[str, int], ...]:
+    """The members whose week's answers earned the most points for quality, most first."""
+    earned: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for answer in answers:
+        if answer.quality_points:
+            earned[answer.member_id] = earned.get(answer.member_id, 0) + answer.quality_points
+            names[answer.member_id] = answer.member_name
+    leaders = sorted(earned, key=lambda member: (-earned[member], names[member], member))
+    return tuple((names[member], earned[member]) for member in leaders[:QUALITY_LEADERS])
+
+
 def _streak_leaders(
     rounds: StreakRounds, periods: Mapping[str, Sequence[AwayPeriod]], timezone: str
 ) -> tuple[tuple[str, int], ...]:
@@ -351,6 +367,16 @@ def _top_answers_text(answers: Sequence[TopAnswer]) -> str:
         where = f" — {answer.link}" if answer.link else ""
         lines.append(f"{number}. {answer.member_name} ({votes}): “{answer.excerpt}”{where}")
     return "\n".join(lines)
+
+
+def _quality_text(leaders: Sequence[tuple[str, int]]) -> str:
+    if not leaders:
+        return (
+            "None yet: a review that ticks the key points an answer covered earns its author"
+            " points for quality."
+        )
+    named = ", ".join(f"{name} {points}" for name, points in leaders)
+    return f"{named} (for the key points teammates' reviews judged their answers covered)"
 
 
 def _streaks_text(leaders: Sequence[tuple[str, int]]) -> str:

@@ -32,6 +32,7 @@ class WeekAnswer:
     message_id: str
     thread: str | None  # the round's thread the answer was posted in
     best: bool = False  # an admin marked it the best answer of its round
+    quality_points: int = 0  # for the key points others judged it covered
 
 
 @dataclass(frozen=True, slots=True)

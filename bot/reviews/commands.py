@@ -171,7 +171,8 @@ COVERED = Subcommand(
 RATE = Subcommand(
     "rate",
     f"after the reveal, review a teammate's answer: SCORE {RUBRIC}; +2 points, 3 a round;"
-    " alone: the answers to review",
+    " the key points you tick (form) earn its author points for quality; alone: the answers"
+    " to review",
     "/quiz rate #2 3 clear on the ring steps, missed busbw",
     params=(
         Param("answer", ParamKind.WORD, "The answer's number, #N", metavar="ANSWER"),

@@ -96,7 +96,7 @@ def review_form(
         fields.append(
             FormField(
                 COVERED,
-                "Key points the answer covered",
+                "Key points covered (the author earns points)",
                 required=False,
                 value=given.get(COVERED, ""),
                 choices=tuple(_label(p) for p in question.key_points),

@@ -230,6 +230,7 @@ class PeerReviews:
             ),
             points=REVIEW_POINTS,
             cap=REVIEWS_WITH_POINTS,
+            key_points=total,
             tell=tell,
         )
         await self._grade_from_reviews(round_, answer)
@@ -298,7 +299,8 @@ class PeerReviews:
                     " them."
                 )
             reviewer_id = reviews[review_number - 1].reviewer_id
-        if not await self._reviews.remove_review(answer.id, reviewer_id):
+        total = len(self._question(channel, round_).key_points)
+        if not await self._reviews.remove_review(answer.id, reviewer_id, total):
             return Response(info(f"No review of answer #{number} to remove."))
         await self._grade_from_reviews(round_, answer)
         return Response(info(f"Review of answer #{number} removed", "Its points are gone too."))

@@ -79,15 +79,25 @@ class ReviewStore(Protocol):
     """Persistence of reviews and best answers. Every write is committed before it returns."""
 
     async def record_review(
-        self, draft: ReviewDraft, *, points: int, cap: int, tell: TellAuthor | None = None
+        self,
+        draft: ReviewDraft,
+        *,
+        points: int,
+        cap: int,
+        key_points: int,
+        tell: TellAuthor | None = None,
     ) -> ReviewResult:
         """Add the review, or replace the reviewer's earlier one of the answer (which keeps
         the points it earned). A new review earns ``points`` while the reviewer has fewer
-        than ``cap`` reviews that earned points in the round, else none. The action
-        ``tell`` builds from the review as stored is queued in the review's transaction."""
+        than ``cap`` reviews that earned points in the round, else none. In the same
+        transaction, the answer's quality points follow its reviewers' ticks of the
+        question's ``key_points`` (``bot.kernel.scoring.quality_points``), and the action
+        ``tell`` builds from the review as stored is queued."""
         ...
 
-    async def remove_review(self, answer_id: int, reviewer_id: int) -> bool: ...
+    async def remove_review(self, answer_id: int, reviewer_id: int, key_points: int) -> bool:
+        """Remove the review; the answer's quality points follow the reviews left."""
+        ...
 
     async def answer_reviews(self, answer_id: int) -> list[StoredReview]:
         """The answer's reviews, oldest first."""

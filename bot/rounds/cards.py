@@ -9,7 +9,7 @@ from bot.kernel.cards import channel_status, info, percent, plural
 from bot.kernel.grades import GRADE_WORDS, Grade
 from bot.kernel.models import ChannelSettings, ChannelStats, LeaderboardRow, Round
 from bot.kernel.render import Button, Card, CardKind, Field
-from bot.kernel.scoring import Period
+from bot.kernel.scoring import Period, ScoringRules
 from questions.pack import Question
 
 REVEAL_ACTION = "reveal"
@@ -135,11 +135,28 @@ def leaderboard_card(period: Period, rows: Sequence[LeaderboardRow]) -> Card:
     heading = {Period.WEEK: "this week", Period.MONTH: "this month", Period.ALL: "all time"}
     if not rows:
         return info(f"Leaderboard — {heading[period]}", "No answers yet. Be the first!")
-    lines = [
-        f"{row.rank}. {row.member_name} — {row.points} pts ({plural(row.answers, 'answer')})"
-        for row in rows
-    ]
-    return info(f"Leaderboard — {heading[period]}", "\n".join(lines))
+    lines = [f"{row.rank}. {row.member_name} — {row.points} pts ({_earned(row)})" for row in rows]
+    return Card(
+        title=f"Leaderboard — {heading[period]}",
+        body="\n".join(lines),
+        footer=points_rule(ScoringRules()),
+        kind=CardKind.INFO,
+    )
+
+
+def points_rule(rules: ScoringRules) -> str:
+    """How points are earned, as the leaderboard says under its lines."""
+    return (
+        f"A first answer earns {rules.answer} (+{rules.before_reveal_bonus} before the reveal),"
+        f" each 👍 +{rules.per_vote} (up to {rules.max_votes}), and up to as much again for"
+        " the key points teammates' reviews judged it covered (your own ticks add none)."
+    )
+
+
+def _earned(row: LeaderboardRow) -> str:
+    """ "3 answers, 12 for quality": what the points came from."""
+    quality = f", {row.quality_points} for quality" if row.quality_points else ""
+    return f"{plural(row.answers, 'answer')}{quality}"
 
 
 def stats_card(

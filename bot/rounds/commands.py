@@ -173,7 +173,7 @@ PUBLIC = Param("public", ParamKind.FLAG, "Post it in the channel")
 
 LEADERBOARD = Subcommand(
     "leaderboard",
-    "top members of this channel",
+    "top members of this channel, with their points for quality, and how points are earned",
     "/quiz leaderboard week",
     params=(
         Param(

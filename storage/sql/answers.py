@@ -213,8 +213,9 @@ class Answers:
                 # Votes on a member's later replies are counted but earn nothing:
                 # only the first answer of a round scores.
                 await session.execute(
-                    "UPDATE answers SET votes = votes + 1, points = base_points + scoring * ?"
-                    " * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END) WHERE id = ?",
+                    "UPDATE answers SET votes = votes + 1, points = base_points + quality_points"
+                    " + scoring * ? * (CASE WHEN votes + 1 < ? THEN votes + 1 ELSE ? END)"
+                    " WHERE id = ?",
                     (per_vote, max_votes, max_votes, answer_id),
                 )
         return counted

@@ -3,7 +3,10 @@
 A review a teammate wrote of the member's answer earned its writer points; the answer
 goes, so the review's points become a bonus of its writer, on the same channel and at the
 review's time: every leaderboard (all time, this week) counts them as before, and nothing
-of the review (its score, comment, or which answer it was) stays.
+of the review (its score, comment, or which answer it was) stays. The other way round, the
+key points the member's reviews ticked in a teammate's answer stay that answer's
+(``answers.kept_ticks``, naming no one), so its points for quality stay as they were and
+later reviews add to them.
 
 A mock interview's group stays in the partners' history with the member replaced by the
 workspace's *former member*: a members row with no platform id and no name, which no
@@ -38,6 +41,25 @@ async def keep_review_points(session: Session, member_id: int) -> int:
         [(row[0], row[1], row[2], REVIEW_CREDIT, row[3]) for row in earned],
     )
     return len(earned)
+
+
+_TICKS_OF_THEIR_REVIEWS = (
+    "SELECT a.id, a.kept_ticks, r.covered FROM answer_reviews r"
+    " JOIN answers a ON a.id = r.answer_id"
+    " WHERE r.reviewer_id = ? AND r.covered IS NOT NULL AND a.member_id <> r.reviewer_id"
+)
+
+
+async def keep_review_ticks(session: Session, member_id: int) -> int:
+    """Keep the key points the member's reviews ticked with the answers they reviewed;
+    how many answers keep some."""
+    rows = await session.fetch(_TICKS_OF_THEIR_REVIEWS, (member_id,))
+    kept = [
+        (json.dumps(sorted({*json.loads(row[1] or "[]"), *json.loads(row[2])})), row[0])
+        for row in rows
+    ]
+    await session.execute_many("UPDATE answers SET kept_ticks = ? WHERE id = ?", kept)
+    return len(kept)
 
 
 async def former_member(session: Session, member_id: int) -> int:

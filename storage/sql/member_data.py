@@ -19,7 +19,12 @@ from bot.blind.posts import PLACEHOLDER_PREFIX
 from bot.kernel.refs import ChannelRef, MemberRef
 from bot.kernel.stores import ChangeKind
 from bot.member_data.store import Erased, MemberGoal, Rows, Tables
-from storage.sql.erasure_for_the_team import former_member, keep_pair_history, keep_review_points
+from storage.sql.erasure_for_the_team import (
+    former_member,
+    keep_pair_history,
+    keep_review_points,
+    keep_review_ticks,
+)
 from storage.sql.member_cache import MemberCache
 from storage.sql.member_export import member_tables, plain_row
 from storage.sql.sends_naming_a_member import sends_naming
@@ -144,6 +149,7 @@ class MemberData:
                     await session.execute("DELETE FROM outbox WHERE key = ?", (key,))
                 )
             await keep_review_points(session, member_id)
+            await keep_review_ticks(session, member_id)
             former = await former_member(session, member_id)
             for table, count in (await keep_pair_history(session, member_id, former)).items():
                 deleted[table] = deleted.get(table, 0) + count

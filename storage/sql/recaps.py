@@ -18,7 +18,8 @@ from storage.timestamps import from_db, to_db
 WEEK_ANSWERS = """
 SELECT a.member_id, m.display_name, m.member, a.answered_at, a.scoring, a.votes, a.text,
        a.message_id, r.thread,
-       EXISTS (SELECT 1 FROM best_answers b WHERE b.answer_id = a.id) AS best
+       EXISTS (SELECT 1 FROM best_answers b WHERE b.answer_id = a.id) AS best,
+       a.quality_points
 FROM answers a
 JOIN members m ON m.id = a.member_id
 JOIN rounds r ON r.id = a.round_id
@@ -201,6 +202,7 @@ class Recaps:
                     message_id=row[7],
                     thread=row[8],
                     best=bool(row[9]),
+                    quality_points=row[10],
                 )
                 for row in answers
             ),

@@ -34,6 +34,7 @@ class Reports:
                 member_name=row[1] or row[2],
                 points=row[3],
                 answers=row[4],
+                quality_points=int(row[5]),
             )
             for rank, row in enumerate(rows, start=1)
         ]

@@ -17,6 +17,7 @@ from bot.reviews.store import (
 )
 from storage.records import ANSWER_COLUMNS, answer_from_row
 from storage.sql.outbox import queue_in
+from storage.sql.quality import refresh_quality
 from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
 
@@ -34,7 +35,13 @@ class Reviews:
         self._db = db
 
     async def record_review(
-        self, draft: ReviewDraft, *, points: int, cap: int, tell: TellAuthor | None = None
+        self,
+        draft: ReviewDraft,
+        *,
+        points: int,
+        cap: int,
+        key_points: int,
+        tell: TellAuthor | None = None,
     ) -> ReviewResult:
         covered = None if draft.covered is None else json.dumps(list(draft.covered))
         at = to_db(draft.at)
@@ -72,6 +79,7 @@ class Reviews:
                         at,
                     ),
                 )
+            await refresh_quality(session, draft.answer_id, key_points)
             row = await session.fetch_one(
                 f"{_REVIEWS} WHERE r.answer_id = ? AND r.reviewer_id = ?",
                 (draft.answer_id, draft.reviewer_id),
@@ -82,12 +90,14 @@ class Reviews:
                 await queue_in(session, [tell(review)], at)
         return ReviewResult(review, replaced=bool(changed))
 
-    async def remove_review(self, answer_id: int, reviewer_id: int) -> bool:
+    async def remove_review(self, answer_id: int, reviewer_id: int, key_points: int) -> bool:
         async with self._db.transaction() as session:
             removed = await session.execute(
                 "DELETE FROM answer_reviews WHERE answer_id = ? AND reviewer_id = ?",
                 (answer_id, reviewer_id),
             )
+            if removed:
+                await refresh_quality(session, answer_id, key_points)
         return removed == 1
 
     async def answer_reviews(self, answer_id: int) -> list[StoredReview]:

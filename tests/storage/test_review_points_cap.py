@@ -49,7 +49,7 @@ async def test_reviews_written_at_once_earn_points_up_to_the_cap(store: Store) -
     results = await asyncio.gather(
         *(
             store.reviews.record_review(
-                review(channel_id, round_id, reviewer, a), points=2, cap=CAP
+                review(channel_id, round_id, reviewer, a), points=2, cap=CAP, key_points=0
             )
             for a in answer_ids
         )
@@ -64,7 +64,10 @@ async def test_one_review_written_twice_at_once_is_one_review(store: Store) -> N
     first, second = await asyncio.gather(
         *(
             store.reviews.record_review(
-                review(channel_id, round_id, reviewer, answer_ids[0]), points=2, cap=CAP
+                review(channel_id, round_id, reviewer, answer_ids[0]),
+                points=2,
+                cap=CAP,
+                key_points=0,
             )
             for _ in range(2)
         )
