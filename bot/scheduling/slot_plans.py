@@ -54,9 +54,12 @@ def channel_plan(channel: ChannelSettings, schedule: str) -> SlotPlan:
 
 
 # The plans made so far, by what they are made of: start-up plans each of 10,000 channels
-# three times (questions, recap, pairing), nearly all recaps and pairings alike. Bounded: the
-# questions' plans are nearly one a channel, and only those in use need to be kept.
-@functools.lru_cache(maxsize=4096)
+# three times (questions, recap, pairing), nearly all recaps and pairings alike, and the
+# questions' twice (catch-up, then the scheduler). Bounded above the channels a bot is measured
+# at (bench/startup.py): below them the scheduler's pass finds none of the catch-up's plans
+# and parses every schedule again. The scheduler holds the plans in use anyway; the cache
+# adds its entries only.
+@functools.lru_cache(maxsize=32_768)
 def slot_plan(schedule: str, timezone: str, grace_hours: float) -> SlotPlan:
     """The plan of ``schedule`` in ``timezone`` with a grace window of ``grace_hours``, the
     same object for the same three while they are in use. Raises ScheduleError for a
