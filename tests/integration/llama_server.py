@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import json
+import signal
 import socket
 import subprocess
 import sys
@@ -79,6 +81,7 @@ def running_server(model: Path, log_file: Path) -> Iterator[str]:
         try:
             base_url = f"http://127.0.0.1:{port}/v1"
             _wait_until_it_answers(server, base_url, log_file)
+            _complete_one_token(server, base_url, log_file)
             yield base_url
         finally:
             server.terminate()
@@ -109,6 +112,38 @@ def _wait_until_it_answers(server: subprocess.Popen[bytes], base_url: str, log: 
     raise RuntimeError(
         f"the llama.cpp server did not answer within {_STARTUP_TIMEOUT:g} s:\n{log_tail(log)}"
     )
+
+
+class BuildDoesNotRun(RuntimeError):
+    """The server died of an illegal instruction: its build uses CPU features this machine
+    does not run (llama.cpp builds for the build machine's CPU unless told not to)."""
+
+
+def _complete_one_token(server: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
+    """A one-token completion: the model's first computation, where a build for another CPU
+    dies (listing the models computes nothing)."""
+    body = json.dumps(
+        {"model": MODEL_ALIAS, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
+    ).encode()
+    request = urllib.request.Request(
+        f"{base_url}/chat/completions", body, {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=_STARTUP_TIMEOUT):
+            return
+    except (urllib.error.URLError, OSError) as failed:
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(
+                f"the llama.cpp server's first completion failed: {failed}"
+            ) from None
+    if server.returncode == -signal.SIGILL:
+        raise BuildDoesNotRun(
+            "llama-cpp-python's build uses CPU instructions this machine does not run (SIGILL);"
+            " rebuild it with CMAKE_ARGS='-DGGML_NATIVE=OFF' as .ci/run does"
+        )
+    raise RuntimeError(f"the llama.cpp server exited ({server.returncode}):\n{log_tail(log)}")
 
 
 def _free_port() -> int:
