@@ -1,0 +1,164 @@
+"""What a member does with the coach's card: **Accept** (its ticks become their grade's, and
+count for the answer's points), **Edit ticks** (the checklist, ticked as the coach read it:
+their grade follows what they tick; the points only the coach's verified ticks they kept),
+**Dismiss** (nothing recorded). Nothing of the coach's enters the memory model before one
+of the first two."""
+
+from __future__ import annotations
+
+from bot.coaching.assessor import QuestionFor
+from bot.coaching.cards import (
+    ACCEPT_ACTION,
+    DISMISS_ACTION,
+    EDIT_ACTION,
+    decided_card,
+    dismissed_card,
+)
+from bot.coaching.metrics import CoachMetrics
+from bot.coaching.store import AssessmentState, CoachStore, StoredAssessment
+from bot.kernel.cards import error, info
+from bot.kernel.clock import Clock
+from bot.kernel.errors import Refused
+from bot.kernel.events import ButtonPress, Command, FormSubmit
+from bot.kernel.forms import FieldProblem, Form, FormField, chosen, not_chosen
+from bot.kernel.members import MemberIds
+from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.refs import MemberRef
+from bot.kernel.render import Response
+from bot.learning.grading import RoundGrading
+from bot.reviews.rubric import grade_from_coverage, why
+from bot.rounds.store import RoundStore
+from questions.pack import Question
+
+TICKS_FORM = "coach_ticks"
+COVERED = "covered"
+
+
+def opens_form(event: Command | ButtonPress) -> bool:
+    return isinstance(event, ButtonPress) and event.action == EDIT_ACTION
+
+
+def ticks_form(assessment: StoredAssessment, round_: Round, question: Question) -> Form:
+    return Form(
+        kind=TICKS_FORM,
+        target=str(assessment.id),
+        title=f"Question #{round_.number}: your key points",
+        fields=(
+            FormField(
+                COVERED,
+                "Which key points did your answer cover?",
+                required=False,
+                value=" ".join(str(t.point) for t in assessment.ticks),
+                choices=tuple(p[:100] for p in question.key_points),
+                multiple=True,
+            ),
+        ),
+        submit="Record my grade",
+    )
+
+
+class CoachDecisions:
+    """The card's buttons and the edit form."""
+
+    def __init__(
+        self,
+        *,
+        coach: CoachStore,
+        members: MemberIds,
+        rounds: RoundStore,
+        question_for: QuestionFor,
+        grading: RoundGrading,
+        clock: Clock,
+        metrics: CoachMetrics,
+    ) -> None:
+        self._coach = coach
+        self._members = members
+        self._rounds = rounds
+        self._question_for = question_for
+        self._grading = grading
+        self._clock = clock
+        self._metrics = metrics
+
+    async def on_button(self, event: ButtonPress) -> Response:
+        assessment, round_, channel, question = await self._card_of(event.member, event.value)
+        if event.action == ACCEPT_ACTION:
+            points = tuple(t.point for t in assessment.ticks)
+            return await self._record(
+                assessment, round_, channel, event.member, points, edited=False
+            )
+        if event.action == EDIT_ACTION:
+            return Response(
+                info("Tick the key points your answer covered."),
+                form=ticks_form(assessment, round_, question),
+            )
+        if event.action == DISMISS_ACTION:
+            await self._coach.decide(
+                assessment.id, AssessmentState.DISMISSED, (), self._clock.now()
+            )
+            self._metrics.coach_decision("dismissed")
+            return Response(dismissed_card())
+        raise Refused("That button is not the coach's.")
+
+    async def on_form(self, submit: FormSubmit) -> Response:
+        assessment, round_, channel, question = await self._card_of(submit.member, submit.target)
+        total = len(question.key_points)
+        value = submit.values.get(COVERED, "")
+        wrong = not_chosen(value, total)
+        if wrong:
+            problem = FieldProblem(
+                COVERED, f"Give key points as numbers from 1 to {total}, not {' '.join(wrong)}."
+            )
+            return Response(error(f"Nothing was recorded: {problem.message}"), problems=(problem,))
+        return await self._record(
+            assessment, round_, channel, submit.member, chosen(value, total), edited=True
+        )
+
+    async def _record(
+        self,
+        assessment: StoredAssessment,
+        round_: Round,
+        channel: ChannelSettings,
+        member: MemberRef,
+        points: tuple[int, ...],
+        *,
+        edited: bool,
+    ) -> Response:
+        """The member's grade from ``points`` (as the checklist records one), and the
+        coach's verified ticks among them counted for the answer's points."""
+        total = assessment.key_points
+        grade = grade_from_coverage(len(points), total)
+        await self._grading.grade(
+            channel, round_, member, grade, covered=points, why=why(len(points), total)
+        )
+        verified = {t.point for t in assessment.ticks}
+        kept = tuple(p for p in points if p in verified)
+        as_read = set(points) == verified
+        state = AssessmentState.ACCEPTED if as_read else AssessmentState.EDITED
+        await self._coach.decide(assessment.id, state, kept, self._clock.now())
+        self._metrics.coach_decision("accepted" if as_read else "edited")
+        return Response(decided_card(grade, len(points), total, edited=edited and not as_read))
+
+    async def _card_of(
+        self, member: MemberRef, value: str
+    ) -> tuple[StoredAssessment, Round, ChannelSettings, Question]:
+        if not (value.isascii() and value.isdecimal()):
+            raise Refused("That card is not the coach's any more.")
+        assessment = await self._coach.assessment_by_id(int(value[:15]))
+        if assessment is None:
+            raise Refused("That reading of the coach's is gone (its answer was erased).")
+        if assessment.member_id != await self._members.member_id(member):
+            raise Refused("That card is another member's.")
+        if assessment.state in (AssessmentState.UNAVAILABLE, AssessmentState.OVER_BUDGET):
+            raise Refused("The coach did not read that answer.")
+        found = await self._rounds.round_in_channel((await self._round_of(assessment)) or 0)
+        if found is None or found[1] is None:
+            raise Refused("That question's channel has no quiz any more.")
+        round_, channel = found[0], found[1]
+        question = self._question_for(channel.ref, round_.question_id)
+        if question is None or not question.key_points:
+            raise Refused(f"Question #{round_.number} is no longer in any pack.")
+        return assessment, round_, channel, question
+
+    async def _round_of(self, assessment: StoredAssessment) -> int | None:
+        answer = await self._coach.answer_to_assess(assessment.answer_id)
+        return None if answer is None else answer.round_id
