@@ -123,8 +123,7 @@ class PrometheusMetrics:
         )
         self.coach_decisions = Counter(
             "coach_decisions",
-            "What members did with the coach's cards (accepted as they were, edited, "
-            "dismissed).",
+            "What members did with the coach's cards (accepted as they were, edited, dismissed).",
             ["decision"],
             namespace=NAMESPACE,
             registry=registry,

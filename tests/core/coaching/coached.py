@@ -38,7 +38,8 @@ STRONG = (
 STRONG_TICKS = (
     (
         1,
-        "A ring all-reduce passes every chunk around the ring twice, once reducing and once gathering",
+        "A ring all-reduce passes every chunk around the ring twice, once reducing and once"
+        " gathering",
     ),
     (3, "Inside one server NVLink links the GPUs directly at very high speed"),
 )
