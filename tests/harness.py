@@ -121,7 +121,13 @@ class QuizHarness:
         return round_.thread
 
     async def answer(
-        self, by: str, text: str, *, event_id: str | None = None, message_id: str | None = None
+        self,
+        by: str,
+        text: str,
+        *,
+        event_id: str | None = None,
+        message_id: str | None = None,
+        settle: bool = True,
     ) -> str:
         thread = await self.thread()
         message = message_id or f"a{next(self._events)}"
@@ -135,7 +141,8 @@ class QuizHarness:
                 text,
             )
         )
-        await self.service.settle()
+        if settle:
+            await self.service.settle()
         return message
 
     async def edit(self, by: str, message_id: str, text: str) -> None:

@@ -20,11 +20,11 @@ class CoachBudget:
             raise ValueError("a coach budget is at least 1 token and 1 request a day")
 
     def spent(self, *, workspace_tokens: int, member_requests: int) -> str | None:
-        """Which budget is spent ("the workspace's tokens", "your requests"); None: neither."""
+        """Which budget is used up, as the member is told; None: neither."""
         if workspace_tokens >= self.daily_tokens:
             return "the team's coach budget for today"
         if member_requests >= self.daily_requests_per_member:
-            return f"your {self.daily_requests_per_member} coach readings for today"
+            return f"your daily limit of coach readings ({self.daily_requests_per_member})"
         return None
 
 

@@ -61,9 +61,8 @@ def coach_card(
     )
     footer = f"Read by {model}; nothing is recorded until you accept or edit."
     if dropped:
-        footer += (
-            f" {plural(dropped, 'tick')} it proposed without evidence in your answer left out."
-        )
+        left_out = plural(dropped, "tick")
+        footer += f" Left out: {left_out} it proposed without evidence in your answer."
     value = str(assessment_id)
     return Card(
         title=_title(number),
@@ -91,7 +90,7 @@ def over_budget_card(what: str, resets: datetime, now: datetime) -> Card:
     hours = max(1, round((resets - now).total_seconds() / 3600))
     return info(
         "The coach is resting",
-        f"{what[0].upper()}{what[1:]} is spent: it reads answers again at"
+        f"{what[0].upper()}{what[1:]} is used up: it reads answers again at"
         f" {resets:%H:%M} UTC (in about {plural(hours, 'hour')}). Grade this one yourself:"
         " the grade buttons under the outline, the key point checklist, or `/quiz grade`.",
     )

@@ -18,6 +18,7 @@ from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.render import Card
 from bot.service import QuizService
+from bot.store import Store
 from questions.catalog import Catalog
 from questions.pack import Pack
 from tests.core.coach.scripted_endpoint import ScriptedEndpoint, endpoint_at
@@ -52,7 +53,7 @@ def coached_catalog() -> Catalog:
             "topic": "networking",
             "question": f"How does all-reduce scale across GPUs? (take {n})",
             "outline": "Ring all-reduce, bus bandwidth, NVLink.",
-            "follow_ups": [],
+            "follow_ups": ["What changes with a tree all-reduce?"],
             "key_points": KEY_POINTS,
         }
         for n in range(1, 4)
@@ -73,6 +74,34 @@ def setup_for(
 
 
 @asynccontextmanager
+async def service_on(
+    store: Store,
+    platform: FakePlatform,
+    clock: FakeClock,
+    setup: CoachSetup | None,
+    *,
+    metrics: Metrics | None = None,
+) -> AsyncIterator[QuizHarness]:
+    """A started quiz on ``store`` with the coach ``setup``."""
+    service = QuizService(
+        store=store,
+        platforms={platform.name: platform},
+        catalog=coached_catalog(),
+        clock=clock,
+        config=QuizConfig(default_schedule=None),
+        rng=random.Random(7),
+        background=False,
+        metrics=metrics,
+        coach=setup,
+    )
+    await service.start()
+    try:
+        yield QuizHarness(service, platform, clock)
+    finally:
+        await service.stop()
+
+
+@asynccontextmanager
 async def coached_quiz(
     backend: str,
     tmp_path: Path,
@@ -83,23 +112,11 @@ async def coached_quiz(
     metrics: Metrics | None = None,
 ) -> AsyncIterator[QuizHarness]:
     """A started quiz on ``backend`` with the coach ``setup`` (None: the operator set none)."""
-    async with open_store(backend, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=coached_catalog(),
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=False,
-            metrics=metrics,
-            coach=setup,
-        )
-        await service.start()
-        try:
-            yield QuizHarness(service, platform, clock)
-        finally:
-            await service.stop()
+    async with (
+        open_store(backend, tmp_path) as store,
+        service_on(store, platform, clock, setup, metrics=metrics) as harness,
+    ):
+        yield harness
 
 
 def direct_cards(quiz: QuizHarness, name: str) -> list[Card]:
