@@ -253,13 +253,14 @@ class QuizService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._outbox_task
             self._outbox_task = None
+        await self.outbox.stop_detached()
         if self._retention_task is not None:
             await self._retention_task  # it returns as soon as stopping is set (between batches)
             self._retention_task = None
 
     async def settle(self) -> None:
         """Perform outbox work until nothing more is due now (tests, end of console input)."""
-        while await self.outbox.run_due():
+        while await self.outbox.run_due() or await self.outbox.finish_detached():
             pass
 
     # inbound

@@ -90,7 +90,7 @@ class CoachAssessor:
 
     def performers(self) -> tuple[StepPerformer, RoundPerformer]:
         return (
-            StepPerformer(ActionKind.COACH, self.perform),
+            StepPerformer(ActionKind.COACH, self.perform, detached=True),
             RoundPerformer(ActionKind.COACH_CARDS, self._round_revealed, needs_question=False),
         )
 
