@@ -23,6 +23,7 @@ from bot.coaching.assessor import CoachAssessor
 from bot.coaching.consent import CoachSwitch
 from bot.coaching.metrics import CoachMetrics, NoCoachMetrics
 from bot.coaching.setup import CoachSetup
+from bot.coaching.spending import CoachSpendingReport
 from bot.kernel.clock import Clock
 from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
@@ -99,6 +100,7 @@ class Core:
     coach_assessor: CoachAssessor
     coach_consent: CoachConsent
     coach_metrics: CoachMetrics
+    coach_spending: CoachSpendingReport
 
 
 def build_core(
@@ -272,4 +274,5 @@ def build_core(
         ),
         coach_consent=CoachSwitch(coach, engine, clock),
         coach_metrics=coach_metrics,
+        coach_spending=CoachSpendingReport(store.coach, coach),
     )

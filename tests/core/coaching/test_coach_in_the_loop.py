@@ -225,3 +225,17 @@ async def test_the_same_answer_is_read_once(quiz: QuizHarness, server: ScriptedE
 
     assert len(server.requests) == 1
     assert coach_cards(quiz, "bob")[0].bullets == coach_cards(quiz, "ann")[0].bullets
+
+
+async def test_stats_show_an_admin_the_months_requests_and_tokens(
+    quiz: QuizHarness, server: ScriptedEndpoint
+) -> None:
+    await coach_on(quiz)
+    server.queue(ticks(*STRONG_TICKS))  # 100 prompt and 20 completion tokens
+    await answered(quiz)
+
+    admin = {f.name: f.value for f in (await quiz.command("stats")).card.fields}
+    member = {f.name: f.value for f in (await quiz.command("stats", by="bob")).card.fields}
+
+    assert admin["Answer coach this month (workspace, admins)"] == "1 requests, 120 tokens"
+    assert not any("coach" in name.lower() for name in member)
