@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.coaching.setup import CoachSetup
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import ButtonPress, Command, Reaction, Reply
@@ -60,6 +61,7 @@ async def running_service(
     metrics: Callable[[Store], Metrics] | None = None,
     seed: int = 7,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    coach: CoachSetup | None = None,
 ) -> AsyncIterator[QuizService]:
     """A started QuizService on the database at ``db_path``, with no background work:
     tests decide when slots fire and when the outbox runs (``settle``). ``platforms`` may
@@ -76,6 +78,7 @@ async def running_service(
             rng=random.Random(seed),
             background=False,
             metrics=metrics(store) if metrics else None,
+            coach=coach,
         )
         await service.start()
         try:

@@ -6,6 +6,8 @@ of the first two."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.coaching.assessor import QuestionFor
 from bot.coaching.cards import (
     ACCEPT_ACTION,
@@ -21,7 +23,6 @@ from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit
 from bot.kernel.forms import FieldProblem, Form, FormField, chosen, not_chosen
-from bot.kernel.members import MemberIds
 from bot.kernel.models import ChannelSettings, Round
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Response
@@ -64,7 +65,6 @@ class CoachDecisions:
         self,
         *,
         coach: CoachStore,
-        members: MemberIds,
         rounds: RoundStore,
         question_for: QuestionFor,
         grading: RoundGrading,
@@ -72,7 +72,6 @@ class CoachDecisions:
         metrics: CoachMetrics,
     ) -> None:
         self._coach = coach
-        self._members = members
         self._rounds = rounds
         self._question_for = question_for
         self._grading = grading
@@ -80,11 +79,17 @@ class CoachDecisions:
         self._metrics = metrics
 
     async def on_button(self, event: ButtonPress) -> Response:
-        assessment, round_, channel, question = await self._card_of(event.member, event.value)
+        card = await self._card_of(event.member, event.value)
+        assessment, round_, channel, question = (
+            card.assessment,
+            card.round,
+            card.channel,
+            card.question,
+        )
         if event.action == ACCEPT_ACTION:
             points = tuple(t.point for t in assessment.ticks)
             return await self._record(
-                assessment, round_, channel, event.member, points, edited=False
+                assessment, round_, channel, card.author, points, edited=False
             )
         if event.action == EDIT_ACTION:
             return Response(
@@ -100,7 +105,13 @@ class CoachDecisions:
         raise Refused("That button is not the coach's.")
 
     async def on_form(self, submit: FormSubmit) -> Response:
-        assessment, round_, channel, question = await self._card_of(submit.member, submit.target)
+        card = await self._card_of(submit.member, submit.target)
+        assessment, round_, channel, question = (
+            card.assessment,
+            card.round,
+            card.channel,
+            card.question,
+        )
         total = len(question.key_points)
         value = submit.values.get(COVERED, "")
         wrong = not_chosen(value, total)
@@ -110,7 +121,7 @@ class CoachDecisions:
             )
             return Response(error(f"Nothing was recorded: {problem.message}"), problems=(problem,))
         return await self._record(
-            assessment, round_, channel, submit.member, chosen(value, total), edited=True
+            assessment, round_, channel, card.author, chosen(value, total), edited=True
         )
 
     async def _record(
@@ -138,27 +149,39 @@ class CoachDecisions:
         self._metrics.coach_decision("accepted" if as_read else "edited")
         return Response(decided_card(grade, len(points), total, edited=edited and not as_read))
 
-    async def _card_of(
-        self, member: MemberRef, value: str
-    ) -> tuple[StoredAssessment, Round, ChannelSettings, Question]:
+    async def _card_of(self, member: MemberRef, value: str) -> _Card:
+        """The card ``value`` names, refused unless ``member`` is its answer's author (by
+        their platform id: a press in direct messages may name no workspace)."""
         if not (value.isascii() and value.isdecimal()):
             raise Refused("That card is not the coach's any more.")
         assessment = await self._coach.assessment_by_id(int(value[:15]))
-        if assessment is None:
+        answer = (
+            None if assessment is None else await self._coach.answer_to_assess(assessment.answer_id)
+        )
+        if assessment is None or answer is None:
             raise Refused("That reading of the coach's is gone (its answer was erased).")
-        if assessment.member_id != await self._members.member_id(member):
+        author = answer.author
+        if (author.platform, author.member_id) != (member.platform, member.member_id):
             raise Refused("That card is another member's.")
         if assessment.state in (AssessmentState.UNAVAILABLE, AssessmentState.OVER_BUDGET):
             raise Refused("The coach did not read that answer.")
-        found = await self._rounds.round_in_channel((await self._round_of(assessment)) or 0)
+        found = await self._rounds.round_in_channel(answer.round_id)
         if found is None or found[1] is None:
             raise Refused("That question's channel has no quiz any more.")
         round_, channel = found[0], found[1]
         question = self._question_for(channel.ref, round_.question_id)
         if question is None or not question.key_points:
             raise Refused(f"Question #{round_.number} is no longer in any pack.")
-        return assessment, round_, channel, question
+        return _Card(assessment, round_, channel, question, author)
 
-    async def _round_of(self, assessment: StoredAssessment) -> int | None:
-        answer = await self._coach.answer_to_assess(assessment.answer_id)
-        return None if answer is None else answer.round_id
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """A card pressed: its assessment, round, channel, question, and its answer's author as
+    the store knows them."""
+
+    assessment: StoredAssessment
+    round: Round
+    channel: ChannelSettings
+    question: Question
+    author: MemberRef

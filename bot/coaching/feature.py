@@ -57,7 +57,6 @@ def build(deps: CoachDeps) -> Parts:
     setup = deps.coach_setup
     decisions = CoachDecisions(
         coach=store.coach,
-        members=store.members,
         rounds=store.rounds,
         question_for=deps.question_for,
         grading=deps.grading,
