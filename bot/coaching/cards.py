@@ -57,9 +57,13 @@ def coach_card(
     lines = [*covered, *missed]
     body = (
         f"It found {len(found)} of {len(key_points)} key points, each with a quote from your"
-        f" answer: that proposes **{grade.word}**."
+        f" answer: that proposes {grade.word}."
     )
-    footer = f"Read by {model}; nothing is recorded until you accept or edit."
+    footer = (
+        f"Read by {model}; nothing is recorded until you accept or edit. Typed: `/quiz coach"
+        f" accept {assessment_id}`, `/quiz coach edit {assessment_id} 1 3`, `/quiz coach"
+        f" dismiss {assessment_id}`."
+    )
     if dropped:
         left_out = plural(dropped, "tick")
         footer += f" Left out: {left_out} it proposed without evidence in your answer."
@@ -100,7 +104,7 @@ def decided_card(grade: Grade, points: int, total: int, *, edited: bool) -> Card
     how = "your edited ticks" if edited else "the coach's ticks"
     return info(
         "Recorded",
-        f"{plural(points, 'key point')} of {total} from {how}: your grade is **{grade.word}**.",
+        f"{plural(points, 'key point')} of {total} from {how}: your grade is {grade.word}.",
     )
 
 

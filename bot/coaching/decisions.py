@@ -24,7 +24,7 @@ from bot.kernel.errors import Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit
 from bot.kernel.forms import FieldProblem, Form, FormField, chosen, not_chosen
 from bot.kernel.models import ChannelSettings, Round
-from bot.kernel.refs import MemberRef
+from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
 from bot.kernel.render import Response
 from bot.learning.grading import RoundGrading
 from bot.reviews.rubric import grade_from_coverage, why
@@ -32,6 +32,9 @@ from bot.rounds.store import RoundStore
 from questions.pack import Question
 
 TICKS_FORM = "coach_ticks"
+# where a typed decision comes from does not matter: the card names its answer
+_NOWHERE = ChannelRef("", "", "")
+_NOWHERE_MESSAGE = MessageRef(_NOWHERE, "")
 COVERED = "covered"
 
 
@@ -104,6 +107,36 @@ class CoachDecisions:
             return Response(dismissed_card())
         raise Refused("That button is not the coach's.")
 
+    async def typed(self, member: MemberRef, action: str, value: str, points: str) -> Response:
+        """A card's button typed as ``/quiz coach accept|edit|dismiss CARD [N...]``."""
+        if not value:
+            raise Refused(
+                f"Give the number of the coach's card: `/quiz coach {action} 7` (the card's"
+                " footer names it)."
+            )
+        if action != "edit":
+            press_of = {"accept": ACCEPT_ACTION, "dismiss": DISMISS_ACTION}
+            press = ButtonPress(
+                "typed", _NOWHERE, _NOWHERE_MESSAGE, member, press_of[action], value
+            )
+            return await self.on_button(press)
+        card = await self._card_of(member, value.removeprefix("#"))
+        total = len(card.question.key_points)
+        wrong = not_chosen(points, total)
+        if wrong or not points.strip():
+            raise Refused(
+                f"Give the key points your answer covered, numbers from 1 to {total}:"
+                f" `/quiz coach edit {value} 1 3`."
+            )
+        return await self._record(
+            card.assessment,
+            card.round,
+            card.channel,
+            card.author,
+            chosen(points, total),
+            edited=True,
+        )
+
     async def on_form(self, submit: FormSubmit) -> Response:
         card = await self._card_of(submit.member, submit.target)
         assessment, round_, channel, question = (
@@ -152,6 +185,7 @@ class CoachDecisions:
     async def _card_of(self, member: MemberRef, value: str) -> _Card:
         """The card ``value`` names, refused unless ``member`` is its answer's author (by
         their platform id: a press in direct messages may name no workspace)."""
+        value = value.removeprefix("#")
         if not (value.isascii() and value.isdecimal()):
             raise Refused("That card is not the coach's any more.")
         assessment = await self._coach.assessment_by_id(int(value[:15]))

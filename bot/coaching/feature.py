@@ -72,7 +72,7 @@ def build(deps: CoachDeps) -> Parts:
 
     reader = None if setup is None else setup.reader()
     return Parts(
-        handlers=(CoachCommands(store.coach, store.members, deps.clock, reader),),
+        handlers=(CoachCommands(store.coach, store.members, deps.clock, reader, decisions),),
         buttons=(ButtonRoute(on_button, lambda e: e.action in COACH_ACTIONS),),
         forms=(FormRoute(on_form, lambda e: e.kind == TICKS_FORM),),
         performers=deps.coach_assessor.performers(),
