@@ -185,6 +185,16 @@ def build_core(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
     )
     coach_metrics = metrics if isinstance(metrics, CoachMetrics) else NoCoachMetrics()
+    coach_assessor = CoachAssessor(
+        setup=coach,
+        coach=store.coach,
+        answers=store.answers,
+        rounds=store.rounds,
+        outbox=engine,
+        question_for=engine.question_for,
+        clock=clock,
+        metrics=coach_metrics,
+    )
     return Core(
         store=store,
         clock=clock,
@@ -223,6 +233,7 @@ def build_core(
             clock=clock,
             scoring=config.scoring,
             metrics=metrics,
+            recorded=coach_assessor.blind_answer_recorded,
         ),
         member_data=MemberDataService(
             store.member_data,
@@ -262,16 +273,7 @@ def build_core(
         settings_on_page=settings_on_page,
         replan=replan,
         coach_setup=coach,
-        coach_assessor=CoachAssessor(
-            setup=coach,
-            coach=store.coach,
-            answers=store.answers,
-            rounds=store.rounds,
-            outbox=engine,
-            question_for=engine.question_for,
-            clock=clock,
-            metrics=coach_metrics,
-        ),
+        coach_assessor=coach_assessor,
         coach_consent=CoachSwitch(coach, engine, clock),
         coach_metrics=coach_metrics,
         coach_spending=CoachSpendingReport(store.coach, coach),

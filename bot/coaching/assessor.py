@@ -106,16 +106,32 @@ class CoachAssessor:
             answer = await self._answers.answer_by_message_in_channel(
                 channel.id, event.message.message_id
             )
-            if answer is None or not answer.scoring:
-                return
-            if await self._coach.refuses_coach(answer.member_id):
-                return
-            key = assessment_key(answer.id, self._setup.endpoint.model)
-            await self._outbox.queue(
-                [OutboxDraft(None, ActionKind.COACH, key, destination=channel.ref)]
-            )
+            if answer is not None:
+                await self._queue(answer.id, answer.member_id, answer.scoring, channel)
         except Exception:
             log.exception("the coach's reading of an answer could not be queued")
+
+    async def blind_answer_recorded(self, answer_id: int, channel: ChannelSettings) -> None:
+        """A member's first blind answer was recorded (``/quiz answer``): read it too."""
+        if self._setup is None or not channel.coach:
+            return
+        try:
+            answer = await self._answers.answer_by_id(answer_id)
+            if answer is not None:
+                await self._queue(answer.id, answer.member_id, answer.scoring, channel)
+        except Exception:
+            log.exception("the coach's reading of a blind answer could not be queued")
+
+    async def _queue(
+        self, answer_id: int, member_id: int, first: bool, channel: ChannelSettings
+    ) -> None:
+        assert self._setup is not None
+        if not first or await self._coach.refuses_coach(member_id):
+            return
+        key = assessment_key(answer_id, self._setup.endpoint.model)
+        await self._outbox.queue(
+            [OutboxDraft(None, ActionKind.COACH, key, destination=channel.ref)]
+        )
 
     # the outbox's action
 

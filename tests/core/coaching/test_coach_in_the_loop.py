@@ -239,3 +239,20 @@ async def test_stats_show_an_admin_the_months_requests_and_tokens(
 
     assert admin["Answer coach this month (workspace, admins)"] == "1 requests, 120 tokens"
     assert not any("coach" in name.lower() for name in member)
+
+
+async def test_a_blind_answer_is_read_too(quiz: QuizHarness, server: ScriptedEndpoint) -> None:
+    await coach_on(quiz)
+    await quiz.command("config answers blind")
+    await quiz.command("now")
+    server.queue(ticks(*STRONG_TICKS))
+
+    saved = await quiz.command(f"answer {STRONG}", by="ann")
+
+    assert saved.card.kind is not CardKind.ERROR, saved.card.body
+    [request] = server.requests
+    assert "Inside one server NVLink" in request.user_message
+    assert coach_cards(quiz, "ann") == []
+    await reveal(quiz)
+    [card] = coach_cards(quiz, "ann")
+    assert "2 of 3 key points" in card.body
