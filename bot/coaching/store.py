@@ -138,6 +138,11 @@ class CoachStore(Protocol):
         dismissed) and, in the same transaction, bring the answer's quality points in step."""
         ...
 
+    async def judged_by_both(self, channel_id: int) -> list[tuple[frozenset[int], frozenset[int]]]:
+        """Each answer of the channel that the coach read and teammates reviewed with ticks:
+        (the coach's verified ticks, the union of the reviewers' ticks)."""
+        ...
+
     async def month_usage(self, platform: str, workspace: str, since: date) -> tuple[int, int]:
         """The workspace's coach requests and tokens since ``since``."""
         ...

@@ -166,9 +166,11 @@ def stats_card(
     *,
     for_admin: bool = False,
     coach: tuple[int, int] | None = None,
+    agreement: str | None = None,
 ) -> Card:
     """The channel's figures; ``for_admin`` (privately), also the messages not sent yet and
-    what the answer coach spent this month (``coach``: requests and tokens)."""
+    what the answer coach spent this month (``coach``: requests and tokens) and how its
+    ticks compare with teammates' reviews (``agreement``)."""
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers (1 per member per round)", str(stats.answers), inline=True),
@@ -188,6 +190,8 @@ def stats_card(
                 f"{requests} requests, {tokens} tokens",
             )
         )
+    if for_admin and agreement is not None:
+        fields.append(Field("Answer coach against teammates' reviews (admins)", agreement))
     if weakest:
         topics = ", ".join(f"{topic} {percent(recall)}" for topic, recall in weakest)
         fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))

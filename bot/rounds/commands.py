@@ -123,12 +123,13 @@ class RoundCommands:
             and platform is not None
             and await platform.is_admin(event.member, event.channel)
         )
-        coach = (
-            await self._coach.this_month(ctx.quiz, self._clock.now())
-            if for_admin and self._coach is not None
-            else None
+        coach = agreement = None
+        if for_admin and self._coach is not None:
+            coach = await self._coach.this_month(ctx.quiz, self._clock.now())
+            agreement = await self._coach.agreement(ctx.quiz)
+        card = stats_card(
+            ctx.quiz, stats, weakest, for_admin=for_admin, coach=coach, agreement=agreement
         )
-        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin, coach=coach)
         return Response(card, public=command.public)
 
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:

@@ -43,3 +43,7 @@ class CoachSpending(Protocol):
     async def this_month(self, channel: ChannelSettings, now: datetime) -> tuple[int, int] | None:
         """The month's requests and tokens."""
         ...
+
+    async def agreement(self, channel: ChannelSettings) -> str | None:
+        """How the coach's ticks compare with teammates' reviews in the channel."""
+        ...

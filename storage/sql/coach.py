@@ -209,6 +209,23 @@ class Coach:
             )
             await refresh_quality(session, int(row[0]), int(row[1]))
 
+    async def judged_by_both(self, channel_id: int) -> list[tuple[frozenset[int], frozenset[int]]]:
+        rows = await self._db.fetch(
+            "SELECT c.answer_id, c.ticks, r.covered FROM coach_assessments c"
+            " JOIN answers a ON a.id = c.answer_id"
+            " JOIN answer_reviews r ON r.answer_id = c.answer_id AND r.reviewer_id <> a.member_id"
+            f" WHERE a.channel_id = ? AND c.state IN ({', '.join('?' for _ in _ANSWERED)})"
+            " AND r.covered IS NOT NULL ORDER BY c.answer_id",
+            (channel_id, *_ANSWERED),
+        )
+        coach: dict[int, frozenset[int]] = {}
+        reviewers: dict[int, set[int]] = {}
+        for row in rows:
+            answer_id = int(row[0])
+            coach[answer_id] = frozenset(t.point for t in _ticks_from_db(row[1]))
+            reviewers.setdefault(answer_id, set()).update(int(p) for p in json.loads(row[2]))
+        return [(coach[a], frozenset(reviewers[a])) for a in coach]
+
     async def month_usage(self, platform: str, workspace: str, since: date) -> tuple[int, int]:
         row = await self._db.fetch_one(
             "SELECT COALESCE(SUM(requests), 0), COALESCE(SUM(tokens), 0)"

@@ -11,8 +11,11 @@ from bot.kernel.events import ButtonPress, FormSubmit
 from bot.kernel.grades import Grade
 from bot.kernel.refs import MessageRef
 from bot.kernel.render import Card, CardKind, Response
+from bot.rounds.cards import REVIEW_ACTION
 from tests.core.coach.scripted_endpoint import MODEL, ScriptedEndpoint, ticks
 from tests.core.coaching.coached import KEY_POINTS, STRONG, STRONG_TICKS, coach_cards
+from tests.core.reviews.test_peer_reviews import press as review_press
+from tests.core.reviews.test_peer_reviews import submit as review_submit
 from tests.harness import QuizHarness
 
 
@@ -256,3 +259,25 @@ async def test_a_blind_answer_is_read_too(quiz: QuizHarness, server: ScriptedEnd
     await reveal(quiz)
     [card] = coach_cards(quiz, "ann")
     assert "2 of 3 key points" in card.body
+
+
+async def test_stats_measure_the_coach_against_teammates_reviews(
+    quiz: QuizHarness, server: ScriptedEndpoint
+) -> None:
+    await coach_on(quiz)
+    server.queue(ticks(*STRONG_TICKS))  # the coach ticks 1 and 3
+    await answered(quiz)
+    await reveal(quiz)
+    round_ = await quiz.round()
+    form = (await review_press(quiz, "bob", REVIEW_ACTION, f"r{round_.id}")).form
+    assert form is not None
+    sent = await review_submit(
+        quiz, "bob", form, {"answer": "1", "score": "3", "covered": "1 2", "comment": ""}
+    )
+    assert sent.card.kind is not CardKind.ERROR, sent.card.body
+
+    fields = {f.name: f.value for f in (await quiz.command("stats")).card.fields}
+
+    measured = fields["Answer coach against teammates' reviews (admins)"]
+    assert measured.startswith("precision 50%, recall 50% on 1 answer both judged")
+    assert "does not meet the stand-in rule" in measured
