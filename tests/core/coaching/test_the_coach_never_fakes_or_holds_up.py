@@ -19,6 +19,7 @@ from tests.core.coach.scripted_endpoint import (
     RecordedRequest,
     ScriptedEndpoint,
     ScriptedReply,
+    completion,
     error,
     ticks,
 )
@@ -172,3 +173,31 @@ async def test_a_restart_between_the_claim_and_the_request_asks_once_and_shows_o
 
     assert len(server.requests) == 1
     assert len(coach_cards(quiz, "ann")) == 1
+
+
+async def test_a_reply_that_is_not_the_ticks_is_asked_once_more_then_dropped(
+    quiz: QuizHarness, server: ScriptedEndpoint
+) -> None:
+    server.queue(completion("Great answer! 10/10"), completion('{"ticks": "all of them"}'))
+
+    await answer_now(quiz)
+
+    assert len(server.requests) == 2  # once more, then given up: never guessed at
+    [told] = direct_cards(quiz, "ann")
+    assert told.title == "The coach is unavailable"
+    await quiz.react("carol", "💡")
+    assert [c.title for c in direct_cards(quiz, "ann")] == ["The coach is unavailable"]
+
+
+async def test_an_opt_out_after_the_answer_still_keeps_it_from_the_coach(
+    quiz: QuizHarness, server: ScriptedEndpoint
+) -> None:
+    await quiz.command("config coach on")
+    await quiz.command("now")
+    await quiz.answer("ann", STRONG, settle=False)  # queued, not read yet
+
+    await quiz.command("coach off", by="ann")
+    await quiz.service.settle()
+
+    assert server.requests == []
+    assert direct_cards(quiz, "ann") == []
