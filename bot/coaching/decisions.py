@@ -22,9 +22,16 @@ from bot.kernel.cards import error, info
 from bot.kernel.clock import Clock
 from bot.kernel.errors import Refused
 from bot.kernel.events import ButtonPress, Command, FormSubmit
-from bot.kernel.forms import FieldProblem, Form, FormField, chosen, not_chosen
+from bot.kernel.forms import (
+    CHOICE_LABEL_LIMIT,
+    FieldProblem,
+    Form,
+    FormField,
+    chosen,
+    not_chosen,
+)
 from bot.kernel.models import ChannelSettings, Round
-from bot.kernel.refs import ChannelRef, MemberRef, MessageRef
+from bot.kernel.refs import MemberRef
 from bot.kernel.render import Response
 from bot.learning.grading import RoundGrading
 from bot.reviews.rubric import grade_from_coverage, why
@@ -32,10 +39,11 @@ from bot.rounds.store import RoundStore
 from questions.pack import Question
 
 TICKS_FORM = "coach_ticks"
-# where a typed decision comes from does not matter: the card names its answer
-_NOWHERE = ChannelRef("", "", "")
-_NOWHERE_MESSAGE = MessageRef(_NOWHERE, "")
 COVERED = "covered"
+
+
+def _label(point: str) -> str:
+    return point if len(point) <= CHOICE_LABEL_LIMIT else point[: CHOICE_LABEL_LIMIT - 1] + "…"
 
 
 def opens_form(event: Command | ButtonPress) -> bool:
@@ -53,7 +61,7 @@ def ticks_form(assessment: StoredAssessment, round_: Round, question: Question) 
                 "Which key points did your answer cover?",
                 required=False,
                 value=" ".join(str(t.point) for t in assessment.ticks),
-                choices=tuple(p[:100] for p in question.key_points),
+                choices=tuple(_label(p) for p in question.key_points),
                 multiple=True,
             ),
         ),
@@ -82,70 +90,43 @@ class CoachDecisions:
         self._metrics = metrics
 
     async def on_button(self, event: ButtonPress) -> Response:
-        card = await self._card_of(event.member, event.value)
-        assessment, round_, channel, question = (
-            card.assessment,
-            card.round,
-            card.channel,
-            card.question,
-        )
-        if event.action == ACCEPT_ACTION:
-            points = tuple(t.point for t in assessment.ticks)
-            return await self._record(
-                assessment, round_, channel, card.author, points, edited=False
-            )
-        if event.action == EDIT_ACTION:
-            return Response(
-                info("Tick the key points your answer covered."),
-                form=ticks_form(assessment, round_, question),
-            )
-        if event.action == DISMISS_ACTION:
-            await self._coach.decide(
-                assessment.id, AssessmentState.DISMISSED, (), self._clock.now()
-            )
-            self._metrics.coach_decision("dismissed")
-            return Response(dismissed_card())
-        raise Refused("That button is not the coach's.")
+        return await self._press(await self._card_of(event.member, event.value), event.action)
 
     async def typed(self, member: MemberRef, action: str, value: str, points: str) -> Response:
-        """A card's button typed as ``/quiz coach accept|edit|dismiss CARD [N...]``."""
+        """A card's button typed as ``/quiz coach accept|edit|dismiss CARD [N...]`` (the
+        console shows no buttons)."""
         if not value:
             raise Refused(
                 f"Give the number of the coach's card: `/quiz coach {action} 7` (the card's"
                 " footer names it)."
             )
+        card = await self._card_of(member, value)
         if action != "edit":
-            press_of = {"accept": ACCEPT_ACTION, "dismiss": DISMISS_ACTION}
-            press = ButtonPress(
-                "typed", _NOWHERE, _NOWHERE_MESSAGE, member, press_of[action], value
-            )
-            return await self.on_button(press)
-        card = await self._card_of(member, value.removeprefix("#"))
+            return await self._press(card, ACCEPT_ACTION if action == "accept" else DISMISS_ACTION)
         total = len(card.question.key_points)
-        wrong = not_chosen(points, total)
-        if wrong or not points.strip():
+        if not points.strip() or not_chosen(points, total):
             raise Refused(
                 f"Give the key points your answer covered, numbers from 1 to {total}:"
                 f" `/quiz coach edit {value} 1 3`."
             )
-        return await self._record(
-            card.assessment,
-            card.round,
-            card.channel,
-            card.author,
-            chosen(points, total),
-            edited=True,
-        )
+        return await self._record(card, chosen(points, total), edited=True)
+
+    async def _press(self, card: _Card, action: str) -> Response:
+        if action == ACCEPT_ACTION:
+            return await self._record(card, tuple(t.point for t in card.assessment.ticks))
+        if action == EDIT_ACTION:
+            form = ticks_form(card.assessment, card.round, card.question)
+            return Response(info("Tick the key points your answer covered."), form=form)
+        if action == DISMISS_ACTION:
+            now = self._clock.now()
+            await self._coach.decide(card.assessment.id, AssessmentState.DISMISSED, (), now)
+            self._metrics.coach_decision("dismissed")
+            return Response(dismissed_card())
+        raise Refused("That button is not the coach's.")
 
     async def on_form(self, submit: FormSubmit) -> Response:
         card = await self._card_of(submit.member, submit.target)
-        assessment, round_, channel, question = (
-            card.assessment,
-            card.round,
-            card.channel,
-            card.question,
-        )
-        total = len(question.key_points)
+        total = len(card.question.key_points)
         value = submit.values.get(COVERED, "")
         wrong = not_chosen(value, total)
         if wrong:
@@ -153,26 +134,23 @@ class CoachDecisions:
                 COVERED, f"Give key points as numbers from 1 to {total}, not {' '.join(wrong)}."
             )
             return Response(error(f"Nothing was recorded: {problem.message}"), problems=(problem,))
-        return await self._record(
-            assessment, round_, channel, card.author, chosen(value, total), edited=True
-        )
+        return await self._record(card, chosen(value, total), edited=True)
 
     async def _record(
-        self,
-        assessment: StoredAssessment,
-        round_: Round,
-        channel: ChannelSettings,
-        member: MemberRef,
-        points: tuple[int, ...],
-        *,
-        edited: bool,
+        self, card: _Card, points: tuple[int, ...], *, edited: bool = False
     ) -> Response:
         """The member's grade from ``points`` (as the checklist records one), and the
         coach's verified ticks among them counted for the answer's points."""
+        assessment = card.assessment
         total = assessment.key_points
         grade = grade_from_coverage(len(points), total)
         await self._grading.grade(
-            channel, round_, member, grade, covered=points, why=why(len(points), total)
+            card.channel,
+            card.round,
+            card.author,
+            grade,
+            covered=points,
+            why=why(len(points), total),
         )
         verified = {t.point for t in assessment.ticks}
         kept = tuple(p for p in points if p in verified)
