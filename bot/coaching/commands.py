@@ -118,7 +118,7 @@ def coach_command(arguments: Arguments) -> CoachConsentCommand | CoachCardComman
 
 COACH = Subcommand(
     "coach",
-    "whether the answer coach may read your answers (off: nothing of yours is sent to it)",
+    "the answer coach, for your answers",
     "/quiz coach off",
     params=(
         Param(
