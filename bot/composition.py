@@ -19,7 +19,13 @@ from bot.bank.moderation_desk import ModerationDesk
 from bot.blind.answers import BlindAnswers
 from bot.blind.performer import BlindAnswerPosts
 from bot.channels.editor import ChannelSettingsEditor
+from bot.coaching.assessor import CoachAssessor
+from bot.coaching.consent import CoachSwitch
+from bot.coaching.metrics import CoachMetrics, NoCoachMetrics
+from bot.coaching.setup import CoachSetup
+from bot.coaching.spending import CoachSpendingReport
 from bot.kernel.clock import Clock
+from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
@@ -89,6 +95,12 @@ class Core:
     settings_on_page: Ranked[SettingOnPage]
     # plans a channel's scheduled job of that kind again
     replan: Callable[[str, ChannelSettings], None]
+    # the answer coach: the operator's endpoint (None: not configured, nothing is sent)
+    coach_setup: CoachSetup | None
+    coach_assessor: CoachAssessor
+    coach_consent: CoachConsent
+    coach_metrics: CoachMetrics
+    coach_spending: CoachSpendingReport
 
 
 def build_core(
@@ -104,6 +116,7 @@ def build_core(
     channel_changed: Callable[[ChannelSettings], None],
     replan: Callable[[str, ChannelSettings], None],
     is_away: IsAway | None = None,
+    coach: CoachSetup | None = None,
 ) -> Core:
     engine = QuizEngine(
         store=store,
@@ -171,6 +184,17 @@ def build_core(
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
     )
+    coach_metrics = metrics if isinstance(metrics, CoachMetrics) else NoCoachMetrics()
+    coach_assessor = CoachAssessor(
+        setup=coach,
+        coach=store.coach,
+        answers=store.answers,
+        rounds=store.rounds,
+        outbox=engine,
+        question_for=engine.question_for,
+        clock=clock,
+        metrics=coach_metrics,
+    )
     return Core(
         store=store,
         clock=clock,
@@ -209,6 +233,7 @@ def build_core(
             clock=clock,
             scoring=config.scoring,
             metrics=metrics,
+            recorded=coach_assessor.blind_answer_recorded,
         ),
         member_data=MemberDataService(
             store.member_data,
@@ -247,4 +272,9 @@ def build_core(
         me_sections=Ranked(),
         settings_on_page=settings_on_page,
         replan=replan,
+        coach_setup=coach,
+        coach_assessor=coach_assessor,
+        coach_consent=CoachSwitch(coach, engine, clock),
+        coach_metrics=coach_metrics,
+        coach_spending=CoachSpendingReport(store.coach, coach),
     )

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, 
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit
+from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit, Reply
 from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
 from bot.kernel.own_views import MeSectionSource, SettingOnPage
@@ -27,6 +27,9 @@ OpensForm = Callable[[Command | ButtonPress], bool]
 OnButton = Callable[[ButtonPress, Platform], Awaitable[Response | None]]
 OnForm = Callable[[FormSubmit, Platform], Awaitable[Response | None]]
 OnDirect = Callable[[DirectMessage, Platform], Awaitable[None]]
+# A reply in a round's thread was recorded as an answer: a feature's follow-on work, which
+# must queue what it does and never fail or hold up the reply.
+OnAnswered = Callable[[Reply, ChannelSettings], Awaitable[None]]
 
 # At start: read what is stored and catch up on the slots missed while the bot was down,
 # given every stored channel and the platforms running here.
@@ -113,6 +116,7 @@ class Parts:
     buttons: tuple[ButtonRoute, ...] = ()
     forms: tuple[FormRoute, ...] = ()
     direct: OnDirect | None = None
+    answered: OnAnswered | None = None
     performers: tuple[Performer, ...] = ()
     schedules: tuple[Schedule, ...] = ()
     follows: Follows | None = None

@@ -12,6 +12,7 @@ from bot.away.feature import FEATURE as AWAY
 from bot.bank.feature import FEATURE as BANK
 from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
+from bot.coaching.feature import FEATURE as COACH
 from bot.composition import Core
 from bot.feature import Feature, erased_tables, kept_tables, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
@@ -40,6 +41,7 @@ FEATURES: tuple[Feature[Core], ...] = (
     NOTICES,
     REVIEWS,
     PAIRING,
+    COACH,
     MEMBER_DATA,
     CHANNELS,
 )

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from bot.channel_sync import ChannelSync
 from bot.channels.disabling import ChannelDisabling
+from bot.coaching.setup import CoachSetup
 from bot.composition import build_core
 from bot.feature import ChannelSchedule, OwnSchedule, button_handler, form_handler
 from bot.features import FEATURES, REGISTRY
@@ -81,6 +82,7 @@ class QuizService:
         background: bool = True,
         metrics: Metrics | None = None,
         is_away: IsAway | None = None,
+        coach: CoachSetup | None = None,
     ) -> None:
         self.config = config or QuizConfig()
         self.store = store
@@ -112,6 +114,7 @@ class QuizService:
             channel_changed=self.channel_changed,
             replan=self.replan,
             is_away=is_away,
+            coach=coach,
         )
         core = self.core
         self.engine, self.learning, self.recaps = core.engine, core.learning, core.recaps
@@ -250,13 +253,14 @@ class QuizService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._outbox_task
             self._outbox_task = None
+        await self.outbox.stop_detached()
         if self._retention_task is not None:
             await self._retention_task  # it returns as soon as stopping is set (between batches)
             self._retention_task = None
 
     async def settle(self) -> None:
         """Perform outbox work until nothing more is due now (tests, end of console input)."""
-        while await self.outbox.run_due():
+        while await self.outbox.run_due() or await self.outbox.finish_detached():
             pass
 
     # inbound
@@ -272,13 +276,17 @@ class QuizService:
 
     async def _on_reply(self, event: Reply, channel: ChannelSettings, platform: Platform) -> None:
         if channel.answer_mode is not AnswerMode.BLIND:
-            await self.engine.on_reply(event, channel)
+            outcome = await self.engine.on_reply(event, channel)
+        elif await self.blind.take_reply(event, channel, platform):
             return
-        if await self.blind.take_reply(event, channel, platform):
-            return
-        outcome = await self.engine.on_reply(event, channel)
-        if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
-            await self.blind.hint_after_reply(event, channel, platform)
+        else:
+            outcome = await self.engine.on_reply(event, channel)
+            if outcome in (AnswerOutcome.SCORED, AnswerOutcome.KEPT):
+                await self.blind.hint_after_reply(event, channel, platform)
+        if outcome is AnswerOutcome.SCORED:
+            for parts in self.parts:
+                if parts.answered is not None:
+                    await parts.answered(event, channel)
 
     async def _dispatch(self, event: Event, platform: Platform) -> Response | None:
         match event:

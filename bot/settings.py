@@ -24,6 +24,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.coach.budget import DEFAULT_DAILY_REQUESTS_PER_MEMBER, DEFAULT_DAILY_TOKENS
+from bot.coach.endpoint import DEFAULT_DEADLINE
 from bot.kernel.errors import QuizError
 from bot.kernel.models import FollowUpPolicy
 from bot.kernel.quoting import quoted
@@ -126,6 +128,34 @@ class Settings(QuizbotSettings):
     )
     shutdown_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
+    )
+    coach_url: str | None = Field(
+        default=None,
+        description="The answer coach's OpenAI-compatible base URL, e.g. "
+        "http://127.0.0.1:8080/v1 (unset: no coach, nothing is sent anywhere).",
+    )
+    coach_model: str | None = Field(
+        default=None, description="The model the coach's endpoint serves (with coach_url)."
+    )
+    coach_api_key: SecretStr | None = Field(
+        default=None,
+        description="The coach endpoint's API key, if it wants one (never logged or shown).",
+    )
+    coach_daily_tokens: int = Field(
+        default=DEFAULT_DAILY_TOKENS,
+        ge=1,
+        description="Tokens the coach may spend a day in each workspace (UTC days).",
+    )
+    coach_daily_requests_per_member: int = Field(
+        default=DEFAULT_DAILY_REQUESTS_PER_MEMBER,
+        ge=1,
+        description="Answers the coach may read a day for each member (UTC days).",
+    )
+    coach_deadline_seconds: float = Field(
+        default=DEFAULT_DEADLINE,
+        gt=0,
+        description="From an answer, how long the coach may keep trying before the member is "
+        "told it is unavailable.",
     )
 
     @field_validator("packs_dir", mode="before")

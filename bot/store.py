@@ -6,6 +6,7 @@ from typing import Protocol
 
 from bot.away.store import AwayStore
 from bot.bank.store import BankStore
+from bot.coaching.store import CoachStore
 from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
@@ -114,6 +115,11 @@ class Store(Protocol):
     @property
     def reviews(self) -> ReviewStore:
         """Members' reviews of each other's answers, and each round's best answer."""
+        ...
+
+    @property
+    def coach(self) -> CoachStore:
+        """Members' coach opt-outs, the coach's assessments and its daily usage."""
         ...
 
     @property

@@ -55,6 +55,10 @@ TABLES = (
     "pair_briefs",
     "pair_ratings",
     "erased_answers",
+    "coach_opt_outs",
+    "coach_assessments",
+    "coach_workspace_usage",
+    "coach_member_usage",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

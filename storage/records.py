@@ -30,7 +30,7 @@ from storage.timestamps import from_db, optional_from_db, to_db
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
     "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode, "
-    "difficulty, reveal_after_minutes, last_call_minutes, ping, reviews_named"
+    "difficulty, reveal_after_minutes, last_call_minutes, ping, reviews_named, coach"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -120,6 +120,7 @@ def channel_from_columns(columns: Row | Sequence[Any]) -> ChannelSettings:
         last_call_minutes,
         ping,
         reviews_named,
+        coach,
     ) = columns
     return ChannelSettings(
         id=id_,
@@ -139,6 +140,7 @@ def channel_from_columns(columns: Row | Sequence[Any]) -> ChannelSettings:
         last_call_minutes=last_call_minutes,
         ping=ping,
         reviews_named=bool(reviews_named),
+        coach=bool(coach),
     )
 
 
@@ -164,6 +166,7 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "last_call_minutes": settings.last_call_minutes,
         "ping": settings.ping,
         "reviews_named": int(settings.reviews_named),
+        "coach": int(settings.coach),
     }
 
 

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.coaching.setup import CoachSetup
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.events import ButtonPress, Command, Reaction, Reply
@@ -60,6 +61,7 @@ async def running_service(
     metrics: Callable[[Store], Metrics] | None = None,
     seed: int = 7,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    coach: CoachSetup | None = None,
 ) -> AsyncIterator[QuizService]:
     """A started QuizService on the database at ``db_path``, with no background work:
     tests decide when slots fire and when the outbox runs (``settle``). ``platforms`` may
@@ -76,6 +78,7 @@ async def running_service(
             rng=random.Random(seed),
             background=False,
             metrics=metrics(store) if metrics else None,
+            coach=coach,
         )
         await service.start()
         try:
@@ -121,7 +124,13 @@ class QuizHarness:
         return round_.thread
 
     async def answer(
-        self, by: str, text: str, *, event_id: str | None = None, message_id: str | None = None
+        self,
+        by: str,
+        text: str,
+        *,
+        event_id: str | None = None,
+        message_id: str | None = None,
+        settle: bool = True,
     ) -> str:
         thread = await self.thread()
         message = message_id or f"a{next(self._events)}"
@@ -135,7 +144,8 @@ class QuizHarness:
                 text,
             )
         )
-        await self.service.settle()
+        if settle:
+            await self.service.settle()
         return message
 
     async def edit(self, by: str, message_id: str, text: str) -> None:

@@ -40,6 +40,7 @@ SAMPLES_BY_NAME = {
     "score": "3",
     "comment": "clear and complete",
     "value": "backend-team",  # the one free-word setting: a group to ping
+    "card": "7",  # the number of a coach's card
 }
 
 

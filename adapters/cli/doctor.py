@@ -20,6 +20,7 @@ import aiosqlite
 from pydantic import ValidationError
 
 from adapters.checks import MAX_PROBLEMS_SHOWN, NETWORK_TIMEOUT, Check
+from adapters.cli.coach_check import check_coach
 from adapters.ops.logs import Redactor, secret_values
 from adapters.platforms import PlatformChoice, choose_platforms, platform_names, setting_names
 from adapters.plugin import DoctorContext, SettingsProblem
@@ -38,8 +39,9 @@ def register(subparsers: Any) -> None:
         "doctor",
         help="check configuration, database, packs and platform credentials",
         description="Check the configuration, the database (migrations, integrity), the "
-        "question packs and each configured platform's credentials. Prints what to fix; "
-        "exits 1 when anything fails.",
+        "question packs, the answer coach's endpoint and model (one small request, when "
+        "one is configured) and each configured platform's credentials. Prints what to "
+        "fix; exits 1 when anything fails.",
     )
     parser.add_argument("--config", type=Path, help="a TOML settings file")
     parser.add_argument(
@@ -89,6 +91,9 @@ async def run_checks(config: Path | None = None, **overrides: Any) -> list[Check
         database_check, database = await _database_check(settings, overrides.get("db_path"))
         checks.append(database_check)
         checks.append(check_packs(settings.packs_dir))
+        coach = await check_coach(settings)
+        if coach is not None:
+            checks.append(coach)
         context = DoctorContext(config_check.ok, database, read_table)
         for setup in platforms.running:
             if setup.plugin.doctor is not None:

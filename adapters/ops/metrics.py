@@ -100,6 +100,34 @@ class PrometheusMetrics:
             namespace=NAMESPACE,
             registry=registry,
         )
+        self.coach_requests = Counter(
+            "coach_requests",
+            "Answers the coach read, by outcome (answered, cached: no request, failed: an "
+            "attempt the outbox retries, refused, malformed, over_budget: no request).",
+            ["outcome"],
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.coach_tokens_spent = Counter(
+            "coach_tokens",
+            "Tokens the coach's endpoint counted for its replies.",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.coach_dropped_ticks = Counter(
+            "coach_dropped_ticks",
+            "Ticks the coach proposed that the verification dropped, by reason.",
+            ["reason"],
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.coach_decisions = Counter(
+            "coach_decisions",
+            "What members did with the coach's cards (accepted as they were, edited, dismissed).",
+            ["decision"],
+            namespace=NAMESPACE,
+            registry=registry,
+        )
         self.outbox_pending = Gauge(
             "outbox_pending",
             "Outbox actions waiting to be sent (read from the database at most every 5 s).",
@@ -129,6 +157,20 @@ class PrometheusMetrics:
 
     def platform_error(self, platform: str, kind: str) -> None:
         self.platform_errors.labels(platform, kind).inc()
+
+    # the coach's (bot.coaching.metrics.CoachMetrics)
+
+    def coach_request(self, outcome: str) -> None:
+        self.coach_requests.labels(outcome).inc()
+
+    def coach_tokens(self, tokens: int) -> None:
+        self.coach_tokens_spent.inc(tokens)
+
+    def coach_dropped(self, reason: str, count: int) -> None:
+        self.coach_dropped_ticks.labels(reason).inc(count)
+
+    def coach_decision(self, decision: str) -> None:
+        self.coach_decisions.labels(decision).inc()
 
     # exposition
 

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from adapters.console.connector import ConsolePlatform
 from adapters.console.view import CONSOLE_CHANNEL, ShownRound
+from adapters.ops.coach_wiring import coach_setup
 from adapters.ops.health import HealthServer, start_health_server
 from adapters.ops.heap import freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
@@ -119,9 +120,10 @@ async def run_bot(
     scripted = "console" in names and not stdin.isatty()
     database = configured_database(settings)
     lease = timedelta(seconds=settings.outbox_lease_seconds)
-    async with open_database(
-        database, lease=lease, synchronous=settings.sqlite_synchronous
-    ) as store:
+    async with (
+        open_database(database, lease=lease, synchronous=settings.sqlite_synchronous) as store,
+        coach_setup(settings) as coach,
+    ):
         # a script's clock moves on by what its `:wait` lines let pass (nothing fires by itself)
         clock = ShiftedClock() if scripted else SystemClock()
         metrics = PrometheusMetrics(store.outbox, clock=clock)
@@ -135,6 +137,7 @@ async def run_bot(
             config=quiz_config(settings),
             background=not scripted,  # a script's transcript must not depend on timing
             metrics=metrics,
+            coach=coach,
         )
         for connector in connectors:
             if isinstance(connector, WatchesInstalls):

@@ -15,6 +15,7 @@ waits.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.blind.posts import placeholder
 from bot.kernel import cards as kernel_cards
@@ -142,7 +143,10 @@ class BlindAnswers:
         clock: Clock,
         scoring: ScoringRules,
         metrics: Metrics,
+        recorded: Callable[[int, ChannelSettings], Awaitable[None]] | None = None,
     ) -> None:
+        # told of each first blind answer recorded (the answer coach reads it)
+        self._recorded = recorded
         self._settings = settings
         self._outbox = outbox
         self._clock = clock
@@ -235,6 +239,8 @@ class BlindAnswers:
                     # clock read before it was older): its answers may be posted already, so
                     # this one would never be (kept if they just posted it after all)
                     raise Refused(too_late)
+                if self._recorded is not None and result.outcome is AnswerOutcome.SCORED:
+                    await self._recorded(result.answer_id, quiz)
         log.info("blind answer %s", "changed" if changed else "saved", extra=about(channel))
         return Response(_saved_card(round_, text, changed=changed))
 

@@ -15,6 +15,7 @@ from bot.channels.editor import ChannelSettingsEditor
 from bot.channels.setting_requests import (
     ChannelSetting,
     SetAnswerMode,
+    SetCoach,
     SetDifficulty,
     SetFollowUps,
     SetGrace,
@@ -43,6 +44,7 @@ from bot.channels.topics import SetNewTopics, new_topics_note, topics_changed_no
 from bot.feature import Listed
 from bot.kernel.cards import info, plural
 from bot.kernel.clock import Clock
+from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
 from bot.kernel.durations import show_minutes
 from bot.kernel.errors import BadArgument, Refused, unknown_topics
@@ -79,8 +81,10 @@ class ChannelCommands:
         clock: Clock,
         skipped_days: SkippedDayStore,
         retime_open_round: Callable[[ChannelSettings], Awaitable[None]],
+        coach: CoachConsent,
     ) -> None:
         self._settings = settings
+        self._coach = coach
         self._skipped_days = skipped_days
         self._questions = questions
         self._blind = blind
@@ -243,10 +247,29 @@ class ChannelCommands:
                     if named
                     else "Reviews are anonymous to the answer's author."
                 )
+            case SetCoach(on=on):
+                changed, note = self._coach_switched(channel, on)
         response = await self._settings.change(changed, note, was=channel)
+        if isinstance(command, SetCoach) and command.on and not channel.coach:
+            await self._coach.announce(changed)
         if isinstance(command, SetRevealAfter | SetLastCall):
             await self._retime_open_round(changed)
         return response
+
+    def _coach_switched(self, channel: ChannelSettings, on: bool) -> tuple[ChannelSettings, str]:
+        """The channel with the coach on or off, and what the admin is told; turning it on
+        without an endpoint is refused, saying what the operator must set."""
+        if not on:
+            return dataclasses.replace(channel, coach=False), (
+                "The coach is off: no answer of this channel is sent to it."
+            )
+        reader = self._coach.reader()
+        if reader is None:
+            raise Refused(self._coach.missing_settings())
+        return dataclasses.replace(channel, coach=True), (
+            f"The coach is on: {reader} reads the answers of members who have not opted out"
+            " (`/quiz coach off`), without their names. The channel is told once."
+        )
 
     def _refuse_no_questions(self, changed: ChannelSettings) -> None:
         """A change that would leave the channel no question to ask is refused, saying

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.channels.setting_requests import (
     SetAnswerMode,
+    SetCoach,
     SetDifficulty,
     SetFollowUps,
     SetGrace,
@@ -188,6 +189,18 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         ),
         lambda mode: SetReviewsNamed(mode == "named"),
         lambda channel: "named" if channel.reviews_named else "anonymous",
+    ),
+    Setting(
+        "coach",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "whether the answer coach reads this channel's answers (the operator's model)",
+            choices=("on", "off"),
+            invalid="Give coach as on or off, not {value}.",
+        ),
+        lambda state: SetCoach(state == "on"),
+        lambda channel: "on" if channel.coach else "off",
     ),
     NEW_TOPICS,
 )

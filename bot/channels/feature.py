@@ -12,6 +12,7 @@ from bot.channels.commands import SUBCOMMANDS, ChannelCommands
 from bot.channels.editor import ChannelSettingsEditor
 from bot.feature import Feature, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
 from bot.kernel.models import ChannelSettings
 from bot.scheduling.skipped_days import SkippedDayStore
@@ -37,6 +38,8 @@ class ChannelsDeps(Protocol):
     def config(self) -> QuizConfig: ...
     @property
     def clock(self) -> Clock: ...
+    @property
+    def coach_consent(self) -> CoachConsent: ...
 
 
 def build(deps: ChannelsDeps) -> Parts:
@@ -48,6 +51,7 @@ def build(deps: ChannelsDeps) -> Parts:
         clock=deps.clock,
         skipped_days=deps.store.skipped_days,
         retime_open_round=deps.retime_open_round,
+        coach=deps.coach_consent,
     )
     return Parts(handlers=(commands,))
 

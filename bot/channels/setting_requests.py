@@ -126,6 +126,13 @@ class SetReviewsNamed(QuizCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class SetCoach(QuizCommand):
+    """Whether the answer coach reads this channel's answers (``bot.coaching``)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SetPing(QuizCommand):
     """Mention a group of members with each question, as typed ("off": nobody); read
     when it is handled, where the platform it was typed on is known (its mention syntax)."""
@@ -144,5 +151,6 @@ ChannelSetting = (
     | SetLastCall
     | SetPing
     | SetReviewsNamed
+    | SetCoach
     | SetNewTopics
 )

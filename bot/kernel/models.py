@@ -69,6 +69,11 @@ class ActionKind(StrEnum):
     # channel: it queues what the session still needs then (see bot.practice.timer); the
     # stored value keeps the name it had
     PRACTICE_TIMER = "practice_clock"
+    # the answer coach's reading of one answer, beside the loop (see bot.coaching): a
+    # direct action to the answer's channel, whose performer asks the operator's model
+    COACH = "coach"
+    # a round's outline is out: the coach's cards that waited for it go to their members
+    COACH_CARDS = "coach_cards"
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -123,6 +128,7 @@ class ChannelSettings:
     last_call_minutes: int | None = None  # None: no last call
     ping: str | None = None  # a Discord role or Slack user group the question mentions
     reviews_named: bool = False  # an answer's author is told who reviewed it
+    coach: bool = False  # an admin turned the answer coach on here (/quiz config coach on)
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

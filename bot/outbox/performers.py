@@ -72,6 +72,10 @@ class StepPerformer:
 
     kind: ActionKind
     perform: Callable[[Platform, OutboxAction], Awaitable[None]]
+    # A step that may wait long on something else (a model's reply): the worker performs
+    # it beside its passes, so no post of the next pass waits for it. Its destination's
+    # steps still go one at a time, and one of them at a time is in flight.
+    detached: bool = False
 
 
 Performer = RoundPerformer | StepPerformer

@@ -120,6 +120,8 @@ class OutboxWorker:
         # nothing here wakes when that replica dies; looking again within a lease finds
         # the claim and sleeps until it ends, so its actions are taken over then.
         self._look_within = None if lease is None else lease.total_seconds()
+        # detached steps in flight, by their destination (see StepPerformer.detached)
+        self._detached: dict[object, asyncio.Task[int]] = {}
 
     def wake(self) -> None:
         """Something was queued: the next pass reads the due index."""
@@ -215,11 +217,14 @@ class OutboxWorker:
             )
             # A round's actions go in order, and so do the direct actions to one DM channel.
             by_round: dict[object, list[OutboxAction]] = {}
+            detached: dict[object, list[OutboxAction]] = {}
             for action in due:
-                by_round.setdefault(_group_of(action), []).append(action)
+                groups = detached if self._is_detached(action) else by_round
+                groups.setdefault(_group_of(action), []).append(action)
                 if action.round_id is not None:
                     # A reveal handed over during this pass: this read has its actions.
                     self._handed.pop(action.round_id, None)
+            self._detach(detached)
             # The outline of a round the next question closed goes out before that
             # question (both come due at once): rounds' replies in threads first, then new
             # questions, and with them the direct messages, which no round waits for (a
@@ -258,6 +263,39 @@ class OutboxWorker:
             else:
                 raise result  # a BaseException such as cancellation: not ours to swallow
         return completed
+
+    def _is_detached(self, action: OutboxAction) -> bool:
+        step = self.performers.step(action.kind) if action.round_id is None else None
+        return step is not None and step.detached
+
+    def _detach(self, groups: dict[object, list[OutboxAction]]) -> None:
+        """Start each group of detached steps whose destination has none in flight."""
+        for group, actions in groups.items():
+            running = self._detached.get(group)
+            if running is None or running.done():
+                task = asyncio.create_task(self._direct.run(actions), name="outbox-detached")
+                task.add_done_callback(self._detached_done)
+                self._detached[group] = task
+
+    def _detached_done(self, task: asyncio.Task[int]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a detached outbox step failed; it is retried", exc_info=task.exception())
+        self._wake.set()  # what it queued (a card) is due now
+
+    async def finish_detached(self) -> int:
+        """Wait for the detached steps in flight (tests, a console's settling); how many
+        actions they completed."""
+        results = await asyncio.gather(*self._detached.values(), return_exceptions=True)
+        self._detached = {g: t for g, t in self._detached.items() if not t.done()}
+        return sum(result for result in results if isinstance(result, int))
+
+    async def stop_detached(self) -> None:
+        """Stop the detached steps in flight: each stays pending, tried again at the next
+        start (an attempt begun counts, as a send that died would)."""
+        for task in self._detached.values():
+            task.cancel()
+        await asyncio.gather(*self._detached.values(), return_exceptions=True)
+        self._detached = {}
 
     def _send_slots(self) -> int:
         """Rounds sent at once: the configured number, or more when a platform that paces

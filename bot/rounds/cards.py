@@ -165,8 +165,12 @@ def stats_card(
     weakest: Sequence[tuple[str, float]] = (),
     *,
     for_admin: bool = False,
+    coach: tuple[int, int] | None = None,
+    agreement: str | None = None,
 ) -> Card:
-    """The channel's figures; ``for_admin`` (privately), also the messages not sent yet."""
+    """The channel's figures; ``for_admin`` (privately), also the messages not sent yet and
+    what the answer coach spent this month (``coach``: requests and tokens) and how its
+    ticks compare with teammates' reviews (``agreement``)."""
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers (1 per member per round)", str(stats.answers), inline=True),
@@ -178,6 +182,16 @@ def stats_card(
     if for_admin and (stats.pending_actions or stats.failed_actions):
         waiting = f"{stats.pending_actions} waiting, {stats.failed_actions} failed"
         fields.append(Field("Messages not sent yet (admins)", waiting))
+    if for_admin and coach is not None:
+        requests, tokens = coach
+        fields.append(
+            Field(
+                "Answer coach this month (workspace, admins)",
+                f"{requests} requests, {tokens} tokens",
+            )
+        )
+    if for_admin and agreement is not None:
+        fields.append(Field("Answer coach against teammates' reviews (admins)", agreement))
     if weakest:
         topics = ", ".join(f"{topic} {percent(recall)}" for topic, recall in weakest)
         fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))

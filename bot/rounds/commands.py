@@ -18,7 +18,7 @@ from bot.quiz_command.grammar import Param, ParamKind, Subcommand, Suggest
 from bot.quiz_command.typed import QuizCommand
 from bot.rounds.cards import leaderboard_card, stats_card
 from bot.rounds.engine import NoQuestions, QuizEngine
-from bot.rounds.stats_sources import ReadinessView, WeakestTopics
+from bot.rounds.stats_sources import CoachSpending, ReadinessView, WeakestTopics
 from bot.rounds.store import ReportStore, RoundStore
 
 
@@ -89,8 +89,10 @@ class RoundCommands:
         *,
         clock: Clock,
         questions: WorkspaceCatalog,
+        coach: CoachSpending | None = None,
     ) -> None:
         self._engine = engine
+        self._coach = coach
         self._clock = clock
         self._questions = questions
         self._rounds = rounds
@@ -121,7 +123,13 @@ class RoundCommands:
             and platform is not None
             and await platform.is_admin(event.member, event.channel)
         )
-        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin)
+        coach = agreement = None
+        if for_admin and self._coach is not None:
+            coach = await self._coach.this_month(ctx.quiz, self._clock.now())
+            agreement = await self._coach.agreement(ctx.quiz)
+        card = stats_card(
+            ctx.quiz, stats, weakest, for_admin=for_admin, coach=coach, agreement=agreement
+        )
         return Response(card, public=command.public)
 
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:

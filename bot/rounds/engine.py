@@ -52,6 +52,12 @@ log = logging.getLogger(__name__)
 REVEAL_KINDS = (ActionKind.FOLLOW_UPS, ActionKind.OUTLINE)
 
 
+def reveal_kinds(channel: ChannelSettings) -> tuple[ActionKind, ...]:
+    """What a reveal in ``channel`` queues: with the answer coach on, after the outline, the
+    coach's cards that waited for it (``bot.coaching``)."""
+    return (*REVEAL_KINDS, ActionKind.COACH_CARDS) if channel.coach else REVEAL_KINDS
+
+
 class NoQuestions(Refused):
     """No question is eligible (every topic disabled, an unknown topic, or none of the
     channel's difficulty); its text says which and what to change."""
@@ -298,7 +304,8 @@ class QuizEngine:
                 " unposted."
             )
         drafts = [
-            OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
+            OutboxDraft(round_.id, kind, action_key(round_.id, kind))
+            for kind in reveal_kinds(channel)
         ]
         revealed = await self.store.rounds.reveal_round(round_.id, self.clock.now(), drafts)
         if revealed is None:
@@ -398,7 +405,7 @@ class QuizEngine:
         if channel.reveal_min_reactors <= 1:
             # The round is found, revealed and its actions queued in one transaction.
             revealed = await self.store.rounds.reveal_round_by_message(
-                channel.id, message, self.clock.now(), REVEAL_KINDS, delivery=delivery
+                channel.id, message, self.clock.now(), reveal_kinds(channel), delivery=delivery
             )
             if revealed is None:
                 return False

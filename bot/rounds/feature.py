@@ -15,7 +15,7 @@ from bot.rounds.buttons import RoundButtons
 from bot.rounds.commands import SUBCOMMANDS, RoundCommands
 from bot.rounds.engine import QuizEngine
 from bot.rounds.performers import BeforeOutline, RoundPerformers
-from bot.rounds.stats_sources import ReadinessView, RoundGrader, WeakestTopics
+from bot.rounds.stats_sources import CoachSpending, ReadinessView, RoundGrader, WeakestTopics
 from bot.rounds.store import ReportStore, RoundStore
 from bot.rounds.timed_steps import TimedSteps
 
@@ -38,6 +38,8 @@ class RoundsDeps(Protocol):
     def readiness(self) -> ReadinessView: ...
     @property
     def grading(self) -> RoundGrader: ...
+    @property
+    def coach_spending(self) -> CoachSpending: ...
     @property
     def clock(self) -> Clock: ...
     @property
@@ -75,6 +77,7 @@ def build(deps: RoundsDeps) -> Parts:
                 deps.readiness,
                 clock=deps.clock,
                 questions=deps.questions,
+                coach=deps.coach_spending,
             ),
         ),
         # a round's buttons are every button no other feature claims

@@ -20,7 +20,7 @@ from bot.kernel.models import (
 from bot.kernel.refs import ChannelRef, MessageRef, ThreadRef
 from bot.outbox.performers import Prerequisite, RoundPerformer, RoundStep
 from bot.rounds import cards
-from bot.rounds.engine import REVEAL_KINDS
+from bot.rounds.engine import reveal_kinds
 from bot.rounds.store import RoundStore
 from bot.rounds.timed_steps import TimedSteps
 from questions.pack import Question
@@ -121,7 +121,8 @@ class RoundPerformers:
         if round_.revealed_at is not None or channel.reveal_after_minutes is None:
             return None
         drafts = [
-            OutboxDraft(round_.id, kind, action_key(round_.id, kind)) for kind in REVEAL_KINDS
+            OutboxDraft(round_.id, kind, action_key(round_.id, kind))
+            for kind in reveal_kinds(channel)
         ]
         revealed = await self._rounds.reveal_round(round_.id, self._clock.now(), drafts)
         if revealed is not None:

@@ -34,3 +34,16 @@ class RoundGrader(Protocol):
     async def grade(
         self, channel: ChannelSettings, round_: Round, member: MemberRef, grade: Grade
     ) -> Response: ...
+
+
+class CoachSpending(Protocol):
+    """``/quiz stats`` for an admin: what the answer coach spent in the workspace this
+    (UTC) month; None when the operator set no coach."""
+
+    async def this_month(self, channel: ChannelSettings, now: datetime) -> tuple[int, int] | None:
+        """The month's requests and tokens."""
+        ...
+
+    async def agreement(self, channel: ChannelSettings) -> str | None:
+        """How the coach's ticks compare with teammates' reviews in the channel."""
+        ...

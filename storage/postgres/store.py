@@ -36,6 +36,7 @@ from storage.sql.answers import Answers
 from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
+from storage.sql.coach import Coach
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
@@ -112,6 +113,7 @@ class PostgresStore:
         self.pairs = Pairs(db)
         self.notices = Notices(db)
         self.reviews = Reviews(db)
+        self.coach = Coach(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db, member_cache)
         self.changes = PostgresChanges(db, None)

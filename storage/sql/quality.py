@@ -2,7 +2,7 @@
 covered by someone other than its author, and its quality points kept up to date with them.
 
 Every write that changes a judgement of an answer (a review written, replaced or removed;
-later, the coach's ticks its author accepted) calls :func:`refresh_quality` in its own
+the coach's ticks its author accepted) calls :func:`refresh_quality` in its own
 transaction, so the answer's points never lag behind its judgements.
 """
 
@@ -33,10 +33,15 @@ async def judged_ticks(session: Session, answer_id: int) -> JudgedTicks:
 
 
 async def accepted_coach_ticks(session: Session, answer_id: int) -> frozenset[int]:
-    """The hook for the coach: the key points of its verified ticks that the answer's author
-    accepted (as they were, or edited). None are stored yet; once the coach records an
-    acceptance, this reads it and the acceptance's transaction calls :func:`refresh_quality`."""
-    return frozenset()
+    """The key points of the coach's verified ticks that the answer's author accepted (as
+    they were, or edited: only the verified ones they kept count, never one they added).
+    The acceptance's transaction calls :func:`refresh_quality` (``storage.sql.coach``)."""
+    rows = await session.fetch(
+        "SELECT accepted FROM coach_assessments WHERE answer_id = ?"
+        " AND state IN ('accepted', 'edited') AND accepted IS NOT NULL",
+        (answer_id,),
+    )
+    return frozenset(int(point) for row in rows for point in json.loads(row[0]))
 
 
 async def refresh_quality(session: Session, answer_id: int, key_points: int) -> int:

@@ -72,6 +72,17 @@ QUEUE_REVEAL_OF_OPEN_ROUND = (
     f" WHERE {_OPEN_UNREVEALED}"
     " ON CONFLICT (key) DO NOTHING"
 )
+# With the answer coach on, its cards that wait for that outline go after it (bot.coaching).
+# Parameters: now three times, the channel.
+QUEUE_COACH_CARDS_OF_OPEN_ROUND = (
+    "INSERT INTO outbox (round_id, kind, key, state, attempts, next_attempt_at,"
+    " created_at, updated_at)"
+    f" SELECT r.id, '{ActionKind.COACH_CARDS.value}',"
+    f" 'round:' || r.id || ':{ActionKind.COACH_CARDS.value}', 'pending', 0, ?, ?, ?"
+    f" FROM rounds r WHERE {_OPEN_UNREVEALED}"
+    " AND EXISTS (SELECT 1 FROM channels c WHERE c.id = r.channel_id AND c.coach = 1)"
+    " ON CONFLICT (key) DO NOTHING"
+)
 # Parameters: now, the channel.
 REVEAL_OPEN_ROUND = "UPDATE rounds SET revealed_at = ? WHERE " + _OPEN_UNREVEALED.replace("r.", "")
 # A new round's notice step, queued in the round's transaction, only when members of the
@@ -104,6 +115,7 @@ def closing_the_open_round(now: str, channel_id: int) -> list[tuple[str, tuple[o
     return [
         (QUEUE_BLIND_ANSWERS_OF_CHANNEL, (now, now, now, channel_id)),
         (QUEUE_REVEAL_OF_OPEN_ROUND, (now, now, now, channel_id)),
+        (QUEUE_COACH_CARDS_OF_OPEN_ROUND, (now, now, now, channel_id)),
         (REVEAL_OPEN_ROUND, (now, channel_id)),
         (CLOSE_OPEN_ROUND, (now, channel_id)),
     ]

@@ -8,14 +8,14 @@ point, shown on the member's card with the points not found, or a reply that is 
 JSON is asked for once more and then dropped, ticking nothing. SmolLM2-135M takes the second
 path today: held to the schema, it writes its first quote on until the token limit cuts it.
 
-The cards here are rendered by the test (no card module of the coach's exists yet): they check
-that what the verification keeps can be shown, not the product's cards.
+The cards are the product's (``bot.coaching.cards``): the member's card with each tick that
+stands and the points not found, or "the coach is unavailable".
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +25,8 @@ from bot.coach.client import CoachClient, OutputMode
 from bot.coach.endpoint import CoachEndpoint
 from bot.coach.errors import MalformedOutput
 from bot.coach.transport import HttpReply
-from bot.coach.verification import Verification
 from bot.coach.wording import normalised
-from bot.kernel.render import Card, Field
+from bot.coaching.cards import coach_card, unavailable_card
 from questions.loader import bundled_packs_dir, load_pack
 from tests.integration.llama_server import MODEL_ALIAS
 
@@ -70,30 +69,6 @@ class RecordingTransport:
         return reply
 
 
-def member_card(verification: Verification, key_points: Sequence[str]) -> Card:
-    """What the member would see: each tick with its quote, the key points not found and the
-    grade the ticks propose."""
-    return Card(
-        title="The coach's ticks",
-        fields=tuple(
-            Field(f"{tick.point}. {key_points[tick.point - 1]}", f"“{tick.quote}”")
-            for tick in verification.ticks
-        ),
-        bullets=tuple(f"Not found: {key_points[point - 1]}" for point in verification.missed),
-        footer=f"Proposed grade: {verification.grade}",
-    )
-
-
-def unavailable_card(key_points: Sequence[str]) -> Card:
-    """What the member would see when the coach's reply was dropped: no tick, every key point
-    left to tick by hand."""
-    return Card(
-        title="The coach is unavailable",
-        body="Tick the key points your answer covers yourself.",
-        bullets=tuple(key_points),
-    )
-
-
 async def test_an_answer_goes_through_the_coach_on_a_real_model(llama_cpp_url: str) -> None:
     pack = load_pack(bundled_packs_dir() / "ai-infra.yaml")
     question = next(question for question in pack.questions if question.id == QUESTION_ID)
@@ -130,8 +105,8 @@ async def test_an_answer_goes_through_the_coach_on_a_real_model(llama_cpp_url: s
         # not the ticks' JSON (SmolLM2-135M runs on inside its first quote until it is cut):
         # asked once more, then dropped, never guessed at; the member keeps the manual form
         assert len(answered) == ATTEMPTS
-        shown = unavailable_card(key_points).plain_text()
-        assert all(point in shown for point in key_points)
+        shown = unavailable_card(1).plain_text()
+        assert shown.startswith("The coach is unavailable") and "`/quiz grade`" in shown
         return
     assert assessment.mode is OutputMode.JSON_OBJECT_WITH_SCHEMA
     assert assessment.usage.completion_tokens > 0 and assessment.usage.prompt_tokens > 0
@@ -140,12 +115,19 @@ async def test_an_answer_goes_through_the_coach_on_a_real_model(llama_cpp_url: s
     for tick in verification.ticks:
         assert 1 <= tick.point <= len(key_points)
         assert normalised(tick.quote) in normalised(ANSWER)
-    shown = member_card(verification, key_points).plain_text()
+    shown = coach_card(
+        assessment_id=1,
+        number=1,
+        key_points=key_points,
+        ticks=verification.ticks,
+        dropped=len(verification.dropped),
+        model=MODEL_ALIAS,
+    ).plain_text()
     for tick in verification.ticks:
-        assert tick.quote in shown
+        assert " ".join(tick.quote.split())[:100] in shown
     for point in verification.missed:
-        assert key_points[point - 1] in shown
-    assert str(verification.grade) in shown
+        assert f"✗ {point}. {key_points[point - 1]}" in shown
+    assert f"proposes {verification.grade.word}" in shown
 
 
 def _schema_of(body: Mapping[str, Any]) -> Any:

@@ -360,3 +360,69 @@ async def test_a_key_that_does_not_open_the_stored_tokens_fails(
     assert output.splitlines()[-1] == "1 problem(s) found"
     for secret in (FERNET_KEY, other_key, "SECRET-TEST"):
         assert secret not in output
+
+
+COACH_KEY = "sk-coach-SECRET-TEST-doctor"
+
+
+@asynccontextmanager
+async def coach_endpoint(known_model: str) -> AsyncIterator[str]:
+    """An OpenAI-compatible endpoint serving ``known_model`` only; it echoes the key it was
+    given in its errors, as a careless proxy might."""
+
+    async def completions(request: web.Request) -> web.Response:
+        body = await request.json()
+        if body["model"] != known_model:
+            key = request.headers.get("Authorization", "")
+            return web.json_response(
+                {"error": {"message": f"model {body['model']} not found for {key}"}}, status=404
+            )
+        message = {"role": "assistant", "content": '{"ok": true}'}
+        return web.json_response({"choices": [{"index": 0, "message": message}]})
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", completions)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
+    finally:
+        await runner.cleanup()
+
+
+def coach_env(url: str, model: str) -> dict[str, str]:
+    return clean_env(
+        QUIZBOT_PLATFORM="console",
+        QUIZBOT_COACH_URL=url,
+        QUIZBOT_COACH_MODEL=model,
+        QUIZBOT_COACH_API_KEY=COACH_KEY,
+    )
+
+
+async def test_the_doctor_checks_the_coachs_endpoint_and_model(tmp_path: Path) -> None:
+    async with coach_endpoint("smollm2") as url:
+        code, output = await doctor(tmp_path, coach_env(url, "smollm2"))
+        host = url.split("//")[1].split("/")[0]
+        assert f"ok    coach: smollm2 at {host} answered (JSON asked as json_schema)" in output
+        assert code == 0, output
+
+        code, output = await doctor(tmp_path, coach_env(url, "gpt-nonesuch"))
+        assert code == 1
+        assert f"FAIL  coach: gpt-nonesuch at {host} refused:" in output
+        assert "404" in output and "check QUIZBOT_COACH_MODEL" in output
+        assert COACH_KEY not in output and "SECRET-TEST" not in output
+
+    code, output = await doctor(tmp_path, coach_env(url, "smollm2"))  # the endpoint is gone
+    assert code == 1
+    assert "FAIL  coach: smollm2 at" in output and "did not answer" in output
+    assert COACH_KEY not in output
+
+
+async def test_the_doctor_names_the_coach_setting_that_is_missing(tmp_path: Path) -> None:
+    env = clean_env(QUIZBOT_PLATFORM="console", QUIZBOT_COACH_URL="http://127.0.0.1:9/v1")
+
+    code, output = await doctor(tmp_path, env)
+
+    assert code == 1
+    assert "FAIL  coach: the coach needs QUIZBOT_COACH_MODEL too" in output

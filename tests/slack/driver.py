@@ -14,6 +14,7 @@ from slack_bolt.response import BoltResponse
 from adapters.slack.connector import SlackPlatform
 from adapters.slack.factory import create_slack_platform
 from adapters.slack.settings import SlackSettings
+from bot.coaching.setup import CoachSetup
 from bot.kernel.config import QuizConfig
 from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
@@ -48,6 +49,7 @@ async def running_slack_quiz(
     config: QuizConfig,
     *,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    coach: CoachSetup | None = None,
 ) -> AsyncIterator[SlackQuiz]:
     """A quiz on the Slack platform over HTTP, keeping its state in the database at
     ``db_path``, as ``quizbot run`` wires it."""
@@ -65,7 +67,7 @@ async def running_slack_quiz(
         ]
 
     async with running_service(
-        db_path, platforms, clock, catalog, config, busy_timeout_ms=busy_timeout_ms
+        db_path, platforms, clock, catalog, config, busy_timeout_ms=busy_timeout_ms, coach=coach
     ) as service:
         slack = service.platforms["slack"]
         assert isinstance(slack, SlackPlatform)

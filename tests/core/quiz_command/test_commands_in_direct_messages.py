@@ -24,6 +24,7 @@ MEMBERS_OWN = {
     "hint",
     "remind",
     "away",
+    "coach",
     "export",
     "forget",
     "topics",

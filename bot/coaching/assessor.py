@@ -1,0 +1,324 @@
+"""The coach beside the loop: a first answer in a channel with the coach on queues one outbox
+action (keyed by the answer and the model); the outbox performs it, retried with its backoff
+under the endpoint's deadline, and its performer asks the model, verifies, stores, and offers
+the author their card once the outline is out to them.
+
+Nothing here runs on the path of a reply: the reply only queues the action. A request is sent
+at most once per attempt the outbox makes; an assessment stored already (another replica's,
+an earlier attempt's) is never asked for again, and a cached reply (the same answer text, key
+points and model) costs no request at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.coach.assessment import assess_answer
+from bot.coach.budget import budget_day, resets_at
+from bot.coach.cache_key import coach_cache_key
+from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
+from bot.coach.verification import VerifiedTick
+from bot.coaching.cards import coach_card, over_budget_card, unavailable_card
+from bot.coaching.metrics import CoachMetrics
+from bot.coaching.setup import (
+    CoachSetup,
+    answer_of_key,
+    assessment_key,
+    card_key,
+    notice_key,
+)
+from bot.coaching.store import (
+    AnswerToAssess,
+    AssessmentState,
+    CoachStore,
+    NewAssessment,
+    StoredAssessment,
+)
+from bot.kernel.clock import Clock
+from bot.kernel.events import Reply
+from bot.kernel.models import (
+    ActionKind,
+    ChannelSettings,
+    OutboxAction,
+    OutboxDraft,
+    direct_draft,
+)
+from bot.kernel.outbox_queue import OutboxQueue
+from bot.kernel.platform import DirectMessages, Platform
+from bot.kernel.refs import ChannelRef
+from bot.kernel.render import Card
+from bot.outbox.performers import RoundPerformer, RoundStep, StepPerformer
+from bot.rounds.store import AnswerStore, RoundStore
+from questions.pack import Question
+
+log = logging.getLogger(__name__)
+
+QuestionFor = Callable[[ChannelRef, int], Question | None]
+
+
+class CoachRetry(Exception):
+    """The endpoint failed this attempt; the outbox tries again after its backoff."""
+
+
+class CoachAssessor:
+    """Queues the coach's reading of first answers and performs it."""
+
+    def __init__(
+        self,
+        *,
+        setup: CoachSetup | None,
+        coach: CoachStore,
+        answers: AnswerStore,
+        rounds: RoundStore,
+        outbox: OutboxQueue,
+        question_for: QuestionFor,
+        clock: Clock,
+        metrics: CoachMetrics,
+    ) -> None:
+        self._setup = setup
+        self._coach = coach
+        self._answers = answers
+        self._rounds = rounds
+        self._outbox = outbox
+        self._question_for = question_for
+        self._clock = clock
+        self._metrics = metrics
+
+    def performers(self) -> tuple[StepPerformer, RoundPerformer]:
+        return (
+            StepPerformer(ActionKind.COACH, self.perform, detached=True),
+            RoundPerformer(ActionKind.COACH_CARDS, self._round_revealed, needs_question=False),
+        )
+
+    # on the reply's path: queue, nothing more
+
+    async def answered(self, event: Reply, channel: ChannelSettings) -> None:
+        """A reply was recorded in ``channel``: queue the coach's reading of it when it is the
+        member's first answer, the coach is on here and the member has not opted out. A
+        failure is logged, never the reply's."""
+        if self._setup is None or not channel.coach or event.edited:
+            return
+        try:
+            answer = await self._answers.answer_by_message_in_channel(
+                channel.id, event.message.message_id
+            )
+            if answer is not None:
+                await self._queue(answer.id, answer.member_id, answer.scoring, channel)
+        except Exception:
+            log.exception("the coach's reading of an answer could not be queued")
+
+    async def blind_answer_recorded(self, answer_id: int, channel: ChannelSettings) -> None:
+        """A member's first blind answer was recorded (``/quiz answer``): read it too."""
+        if self._setup is None or not channel.coach:
+            return
+        try:
+            answer = await self._answers.answer_by_id(answer_id)
+            if answer is not None:
+                await self._queue(answer.id, answer.member_id, answer.scoring, channel)
+        except Exception:
+            log.exception("the coach's reading of a blind answer could not be queued")
+
+    async def _queue(
+        self, answer_id: int, member_id: int, first: bool, channel: ChannelSettings
+    ) -> None:
+        assert self._setup is not None
+        if not first or await self._coach.refuses_coach(member_id):
+            return
+        key = assessment_key(answer_id, self._setup.endpoint.model)
+        await self._outbox.queue(
+            [OutboxDraft(None, ActionKind.COACH, key, destination=channel.ref)]
+        )
+
+    # the outbox's action
+
+    async def perform(self, platform: Platform, action: OutboxAction) -> None:
+        """Read one answer (or find it read), and offer its card when the outline is out."""
+        answer_id = answer_of_key(action.key)
+        setup = self._setup
+        if answer_id is None or setup is None:
+            return  # the operator removed the coach since: nothing is sent
+        answer = await self._coach.answer_to_assess(answer_id)
+        if answer is None:
+            return  # erased since
+        stored = await self._coach.assessment(answer_id, setup.endpoint.model)
+        if stored is None:
+            stored = await self._assess(platform, action, setup, answer)
+            if stored is None:
+                return
+        # the reveal read again: the outline may have come out while the model was reading
+        if stored.state is AssessmentState.READY and await self._revealed(answer.round_id):
+            await self._offer(platform, stored, answer)
+
+    async def _assess(
+        self, platform: Platform, action: OutboxAction, setup: CoachSetup, answer: AnswerToAssess
+    ) -> StoredAssessment | None:
+        found = await self._rounds.round_in_channel(answer.round_id)
+        channel = found[1] if found else None
+        if channel is None or not channel.coach:
+            return None  # turned off since the answer
+        if await self._coach.refuses_coach(answer.member_id):
+            return None
+        question = self._question_for(channel.ref, answer.question_id)
+        if question is None or not question.key_points:
+            return None
+        points = tuple(question.key_points)
+        model = setup.endpoint.model
+        now = self._clock.now()
+        reading = _Reading(
+            answer,
+            channel.ref,
+            model,
+            coach_cache_key(question.question, points, answer.text, model=model),
+            len(points),
+            now,
+        )
+        cached = await self._coach.cached_ticks(reading.cache_key)
+        if cached is not None:
+            self._metrics.coach_request("cached")
+            return await self._record(reading.new(AssessmentState.READY, *cached), channel.ref)
+        usage = await self._coach.usage(
+            channel.ref.platform, channel.ref.workspace, answer.member_id, budget_day(now).date()
+        )
+        spent = setup.budget.spent(
+            workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
+        )
+        if spent is not None:
+            self._metrics.coach_request("over_budget")
+            await self._record(reading.new(AssessmentState.OVER_BUDGET), channel.ref)
+            card = over_budget_card(spent, resets_at(now), now)
+            await self._tell(platform, answer, card, notice_key(answer.answer_id, model, "budget"))
+            return None
+        left = setup.endpoint.deadline - (now - answer.answered_at).total_seconds()
+        try:
+            if left <= 0:
+                raise EndpointUnavailable("the coach's deadline for this answer passed")
+            result = await asyncio.wait_for(
+                assess_answer(
+                    setup.client, question=question.question, key_points=points, answer=answer.text
+                ),
+                timeout=left,
+            )
+        except (EndpointUnavailable, TimeoutError) as problem:
+            self._metrics.coach_request("failed")
+            if action.attempts < setup.attempts and left > 0:
+                raise CoachRetry(str(problem) or "the coach took too long") from None
+            log.warning("the coach is unavailable for an answer: %s", problem)
+            await self._unavailable(platform, reading, channel.ref)
+            return None
+        except (EndpointRefused, MalformedOutput) as problem:
+            refused = isinstance(problem, EndpointRefused)
+            self._metrics.coach_request("refused" if refused else "malformed")
+            log.warning("the coach gave up on an answer: %s", problem)
+            await self._unavailable(platform, reading, channel.ref)
+            return None
+        verification = result.verification
+        self._metrics.coach_request("answered")
+        self._metrics.coach_tokens(result.usage.total_tokens)
+        for reason, count in verification.dropped_counts().items():
+            self._metrics.coach_dropped(reason.value, count)
+        new = reading.new(
+            AssessmentState.READY,
+            verification.ticks,
+            len(verification.dropped),
+            result.usage.total_tokens,
+        )
+        return await self._record(new, channel.ref, requests=result.requests)
+
+    async def _record(
+        self, new: NewAssessment, channel: ChannelRef, requests: int = 0
+    ) -> StoredAssessment:
+        return await self._coach.record_assessment(
+            new, platform=channel.platform, workspace=channel.workspace, requests=requests
+        )
+
+    async def _unavailable(
+        self, platform: Platform, reading: _Reading, channel: ChannelRef
+    ) -> None:
+        """Past its retries (or given nonsense): recorded, and the member told; the manual
+        forms stay as they are."""
+        answer = reading.answer
+        await self._record(reading.new(AssessmentState.UNAVAILABLE), channel)
+        found = await self._rounds.round_in_channel(answer.round_id)
+        number = found[0].number if found else None
+        key = notice_key(answer.answer_id, reading.model, "unavailable")
+        await self._tell(platform, answer, unavailable_card(number), key)
+
+    async def _revealed(self, round_id: int) -> bool:
+        round_ = await self._rounds.get_round(round_id)
+        return round_ is not None and round_.revealed_at is not None
+
+    async def _round_revealed(self, step: RoundStep) -> str | None:
+        """The round's outline is out: offer each card that waited for it."""
+        for stored in await self._coach.ready_of_round(step.round.id):
+            answer = await self._coach.answer_to_assess(stored.answer_id)
+            if answer is not None:
+                await self._offer(step.platform, stored, answer)
+        return None
+
+    async def _offer(
+        self, platform: Platform, stored: StoredAssessment, answer: AnswerToAssess
+    ) -> None:
+        """Queue the member's card (once: its key is the assessment's), then mark it shown."""
+        found = await self._rounds.round_in_channel(answer.round_id)
+        if found is None or found[1] is None:
+            return
+        round_, channel = found[0], found[1]
+        question = self._question_for(channel.ref, round_.question_id)
+        if question is None:
+            return
+        card = coach_card(
+            assessment_id=stored.id,
+            number=round_.number,
+            key_points=question.key_points,
+            ticks=stored.ticks,
+            dropped=stored.dropped,
+            model=stored.model,
+        )
+        if await self._tell(platform, answer, card, card_key(stored.id)):
+            await self._coach.mark_shown(stored.id)
+
+    async def _tell(self, platform: Platform, answer: AnswerToAssess, card: Card, key: str) -> bool:
+        """Queue ``card`` to the author's direct messages under ``key``; False where the
+        platform has none."""
+        if not isinstance(platform, DirectMessages):
+            log.warning("the coach cannot write privately on %s", platform.name)
+            return False
+        direct = await platform.open_direct(answer.author)
+        await self._outbox.queue([direct_draft(direct, card, key)])
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One answer being read: what each of its outcomes is stored with."""
+
+    answer: AnswerToAssess
+    channel: ChannelRef
+    model: str
+    cache_key: str
+    key_points: int
+    at: datetime
+
+    def new(
+        self,
+        state: AssessmentState,
+        ticks: tuple[VerifiedTick, ...] = (),
+        dropped: int = 0,
+        tokens: int = 0,
+    ) -> NewAssessment:
+        return NewAssessment(
+            self.answer.answer_id,
+            self.answer.member_id,
+            self.model,
+            self.cache_key,
+            self.key_points,
+            ticks,
+            dropped,
+            tokens,
+            state,
+            self.at,
+        )
