@@ -26,6 +26,7 @@ from bot.recaps.feature import FEATURE as RECAPS
 from bot.reminders.feature import FEATURE as REMINDERS
 from bot.reviews.feature import FEATURE as REVIEWS
 from bot.rounds.feature import FEATURE as ROUNDS
+from bot.seasons.feature import FEATURE as SEASONS
 
 # each face's build is given the one Core: mypy checks here that Core offers what each uses
 FEATURES: tuple[Feature[Core], ...] = (
@@ -40,6 +41,7 @@ FEATURES: tuple[Feature[Core], ...] = (
     NOTICES,
     REVIEWS,
     PAIRING,
+    SEASONS,
     MEMBER_DATA,
     CHANNELS,
 )

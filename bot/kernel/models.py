@@ -69,6 +69,9 @@ class ActionKind(StrEnum):
     # channel: it queues what the session still needs then (see bot.practice.timer); the
     # stored value keeps the name it had
     PRACTICE_TIMER = "practice_clock"
+    # a channel's past season's champions, posted at the turn of the season, hung on the
+    # last round of the season (see bot.seasons.turns)
+    SEASON = "season"
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -102,6 +105,14 @@ class AnswerOutcome(StrEnum):
     DUPLICATE = "duplicate"  # the same event or platform message seen before
 
 
+class SeasonLength(StrEnum):
+    """How long a channel's seasons are (``/quiz config seasons``), or off."""
+
+    MONTHLY = "monthly"
+    QUARTERLY = "quarterly"
+    OFF = "off"
+
+
 @dataclass(frozen=True, slots=True)
 class ChannelSettings:
     """A channel's quiz: where it is and how it behaves (schedule, topics, reveal, grace)."""
@@ -123,6 +134,8 @@ class ChannelSettings:
     last_call_minutes: int | None = None  # None: no last call
     ping: str | None = None  # a Discord role or Slack user group the question mentions
     reviews_named: bool = False  # an answer's author is told who reviewed it
+    seasons: SeasonLength = SeasonLength.MONTHLY  # how long the channel's seasons are
+    season_role: str | None = None  # a role or user group the champions are told to claim
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

@@ -1,0 +1,116 @@
+"""The turn of a season: recording the past season's champions once, and its post.
+
+The post goes out **at the turn**: local midnight of the new season's first day in the
+channel's timezone, a cron slot like a question's (``0 0 1 * *``, or the first of
+January, April, July and October for quarterly seasons), on the scheduler of a process
+that stays up, and caught up at start within the channel's grace window (the question's
+rule: the latest turn, once, if it is at most that late). The slot records the season,
+its champions and its outbox action in one transaction keyed ``season:<channel>:<season>``,
+so a turn handled twice (a restart, two replicas) records it once and the outbox sends it
+once. A season with no round in the channel has nothing to rank and posts nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from bot.kernel.clock import Clock
+from bot.kernel.log_context import about
+from bot.kernel.models import ChannelSettings, SeasonLength
+from bot.kernel.render import Card
+from bot.kernel.stores import ChannelStore
+from bot.scheduling.schedule_spec import ScheduleError
+from bot.scheduling.slot_arithmetic import missed_slot
+from bot.scheduling.slot_plans import SlotPlan, channel_plan
+from bot.seasons.cards import season_post_card
+from bot.seasons.periods import ended_at_turn, turn_schedule
+from bot.seasons.standings import SeasonStandings
+from bot.seasons.store import SeasonRecord, SeasonStore, season_key
+
+log = logging.getLogger(__name__)
+
+
+class SeasonTurns:
+    """Each channel's turns of season: when due, recorded once, their post's card."""
+
+    def __init__(
+        self,
+        *,
+        seasons: SeasonStore,
+        standings: SeasonStandings,
+        channels: ChannelStore,
+        clock: Clock,
+        wake_outbox: Callable[[], None],
+    ) -> None:
+        self._seasons = seasons
+        self._standings = standings
+        self._channels = channels
+        self._clock = clock
+        self._wake_outbox = wake_outbox
+
+    def plan(self, channel: ChannelSettings) -> SlotPlan | None:
+        """The channel's turns; None when seasons are off or the channel is disabled. A
+        paused channel keeps its seasons: a season with no round posts nothing."""
+        schedule = turn_schedule(channel.seasons)
+        if schedule is None or channel.disabled_reason is not None:
+            return None
+        try:
+            return channel_plan(channel, schedule)
+        except ScheduleError as problem:
+            log.error("no seasons: %s", problem, extra=about(channel.ref))
+            return None
+
+    async def on_slot(self, channel_id: int, slot: datetime) -> None:
+        """A turn fired: record the season that ended, once."""
+        channel = await self._channels.get_channel_by_id(channel_id)
+        if channel is None or self.plan(channel) is None:
+            return
+        await self._record(channel, slot)
+
+    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
+        """At start: each channel's latest turn, if within its grace window, once."""
+        now = self._clock.now()
+        for channel in channels:
+            plan = self.plan(channel)
+            if plan is None:
+                continue
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
+            if decision.post is not None:
+                await self._record(channel, decision.post)
+            elif decision.newest_skipped is not None:
+                log.info(
+                    "the turn of season at %s is older than the grace window; not posted",
+                    decision.newest_skipped.isoformat(),
+                    extra=about(channel.ref),
+                )
+
+    async def _record(self, channel: ChannelSettings, turn: datetime) -> None:
+        season = ended_at_turn(turn, channel.timezone, channel.seasons)
+        key = season_key(channel.id, season.name)
+        if await self._seasons.season_by_key(key) is not None:
+            return  # recorded already (a restart, another replica)
+        start, end = season.bounds(channel.timezone)
+        last_round = await self._seasons.last_round_between(channel.id, start, end)
+        if last_round is None:
+            log.info(
+                "no round in season %s: nothing to post", season.name, extra=about(channel.ref)
+            )
+            return
+        standings = await self._standings.of(channel, season, end)
+        record = SeasonRecord(channel.id, season.name, start, end, key, standings.champions())
+        if await self._seasons.record_season(record, last_round, self._clock.now()):
+            log.info("season %s recorded", season.name, extra=about(channel.ref))
+            self._wake_outbox()
+
+    async def card(self, channel: ChannelSettings, key: str) -> Card | None:
+        """The post of the season ``key`` names, from what was recorded; None: none."""
+        record = await self._seasons.season_by_key(key)
+        if record is None:
+            return None
+        return season_post_card(record, channel.season_role)
+
+
+def is_on(channel: ChannelSettings) -> bool:
+    return channel.seasons is not SeasonLength.OFF
