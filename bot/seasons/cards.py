@@ -76,7 +76,7 @@ def standings_card(standings: Standings, archive: Sequence[SeasonRecord], runnin
     state = "running, standings so far" if running else "over"
     return Card(
         f"Season {season.name}",
-        f"{season.first_day:%d %b %Y} to {season.next_first_day:%d %b %Y} ({state}).",
+        f"{season.first_day:%d %b %Y} to {season.last_day:%d %b %Y} ({state}).",
         fields=tuple(fields),
         footer="Points: "
         + HOW[Title.POINTS]

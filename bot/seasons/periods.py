@@ -40,6 +40,10 @@ class Season:
         return _midnight(self.first_day, zone), _midnight(self.next_first_day, zone)
 
     @property
+    def last_day(self) -> date:
+        return self.next_first_day - timedelta(days=1)
+
+    @property
     def days(self) -> int:
         return (self.next_first_day - self.first_day).days
 
