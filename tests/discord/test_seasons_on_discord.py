@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from bot.feature import ChannelSchedule
 from bot.seasons.periods import local_day, season_of
+from tests.discord.conftest import message_payload
 from tests.discord.test_a_round_on_discord import (  # noqa: F401 - the quiz fixture
     ANN,
     LEAD,
     MESSAGES,
     Quiz,
     bot_posts,
-    message_payload,
     quiz,
 )
 
