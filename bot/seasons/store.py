@@ -76,7 +76,7 @@ class SeasonStore(Protocol):
         """The channel's recorded seasons with their champions, newest first."""
         ...
 
-    async def last_round_between(
+    async def last_round_in_season(
         self, channel_id: int, start: datetime, end: datetime
     ) -> int | None:
         """The id of the channel's latest round scheduled in [start, end), if any."""

@@ -92,7 +92,7 @@ class SeasonTurns:
         if await self._seasons.season_by_key(key) is not None:
             return  # recorded already (a restart, another replica)
         start, end = season.bounds(channel.timezone)
-        last_round = await self._seasons.last_round_between(channel.id, start, end)
+        last_round = await self._seasons.last_round_in_season(channel.id, start, end)
         if last_round is None:
             log.info(
                 "no round in season %s: nothing to post", season.name, extra=about(channel.ref)

@@ -147,7 +147,7 @@ class Seasons:
             for row in rows
         ]
 
-    async def last_round_between(
+    async def last_round_in_season(
         self, channel_id: int, start: datetime, end: datetime
     ) -> int | None:
         rows = await self._db.fetch(

@@ -36,7 +36,7 @@ async def test_a_crash_after_the_post_does_not_post_it_again(
     assert len(season_posts(platform)) == 1
     async with running_service(db_path, [platform], clock, catalog) as service:
         await service.settle()
-        last_round = await service.store.seasons.last_round_between(
+        last_round = await service.store.seasons.last_round_in_season(
             channel.id, TURN.replace(month=11), TURN
         )
         assert last_round is not None
