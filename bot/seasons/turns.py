@@ -18,7 +18,7 @@ from datetime import datetime
 
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
-from bot.kernel.models import ChannelSettings, SeasonLength
+from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card
 from bot.kernel.stores import ChannelStore
 from bot.scheduling.schedule_spec import ScheduleError
@@ -51,16 +51,7 @@ class SeasonTurns:
         self._wake_outbox = wake_outbox
 
     def plan(self, channel: ChannelSettings) -> SlotPlan | None:
-        """The channel's turns; None when seasons are off or the channel is disabled. A
-        paused channel keeps its seasons: a season with no round posts nothing."""
-        schedule = turn_schedule(channel.seasons)
-        if schedule is None or channel.disabled_reason is not None:
-            return None
-        try:
-            return channel_plan(channel, schedule)
-        except ScheduleError as problem:
-            log.error("no seasons: %s", problem, extra=about(channel.ref))
-            return None
+        return season_plan(channel)
 
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
         """A turn fired: record the season that ended, once."""
@@ -112,5 +103,14 @@ class SeasonTurns:
         return season_post_card(record, channel.season_role)
 
 
-def is_on(channel: ChannelSettings) -> bool:
-    return channel.seasons is not SeasonLength.OFF
+def season_plan(channel: ChannelSettings) -> SlotPlan | None:
+    """The channel's turns; None when seasons are off or the channel is disabled. A
+    paused channel keeps its seasons: a season with no round posts nothing."""
+    schedule = turn_schedule(channel.seasons)
+    if schedule is None or channel.disabled_reason is not None:
+        return None
+    try:
+        return channel_plan(channel, schedule)
+    except ScheduleError as problem:
+        log.error("no seasons: %s", problem, extra=about(channel.ref))
+        return None
