@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from bot.away.store import AwayStore
 from bot.kernel.grades import Grade
 from bot.kernel.models import ChannelSettings
-from bot.learning.memory_model import LoggedGrade, member_card, recall
+from bot.learning.memory_model import MemoryCard, recall, review
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.seasons.periods import Season, local_day
 from bot.seasons.store import Champion, MemberTotal, SeasonStore, Title
@@ -143,18 +143,24 @@ def _recall_gains(
     logs: dict[int, list[tuple[int, Grade, datetime]]], start: datetime, end: datetime
 ) -> dict[int, float]:
     """Each member's gain in mean expected recall (percentage points) over the questions
-    graded before ``end``, from ``start`` to ``end``."""
+    graded before ``end``, from ``start`` to ``end``: each question's card is replayed
+    once, read at ``start`` on the way."""
     gains: dict[int, float] = {}
     for member_id, log in logs.items():
-        by_question: dict[int, list[LoggedGrade]] = {}
+        by_question: dict[int, list[tuple[Grade, datetime]]] = {}
         for question_id, grade, at in log:
-            by_question.setdefault(question_id, []).append(LoggedGrade(grade, at))
+            by_question.setdefault(question_id, []).append((grade, at))
         if not by_question:
             continue
         before = after = 0.0
         for question_id, graded in by_question.items():
-            earlier = [g for g in graded if g.at < start]
-            before += recall(member_card(question_id, earlier), start)
-            after += recall(member_card(question_id, graded), end)
+            card: MemoryCard | None = None
+            at_start: MemoryCard | None = None
+            for grade, at in sorted(graded, key=lambda g: g[1]):
+                card = review(question_id, card, grade, at)
+                if at < start:
+                    at_start = card
+            before += recall(at_start, start)
+            after += recall(card, end)
         gains[member_id] = round(100 * (after - before) / len(by_question), 1)
     return gains
