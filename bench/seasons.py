@@ -73,9 +73,9 @@ def build(path: Path, args: argparse.Namespace) -> tuple[int, int, int]:
                 (answer, author), reviewer = rng.choice(ids), rng.choice(pool)
                 if reviewer == author:
                     continue
-                at = to_db(slot + timedelta(hours=9, minutes=rng.randrange(600)))
+                reviewed_at = slot + timedelta(hours=9, minutes=rng.randrange(600))
                 score = rng.choice((1, 2, 3, 4))
-                reviews.append((answer, round_id, channel, reviewer, score, at))
+                reviews.append((answer, round_id, channel, reviewer, score, to_db(reviewed_at)))
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("PRAGMA synchronous = OFF")  # a throw-away file
         conn.execute("BEGIN")
