@@ -9,7 +9,7 @@ from bot.away.store import AwayStore
 from bot.feature import ChannelSchedule, ErasedTable, Feature, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
-from bot.kernel.stores import ChannelStore
+from bot.kernel.stores import ChannelStore, MetaStore
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.seasons.commands import SUBCOMMANDS, SeasonCommands
 from bot.seasons.me_section import TitlesSection
@@ -28,6 +28,8 @@ class SeasonsStores(Protocol):
     def skipped_days(self) -> SkippedDayStore: ...
     @property
     def channels(self) -> ChannelStore: ...
+    @property
+    def meta(self) -> MetaStore: ...
 
 
 class SeasonsOutbox(Protocol):
@@ -51,6 +53,7 @@ def build(deps: SeasonsDeps) -> Parts:
         seasons=store.seasons,
         standings=standings,
         channels=store.channels,
+        meta=store.meta,
         clock=clock,
         wake_outbox=wake,
     )

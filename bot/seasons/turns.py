@@ -20,9 +20,10 @@ from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
 from bot.kernel.models import ChannelSettings
 from bot.kernel.render import Card
-from bot.kernel.stores import ChannelStore
+from bot.kernel.stores import ChannelStore, MetaStore
 from bot.scheduling.schedule_spec import ScheduleError
-from bot.scheduling.slot_arithmetic import missed_slot
+from bot.scheduling.skips_warned import SkipsWarned
+from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 from bot.scheduling.slot_plans import SlotPlan, channel_plan
 from bot.seasons.cards import season_post_card
 from bot.seasons.periods import ended_at_turn, turn_schedule
@@ -30,6 +31,7 @@ from bot.seasons.standings import SeasonStandings
 from bot.seasons.store import SeasonRecord, SeasonStore, season_key
 
 log = logging.getLogger(__name__)
+SKIPS_WARNED_THROUGH = "seasons:skips_warned_through"  # meta key of SkipsWarned
 
 
 class SeasonTurns:
@@ -41,9 +43,11 @@ class SeasonTurns:
         seasons: SeasonStore,
         standings: SeasonStandings,
         channels: ChannelStore,
+        meta: MetaStore,
         clock: Clock,
         wake_outbox: Callable[[], None],
     ) -> None:
+        self._skips_warned = SkipsWarned(meta, SKIPS_WARNED_THROUGH)
         self._seasons = seasons
         self._standings = standings
         self._channels = channels
@@ -61,21 +65,49 @@ class SeasonTurns:
         await self._record(channel, slot)
 
     async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
-        """At start: each channel's latest turn, if within its grace window, once."""
+        """At start: each channel's latest turn, if within its grace window, once. What is
+        due is worked out once for each length, zone and grace window, not for each of
+        10,000 channels; the turns missed beyond their window are one warning, once."""
         now = self._clock.now()
+        decisions: dict[tuple[object, ...], MissedSlot | None] = {}
+        due: list[tuple[ChannelSettings, datetime]] = []
+        missed: list[datetime] = []
         for channel in channels:
-            plan = self.plan(channel)
-            if plan is None:
-                continue
-            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
-            if decision.post is not None:
-                await self._record(channel, decision.post)
-            elif decision.newest_skipped is not None:
-                log.info(
-                    "the turn of season at %s is older than the grace window; not posted",
-                    decision.newest_skipped.isoformat(),
-                    extra=about(channel.ref),
+            group = (
+                channel.seasons,
+                channel.timezone,
+                channel.grace_hours,
+                channel.disabled_reason is None,
+            )
+            if group not in decisions:
+                plan = season_plan(channel)
+                decisions[group] = (
+                    None if plan is None else missed_slot(plan.spec, plan.tz, now, plan.grace, None)
                 )
+            decision = decisions[group]
+            if decision is None:
+                continue
+            if decision.post is not None:
+                due.append((channel, decision.post))
+            elif decision.newest_skipped is not None:
+                missed.append(decision.newest_skipped)
+        for channel, turn in due:
+            await self._record(channel, turn)
+        await self._warn_missed(missed)
+
+    async def _warn_missed(self, missed: list[datetime]) -> None:
+        warned_through = await self._skips_warned.through()
+        fresh = [t for t in missed if warned_through is None or t > warned_through]
+        if not fresh:
+            return
+        log.warning(
+            "the turns of season of %d channel(s), due %s to %s, are older than the grace"
+            " window; their champions are not posted (`/quiz season` shows the standings)",
+            len(fresh),
+            min(fresh).isoformat(),
+            max(fresh).isoformat(),
+        )
+        await self._skips_warned.warned(fresh)
 
     async def _record(self, channel: ChannelSettings, turn: datetime) -> None:
         season = ended_at_turn(turn, channel.timezone, channel.seasons)
