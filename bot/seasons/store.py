@@ -82,6 +82,14 @@ class SeasonStore(Protocol):
         """The id of the channel's latest round scheduled in [start, end), if any."""
         ...
 
+    async def unposted_with_rounds(
+        self, channel_ids: Collection[int], season: str, start: datetime, end: datetime
+    ) -> set[int]:
+        """Those of ``channel_ids`` with a round scheduled in [start, end) and no recorded
+        ``season``: the turns a missed slot really cost a post; a few queries for any
+        number of channels."""
+        ...
+
     async def points_between(
         self, channel_id: int, start: datetime, end: datetime
     ) -> list[MemberTotal]:

@@ -71,7 +71,7 @@ class SeasonTurns:
         now = self._clock.now()
         decisions: dict[tuple[object, ...], MissedSlot | None] = {}
         due: list[tuple[ChannelSettings, datetime]] = []
-        missed: list[datetime] = []
+        missed: list[tuple[ChannelSettings, datetime]] = []
         for channel in channels:
             group = (
                 channel.seasons,
@@ -90,24 +90,37 @@ class SeasonTurns:
             if decision.post is not None:
                 due.append((channel, decision.post))
             elif decision.newest_skipped is not None:
-                missed.append(decision.newest_skipped)
+                missed.append((channel, decision.newest_skipped))
         for channel, turn in due:
             await self._record(channel, turn)
         await self._warn_missed(missed)
 
-    async def _warn_missed(self, missed: list[datetime]) -> None:
+    async def _warn_missed(self, missed: list[tuple[ChannelSettings, datetime]]) -> None:
+        """One warning for the turns missed beyond their grace window that would have
+        posted (a season with a round, not recorded), once: a mark in the store's facts
+        keeps later starts from warning about the same turns again."""
         warned_through = await self._skips_warned.through()
-        fresh = [t for t in missed if warned_through is None or t > warned_through]
-        if not fresh:
-            return
-        log.warning(
-            "the turns of season of %d channel(s), due %s to %s, are older than the grace"
-            " window; their champions are not posted (`/quiz season` shows the standings)",
-            len(fresh),
-            min(fresh).isoformat(),
-            max(fresh).isoformat(),
-        )
-        await self._skips_warned.warned(fresh)
+        fresh = [(c, t) for c, t in missed if warned_through is None or t > warned_through]
+        by_season: dict[tuple[str, datetime, datetime], list[int]] = {}
+        for channel, turn in fresh:
+            season = ended_at_turn(turn, channel.timezone, channel.seasons)
+            start, end = season.bounds(channel.timezone)
+            by_season.setdefault((season.name, start, end), []).append(channel.id)
+        lost = [
+            channel_id
+            for (name, start, end), ids in by_season.items()
+            for channel_id in await self._seasons.unposted_with_rounds(ids, name, start, end)
+        ]
+        turns = [t for c, t in fresh if c.id in set(lost)]
+        if turns:
+            log.warning(
+                "the turns of season of %d channel(s), due %s to %s, are older than the grace"
+                " window; their champions are not posted (`/quiz season` shows the standings)",
+                len(turns),
+                min(turns).isoformat(),
+                max(turns).isoformat(),
+            )
+        await self._skips_warned.warned(t for _, t in fresh)
 
     async def _record(self, channel: ChannelSettings, turn: datetime) -> None:
         season = ended_at_turn(turn, channel.timezone, channel.seasons)

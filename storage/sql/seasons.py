@@ -157,6 +157,22 @@ class Seasons:
         )
         return int(rows[0][0]) if rows else None
 
+    async def unposted_with_rounds(
+        self, channel_ids: Collection[int], season: str, start: datetime, end: datetime
+    ) -> set[int]:
+        found: set[int] = set()
+        for chunk, marks in in_batches(list(channel_ids)):
+            rows = await self._db.fetch(
+                "SELECT DISTINCT r.channel_id FROM rounds r"
+                f" WHERE r.channel_id IN ({marks})"
+                " AND r.scheduled_for >= ? AND r.scheduled_for < ?"
+                " AND NOT EXISTS (SELECT 1 FROM seasons s"
+                " WHERE s.channel_id = r.channel_id AND s.season = ?)",
+                (*chunk, to_db(start), to_db(end), season),
+            )
+            found.update(int(row[0]) for row in rows)
+        return found
+
     async def points_between(
         self, channel_id: int, start: datetime, end: datetime
     ) -> list[MemberTotal]:

@@ -83,8 +83,13 @@ async def test_a_season_is_recorded_once_with_its_champions_and_action(
         f"season:{channel.id}:2026-11",
         (Champion(Title.POINTS, ann, "Ann", 45.0), Champion(Title.HELPFUL, cat, "Cat", 1.0)),
     )
+    window = ([channel.id, channel.id + 1], "2026-11", NOVEMBER_1, TURN)
+    assert await store.seasons.unposted_with_rounds(*window) == {channel.id}
     assert await store.seasons.record_season(record, round_id, TURN)
     assert not await store.seasons.record_season(record, round_id, TURN)
+    assert await store.seasons.unposted_with_rounds(*window) == set()  # recorded now
+    quiet = ([channel.id], "2026-10", OCTOBER_1, NOVEMBER_1)
+    assert await store.seasons.unposted_with_rounds(*quiet) == set()  # no round then
     assert await store.seasons.season_by_key(record.key) == record
     queued = [a for a in await store.outbox.due_actions(TURN) if a.kind is ActionKind.SEASON]
     assert [(a.key, a.round_id) for a in queued] == [(record.key, round_id)]

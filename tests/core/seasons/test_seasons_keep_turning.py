@@ -15,7 +15,7 @@ import pytest
 from bot.kernel.config import QuizConfig
 from bot.service import QuizService
 from questions.catalog import Catalog
-from tests.core.seasons.season_seed import season_posts, seed_november
+from tests.core.seasons.season_seed import season_posts, seed_november, turn
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
 from tests.scheduler_time import SchedulerTime, scheduler_time, schedulers_of
@@ -108,3 +108,39 @@ async def test_after_downtime_beyond_the_grace_the_turn_is_not_posted(
         clock.advance(hours=1)
     assert season_posts(platform) == []
     assert warned == [True, False]
+
+
+async def test_a_turn_missed_by_a_season_without_rounds_is_not_warned_about(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    quiz: QuizHarness,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # the quiz starts in December: November had no round, so its turn would have said nothing
+    clock.set(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+    await quiz.command("now")
+    await quiz.service.stop()
+    clock.set(datetime(2026, 12, 3, 9, 0, tzinfo=UTC))
+    async with running_service(db_path, [platform], clock, catalog) as service:
+        await service.settle()
+    assert "turns of season" not in caplog.text
+
+
+async def test_a_turn_posted_on_time_is_not_warned_about_after_a_restart(
+    db_path: Path,
+    platform: FakePlatform,
+    clock: FakeClock,
+    catalog: Catalog,
+    quiz: QuizHarness,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await seed_november(quiz)
+    await turn(quiz)
+    await quiz.service.stop()
+    clock.set(datetime(2026, 12, 1, 7, 0, tzinfo=UTC))  # restarted past the grace window
+    async with running_service(db_path, [platform], clock, catalog) as service:
+        await service.settle()
+    assert len(season_posts(platform)) == 1
+    assert "turns of season" not in caplog.text
