@@ -106,12 +106,10 @@ class SeasonTurns:
             season = ended_at_turn(turn, channel.timezone, channel.seasons)
             start, end = season.bounds(channel.timezone)
             by_season.setdefault((season.name, start, end), []).append(channel.id)
-        lost = [
-            channel_id
-            for (name, start, end), ids in by_season.items()
-            for channel_id in await self._seasons.unposted_with_rounds(ids, name, start, end)
-        ]
-        turns = [t for c, t in fresh if c.id in set(lost)]
+        lost: set[int] = set()
+        for (name, start, end), ids in by_season.items():
+            lost |= await self._seasons.unposted_with_rounds(ids, name, start, end)
+        turns = [t for c, t in fresh if c.id in lost]
         if turns:
             log.warning(
                 "the turns of season of %d channel(s), due %s to %s, are older than the grace"
