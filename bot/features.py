@@ -27,6 +27,7 @@ from bot.recaps.feature import FEATURE as RECAPS
 from bot.reminders.feature import FEATURE as REMINDERS
 from bot.reviews.feature import FEATURE as REVIEWS
 from bot.rounds.feature import FEATURE as ROUNDS
+from bot.seasons.feature import FEATURE as SEASONS
 
 # each face's build is given the one Core: mypy checks here that Core offers what each uses
 FEATURES: tuple[Feature[Core], ...] = (
@@ -42,6 +43,7 @@ FEATURES: tuple[Feature[Core], ...] = (
     REVIEWS,
     PAIRING,
     COACH,
+    SEASONS,
     MEMBER_DATA,
     CHANNELS,
 )

@@ -20,6 +20,7 @@ from bot.reminders.store import ReminderStore
 from bot.reviews.store import ReviewStore
 from bot.rounds.store import AnswerStore, ReportStore, RoundStore
 from bot.scheduling.skipped_days import SkippedDayStore
+from bot.seasons.store import SeasonStore
 
 
 class Store(Protocol):
@@ -80,6 +81,11 @@ class Store(Protocol):
     @property
     def recaps(self) -> RecapStore:
         """Recap schedules and recaps (the recap aggregate)."""
+        ...
+
+    @property
+    def seasons(self) -> SeasonStore:
+        """Past seasons, their champions, and the standings' aggregates."""
         ...
 
     @property

@@ -59,6 +59,8 @@ TABLES = (
     "coach_assessments",
     "coach_workspace_usage",
     "coach_member_usage",
+    "seasons",
+    "season_champions",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

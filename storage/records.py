@@ -19,6 +19,7 @@ from bot.kernel.models import (
     OutboxDraft,
     Round,
     RoundState,
+    SeasonLength,
 )
 from bot.kernel.refs import ChannelRef
 from bot.kernel.stored_cards import card_from_json, card_to_json
@@ -30,7 +31,8 @@ from storage.timestamps import from_db, optional_from_db, to_db
 CHANNEL_COLUMNS = (
     "id, platform, workspace, channel, name, timezone, schedule, topics, reveal_emoji, "
     "reveal_min_reactors, followup_policy, grace_hours, paused, disabled_reason, answer_mode, "
-    "difficulty, reveal_after_minutes, last_call_minutes, ping, reviews_named, coach"
+    "difficulty, reveal_after_minutes, last_call_minutes, ping, reviews_named, coach, seasons, "
+    "season_role"
 )
 ROUND_COLUMNS = (
     "id, channel_id, question_id, number, scheduled_for, scheduled, state, created_at, "
@@ -51,6 +53,7 @@ ANSWER_COLUMNS = (
 # channels read at start-up); an unknown value still raises the enum's ValueError.
 _POLICIES = {policy.value: policy for policy in FollowUpPolicy}
 _ANSWER_MODES = {mode.value: mode for mode in AnswerMode}
+_SEASON_LENGTHS = {length.value: length for length in SeasonLength}
 _DIFFICULTIES = {level.value: level for level in Difficulty}
 
 
@@ -121,6 +124,8 @@ def channel_from_columns(columns: Row | Sequence[Any]) -> ChannelSettings:
         ping,
         reviews_named,
         coach,
+        seasons,
+        season_role,
     ) = columns
     return ChannelSettings(
         id=id_,
@@ -141,6 +146,8 @@ def channel_from_columns(columns: Row | Sequence[Any]) -> ChannelSettings:
         ping=ping,
         reviews_named=bool(reviews_named),
         coach=bool(coach),
+        seasons=_SEASON_LENGTHS.get(seasons) or SeasonLength(seasons),
+        season_role=season_role,
     )
 
 
@@ -167,6 +174,8 @@ def channel_values(settings: ChannelSettings) -> dict[str, Any]:
         "ping": settings.ping,
         "reviews_named": int(settings.reviews_named),
         "coach": int(settings.coach),
+        "seasons": settings.seasons.value,
+        "season_role": settings.season_role,
     }
 
 

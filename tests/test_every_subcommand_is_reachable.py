@@ -39,8 +39,9 @@ SAMPLES_BY_NAME = {
     "answer": "#1",
     "score": "3",
     "comment": "clear and complete",
-    "value": "backend-team",  # the one free-word setting: a group to ping
     "card": "7",  # the number of a coach's card
+    "value": "backend-team",  # the free-word settings: a group to ping, or to claim
+    "period": "2020-01",
 }
 
 

@@ -15,12 +15,18 @@ from bot.pairing.me_section import MockInterviewsSection
 from bot.recaps.me_section import ActivitySection
 from bot.reminders.setting_on_page import ReminderOnPage
 from bot.reviews.me_section import CalibrationSection
+from bot.seasons.me_section import TitlesSection
 from tests.harness import QuizHarness
 
 
 def test_me_sections_come_from_the_faces_in_rank_order(quiz: QuizHarness) -> None:
     sections = [type(section) for section in quiz.service.core.me_sections]
-    assert sections == [ActivitySection, CalibrationSection, MockInterviewsSection]
+    assert sections == [
+        ActivitySection,
+        CalibrationSection,
+        MockInterviewsSection,
+        TitlesSection,
+    ]
 
 
 def test_settings_on_page_come_from_the_faces_in_rank_order(quiz: QuizHarness) -> None:

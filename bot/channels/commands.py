@@ -27,6 +27,8 @@ from bot.channels.setting_requests import (
     SetRevealReactors,
     SetReviewsNamed,
     SetSchedule,
+    SetSeasonRole,
+    SetSeasons,
     SetTopics,
     ShowSchedule,
     ShowSettings,
@@ -53,7 +55,7 @@ from bot.kernel.local_dates import (
     refuse_past,
     refuse_too_far,
 )
-from bot.kernel.models import AnswerMode, ChannelSettings
+from bot.kernel.models import AnswerMode, ChannelSettings, SeasonLength
 from bot.kernel.render import Card, Response
 from bot.kernel.topic_choice import TopicChoice
 from bot.quiz_command.context import CommandContext
@@ -240,6 +242,24 @@ class ChannelCommands:
                     channel, topics=channel.topics.with_new_topics(enabled, known)
                 )
                 note = new_topics_note(changed.topics)
+            case SetSeasons(length=length):
+                changed = dataclasses.replace(channel, seasons=length)
+                note = (
+                    "No seasons: no champions are posted."
+                    if length is SeasonLength.OFF
+                    else f"Seasons are {length.value}: on the first day of each, at midnight"
+                    f" ({channel.timezone}), the past season's champions are posted here."
+                    " `/quiz season` shows the standings."
+                )
+            case SetSeasonRole(typed=typed):
+                group = ping_group(typed, ctx.platform)
+                changed = dataclasses.replace(channel, season_role=group)
+                note = (
+                    "The season's post mentions nobody."
+                    if group is None
+                    else "The season's post mentions that group and tells the champions to"
+                    " claim it; the bot changes nobody's roles."
+                )
             case SetReviewsNamed(named=named):
                 changed = dataclasses.replace(channel, reviews_named=named)
                 note = (

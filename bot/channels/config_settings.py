@@ -18,6 +18,8 @@ from bot.channels.setting_requests import (
     SetRevealEmoji,
     SetRevealReactors,
     SetReviewsNamed,
+    SetSeasonRole,
+    SetSeasons,
 )
 from bot.channels.setting_rules import (
     ANY_DIFFICULTY,
@@ -29,7 +31,7 @@ from bot.channels.setting_rules import (
 )
 from bot.channels.topics import NEW_TOPICS
 from bot.kernel.durations import show_minutes
-from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy
+from bot.kernel.models import AnswerMode, ChannelSettings, FollowUpPolicy, SeasonLength
 from bot.quiz_command.grammar import (
     Param,
     ParamKind,
@@ -201,6 +203,30 @@ CHANNEL_SETTINGS: tuple[Setting[Any], ...] = (
         ),
         lambda state: SetCoach(state == "on"),
         lambda channel: "on" if channel.coach else "off",
+    ),
+    Setting(
+        "seasons",
+        Param(
+            "value",
+            ParamKind.CHOICE,
+            "how long the channel's seasons are (champions posted at each turn), or off",
+            choices=tuple(length.value for length in SeasonLength),
+            invalid="Give seasons as monthly, quarterly or off, not {value}.",
+        ),
+        lambda length: SetSeasons(SeasonLength(length)),
+        lambda channel: channel.seasons.value,
+    ),
+    Setting(
+        "season-role",
+        Param(
+            "value",
+            ParamKind.WORD,
+            "a role or user group the season's champions are told to claim, or off",
+            metavar="ROLE|off",
+        ),
+        lambda word: SetSeasonRole(str(word)),
+        lambda channel: channel.season_role,
+        lambda group: OFF if group is None else f"@{group}",
     ),
     NEW_TOPICS,
 )

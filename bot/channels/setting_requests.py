@@ -9,7 +9,7 @@ from bot.channels.topics import SetNewTopics
 from bot.kernel.local_dates import (
     DayRange,
 )
-from bot.kernel.models import AnswerMode, FollowUpPolicy
+from bot.kernel.models import AnswerMode, FollowUpPolicy, SeasonLength
 from bot.quiz_command.typed import QuizCommand
 from questions.pack import Difficulty
 
@@ -140,6 +140,21 @@ class SetPing(QuizCommand):
     typed: str
 
 
+@dataclass(frozen=True, slots=True)
+class SetSeasons(QuizCommand):
+    """How long the channel's seasons are, or off."""
+
+    length: SeasonLength
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeasonRole(QuizCommand):
+    """The group the season's champions are told to claim, as typed ("off": none); read
+    when it is handled, like ``SetPing``."""
+
+    typed: str
+
+
 ChannelSetting = (
     SetRevealEmoji
     | SetFollowUps
@@ -153,4 +168,6 @@ ChannelSetting = (
     | SetReviewsNamed
     | SetCoach
     | SetNewTopics
+    | SetSeasons
+    | SetSeasonRole
 )

@@ -74,6 +74,9 @@ class ActionKind(StrEnum):
     COACH = "coach"
     # a round's outline is out: the coach's cards that waited for it go to their members
     COACH_CARDS = "coach_cards"
+    # a channel's past season's champions, posted at the turn of the season, hung on the
+    # last round of the season (see bot.seasons.turns)
+    SEASON = "season"
 
 
 def action_key(round_id: int, kind: ActionKind) -> str:
@@ -107,6 +110,14 @@ class AnswerOutcome(StrEnum):
     DUPLICATE = "duplicate"  # the same event or platform message seen before
 
 
+class SeasonLength(StrEnum):
+    """How long a channel's seasons are (``/quiz config seasons``), or off."""
+
+    MONTHLY = "monthly"
+    QUARTERLY = "quarterly"
+    OFF = "off"
+
+
 @dataclass(frozen=True, slots=True)
 class ChannelSettings:
     """A channel's quiz: where it is and how it behaves (schedule, topics, reveal, grace)."""
@@ -129,6 +140,8 @@ class ChannelSettings:
     ping: str | None = None  # a Discord role or Slack user group the question mentions
     reviews_named: bool = False  # an answer's author is told who reviewed it
     coach: bool = False  # an admin turned the answer coach on here (/quiz config coach on)
+    seasons: SeasonLength = SeasonLength.MONTHLY  # how long the channel's seasons are
+    season_role: str | None = None  # a role or user group the champions are told to claim
 
     def is_scheduled(self) -> bool:
         """Scheduled questions are due here: a schedule, not paused, not disabled."""

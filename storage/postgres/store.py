@@ -50,6 +50,7 @@ from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
 from storage.sql.reviews import Reviews
+from storage.sql.seasons import Seasons
 from storage.sql.skipped_days import SkippedDays
 from storage.sql.unfinished_cards import UnfinishedCards
 
@@ -106,6 +107,7 @@ class PostgresStore:
         self.learning = Learning(db)
         self.bank = Bank(db)
         self.recaps = Recaps(db)
+        self.seasons = Seasons(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
         self.skipped_days = SkippedDays(db)

@@ -83,6 +83,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
+    ("season_champions", "DELETE FROM season_champions WHERE member_id = ?"),
     ("flags", "DELETE FROM flags WHERE member_id = ?"),
     ("suggestions", "DELETE FROM suggestions WHERE member_id = ? AND state <> 'approved'"),
     (

@@ -62,6 +62,11 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("coach_member_usage", "SELECT * FROM coach_member_usage WHERE member_id = ? ORDER BY day"),
     ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
+    (
+        "season_champions",
+        "SELECT s.channel_id, s.season, c.title, c.score FROM season_champions c"
+        " JOIN seasons s ON s.id = c.season_id WHERE c.member_id = ? ORDER BY s.starts_at",
+    ),
     ("flags", "SELECT * FROM flags WHERE member_id = ? ORDER BY id"),
     (
         "suggestions",

@@ -38,6 +38,7 @@ from storage.sql.recaps import Recaps
 from storage.sql.reminders import Reminders
 from storage.sql.reports import Reports
 from storage.sql.reviews import Reviews
+from storage.sql.seasons import Seasons
 from storage.sql.skipped_days import SkippedDays
 from storage.sql.unfinished_cards import UnfinishedCards
 from storage.sqlite.answer_batch import write_answers
@@ -86,6 +87,7 @@ class SqliteStore:
         self.learning = Learning(db)
         self.bank = Bank(db)
         self.recaps = Recaps(db)
+        self.seasons = Seasons(db)
         self.practice = Practice(db)
         self.reminders = Reminders(db)
         self.skipped_days = SkippedDays(db)

@@ -109,7 +109,7 @@ async def test_a_mistyped_subcommand_gets_did_you_mean_and_a_short_list(
     text = response.card.plain_text()
     assert "`/quiz leaderbord` is not a command." in text
     assert "Did you mean `/quiz leaderboard [week|month|all] [public]`" in text
-    assert "Commands: help, leaderboard, me, grade," in text
+    assert "Commands: help, leaderboard, season, me, grade," in text
     assert "`/quiz help` describes each" in text
     assert len(text.splitlines()) <= 6  # not the whole help (over 40 lines)
     assert "top members of this channel" in text  # what the suggestion does

@@ -59,7 +59,8 @@ async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
 
 
 def plans_held(service: QuizService) -> int:
-    """The distinct plan objects the service's schedulers hold (questions, recaps, pairings)."""
+    """The distinct plan objects the service's schedulers hold (questions, recaps, pairings,
+    seasons)."""
     schedulers = [service.scheduler, *service.schedulers.values()]
     return len({id(plan) for s in schedulers if s is not None for plan in s._plans.values()})
 
@@ -74,7 +75,7 @@ async def test_the_schedulers_plans_grow_with_the_schedules_not_the_channels(
         async with started(db_path, platform, catalog) as service:
             held.append(plans_held(service))
     # one plan per (schedule, zone, grace window) and kind, shared by its channels
-    assert held == [36, 36], f"plans held at 12 and 120 channels: {held}"
+    assert held == [48, 48], f"plans held at 12 and 120 channels: {held}"
 
 
 async def kept_after_start(db_path: Path, platform: FakePlatform, catalog: Catalog) -> int:

@@ -1,0 +1,1 @@
+"""Monthly or quarterly seasons of a channel, and their champions."""
