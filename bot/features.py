@@ -13,6 +13,7 @@ from bot.bank.feature import FEATURE as BANK
 from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
 from bot.composition import Core
+from bot.dashboard.feature import FEATURE as DASHBOARD
 from bot.feature import Feature, erased_tables, kept_tables, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
 from bot.kernel.events import ButtonPress, Command
@@ -42,6 +43,7 @@ FEATURES: tuple[Feature[Core], ...] = (
     PAIRING,
     MEMBER_DATA,
     CHANNELS,
+    DASHBOARD,
 )
 
 # Every table an erasure deletes the member's rows from, and every table (or column) that

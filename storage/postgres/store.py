@@ -36,6 +36,7 @@ from storage.sql.answers import Answers
 from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
+from storage.sql.dashboard import Dashboard
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
@@ -114,6 +115,7 @@ class PostgresStore:
         self.reviews = Reviews(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db, member_cache)
+        self.dashboard = Dashboard(db)
         self.changes = PostgresChanges(db, None)
 
     @property

@@ -78,6 +78,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("reminders", "DELETE FROM reminders WHERE member_id = ?"),
     ("notice_members", "DELETE FROM notice_members WHERE member_id = ?"),
     ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
+    ("dashboard_shares", "DELETE FROM dashboard_shares WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("flags", "DELETE FROM flags WHERE member_id = ?"),
