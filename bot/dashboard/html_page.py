@@ -5,6 +5,7 @@ Every text comes through :func:`html.escape`: names and topics are members' inpu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -29,8 +30,17 @@ table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #ddd;padding
 text-align:left;font-size:.9em}th{background:#f4f4f4}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}
 dd{margin:0}.chart{display:block;margin:.5em 0;max-width:100%;height:auto}
+code{background:#f4f4f4;padding:0 .2em;border-radius:3px}
 footer{margin-top:3em;color:#777;font-size:.8em}
 """.strip()
+
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _text(text: str) -> str:
+    """Escaped text, with the cards' `/quiz ...` spans as code."""
+    return _CODE.sub(r"<code>\1</code>", escape(text))
 
 
 def page_html(title: str, intro: str, sections: Sequence[DashboardSection], footer: str) -> str:
@@ -40,7 +50,7 @@ def page_html(title: str, intro: str, sections: Sequence[DashboardSection], foot
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{escape(title)}</h1><p>{escape(intro)}</p>{body}"
+        f"<h1>{escape(title)}</h1><p>{_text(intro)}</p>{body}"
         f"<footer>{escape(footer)}</footer></body></html>"
     )
 
@@ -54,21 +64,21 @@ def _section(section: DashboardSection) -> str:
     blocks = "".join(_block(block, section.title) for block in section.blocks)
     return (
         f'<section id="{escape(slug)}"><h2>{escape(section.title)}</h2>'
-        f'<p class="from">Computed from: {escape(section.computed_from)}</p>{blocks}</section>'
+        f'<p class="from">Computed from: {_text(section.computed_from)}</p>{blocks}</section>'
     )
 
 
 def _block(block: Block, title: str) -> str:
     match block:
         case Facts(items):
-            rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in items)
+            rows = "".join(f"<dt>{escape(k)}</dt><dd>{_text(v)}</dd>" for k, v in items)
             return f"<dl>{rows}</dl>"
         case Table(headers, rows, empty):
             if not rows:
                 return f"<p>{escape(empty)}</p>"
             head = "".join(f"<th>{escape(h)}</th>" for h in headers)
             body = "".join(
-                "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+                "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in row) + "</tr>"
                 for row in rows
             )
             return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -81,5 +91,5 @@ def _block(block: Block, title: str) -> str:
                 return f"<p>{escape(empty)}</p>"
             return svg.bars(labels, series, title)
         case Note(text):
-            return f"<p>{escape(text)}</p>"
+            return f"<p>{_text(text)}</p>"
     raise AssertionError(f"unknown block {block!r}")

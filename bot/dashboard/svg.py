@@ -61,7 +61,10 @@ def heatmap(
     columns: Sequence[str], rows: Sequence[tuple[str, Sequence[float | None]]], title: str
 ) -> str:
     """Cells coloured by value (0..1) with the percentage written in each."""
-    label_width, cell, head = 170, 64, 70
+    # about 6.5 pixels a character at 11 px: the longest row label fits, whatever it says
+    label_width = 12 + round(6.5 * max((len(label) for label, _ in rows), default=10))
+    longest_column = max((len(column) for column in columns), default=4)
+    cell, head = 64, 24 + round(4 * longest_column)
     width = label_width + cell * len(columns)
     height = head + 24 * len(rows)
     parts = [
@@ -70,7 +73,7 @@ def heatmap(
         f"<title>{escape(title)}</title>",
     ]
     for c, column in enumerate(columns):
-        x = label_width + c * cell + cell // 2
+        x = label_width + c * cell + 8
         parts.append(
             f'<text x="{x}" y="{head - 6}" font-size="10" transform="rotate(-30 {x} {head - 6})"'
             f">{escape(column)}</text>"

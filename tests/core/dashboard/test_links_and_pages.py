@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.dashboard.pages import DashboardSettings
+from bot.kernel.refs import MemberRef
 from tests.core.dashboard.team import SECRET, TEAM, link_of, page_and_query, seed_team
 from tests.harness import QuizHarness
 
@@ -144,3 +145,16 @@ def test_links_last_an_hour_by_default() -> None:
 
     assert QuizConfig().dashboard_link_minutes == 60
     assert timedelta(minutes=QuizConfig().dashboard_link_minutes) == timedelta(hours=1)
+
+
+async def test_members_text_on_the_page_is_inert(quiz: QuizHarness) -> None:
+    await seed_team(quiz)
+    await quiz.command("dashboard share on", by="carol")
+    carol = quiz.member("carol")
+    hostile = MemberRef(carol.platform, carol.workspace, carol.member_id, "<script>x()</script>")
+    await quiz.service.store.members.member_id(hostile)  # carol renames herself
+
+    _, html = await render(quiz, link_of(await quiz.command("dashboard")))
+
+    assert "<script" not in html
+    assert "&lt;script&gt;x()&lt;/script&gt;" in html  # her name, shown as text
