@@ -69,9 +69,9 @@ class DashboardCommands:
         what = "The team's page of this channel" if page is DashboardPage.LEAD else "Your page"
         return Response(
             info(
-                f"{what}: {url}",
-                f"Read-only, for you alone: the link works for {minutes} minutes and shows"
-                " this channel only. Ask again for a new one.",
+                what,
+                f"{url}\nRead-only, for you alone: the link works for {minutes} minutes and"
+                " shows this channel only. Ask again for a new one.",
             )
         )
 

@@ -7,13 +7,13 @@ else is inside aggregates of at least :data:`SMALLEST_AGGREGATE` members.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from statistics import mean
 
 from bot.bank.catalog import workspace_of
 from bot.bank.store import BankStore, Workspace
-from bot.dashboard.recall import per_topic
+from bot.dashboard.recall import average, per_topic
 from bot.dashboard.store import DashboardStore
 from bot.kernel.dashboard_views import (
     SMALLEST_AGGREGATE,
@@ -26,7 +26,6 @@ from bot.kernel.dashboard_views import (
 )
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef
-from bot.learning.store import LearningStore
 from bot.member_data.readiness import Readiness
 from questions.pack import Question
 
@@ -90,12 +89,10 @@ class RecallHeatmap:
     def __init__(
         self,
         store: DashboardStore,
-        learning: LearningStore,
         topics: Topics,
         readiness: Readiness,
     ) -> None:
         self._store = store
-        self._learning = learning
         self._topics = topics
         self._readiness = readiness
 
@@ -103,10 +100,11 @@ class RecallHeatmap:
         workspace = workspace_of(view.channel.ref)
         topics = self._topics(workspace)
         members = await self._store.channel_members(view.channel.id)
-        now_rows: dict[int, dict[str, float]] = {}
-        for member_id, _ in members:
-            cards = await self._learning.member_cards(member_id)
-            now_rows[member_id] = per_topic(cards, topics, view.now)
+        cards = await self._store.channel_member_cards(view.channel.id)
+        # thousands of forecasts: off the event loop, as the cards were built
+        now_rows = await asyncio.to_thread(
+            lambda: {m: per_topic(cards.get(m, {}), topics, view.now) for m, _ in members}
+        )
         names = dict(members)
         goal_rows: dict[int, dict[str, float]] = {}
         goal_days: dict[int, date] = {}
@@ -168,7 +166,7 @@ def _mean_row(
     for topic in columns:
         found = [rows[m][topic] for m in group if topic in rows[m]]
         # a topic only some members have graded is an aggregate of those: three at least
-        values.append(mean(found) if len(found) >= SMALLEST_AGGREGATE else None)
+        values.append(average(found) if len(found) >= SMALLEST_AGGREGATE else None)
     return tuple(values)
 
 
@@ -209,18 +207,18 @@ class ItemAnalysis:
         waiting = await self._bank.pending_suggestions(workspace)
         disagreements = sorted(
             await self._store.grade_disagreements(channel.id),
-            key=lambda d: -abs(d.own - mean(d.reviewers)),
+            key=lambda d: -abs(d.own - average(d.reviewers)),
         )
         far = [
             (
                 self._title(channel.ref, d.question_id),
                 "a member" if d.member_id not in view.sharing else "a member who shares",
                 Grade(d.own).word,
-                f"{mean(d.reviewers):.1f} ({len(d.reviewers)} review(s))",
-                f"{abs(d.own - mean(d.reviewers)):.1f}",
+                f"{average(d.reviewers):.1f} ({len(d.reviewers)} review(s))",
+                f"{abs(d.own - average(d.reviewers)):.1f}",
             )
             for d in disagreements[:ITEMS_SHOWN]
-            if abs(d.own - mean(d.reviewers)) >= 1
+            if abs(d.own - average(d.reviewers)) >= 1
         ]
         header = ("question", "own grades", "good or nailed")
         return DashboardSection(
@@ -282,7 +280,7 @@ class MockInterviews:
                 week,
                 str(groups),
                 str(len(per_week.get(week, []))),
-                f"{mean(per_week[week]):.1f}" if week in per_week else "–",
+                f"{average(per_week[week]):.1f}" if week in per_week else "–",
             )
             for week, groups in held[:WEEKS_SHOWN]
         )

@@ -90,7 +90,9 @@ class FromQuizMe:
         if view.member_id is None:
             return None
         target = await self._learning.target(view.member_id, view.now)
-        me = MeView(view.channel, view.member_id, view.member.label(), view.now, target)
+        me = MeView(
+            view.channel, view.member_id, view.member.label(), view.now, target, with_image=False
+        )
         items: list[tuple[str, str]] = []
         for source in self._sections:
             section = await source(me)

@@ -124,8 +124,6 @@ class DashboardPages:
             channel = await self._channel(claims)
             member = MemberRef(claims.platform, claims.workspace, claims.member)
             member_id = await self._members.find_member(member)
-            if claims.page is DashboardPage.MEMBER and member_id is None:
-                raise BadLink("the member has no data here (erased?)")
         except BadLink as bad:
             log.warning("dashboard link refused (%s page): %s", page[:20], bad)
             return RenderedPage(
@@ -153,6 +151,8 @@ class DashboardPages:
         else:
             title = f"{member.label()}: your quiz in {where}"
             intro = "Your own page in this channel, read-only: only you were given this link."
+            if member_id is None:
+                intro += " Nothing of yours is stored yet: answer a question here first."
         expires = f"{_utc(claims.expires)}"
         footer = f"Drawn at {now:%Y-%m-%d %H:%M} UTC; this link expires at {expires} UTC."
         return RenderedPage(200, page_html(title, intro, sections, footer))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from statistics import mean
 
 from bot.learning import memory_model
 
@@ -17,4 +16,9 @@ def per_topic(
         topic = topics.get(question_id)
         if topic is not None:
             per_topic.setdefault(topic, []).append(memory_model.recall(card, at))
-    return {topic: mean(values) for topic, values in per_topic.items()}
+    return {topic: average(values) for topic, values in per_topic.items()}
+
+
+def average(values: Sequence[float]) -> float:
+    """The arithmetic mean (``statistics.mean`` is exact, in fractions, and ten times slower)."""
+    return sum(values) / len(values)

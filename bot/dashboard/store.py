@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
+from bot.learning.memory_model import MemoryCard
+
 
 @dataclass(frozen=True, slots=True)
 class DailyCounts:
@@ -80,6 +82,11 @@ class DashboardStore(Protocol):
 
     async def channel_members(self, channel_id: int) -> Sequence[tuple[int, str]]:
         """Every member who answered in the channel: store id and shown name."""
+        ...
+
+    async def channel_member_cards(self, channel_id: int) -> dict[int, dict[int, MemoryCard]]:
+        """The memory cards of every member who answered in the channel, by member: one
+        read for the team's heatmap instead of one a member."""
         ...
 
     async def pair_ratings(self, channel_id: int) -> list[PairRatingRow]:

@@ -3,12 +3,15 @@ lead, and the lead's page's own figures, each one grouped query (by day, by ques
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from datetime import date, datetime
 
 from bot.dashboard.store import DailyCounts, GradeDisagreement, PairRatingRow, QuestionGrades
-from storage.sql.session import SqlDatabase
+from bot.learning.memory_model import MemoryCard
+from storage.sql.learning import CARD_COLUMNS, card_of
+from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import to_db
 
 _DAY = "substr({column}, 1, 10)"  # the UTC day of a stored timestamp (fixed-width ISO text)
@@ -131,6 +134,15 @@ class Dashboard:
         )
         return [(int(row[0]), str(row[1] or row[2])) for row in rows]
 
+    async def channel_member_cards(self, channel_id: int) -> dict[int, dict[int, MemoryCard]]:
+        rows = await self._db.fetch(
+            f"SELECT member_id, {CARD_COLUMNS} FROM member_cards WHERE member_id IN"
+            " (SELECT DISTINCT member_id FROM answers WHERE channel_id = ?)",
+            (channel_id,),
+        )
+        # thousands of cards take milliseconds to build: not on the event loop
+        return await asyncio.to_thread(_cards_by_member, rows)
+
     async def pair_ratings(self, channel_id: int) -> list[PairRatingRow]:
         rows = await self._db.fetch(
             "SELECT g.week, r.interviewer_id, r.candidate_id, r.score FROM pair_ratings r"
@@ -147,3 +159,10 @@ class Dashboard:
             (channel_id,),
         )
         return [(str(week), int(count)) for week, count in rows]
+
+
+def _cards_by_member(rows: Sequence[Row]) -> dict[int, dict[int, MemoryCard]]:
+    cards: dict[int, dict[int, MemoryCard]] = {}
+    for row in rows:
+        cards.setdefault(int(row[0]), {})[int(row[1])] = card_of(tuple(row)[1:])
+    return cards

@@ -3,6 +3,7 @@ teammate reviews an answer far from its author's own grade."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bot.kernel.config import QuizConfig
@@ -37,9 +38,15 @@ async def seed_team(quiz: QuizHarness) -> None:
     await quiz.command("rate #1 1", by="bob")  # ann graded herself good; bob says missed
 
 
+def link_in(text: str) -> str:
+    """The first link in a text (the body of /quiz dashboard's answer, on any platform)."""
+    found = re.search(r"https?://[^\s<>|`*'\"\\]+", text)
+    assert found is not None, text
+    return found.group(0).replace("&amp;", "&")
+
+
 def link_of(response: Response) -> str:
-    title = response.card.title
-    return title[title.index("http") :].strip()
+    return link_in(response.card.plain_text())
 
 
 def page_and_query(link: str) -> tuple[str, dict[str, str]]:
