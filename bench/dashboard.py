@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sqlite3
 import statistics
@@ -198,6 +199,7 @@ async def measure(path: Path, requests: int) -> None:
                 "member": await pages.link(DashboardPage.MEMBER, channel, member),
             }
             times: dict[str, list[float]] = {name: [] for name in urls}
+            cpu: dict[str, list[float]] = {name: [] for name in urls}
             sizes: dict[str, int] = {}
             async with aiohttp.ClientSession() as http:
                 for _ in range(3):  # warm: the first draw reads what later ones find cached
@@ -206,24 +208,32 @@ async def measure(path: Path, requests: int) -> None:
                             await response.read()
                 for _ in range(requests):
                     for name, url in urls.items():
-                        started = time.perf_counter()
+                        started, used = time.perf_counter(), time.process_time()
                         async with http.get(url) as response:
                             body = await response.read()
                             assert response.status == 200, (name, response.status)
                         times[name].append((time.perf_counter() - started) * 1000)
+                        cpu[name].append((time.process_time() - used) * 1000)
                         sizes[name] = len(body)
         finally:
             await server.close()
             await service.stop()
     base = statistics.median(times["healthz"])
-    print(f"{'request':<9} {'median ms':>10} {'p99 ms':>8} {'x healthz':>10} {'target':>8} bytes")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average {load:.1f} on {os.cpu_count()} CPUs; wall time per request, and the")
+    print("CPU time this process spent on it (client and server, every thread)")
+    print(
+        f"{'request':<9} {'median ms':>10} {'p99 ms':>8} {'x healthz':>10} {'cpu median':>11}"
+        f" {'cpu p99':>8} {'target':>7} {'bytes':>6}"
+    )
     for name, values in times.items():
         median, p99 = statistics.median(values), percentile(values, 0.99)
         target = TARGETS_MS.get(name)
         verdict = "" if target is None else ("ok" if p99 <= target else "MISSED")
         print(
             f"{name:<9} {median:>10.1f} {p99:>8.1f} {median / base:>10.1f}"
-            f" {(f'{target:.0f}' if target else '-'):>8} {sizes[name]:>6} {verdict}"
+            f" {statistics.median(cpu[name]):>11.1f} {percentile(cpu[name], 0.99):>8.1f}"
+            f" {(f'{target:.0f}' if target else '-'):>7} {sizes[name]:>6} {verdict}"
         )
 
 

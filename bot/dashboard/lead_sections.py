@@ -100,10 +100,10 @@ class RecallHeatmap:
         workspace = workspace_of(view.channel.ref)
         topics = self._topics(workspace)
         members = await self._store.channel_members(view.channel.id)
-        cards = await self._store.channel_member_cards(view.channel.id)
+        cards = await self._store.channel_card_figures(view.channel.id)
         # thousands of forecasts: off the event loop, as the cards were built
         now_rows = await asyncio.to_thread(
-            lambda: {m: per_topic(cards.get(m, {}), topics, view.now) for m, _ in members}
+            lambda: {m: per_topic(cards.get(m, ()), topics, view.now) for m, _ in members}
         )
         names = dict(members)
         goal_rows: dict[int, dict[str, float]] = {}

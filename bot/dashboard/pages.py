@@ -8,6 +8,7 @@ secret. The page is the same HTML whoever fetches it: no cookie, no login.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Iterable, Mapping
@@ -20,7 +21,6 @@ from bot.dashboard.store import DashboardStore
 from bot.kernel.clock import Clock
 from bot.kernel.dashboard_views import (
     DashboardPage,
-    DashboardSection,
     DashboardSectionSource,
     DashboardView,
 )
@@ -135,11 +135,9 @@ class DashboardPages:
                 member.platform, member.workspace, member.member_id, names[member_id]
             )
         view = DashboardView(channel, member, member_id, now, await self._store.sharing(channel.id))
-        sections: list[DashboardSection] = []
-        for source in self._sections[claims.page]:
-            section = await source(view)
-            if section is not None:
-                sections.append(section)
+        # the sections only read: drawn together, one's queries overlap another's forecasts
+        drawn = await asyncio.gather(*(source(view) for source in self._sections[claims.page]))
+        sections = [section for section in drawn if section is not None]
         where = channel_name(channel)
         if claims.page is DashboardPage.LEAD:
             title = f"{where}: the team's quiz"

@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Protocol
 
-from bot.learning import memory_model
+from bot.learning.memory_model import recall_after
+
+
+class CardFigures(Protocol):
+    """What a forecast needs of a memory card (a ``MemoryCard`` has it)."""
+
+    @property
+    def question_id(self) -> int: ...
+    @property
+    def stability(self) -> float: ...
+    @property
+    def last_review(self) -> datetime: ...
 
 
 def per_topic(
-    cards: Mapping[int, memory_model.MemoryCard], topics: Mapping[int, str], at: datetime
+    cards: Iterable[CardFigures], topics: Mapping[int, str], at: datetime
 ) -> dict[str, float]:
+    """The mean expected recall at ``at`` of each topic's graded questions."""
     per_topic: dict[str, list[float]] = {}
-    for question_id, card in cards.items():
-        topic = topics.get(question_id)
+    for card in cards:
+        topic = topics.get(card.question_id)
         if topic is not None:
-            per_topic.setdefault(topic, []).append(memory_model.recall(card, at))
+            per_topic.setdefault(topic, []).append(
+                recall_after(card.stability, card.last_review, at)
+            )
     return {topic: average(values) for topic, values in per_topic.items()}
 
 

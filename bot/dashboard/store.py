@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
-from bot.learning.memory_model import MemoryCard
+
+@dataclass(frozen=True, slots=True)
+class CardFigures:
+    """A memory card as far as a forecast reads it (see :func:`memory_model.recall_after`)."""
+
+    question_id: int
+    stability: float
+    last_review: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +91,9 @@ class DashboardStore(Protocol):
         """Every member who answered in the channel: store id and shown name."""
         ...
 
-    async def channel_member_cards(self, channel_id: int) -> dict[int, dict[int, MemoryCard]]:
-        """The memory cards of every member who answered in the channel, by member: one
-        read for the team's heatmap instead of one a member."""
+    async def channel_card_figures(self, channel_id: int) -> dict[int, list[CardFigures]]:
+        """What a forecast needs of the memory cards of every member who answered in the
+        channel, by member: one read for the team's heatmap instead of one a member."""
         ...
 
     async def pair_ratings(self, channel_id: int) -> list[PairRatingRow]:

@@ -8,11 +8,15 @@ import json
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from bot.dashboard.store import DailyCounts, GradeDisagreement, PairRatingRow, QuestionGrades
-from bot.learning.memory_model import MemoryCard
-from storage.sql.learning import CARD_COLUMNS, card_of
+from bot.dashboard.store import (
+    CardFigures,
+    DailyCounts,
+    GradeDisagreement,
+    PairRatingRow,
+    QuestionGrades,
+)
 from storage.sql.session import Row, SqlDatabase
-from storage.timestamps import to_db
+from storage.timestamps import from_db, to_db
 
 _DAY = "substr({column}, 1, 10)"  # the UTC day of a stored timestamp (fixed-width ISO text)
 
@@ -134,14 +138,14 @@ class Dashboard:
         )
         return [(int(row[0]), str(row[1] or row[2])) for row in rows]
 
-    async def channel_member_cards(self, channel_id: int) -> dict[int, dict[int, MemoryCard]]:
+    async def channel_card_figures(self, channel_id: int) -> dict[int, list[CardFigures]]:
         rows = await self._db.fetch(
-            f"SELECT member_id, {CARD_COLUMNS} FROM member_cards WHERE member_id IN"
-            " (SELECT DISTINCT member_id FROM answers WHERE channel_id = ?)",
+            "SELECT member_id, question_id, stability, last_review FROM member_cards"
+            " WHERE member_id IN (SELECT DISTINCT member_id FROM answers WHERE channel_id = ?)",
             (channel_id,),
         )
-        # thousands of cards take milliseconds to build: not on the event loop
-        return await asyncio.to_thread(_cards_by_member, rows)
+        # thousands of cards take milliseconds to read: not on the event loop
+        return await asyncio.to_thread(_figures_by_member, rows)
 
     async def pair_ratings(self, channel_id: int) -> list[PairRatingRow]:
         rows = await self._db.fetch(
@@ -161,8 +165,10 @@ class Dashboard:
         return [(str(week), int(count)) for week, count in rows]
 
 
-def _cards_by_member(rows: Sequence[Row]) -> dict[int, dict[int, MemoryCard]]:
-    cards: dict[int, dict[int, MemoryCard]] = {}
-    for row in rows:
-        cards.setdefault(int(row[0]), {})[int(row[1])] = card_of(tuple(row)[1:])
-    return cards
+def _figures_by_member(rows: Sequence[Row]) -> dict[int, list[CardFigures]]:
+    figures: dict[int, list[CardFigures]] = {}
+    for member_id, question_id, stability, last_review in rows:
+        figures.setdefault(int(member_id), []).append(
+            CardFigures(int(question_id), float(stability), from_db(last_review))
+        )
+    return figures

@@ -260,11 +260,10 @@ async def _save_card(
 
 
 def _cards_of(rows: Sequence[Row]) -> dict[int, MemoryCard]:
-    return {row[0]: card_of(row) for row in rows}
+    return {row[0]: _card(row) for row in rows}
 
 
-def card_of(row: Row | Sequence[Any]) -> MemoryCard:
-    """A memory card from its stored columns (:data:`CARD_COLUMNS`, in that order)."""
+def _card(row: Row) -> MemoryCard:
     return MemoryCard(
         row[0], float(row[1]), float(row[2]), from_db(row[3]), from_db(row[4]), int(row[5])
     )

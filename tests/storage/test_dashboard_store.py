@@ -51,4 +51,4 @@ async def test_nothing_yet_is_no_day_at_all(backend: str, tmp_path: Path) -> Non
         c1 = await a_channel(store, "C1")
         assert await store.dashboard.daily_counts(c1, AT - timedelta(days=90)) == []
         assert await store.dashboard.question_grades(c1) == []
-        assert await store.dashboard.channel_member_cards(c1) == {}
+        assert await store.dashboard.channel_card_figures(c1) == {}
