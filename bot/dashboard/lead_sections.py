@@ -113,9 +113,16 @@ class RecallHeatmap:
                 goal_rows[ready.goal.member_id] = dict(ready.weakest)
                 goal_days[ready.goal.member_id] = ready.goal.goal
         columns = tuple(sorted({t for row in now_rows.values() for t in row}))
-        now_map = _heatmap(columns, now_rows, names, view.sharing, lambda _: "")
+        now_map = _heatmap(
+            columns, now_rows, names, view.sharing, lambda _: "", "Nothing graded yet."
+        )
         goal_map = _heatmap(
-            columns, goal_rows, names, view.sharing, lambda m: f" ({goal_days[m]:%d %b})"
+            columns,
+            goal_rows,
+            names,
+            view.sharing,
+            lambda m: f" ({goal_days[m]:%d %b})",
+            "No member here has a goal date ahead (`/quiz goal YYYY-MM-DD`).",
         )
         hidden = len([m for m in names if m not in view.sharing])
         return DashboardSection(
@@ -139,34 +146,45 @@ def _heatmap(
     names: Mapping[int, str],
     sharing: frozenset[int],
     suffix: Callable[[int], str],
+    nobody: str,
 ) -> Heatmap:
     shown: list[tuple[str, tuple[float | None, ...]]] = []
     everyone = list(rows)
     others = [m for m in everyone if m not in sharing]
-    for label, group in ((f"all members ({len(everyone)})", everyone), (None, others)):
-        if len(group) < SMALLEST_AGGREGATE or (label is None and len(others) == len(everyone)):
-            continue
-        shown.append(
-            (label or f"members not sharing ({len(group)})", _mean_row(columns, rows, group))
-        )
+    groups = [(f"all members ({len(everyone)})", everyone)]
+    if others and len(others) < len(everyone):
+        groups.append((f"members not sharing ({len(others)})", others))
+    for label, group in groups:
+        values = _mean_row(columns, rows, group, sharing)
+        if any(value is not None for value in values):
+            shown.append((label, values))
     for member_id in sorted(m for m in everyone if m in sharing):
         values = tuple(rows[member_id].get(topic) for topic in columns)
         shown.append((names.get(member_id, "?") + suffix(member_id), values))
     empty = (
         "Nothing to show: fewer than"
-        f" {SMALLEST_AGGREGATE} members with grades here, and none of them shares."
+        f" {SMALLEST_AGGREGATE} members with grades here who do not share, and none who does."
     )
-    return Heatmap(columns, tuple(shown), empty if rows else "Nothing graded yet.")
+    return Heatmap(columns, tuple(shown), empty if rows else nobody)
 
 
 def _mean_row(
-    columns: tuple[str, ...], rows: Mapping[int, Mapping[str, float]], group: Sequence[int]
+    columns: tuple[str, ...],
+    rows: Mapping[int, Mapping[str, float]],
+    group: Sequence[int],
+    sharing: frozenset[int],
 ) -> tuple[float | None, ...]:
+    """The group's mean per topic, where it hides nobody: of at least three members, and
+    with none or at least three of them not sharing (one or two who do not share, beside
+    the rows of those who do, could be worked out from the mean)."""
     values: list[float | None] = []
     for topic in columns:
-        found = [rows[m][topic] for m in group if topic in rows[m]]
-        # a topic only some members have graded is an aggregate of those: three at least
-        values.append(average(found) if len(found) >= SMALLEST_AGGREGATE else None)
+        found = [m for m in group if topic in rows[m]]
+        hidden = [m for m in found if m not in sharing]
+        if len(found) >= SMALLEST_AGGREGATE and (not hidden or len(hidden) >= SMALLEST_AGGREGATE):
+            values.append(average([rows[m][topic] for m in found]))
+        else:
+            values.append(None)
     return tuple(values)
 
 

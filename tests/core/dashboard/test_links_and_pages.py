@@ -158,3 +158,16 @@ async def test_members_text_on_the_page_is_inert(quiz: QuizHarness) -> None:
 
     assert "<script" not in html
     assert "&lt;script&gt;x()&lt;/script&gt;" in html  # her name, shown as text
+
+
+async def test_no_aggregate_gives_away_a_member_who_does_not_share(quiz: QuizHarness) -> None:
+    await seed_team(quiz)
+    for name in ("ann", "bob", "carol"):  # dan alone keeps his rows to himself
+        await quiz.command("dashboard share on", by=name)
+
+    _, html = await render(quiz, link_of(await quiz.command("dashboard")))
+
+    # all four's mean, beside three rows by name, would be dan's row: it is not shown
+    assert "all members (4)" not in html and "members not sharing" not in html
+    assert "Ann" in html and "Bob" in html and "Carol" in html and "Dan" not in html
+    assert "No member here has a goal date ahead" in html
