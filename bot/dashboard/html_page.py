@@ -75,7 +75,7 @@ def _block(block: Block, title: str) -> str:
             return f"<dl>{rows}</dl>"
         case Table(headers, rows, empty):
             if not rows:
-                return f"<p>{escape(empty)}</p>"
+                return f"<p>{_text(empty)}</p>"
             head = "".join(f"<th>{escape(h)}</th>" for h in headers)
             body = "".join(
                 "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in row) + "</tr>"
@@ -84,11 +84,11 @@ def _block(block: Block, title: str) -> str:
             return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         case Heatmap(columns, rows, empty):
             if not rows or not columns:
-                return f"<p>{escape(empty)}</p>"
+                return f"<p>{_text(empty)}</p>"
             return svg.heatmap(columns, rows, title)
         case Bars(labels, series, empty):
             if not labels or not any(any(values) for _, values in series):
-                return f"<p>{escape(empty)}</p>"
+                return f"<p>{_text(empty)}</p>"
             return svg.bars(labels, series, title)
         case Note(text):
             return f"<p>{_text(text)}</p>"
