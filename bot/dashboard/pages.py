@@ -125,7 +125,7 @@ class DashboardPages:
             member = MemberRef(claims.platform, claims.workspace, claims.member)
             member_id = await self._members.find_member(member)
         except BadLink as bad:
-            log.warning("dashboard link refused (%s page): %s", page[:20], bad)
+            log.warning("dashboard link refused (page %r): %s", page[:20], bad)
             return RenderedPage(
                 403, error_html("Link not valid", f"{bad}. Ask for a new one with /quiz dashboard.")
             )
