@@ -24,9 +24,11 @@ from bot.coaching.consent import CoachSwitch
 from bot.coaching.metrics import CoachMetrics, NoCoachMetrics
 from bot.coaching.setup import CoachSetup
 from bot.coaching.spending import CoachSpendingReport
+from bot.dashboard.pages import DashboardPages, DashboardSettings
 from bot.kernel.clock import Clock
 from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
+from bot.kernel.dashboard_views import DashboardPage, DashboardSectionSource
 from bot.kernel.metrics import Metrics
 from bot.kernel.models import ChannelSettings
 from bot.kernel.outbox_queue import OutboxQueue
@@ -93,6 +95,10 @@ class Core:
     # what the features add to /quiz me and to a member's page (collected once all are built)
     me_sections: Ranked[MeSectionSource]
     settings_on_page: Ranked[SettingOnPage]
+    # what the features add to each browser page (``/quiz dashboard``), page by page
+    dashboard_sections: Mapping[DashboardPage, Ranked[DashboardSectionSource]]
+    # the browser pages behind /quiz dashboard's links (the web server serves them)
+    dashboard: DashboardPages
     # plans a channel's scheduled job of that kind again
     replan: Callable[[str, ChannelSettings], None]
     # the answer coach: the operator's endpoint (None: not configured, nothing is sent)
@@ -195,6 +201,9 @@ def build_core(
         clock=clock,
         metrics=coach_metrics,
     )
+    dashboard_sections: dict[DashboardPage, Ranked[DashboardSectionSource]] = {
+        page: Ranked() for page in DashboardPage
+    }
     return Core(
         store=store,
         clock=clock,
@@ -271,6 +280,18 @@ def build_core(
         settings=ChannelSettingsEditor(engine.save_channel, channel_changed),
         me_sections=Ranked(),
         settings_on_page=settings_on_page,
+        dashboard_sections=dashboard_sections,
+        dashboard=DashboardPages(
+            store=store.dashboard,
+            channels=store.channels,
+            members=store.member_data,
+            meta=store.meta,
+            sections=dashboard_sections,
+            clock=clock,
+            settings=DashboardSettings(
+                config.dashboard_url, config.dashboard_secret, config.dashboard_link_minutes
+            ),
+        ),
         replan=replan,
         coach_setup=coach,
         coach_assessor=coach_assessor,

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, 
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.kernel.dashboard_views import DashboardPage, DashboardSectionSource
 from bot.kernel.events import ButtonPress, Command, DirectMessage, FormSubmit, Reply
 from bot.kernel.followed import Followed
 from bot.kernel.models import ChannelSettings
@@ -108,6 +109,16 @@ class OnPage:
 
 
 @dataclass(frozen=True, slots=True)
+class OnDashboard:
+    """A section the feature adds to a browser page (the lead's or a member's), and where
+    (lower first, across every feature, on that page)."""
+
+    page: DashboardPage
+    rank: int
+    section: DashboardSectionSource
+
+
+@dataclass(frozen=True, slots=True)
 class Parts:
     """What a built feature adds to the running core."""
 
@@ -122,6 +133,7 @@ class Parts:
     follows: Follows | None = None
     me_sections: tuple[OnMe, ...] = ()
     settings_on_page: tuple[OnPage, ...] = ()
+    dashboard_sections: tuple[OnDashboard, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

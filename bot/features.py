@@ -14,6 +14,7 @@ from bot.blind.feature import FEATURE as BLIND
 from bot.channels.feature import FEATURE as CHANNELS
 from bot.coaching.feature import FEATURE as COACH
 from bot.composition import Core
+from bot.dashboard.feature import FEATURE as DASHBOARD
 from bot.feature import Feature, erased_tables, kept_tables, subcommands_in_help_order
 from bot.feature import may_open_form as _may_open_form
 from bot.kernel.events import ButtonPress, Command
@@ -46,6 +47,7 @@ FEATURES: tuple[Feature[Core], ...] = (
     SEASONS,
     MEMBER_DATA,
     CHANNELS,
+    DASHBOARD,
 )
 
 # Every table an erasure deletes the member's rows from, and every table (or column) that

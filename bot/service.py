@@ -127,6 +127,10 @@ class QuizService:
                 core.me_sections.add(on_me.rank, on_me.section)
             for on_page in parts.settings_on_page:
                 core.settings_on_page.add(on_page.rank, on_page.setting)
+            for on_dashboard in parts.dashboard_sections:
+                core.dashboard_sections[on_dashboard.page].add(
+                    on_dashboard.rank, on_dashboard.section
+                )
         handlers = (HelpCommands(), *(h for parts in self.parts for h in parts.handlers))
         self.command_runner = CommandRunner(
             REGISTRY, self.engine, self.channel_changed, handlers, self.platforms

@@ -126,6 +126,22 @@ class Settings(QuizbotSettings):
         description="The address /healthz and /metrics listen on: 127.0.0.1 (this host "
         "only), or e.g. 0.0.0.0 for every interface (in a container).",
     )
+    dashboard_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$",
+        description="The address /quiz dashboard links point at (e.g. https://quiz.example.com"
+        " behind a proxy); unset: http://HEALTH_HOST:HTTP_PORT. The pages are served by the"
+        " health server, so they need http_port.",
+    )
+    dashboard_secret: SecretStr | None = Field(
+        default=None,
+        min_length=16,
+        description="The secret /quiz dashboard links are signed with (16 characters or more);"
+        " unset: a random one generated once and kept in the database.",
+    )
+    dashboard_link_minutes: int = Field(
+        default=60, ge=1, le=10080, description="How long a /quiz dashboard link works."
+    )
     shutdown_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to finish in-flight sends on SIGTERM."
     )

@@ -7,6 +7,7 @@ from typing import Protocol
 from bot.away.store import AwayStore
 from bot.bank.store import BankStore
 from bot.coaching.store import CoachStore
+from bot.dashboard.store import DashboardStore
 from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
 from bot.learning.store import LearningStore
@@ -131,6 +132,11 @@ class Store(Protocol):
     @property
     def pairs(self) -> PairStore:
         """Mock-interview opt-ins, weekly pairings, briefs and ratings."""
+        ...
+
+    @property
+    def dashboard(self) -> DashboardStore:
+        """Members who share their rows with the lead, and the lead's page's figures."""
         ...
 
     async def close(self) -> None: ...

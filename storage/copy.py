@@ -61,6 +61,7 @@ TABLES = (
     "coach_member_usage",
     "seasons",
     "season_champions",
+    "dashboard_shares",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

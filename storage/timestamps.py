@@ -27,8 +27,9 @@ def optional_to_db(moment: datetime | None) -> str | None:
 def from_db(text: str) -> datetime:
     """The aware UTC datetime of a stored timestamp."""
     if len(text) == _WIDTH and text[-1] == "Z" and text[10] == "T":
-        # fromisoformat is about ten times faster than strptime (start-up reads one per channel)
-        return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+        # fromisoformat is about ten times faster than strptime (start-up reads one per
+        # channel), and reads the Z itself as UTC: the same value, without a copy to replace it
+        return datetime.fromisoformat(text)
     return datetime.strptime(text, _FORMAT).replace(tzinfo=UTC)  # its error says what is wrong
 
 

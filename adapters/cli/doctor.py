@@ -163,6 +163,14 @@ def check_settings(config: Path | None, overrides: dict[str, Any]) -> tuple[Load
             f"QUIZBOT_HTTP_PORT={settings.http_port} is not a TCP port",
             "use a port between 1 and 65535, or unset it to turn the health server off",
         )
+    if settings.dashboard_url and settings.http_port is None:
+        return loaded, Check(
+            "config",
+            False,
+            "QUIZBOT_DASHBOARD_URL is set but QUIZBOT_HTTP_PORT is not:"
+            " nothing serves the pages its links point at",
+            "set QUIZBOT_HTTP_PORT (the pages are served beside /healthz), or unset the URL",
+        )
     try:
         said = platforms.check()
     except SettingsProblem as problem:

@@ -52,7 +52,9 @@ def render_card(card: Card) -> list[str]:
     lines: list[str] = [f"@{card.ping}"] if card.ping else []
     for line in typed_controls(card.plain_text()).splitlines():
         indent = "  " if line.startswith("• ") else ""
-        lines.extend(textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent) or [""])
+        # a word longer than a line (a link) stays whole on a line of its own
+        wrapped = textwrap.wrap(line, WRAP_WIDTH, subsequent_indent=indent, break_long_words=False)
+        lines.extend(wrapped or [""])
     return lines or [""]
 
 

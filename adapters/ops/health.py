@@ -9,8 +9,10 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from adapters.ops.dashboard_routes import add_dashboard_routes
 from adapters.ops.log_throttle import HttpServerLog
 from adapters.ops.metrics import METRICS_CONTENT_TYPE, PrometheusMetrics
+from bot.dashboard.pages import DashboardPages
 from bot.kernel.runtime import Connector
 from bot.kernel.stores import MetaStore
 
@@ -54,7 +56,10 @@ class HealthServer:
 
 
 def health_app(
-    store: MetaStore, connectors: Sequence[Connector], metrics: PrometheusMetrics
+    store: MetaStore,
+    connectors: Sequence[Connector],
+    metrics: PrometheusMetrics,
+    dashboard: DashboardPages | None = None,
 ) -> web.Application:
     async def healthz(request: web.Request) -> web.Response:
         problems = await health_problems(store, connectors)
@@ -72,6 +77,8 @@ def health_app(
     app = web.Application()
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_text)
+    if dashboard is not None:
+        add_dashboard_routes(app, dashboard)
     return app
 
 
@@ -82,10 +89,12 @@ async def start_health_server(
     metrics: PrometheusMetrics,
     *,
     host: str = DEFAULT_HOST,
+    dashboard: DashboardPages | None = None,
 ) -> HealthServer:
-    """Serve ``/healthz`` and ``/metrics`` on ``host:port`` until ``close()``."""
+    """Serve ``/healthz`` and ``/metrics`` (and, given ``dashboard``, the pages of
+    ``/quiz dashboard``) on ``host:port`` until ``close()``."""
     runner = web.AppRunner(
-        health_app(store, connectors, metrics),
+        health_app(store, connectors, metrics, dashboard),
         access_log=None,
         # a malformed request is the client's fault: one throttled line, no traceback
         logger=HttpServerLog(logging.getLogger("aiohttp.server")),

@@ -43,7 +43,25 @@ def quiz_config(settings: Settings) -> QuizConfig:
         followup_policy=settings.followup_policy,
         grace_hours=settings.grace_hours,
         replicas_share_store=configured_database(settings).kind == "postgres",
+        dashboard_url=dashboard_url(settings),
+        dashboard_secret=(
+            settings.dashboard_secret.get_secret_value() if settings.dashboard_secret else None
+        ),
+        dashboard_link_minutes=settings.dashboard_link_minutes,
     )
+
+
+def dashboard_url(settings: Settings) -> str | None:
+    """Where /quiz dashboard links point: the setting, else the health server's address
+    (None without one: the pages are not served)."""
+    if settings.http_port is None:
+        return None
+    if settings.dashboard_url:
+        return settings.dashboard_url
+    host = settings.health_host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{settings.http_port}"
 
 
 async def _round_on_view(service: QuizService) -> ShownRound | None:
@@ -161,7 +179,12 @@ async def run_bot(
         try:
             if settings.http_port is not None:
                 health = await start_health_server(
-                    settings.http_port, store.meta, connectors, metrics, host=settings.health_host
+                    settings.http_port,
+                    store.meta,
+                    connectors,
+                    metrics,
+                    host=settings.health_host,
+                    dashboard=service.core.dashboard,
                 )
             for connector in connectors:
                 await connector.start(service.handle)

@@ -9,11 +9,13 @@ from bot.bank.catalog import WorkspaceCatalog
 from bot.blind.answers import BlindAnswers
 from bot.channels import schedule_subcommand
 from bot.channels.commands import SUBCOMMANDS, ChannelCommands
+from bot.channels.dashboard_section import ScheduleAhead
 from bot.channels.editor import ChannelSettingsEditor
-from bot.feature import Feature, Parts
+from bot.feature import Feature, OnDashboard, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.coach_consent import CoachConsent
 from bot.kernel.config import QuizConfig
+from bot.kernel.dashboard_views import DashboardPage
 from bot.kernel.models import ChannelSettings
 from bot.scheduling.skipped_days import SkippedDayStore
 
@@ -53,7 +55,12 @@ def build(deps: ChannelsDeps) -> Parts:
         retime_open_round=deps.retime_open_round,
         coach=deps.coach_consent,
     )
-    return Parts(handlers=(commands,))
+    return Parts(
+        handlers=(commands,),
+        dashboard_sections=(
+            OnDashboard(DashboardPage.LEAD, 50, ScheduleAhead(deps.store.skipped_days)),
+        ),
+    )
 
 
 FEATURE: Feature[ChannelsDeps] = Feature(

@@ -32,3 +32,9 @@ class QuizConfig:
     event_retention_days: float = 7.0
     # per-round facts the engine keeps (see bot.kernel.bounded_cache)
     round_cache_size: int = 20_000
+    # The browser pages (/quiz dashboard): the address members open them at (None: not
+    # served), the links' secret (None: one generated and kept in the database) and how long
+    # a link lasts.
+    dashboard_url: str | None = None
+    dashboard_secret: str | None = field(default=None, repr=False)
+    dashboard_link_minutes: int = 60

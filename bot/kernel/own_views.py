@@ -37,6 +37,8 @@ class MeView:
     name: str
     now: datetime
     target: datetime | None  # the date the member's mastery is forecast for
+    # whether a section draws its picture (a browser page shows the figures, not the PNG)
+    with_image: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,6 +107,18 @@ def channel_card(question_id: int, log: Sequence[LoggedGrade]) -> MemoryCard | N
     return replay(question_id, reviews)
 
 
+# FSRS-6's forgetting curve, as the scheduler computes it: R = (1 + FACTOR * t / S) ** DECAY
+_DECAY = -float(SCHEDULER.parameters[20])
+_FACTOR = 0.9 ** (1 / _DECAY) - 1
+
+
+def recall_after(stability: float, last_review: datetime, at: datetime) -> float:
+    """What :func:`recall` gives for a card of this stability last reviewed then, without
+    building an FSRS card: for thousands of cards at once (a team's heatmap)."""
+    elapsed_days = max(0, (_utc(at) - _utc(last_review)).days)
+    return float((1 + _FACTOR * elapsed_days / stability) ** _DECAY)
+
+
 def recall(card: MemoryCard | None, at: datetime, prior: float = PRIOR_RECALL) -> float:
     """The probability of recalling the answer at ``at`` (FSRS retrievability)."""
     if card is None:

@@ -105,7 +105,7 @@ class HomePages:
             if channel is None:
                 continue
             chart_channel = chart_channel or channel
-            fields.append(await self._channel_field(channel, member, member_id))
+            fields.append(await self.channel_field(channel, member, member_id))
         buttons = [START_PRACTICE]
         for setting in self._settings_on_page:
             for field, button in await setting.show(member_id):
@@ -134,9 +134,10 @@ class HomePages:
         )
         return image
 
-    async def _channel_field(
+    async def channel_field(
         self, channel: ChannelSettings, member: MemberRef, member_id: int
     ) -> Field:
+        """The member's points and streak in ``channel`` (also on their browser page)."""
         history = await self._reports.member_history(channel.id, member_id)
         open_round = await self._rounds.open_round(channel.id)
         periods = await self._away.periods(member.workspace, [member.member_id])

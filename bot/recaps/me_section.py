@@ -13,6 +13,14 @@ class ActivitySection:
     recaps: WeeklyRecaps
 
     async def __call__(self, view: MeView) -> MeSection:
+        if not view.with_image:
+            return MeSection(
+                (
+                    await self.recaps.member_activity_field(
+                        view.channel, view.member_id, view.name, view.now, view.target
+                    ),
+                )
+            )
         field, image = await self.recaps.member_activity(
             view.channel, view.member_id, view.name, view.now, view.target
         )

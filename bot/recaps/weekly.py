@@ -85,6 +85,18 @@ class WeeklyRecaps:
         chart = await me_chart(self._recaps, self.memory, channel, member_id, name, now, target)
         return activity_field(chart), await me_image(chart)
 
+    async def member_activity_field(
+        self,
+        channel: ChannelSettings,
+        member_id: int,
+        name: str,
+        now: datetime,
+        target: datetime | None,
+    ) -> Field:
+        """The text of :meth:`member_activity` alone, without drawing its chart."""
+        chart = await me_chart(self._recaps, self.memory, channel, member_id, name, now, target)
+        return activity_field(chart)
+
     # settings
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:

@@ -37,6 +37,7 @@ from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
 from storage.sql.coach import Coach
+from storage.sql.dashboard import Dashboard
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
@@ -118,6 +119,7 @@ class PostgresStore:
         self.coach = Coach(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db, member_cache)
+        self.dashboard = Dashboard(db)
         self.changes = PostgresChanges(db, None)
 
     @property

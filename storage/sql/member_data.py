@@ -81,6 +81,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("coach_opt_outs", "DELETE FROM coach_opt_outs WHERE member_id = ?"),
     ("coach_member_usage", "DELETE FROM coach_member_usage WHERE member_id = ?"),
     ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
+    ("dashboard_shares", "DELETE FROM dashboard_shares WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("season_champions", "DELETE FROM season_champions WHERE member_id = ?"),

@@ -81,6 +81,10 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ),
     ("pair_members", "SELECT * FROM pair_members WHERE member_id = ? ORDER BY channel_id"),
     (
+        "dashboard_shares",
+        "SELECT * FROM dashboard_shares WHERE member_id = ? ORDER BY channel_id",
+    ),
+    (
         "pair_ratings_received",
         f"SELECT {_RATING} FROM pair_ratings p JOIN pair_groups g ON g.id = p.group_id"
         " WHERE p.candidate_id = ? ORDER BY p.rated_at",

@@ -25,6 +25,7 @@ from storage.sql.away import Away
 from storage.sql.bank import Bank
 from storage.sql.channels import Channels, Meta
 from storage.sql.coach import Coach
+from storage.sql.dashboard import Dashboard
 from storage.sql.deliveries import Deliveries
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
@@ -98,6 +99,7 @@ class SqliteStore:
         self.coach = Coach(db)
         self.installations = Installations(db)
         self.member_data = MemberData(db, member_cache)
+        self.dashboard = Dashboard(db)
 
     # life cycle
 

@@ -426,3 +426,18 @@ async def test_the_doctor_names_the_coach_setting_that_is_missing(tmp_path: Path
 
     assert code == 1
     assert "FAIL  coach: the coach needs QUIZBOT_COACH_MODEL too" in output
+
+
+async def test_a_dashboard_address_without_the_server_fails_the_config_check(
+    tmp_path: Path,
+) -> None:
+    env = clean_env(QUIZBOT_PLATFORM="console", QUIZBOT_DASHBOARD_URL="https://quiz.example.com")
+    code, output = await doctor(tmp_path, env)
+    assert code == 1
+    assert output.splitlines()[0] == (
+        "FAIL  config: QUIZBOT_DASHBOARD_URL is set but QUIZBOT_HTTP_PORT is not:"
+        " nothing serves the pages its links point at"
+    )
+    short_secret = {**env, "QUIZBOT_HTTP_PORT": "8080", "QUIZBOT_DASHBOARD_SECRET": "short"}
+    code, output = await doctor(tmp_path, short_secret)
+    assert code == 1 and "QUIZBOT_DASHBOARD_SECRET" in output and "short" not in output
