@@ -15,18 +15,24 @@ fires they started. Nothing sleeps: days pass in as many steps as there are slot
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 from apscheduler.schedulers import base as apscheduler_base
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.kernel.config import QuizConfig
 from bot.scheduling.scheduler import QuizScheduler
 from bot.service import QuizService
-from tests.fakes import FakeClock
+from questions.catalog import Catalog
+from tests.fakes import FakeClock, FakePlatform
+from tests.harness import QuizHarness
+from tests.storage.backends import open_store
 
 Settle = Callable[[], Awaitable[object]]
 
@@ -131,3 +137,27 @@ def _spawned(scheduler: QuizScheduler) -> set[asyncio.Future[Any]]:
     if aps.running:
         runs = set(aps._lookup_executor("default")._pending_futures)
     return runs | set(scheduler._in_flight)
+
+
+@asynccontextmanager
+async def staying_up(
+    backend: str, tmp_path: Path, platform: FakePlatform, clock: FakeClock, catalog: Catalog
+) -> AsyncIterator[tuple[QuizHarness, SchedulerTime]]:
+    """A started quiz on one store backend with its schedulers on, APScheduler on the fake
+    clock: a process that stays up, whose days pass by :class:`SchedulerTime`."""
+    async with open_store(backend, tmp_path) as store:
+        service = QuizService(
+            store=store,
+            platforms={platform.name: platform},
+            catalog=catalog,
+            clock=clock,
+            config=QuizConfig(default_schedule=None),
+            rng=random.Random(7),
+            background=True,
+        )
+        with scheduler_time(clock, *schedulers_of(service), settle=service.settle) as time:
+            await service.start()
+            try:
+                yield QuizHarness(service, platform, clock), time
+            finally:
+                await service.stop()

@@ -8,21 +8,18 @@ one job was removed at its first slot: each came once, then never again.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.kernel.config import QuizConfig
 from bot.kernel.grades import Grade
-from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness
-from tests.scheduler_time import SchedulerTime, scheduler_time, schedulers_of
-from tests.storage.backends import BACKENDS, open_store
+from tests.scheduler_time import SchedulerTime, staying_up
+from tests.storage.backends import BACKENDS
 
 DAYS = 15  # from Monday 2026-11-30 08:00 UTC: three Mondays, two Fridays
 
@@ -36,22 +33,8 @@ async def running(
     catalog: Catalog,
 ) -> AsyncIterator[tuple[QuizHarness, SchedulerTime]]:
     """The service with its schedulers on, APScheduler on the fake clock."""
-    async with open_store(request.param, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=True,
-        )
-        with scheduler_time(clock, *schedulers_of(service), settle=service.settle) as time:
-            await service.start()
-            try:
-                yield QuizHarness(service, platform, clock), time
-            finally:
-                await service.stop()
+    async with staying_up(request.param, tmp_path, platform, clock, catalog) as running:
+        yield running
 
 
 async def test_each_schedule_fires_every_time_in_one_process(

@@ -5,21 +5,18 @@ grace window, once, and not beyond it."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.kernel.config import QuizConfig
-from bot.service import QuizService
 from questions.catalog import Catalog
 from tests.core.seasons.season_seed import season_posts, seed_november, turn
 from tests.fakes import FakeClock, FakePlatform
 from tests.harness import QuizHarness, running_service
-from tests.scheduler_time import SchedulerTime, scheduler_time, schedulers_of
-from tests.storage.backends import BACKENDS, open_store
+from tests.scheduler_time import SchedulerTime, staying_up
+from tests.storage.backends import BACKENDS
 
 START = datetime(2026, 10, 19, 8, 0, tzinfo=UTC)  # a Monday, Berlin on summer time
 # Midnight in Berlin on the first of each month: winter time from 25 October (UTC+1)
@@ -35,22 +32,8 @@ async def running(
     request: pytest.FixtureRequest, tmp_path: Path, platform: FakePlatform, catalog: Catalog
 ) -> AsyncIterator[tuple[QuizHarness, SchedulerTime]]:
     clock = FakeClock(START)
-    async with open_store(request.param, tmp_path) as store:
-        service = QuizService(
-            store=store,
-            platforms={platform.name: platform},
-            catalog=catalog,
-            clock=clock,
-            config=QuizConfig(default_schedule=None),
-            rng=random.Random(7),
-            background=True,
-        )
-        with scheduler_time(clock, *schedulers_of(service), settle=service.settle) as time:
-            await service.start()
-            try:
-                yield QuizHarness(service, platform, clock), time
-            finally:
-                await service.stop()
+    async with staying_up(request.param, tmp_path, platform, clock, catalog) as running:
+        yield running
 
 
 async def test_every_turn_posts_at_local_midnight_in_a_process_that_stays_up(
