@@ -158,12 +158,15 @@ class LearningService:
         return None
 
     async def first_sights(self, member_id: int, at: datetime) -> FirstSights:
-        """What the member's prior recall is learned from: their own first grades as they
-        stand, every member's as read at most :data:`CROWD_REFRESH` before ``at``."""
+        """What the member's prior recall is learned from: their own first grades and their
+        workspace's of each question as they stand, every member's as read at most
+        :data:`CROWD_REFRESH` before ``at``."""
         cached = self._crowd
         if cached is None or not timedelta(0) <= at - cached[0] < CROWD_REFRESH:
             cached = self._crowd = (at, await self.store.first_grades())
-        return first_sights(await self.store.first_grades(member_id), cached[1])
+        own = await self.store.first_grades(member_id)
+        questions = await self.store.question_first_grades(member_id)
+        return first_sights(own, cached[1], questions)
 
     async def prior_recall(self, member_id: int, at: datetime, topic: str | None = None) -> float:
         """The member's learned recall on first sight of a question of ``topic``."""
