@@ -55,6 +55,7 @@ TABLES = (
     "pair_briefs",
     "pair_ratings",
     "erased_answers",
+    "fitted_parameters",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

@@ -21,6 +21,7 @@ from bot.kernel.pair_facts import PairRating
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
+from bot.learning.parameter_fitting import ParameterFitting
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
 from questions.pack import Difficulty
@@ -67,8 +68,10 @@ class LearningService:
         policy: PracticePolicy | None = None,
         graded_topics: Callable[[Workspace | None], Mapping[int, str]] | None = None,
         question_difficulties: Callable[[], Mapping[int, Difficulty | None]] | None = None,
+        fitting: ParameterFitting | None = None,
     ) -> None:
         self.store = store
+        self.fitting = fitting  # the FSRS parameters fitted to each workspace
         self._question_topics = question_topics  # what private practice offers
         self._question_difficulties = question_difficulties or dict
         # the topic a graded question counts under, as a workspace shows it
@@ -234,6 +237,14 @@ class LearningService:
             next_review=min(upcoming, default=None),
             first_sight=await self.prior_recall(member_id, at),
         )
+
+    async def memory_parameters(self, workspace: Workspace) -> str | None:
+        """Which FSRS parameters the workspace's memory model has, and since when; None
+        where parameters are not fitted here."""
+        if self.fitting is None:
+            return None
+        in_use = await self.fitting.in_use(workspace.platform, workspace.workspace_id)
+        return in_use.describe()
 
     async def weakest_topics(
         self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None

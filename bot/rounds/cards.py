@@ -165,8 +165,10 @@ def stats_card(
     weakest: Sequence[tuple[str, float]] = (),
     *,
     for_admin: bool = False,
+    memory: str | None = None,
 ) -> Card:
-    """The channel's figures; ``for_admin`` (privately), also the messages not sent yet."""
+    """The channel's figures; ``for_admin`` (privately), also the messages not sent yet;
+    ``memory``: which FSRS parameters the memory model has."""
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers (1 per member per round)", str(stats.answers), inline=True),
@@ -181,4 +183,6 @@ def stats_card(
     if weakest:
         topics = ", ".join(f"{topic} {percent(recall)}" for topic, recall in weakest)
         fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))
+    if memory is not None:
+        fields.append(Field("Memory model parameters", memory))
     return Card(title="Channel stats", fields=tuple(fields), kind=CardKind.INFO)

@@ -121,7 +121,8 @@ class RoundCommands:
             and platform is not None
             and await platform.is_admin(event.member, event.channel)
         )
-        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin)
+        parameters = await self._learning.memory_parameters(workspace_of(ctx.quiz.ref))
+        card = stats_card(ctx.quiz, stats, weakest, for_admin=for_admin, memory=parameters)
         return Response(card, public=command.public)
 
     async def post_now(self, ctx: CommandContext, command: PostNow) -> Response:
