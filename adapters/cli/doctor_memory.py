@@ -35,7 +35,10 @@ async def check_memory_parameters(database: Database, read_table: ReadTable) -> 
         last = latest[where]
         tried = f"last fit {last[2]}: {'kept' if last[3] else 'not kept'}"
         if where in kept:
-            parts.append(f"{where} fitted parameters since {kept[where][2]} ({tried})")
+            parts.append(
+                f"{where} FSRS defaults, fitted parameters kept since {kept[where][2]}"
+                f" (not yet applied to the cards; {tried})"
+            )
         else:
             parts.append(f"{where} FSRS defaults ({tried})")
     shown = "; ".join(parts) or f"FSRS defaults everywhere (a fit needs {MIN_REVIEWS} reviews)"

@@ -43,13 +43,16 @@ class ParametersInUse:
     fit: FitRecord | None = None
 
     def describe(self) -> str:
+        """What the cards run on, and the kept fit if any: it is stored and reported, not
+        yet applied to the cards and forecasts (they replay with FSRS's defaults)."""
         if self.fit is None or self.since is None:
             return f"FSRS defaults (a fit needs {MIN_REVIEWS} reviews with a forecast)"
         outcome = self.fit.outcome
         return (
-            f"fitted to the team's reviews since {self.since:%Y-%m-%d %H:%M} UTC"
-            f" (held-out log loss {outcome.loss_fitted:.4f} against"
-            f" {outcome.loss_before:.4f}, {outcome.held_out} reviews held out)"
+            f"FSRS defaults; parameters fitted to the team's reviews kept since"
+            f" {self.since:%Y-%m-%d %H:%M} UTC (held-out log loss {outcome.loss_fitted:.4f}"
+            f" against {outcome.loss_before:.4f}, {outcome.held_out} reviews held out),"
+            " not yet applied to the cards"
         )
 
 

@@ -381,5 +381,7 @@ async def test_the_doctor_says_which_memory_parameters_each_workspace_uses(
         code, output = await doctor(tmp_path, clean_env(QUIZBOT_DATABASE_URL=url))
     assert code == 0, output
     [line] = [line for line in output.splitlines() if "memory model" in line]
-    assert line.startswith("ok    memory model: slack/T1 fitted parameters since 2026-09-01")
-    assert "(last fit 2026-09-08" in line and ": not kept); slack/T2 FSRS defaults" in line
+    assert line.startswith(
+        "ok    memory model: slack/T1 FSRS defaults, fitted parameters kept since 2026-09-01"
+    )
+    assert "; last fit 2026-09-08" in line and ": not kept); slack/T2 FSRS defaults" in line

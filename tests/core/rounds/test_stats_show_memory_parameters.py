@@ -1,5 +1,5 @@
-"""`/quiz stats` says which FSRS parameters the team's memory model has: FSRS's defaults
-until a fit is kept, then the fitted ones and since when."""
+"""`/quiz stats` says which FSRS parameters the team's memory model has (FSRS's defaults)
+and, once a fit is kept, since when, with its held-out figures."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ async def test_stats_say_defaults_then_the_kept_fit_and_since_when(quiz: QuizHar
     )
     after = (await quiz.command("stats", by="bob")).card
     assert memory_field(after.fields) == (
-        "fitted to the team's reviews since 2026-09-06 03:00 UTC (held-out log loss 0.5512"
-        " against 0.6130, 120 reviews held out)"
+        "FSRS defaults; parameters fitted to the team's reviews kept since 2026-09-06 03:00"
+        " UTC (held-out log loss 0.5512 against 0.6130, 120 reviews held out), not yet"
+        " applied to the cards"
     )
