@@ -399,23 +399,22 @@ TeamJob = tuple[int, int, int, float, bool, tuple[int, ...], str]
 
 def grid(quick: bool, kept: bool = False) -> list[TeamJob]:
     """Every run of the grid, most wanted first (so an unfinished run still reports the
-    targets): without a goal, teams of 8 and 16 then 4; then with the goal on day 90, 60
-    and 30, in the same order. ``quick``: a team of 8, 60 questions, spread 1.0, 40
-    learners, no goal."""
+    targets): without a goal, 60 questions then 120, teams of 8 and 16 then 4; then with
+    the goal on day 90, 60 and 30, in the same order. ``quick``: a team of 8, 60
+    questions, spread 1.0, 40 learners, no goal."""
     if quick:
         return [
             (seed, 8, 60, 1.0, False, TEAM_DAYS, setup) for seed in range(1, 6) for setup in SETUPS
         ]
     jobs: list[TeamJob] = []
     for goal_day in (None, *reversed(TEAM_DAYS)):
-        for size in (8, 16, 4):
+        for bank, size in [(b, s) for b in TEAM_BANKS for s in (8, 16)] + [(60, 4), (120, 4)]:
             wanted = TARGET_LEARNERS if size >= 8 else OTHER_LEARNERS
-            for bank in TEAM_BANKS:
-                for spread in SPREADS:
-                    for seed in range(1, math.ceil(wanted / size) + 1):
-                        goal = goal_day is not None
-                        days = TEAM_DAYS if goal_day is None else (goal_day,)
-                        jobs += [(seed, size, bank, spread, goal, days, s) for s in SETUPS]
+            for spread in SPREADS:
+                for seed in range(1, math.ceil(wanted / size) + 1):
+                    goal = goal_day is not None
+                    days = TEAM_DAYS if goal_day is None else (goal_day,)
+                    jobs += [(seed, size, bank, spread, goal, days, s) for s in SETUPS]
     return jobs
 
 
@@ -453,14 +452,22 @@ def team_logs(seeds: int = 10, size: int = 8, bank: int = 60) -> dict[str, list[
 def team_main(quick: bool, kept: bool, jobs: int, out: str | None) -> list[str]:
     """Run the grid (``out``: each finished run appended there as a JSON line, so a long
     run can be reported before it ends with :func:`report_file`); the tables' lines."""
+    import contextlib
     import json
     import time
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
     started = time.perf_counter()
-    work = grid(quick, kept)
     done = []
+    finished: set[str] = set()
+    if out:  # runs a file holds already (an interrupted grid) are not run again
+        with contextlib.suppress(FileNotFoundError), open(out, encoding="utf-8") as rows:
+            for line in rows:
+                row = json.loads(line)
+                finished.add(json.dumps(row["job"]))
+                done.append((_job(row["job"]), {int(d): r for d, r in row["measured"].items()}))
+    work = [job for job in grid(quick, kept) if json.dumps(list(job)) not in finished]
     sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
     try:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -489,8 +496,20 @@ def report_file(path: str) -> list[str]:
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             row = json.loads(line)
-            seed, size, bank, spread, goal, days, setup = row["job"]
-            job: TeamJob = (seed, size, bank, spread, goal, tuple(days), setup)
-            done.append((job, {int(d): r for d, r in row["measured"].items()}))
+            done.append((_job(row["job"]), {int(d): r for d, r in row["measured"].items()}))
     results = collect(done)
     return team_report(results, settings_of(results))
+
+
+def _job(stored: list[object]) -> TeamJob:
+    seed, size, bank, spread, goal, days, setup = stored
+    assert isinstance(days, list)
+    return (
+        int(str(seed)),
+        int(str(size)),
+        int(str(bank)),
+        float(str(spread)),
+        bool(goal),
+        tuple(int(d) for d in days),
+        str(setup),
+    )

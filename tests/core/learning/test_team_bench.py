@@ -12,6 +12,8 @@ sys.path.insert(0, str(BENCH))
 
 import team_population as population  # noqa: E402
 
+from bot.kernel.grades import Grade  # noqa: E402
+
 
 def test_a_teams_question_is_as_hard_for_every_learner_of_it() -> None:
     people, difficulty = population.team(1, 4, 12, 1.0, kept=False)
@@ -26,8 +28,8 @@ def test_the_shipped_rule_reads_teammates_first_grades_and_the_other_does_not() 
     log = population.TeamLog(6, [{}, {}, {}], [[], [], []], [{}, {}, {}])
     for member in (1, 2):
         at = population.START
-        log.record(member, 0, population.Grade.MISSED, at)
-        log.record(member, 1, population.Grade.GOOD, at)
+        log.record(member, 0, Grade.MISSED, at)
+        log.record(member, 1, Grade.GOOD, at)
     shipped = log.sights(0, with_questions=True).priors({0: "gpu", 1: "networking", 2: "gpu"})
     fit = log.sights(0, with_questions=False).priors({0: "gpu", 1: "networking", 2: "gpu"})
     assert shipped[0] < fit[0] and shipped[1] > fit[1]
