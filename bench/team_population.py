@@ -267,14 +267,22 @@ class Figure:
         return f"{self.mean:.3f} ± {self.error:.3f}"
 
 
-def versus(numerators: Sequence[float], denominators: Sequence[float]) -> Figure:
-    ratios = [n / d for n, d in zip(numerators, denominators, strict=True)]
+def versus(
+    numerators: Mapping[int, Sequence[float]], denominators: Mapping[int, Sequence[float]]
+) -> Figure:
+    """The mean over learners of each learner's ratio (the same seed's same learner in
+    both), ± its standard error; only seeds both ran."""
+    seeds = sorted(numerators.keys() & denominators.keys())
+    ratios = [
+        n / d for seed in seeds for n, d in zip(numerators[seed], denominators[seed], strict=True)
+    ]
     error = statistics.stdev(ratios) / math.sqrt(len(ratios)) if len(ratios) > 1 else 0.0
     return Figure(statistics.fmean(ratios), error)
 
 
 Setting = tuple[int, int, float, bool, int]  # team size, bank, spread, goal, day
-TeamResults = dict[tuple[str, Setting], list[float]]
+# (set-up, setting) -> seed -> each learner's recall
+TeamResults = dict[tuple[str, Setting], dict[int, list[float]]]
 
 
 def team_report(results: TeamResults, settings: Sequence[Setting]) -> list[str]:
@@ -306,11 +314,12 @@ def team_report(results: TeamResults, settings: Sequence[Setting]) -> list[str]:
         cells = " | ".join(str(figures[n]) if n in figures else "-" for n in names)
         label = "goal" if goal else "no goal"
         lines.append(
-            f"| {size} | {bank} | {spread:g} | {label} | {day} | {len(rr)}"
-            f" | {statistics.fmean(rr):.3f} | {cells} | {gap:+.3f} |"
+            f"| {size} | {bank} | {spread:g} | {label} | {day} | {_learners(results, setting)}"
+            f" | {statistics.fmean(r for rs in rr.values() for r in rs):.3f} | {cells}"
+            f" | {gap:+.3f} |"
         )
-        if size < 8:
-            continue
+        if size < 8 or len(figures) < len(names):
+            continue  # the targets are for teams of 8 and more, every set-up measured
         for n, figure in figures.items():
             gains[n] += figure.mean - 1
         shipped, fit = figures.get("shipped"), figures.get("practice-fit")
@@ -426,10 +435,18 @@ def run_team_job(job: TeamJob, kept: bool = False) -> tuple[TeamJob, dict[int, l
 
 def collect(done: Sequence[tuple[TeamJob, Mapping[int, Sequence[float]]]]) -> TeamResults:
     results: TeamResults = {}
-    for (_, size, bank, spread, goal, _, setup), measured in done:
+    for (seed, size, bank, spread, goal, _, setup), measured in done:
         for day, recalls in measured.items():
-            results.setdefault((setup, (size, bank, spread, goal, day)), []).extend(recalls)
+            results.setdefault((setup, (size, bank, spread, goal, day)), {})[seed] = list(recalls)
     return results
+
+
+def _learners(results: TeamResults, setting: Setting) -> int:
+    """How many learners every set-up of the setting ran (the ratios' count)."""
+    ran = [set(results[(s, setting)]) for s in SETUPS if (s, setting) in results]
+    seeds = set.intersection(*ran) if ran else set()
+    rr = results[("round-robin", setting)]
+    return sum(len(rr[seed]) for seed in seeds)
 
 
 def settings_of(results: TeamResults) -> list[Setting]:

@@ -30,9 +30,8 @@ if TYPE_CHECKING:  # first_sight builds the priors with this module
 # of a team recalls next to one half of it recalls); at a team rate of about 0.3 that is a
 # spread of about 0.2 in recall, and one first sight is a coin of variance about 0.21, so
 # K = 0.21 / 0.2**2 ~ 5 first sights weigh as much as the spread between questions: the
-# empirical-Bayes weight. 4 leans a little toward the question, which the bench
-# (bench/learning.py, the team population) found no worse at a spread of 0.5 and better
-# at 1.0 and 1.5.
+# empirical-Bayes weight, rounded down to 4 (not tuned: bench/learning.py --team measured
+# this value only; see bench/README.md for where a narrower spread would want more).
 PSEUDO_TEAMMATES = 4.0
 # Rates are kept this far from 0 and 1 before their logit is taken.
 _EDGE = 1e-3

@@ -52,11 +52,11 @@ def test_a_small_team_runs_every_set_up_on_the_same_activity() -> None:
 def test_the_report_checks_the_targets_from_the_figures() -> None:
     setting = (8, 60, 1.0, False, 30)
     results = {
-        ("round-robin", setting): [1.0, 1.0],
-        ("practice-fit", setting): [1.01, 1.01],
-        ("shipped", setting): [1.03, 1.03],
-        ("question-oracle", setting): [1.09, 1.09],
-        ("level-oracle", setting): [1.02, 1.02],
+        ("round-robin", setting): {1: [1.0, 1.0]},
+        ("practice-fit", setting): {1: [1.01, 1.01]},
+        ("shipped", setting): {1: [1.03, 1.03]},
+        ("question-oracle", setting): {1: [1.09, 1.09]},
+        ("level-oracle", setting): {1: [1.02, 1.02]},
     }
     lines = population.team_report(results, [setting])
     assert lines[2].startswith("| 8 | 60 | 1 | no goal | 30 | 2 | 1.000 | 1.010 ± 0.000")
