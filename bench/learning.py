@@ -60,6 +60,12 @@ against round-robin.
         [--only-no-goal] [--constant-prior] [--goal-day 90] [--no-goal-days 30,60,90,180]
         [--oracle] [--true-level] [--level-oracle] [--only planned,oracle]
 
+``--team`` runs the team population instead (``bench/team_population.py``: question
+difficulty shared by a team, teams of 4, 8 and 16; ``--quick``, one team of 8 on 60
+questions; ``--kept``, first-sight knowledge kept after the first review; ``--team-out
+FILE`` appends each run to FILE and ``--team-report FILE`` tables what it holds), then the
+forecast's held-out log loss with FSRS's default and with fitted parameters.
+
 ``--quick``: two seeds and the 60-question bank only. ``--no-goal-horizons``: the
 policies' horizons without a goal, to compare choices of them (``--only-no-goal`` runs only
 that setting's set-ups); ``--constant-prior``: planned and one-review told nothing of the
@@ -769,6 +775,9 @@ def versus_round_robin(
 
 
 def main(args: argparse.Namespace) -> None:
+    if getattr(args, "team", False) or getattr(args, "team_report", ""):
+        team(args)
+        return
     started = time.perf_counter()
     seeds = range(args.first_seed, args.first_seed + (2 if args.quick else args.seeds))
     banks = (60,) if args.quick else tuple(int(b) for b in args.banks.split(","))
@@ -814,6 +823,24 @@ def main(args: argparse.Namespace) -> None:
         print("\n".join(table))
 
 
+def team(args: argparse.Namespace) -> None:
+    """The team population (see bench/team_population.py): its table against round-robin,
+    the targets, the forecast's held-out log loss, and the one-line summary last."""
+    import team_population as population
+
+    if args.team_report:
+        lines = population.report_file(args.team_report)
+    else:
+        lines = population.team_main(args.quick, args.kept, args.jobs, args.team_out or None)
+    print("\n".join(lines))
+    if not args.team_report:
+        started = time.perf_counter()
+        losses = population.forecast_losses(population.team_logs(seeds=4 if args.quick else 10))
+        print("\n".join(losses))
+        print(f"forecast log loss: {time.perf_counter() - started:.0f} s")
+    print(next(line for line in lines if line.startswith("(b)")).replace("(b)", "learning team:"))
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=4)
@@ -841,6 +868,14 @@ def parse_args() -> argparse.Namespace:
         help="also the bound that sees the true memory but only the true first-sight level",
     )
     parser.add_argument("--only", default="", help="only these set-ups (and round-robin)")
+    parser.add_argument(
+        "--team", action="store_true", help="the team population (bench/team_population.py)"
+    )
+    parser.add_argument(
+        "--kept", action="store_true", help="team: first-sight knowledge kept after a review"
+    )
+    parser.add_argument("--team-out", default="", help="team: append each run here (JSON lines)")
+    parser.add_argument("--team-report", default="", help="team: the tables of a --team-out file")
     return parser.parse_args()
 
 

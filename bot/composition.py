@@ -37,6 +37,7 @@ from bot.kernel.platform import Platform
 from bot.kernel.refs import ChannelRef
 from bot.learning.goal_hint import GoalHint
 from bot.learning.grading import RoundGrading
+from bot.learning.parameter_fitting import ParameterFitting
 from bot.learning.service import LearningService
 from bot.member_data.home import HomePages
 from bot.member_data.readiness import Readiness
@@ -134,11 +135,13 @@ def build_core(
         hand_over=outbox.hand_over,
         metrics=metrics,
     )
+    parameter_fitting = ParameterFitting(store.fitted_parameters, clock)
     learning = LearningService(
         store.learning,
         engine.question_topics,
         graded_topics=engine.questions.graded_topics,
         question_difficulties=engine.question_difficulties,
+        fitting=parameter_fitting,
     )
     recaps = WeeklyRecaps(
         recaps=store.recaps,
@@ -249,6 +252,10 @@ def build_core(
             store.learning,
             engine.question_for,
             lambda member_id: reminders.stored(member_id, None),
+            # an erased member's reviews leave the team's log: the parameters are fitted again
+            after_erasure=lambda member: parameter_fitting.fit_in_background(
+                member.platform, member.workspace, "erasure"
+            ),
         ),
         home=HomePages(
             data=store.member_data,

@@ -10,6 +10,7 @@ from bot.coaching.store import CoachStore
 from bot.dashboard.store import DashboardStore
 from bot.kernel.members import MemberIds
 from bot.kernel.stores import ChannelStore, DeliveryStore, MetaStore
+from bot.learning.parameter_store import FittedParameterStore
 from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore
 from bot.notices.store import NoticeStore
@@ -72,6 +73,11 @@ class Store(Protocol):
     @property
     def learning(self) -> LearningStore:
         """Grades, FSRS cards and goals (the learning loop's own aggregate)."""
+        ...
+
+    @property
+    def fitted_parameters(self) -> FittedParameterStore:
+        """FSRS parameters fitted to each workspace's review log (the learning loop's)."""
         ...
 
     @property

@@ -62,6 +62,7 @@ TABLES = (
     "seasons",
     "season_champions",
     "dashboard_shares",
+    "fitted_parameters",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

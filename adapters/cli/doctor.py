@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from adapters.checks import MAX_PROBLEMS_SHOWN, NETWORK_TIMEOUT, Check
 from adapters.cli.coach_check import check_coach
+from adapters.cli.doctor_memory import check_memory_parameters
 from adapters.ops.logs import Redactor, secret_values
 from adapters.platforms import PlatformChoice, choose_platforms, platform_names, setting_names
 from adapters.plugin import DoctorContext, SettingsProblem
@@ -98,6 +99,8 @@ async def run_checks(config: Path | None = None, **overrides: Any) -> list[Check
         for setup in platforms.running:
             if setup.plugin.doctor is not None:
                 checks += await setup.plugin.doctor(setup.settings, context)
+        if database is not None:
+            checks.append(await check_memory_parameters(database, read_table))
     else:
         checks.append(Check("other checks", False, "skipped", "fix the configuration first"))
     return [Check(c.name, c.ok, redact(c.detail), redact(c.fix)) for c in checks]

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from bot.away.store import AwayStore
-from bot.feature import ErasedTable, Feature, Parts
+from bot.feature import ErasedTable, Feature, OwnSchedule, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.config import QuizConfig
 from bot.kernel.members import MemberIds
+from bot.kernel.models import ChannelSettings
 from bot.kernel.own_views import MeSectionSource, Ranked
 from bot.learning.commands import SUBCOMMANDS, LearningCommands
 from bot.learning.grading import RoundGrading
 from bot.learning.neighbours import PracticeGrading
 from bot.learning.service import LearningService
 from bot.rounds.store import ReportStore, RoundStore
+from bot.scheduling.scheduler import QuizScheduler
 
 
 class LearningStores(Protocol):
@@ -59,14 +62,26 @@ def build(deps: LearningDeps) -> Parts:
         clock=deps.clock,
         default_timezone=deps.config.default_timezone,
     )
-    return Parts(handlers=(commands,))
+    fitting = deps.learning.fitting
+    if fitting is None:
+        return Parts(handlers=(commands,))
+
+    async def begin(_channels: Sequence[ChannelSettings], _platforms: Collection[str]) -> None:
+        return None  # a missed weekly fit waits for the next week: nothing is owed
+
+    weekly = OwnSchedule("fit-parameters", begin, fitting.plans, fitting.on_slot, _unused)
+    return Parts(handlers=(commands,), schedules=(weekly,))
+
+
+def _unused(_scheduler: QuizScheduler | None) -> None:
+    """The weekly fit keeps no plan of its own to change: it needs no scheduler."""
 
 
 FEATURE: Feature[LearningDeps] = Feature(
     "learning",
     subcommands=SUBCOMMANDS,
     build=build,
-    aggregates=("learning",),
+    aggregates=("learning", "fitted_parameters"),
     member_tables=(
         ErasedTable("grades"),
         ErasedTable("member_cards"),

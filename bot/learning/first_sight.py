@@ -15,7 +15,9 @@ sights at the next level's rate::
     member = (recalled_member + K * team)    / (first_member + K)
 
 so ten of the member's own first sights weigh a little more than the levels behind them,
-and forty make the estimate essentially theirs. It is recomputed from the grades, with
+and forty make the estimate essentially theirs. A question's own difficulty, as the team's
+first grades of it show, then moves the member's level question by question (see
+:mod:`bot.learning.question_difficulty`). It is recomputed from the grades, with
 nothing to set or keep in step: the member's own first grades on every use, the team's
 and the topic's (every member's, a scan of the whole review log) at most every
 :data:`CROWD_REFRESH` (see :class:`~bot.learning.service.LearningService`).
@@ -26,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
+
+from bot.learning.question_difficulty import difficulty_offset, first_sight_recall
 
 # The prior recall with no first grade anywhere: the middle of what a team new to a
 # field (0.05) and a team of seniors (0.6) recall on first sight, leaning low.
@@ -69,22 +73,41 @@ class FirstSights:
     member: Mapping[str, FirstGrades] = field(default_factory=dict)  # the member's own
     team: Mapping[str, FirstGrades] = field(default_factory=dict)  # their workspace's others
     everyone: Mapping[str, FirstGrades] = field(default_factory=dict)  # all, them included
+    # the first sights of each question by the member's workspace (question id -> counts)
+    questions: Mapping[int, FirstGrades] = field(default_factory=dict)
 
-    def prior(self, topic: str | None = None) -> float:
-        """The member's recall on first sight of a question of ``topic`` (None: of no known
-        topic, the topic level is then every topic's first sights)."""
+    def team_rate(self, topic: str | None = None) -> float:
+        """The member's team's recall on first sight of a question of ``topic`` (None: of no
+        known topic, the topic level is then every topic's first sights)."""
         if topic is None:
             at_topic = sum(self.everyone.values(), NONE)
         else:
             at_topic = self.everyone.get(topic, NONE)
         rate = at_topic.shrunk(DEFAULT_PRIOR_RECALL)
-        rate = sum(self.team.values(), NONE).shrunk(rate)
-        return sum(self.member.values(), NONE).shrunk(rate)
+        return sum(self.team.values(), NONE).shrunk(rate)
+
+    def prior(self, topic: str | None = None) -> float:
+        """The member's level: their recall on first sight of a question of ``topic`` of
+        which nothing else is known."""
+        return sum(self.member.values(), NONE).shrunk(self.team_rate(topic))
+
+    def question_prior(self, question_id: int, topic: str | None = None) -> float:
+        """The member's recall on first sight of this question: their level moved by the
+        question's difficulty as the team's first grades of it show."""
+        seen = self.questions.get(question_id, NONE)
+        offset = difficulty_offset(seen, self.team_rate(topic))
+        return first_sight_recall(self.prior(topic), offset)
 
     def priors(self, topics: Mapping[int, str]) -> dict[int, float]:
         """The prior of each question of ``topics`` (question id -> topic)."""
         by_topic = {topic: self.prior(topic) for topic in set(topics.values())}
-        return {question_id: by_topic[topic] for question_id, topic in topics.items()}
+        team = {topic: self.team_rate(topic) for topic in by_topic}
+        priors: dict[int, float] = {}
+        for question_id, topic in topics.items():
+            seen = self.questions.get(question_id, NONE)
+            offset = difficulty_offset(seen, team[topic])
+            priors[question_id] = first_sight_recall(by_topic[topic], offset)
+        return priors
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +120,14 @@ class FirstGradeCount:
     grades: FirstGrades
 
 
-def first_sights(own: Iterable[FirstGradeCount], crowd: Iterable[FirstGradeCount]) -> FirstSights:
+def first_sights(
+    own: Iterable[FirstGradeCount],
+    crowd: Iterable[FirstGradeCount],
+    questions: Mapping[int, FirstGrades] | None = None,
+) -> FirstSights:
     """A member's first sights from their own counts and every member's (``crowd``, which
     may be a little older: the member's own are taken out of their workspace's, never
-    below none)."""
+    below none), and their workspace's of each question (``questions``)."""
     own = list(own)
     mine = {c.topic: c.grades for c in own if c.topic is not None and c.grades.graded}
     places = {(c.platform, c.workspace) for c in own}
@@ -120,7 +147,7 @@ def first_sights(own: Iterable[FirstGradeCount], crowd: Iterable[FirstGradeCount
             team[topic] = others
         # the crowd may be older than the member's own counts
         everyone[topic] = _at_least(everyone.get(topic, NONE), grades)
-    return FirstSights(member=mine, team=team, everyone=everyone)
+    return FirstSights(member=mine, team=team, everyone=everyone, questions=questions or {})
 
 
 def _at_least(counts: FirstGrades, floor: FirstGrades) -> FirstGrades:

@@ -21,6 +21,7 @@ from bot.kernel.pair_facts import PairRating
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
 from bot.learning.memory_model import MemoryCard
+from bot.learning.parameter_fitting import ParameterFitting
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
 from questions.pack import Difficulty
@@ -67,8 +68,10 @@ class LearningService:
         policy: PracticePolicy | None = None,
         graded_topics: Callable[[Workspace | None], Mapping[int, str]] | None = None,
         question_difficulties: Callable[[], Mapping[int, Difficulty | None]] | None = None,
+        fitting: ParameterFitting | None = None,
     ) -> None:
         self.store = store
+        self.fitting = fitting  # the FSRS parameters fitted to each workspace
         self._question_topics = question_topics  # what private practice offers
         self._question_difficulties = question_difficulties or dict
         # the topic a graded question counts under, as a workspace shows it
@@ -158,12 +161,15 @@ class LearningService:
         return None
 
     async def first_sights(self, member_id: int, at: datetime) -> FirstSights:
-        """What the member's prior recall is learned from: their own first grades as they
-        stand, every member's as read at most :data:`CROWD_REFRESH` before ``at``."""
+        """What the member's prior recall is learned from: their own first grades and their
+        workspace's of each question as they stand, every member's as read at most
+        :data:`CROWD_REFRESH` before ``at``."""
         cached = self._crowd
         if cached is None or not timedelta(0) <= at - cached[0] < CROWD_REFRESH:
             cached = self._crowd = (at, await self.store.first_grades())
-        return first_sights(await self.store.first_grades(member_id), cached[1])
+        own = await self.store.first_grades(member_id)
+        questions = await self.store.question_first_grades(member_id)
+        return first_sights(own, cached[1], questions)
 
     async def prior_recall(self, member_id: int, at: datetime, topic: str | None = None) -> float:
         """The member's learned recall on first sight of a question of ``topic``."""
@@ -231,6 +237,14 @@ class LearningService:
             next_review=min(upcoming, default=None),
             first_sight=await self.prior_recall(member_id, at),
         )
+
+    async def memory_parameters(self, workspace: Workspace) -> str | None:
+        """Which FSRS parameters the workspace's memory model has, and since when; None
+        where parameters are not fitted here."""
+        if self.fitting is None:
+            return None
+        in_use = await self.fitting.in_use(workspace.platform, workspace.workspace_id)
+        return in_use.describe()
 
     async def weakest_topics(
         self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from bot.kernel.grades import Grade
 from bot.kernel.pair_facts import PairRating
-from bot.learning.first_sight import FirstGradeCount
+from bot.learning.first_sight import FirstGradeCount, FirstGrades
 from bot.learning.memory_model import LoggedGrade, MemoryCard
 
 CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
@@ -119,6 +119,11 @@ class LearningStore(Protocol):
         stands now) per workspace and topic: the member's, with one row of no topic (and
         none graded) when they have none, so their workspace is known; with no member,
         every member's."""
+        ...
+
+    async def question_first_grades(self, member_id: int) -> dict[int, FirstGrades]:
+        """First sights of each question by the members of the member's workspace (them
+        included), as they stand now: what a question's difficulty is read from."""
         ...
 
     async def goal(self, member_id: int) -> date | None: ...

@@ -28,11 +28,14 @@ class MemberDataService:
         learning: LearningStore,
         question_for: QuestionFor,
         reminder_gone: ReminderGone,
+        after_erasure: Callable[[MemberRef], object] | None = None,
     ) -> None:
         self.store = data
         self._learning = learning
         self._question_for = question_for
         self._reminder_gone = reminder_gone
+        # what the erasure changes elsewhere (the team's fitted memory parameters)
+        self._after_erasure = after_erasure
 
     async def export(self, member: MemberRef, at: datetime) -> DataFile | None:
         """Every row of the member's data, as JSON and a CSV per table, zipped; None
@@ -108,4 +111,6 @@ class MemberDataService:
             return None
         erased = await self.store.erase_member(member_id, at, directs)
         self._reminder_gone(member_id)
+        if self._after_erasure is not None:
+            self._after_erasure(member)
         return erased

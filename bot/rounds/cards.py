@@ -167,10 +167,12 @@ def stats_card(
     for_admin: bool = False,
     coach: tuple[int, int] | None = None,
     agreement: str | None = None,
+    memory: str | None = None,
 ) -> Card:
     """The channel's figures; ``for_admin`` (privately), also the messages not sent yet and
     what the answer coach spent this month (``coach``: requests and tokens) and how its
-    ticks compare with teammates' reviews (``agreement``)."""
+    ticks compare with teammates' reviews (``agreement``); ``memory``: which FSRS
+    parameters the memory model has."""
     fields = [
         Field("Rounds", str(stats.rounds), inline=True),
         Field("Answers (1 per member per round)", str(stats.answers), inline=True),
@@ -195,4 +197,6 @@ def stats_card(
     if weakest:
         topics = ", ".join(f"{topic} {percent(recall)}" for topic, recall in weakest)
         fields.append(Field("Weakest topics (team recall expected in 30 days)", topics))
+    if memory is not None:
+        fields.append(Field("Memory model parameters", memory))
     return Card(title="Channel stats", fields=tuple(fields), kind=CardKind.INFO)

@@ -127,8 +127,15 @@ class RoundCommands:
         if for_admin and self._coach is not None:
             coach = await self._coach.this_month(ctx.quiz, self._clock.now())
             agreement = await self._coach.agreement(ctx.quiz)
+        parameters = await self._learning.memory_parameters(workspace_of(ctx.quiz.ref))
         card = stats_card(
-            ctx.quiz, stats, weakest, for_admin=for_admin, coach=coach, agreement=agreement
+            ctx.quiz,
+            stats,
+            weakest,
+            for_admin=for_admin,
+            coach=coach,
+            agreement=agreement,
+            memory=parameters,
         )
         return Response(card, public=command.public)
 

@@ -21,6 +21,10 @@ class WeakestTopics(Protocol):
         self, channel_id: int, at: datetime, count: int = 3, workspace: Workspace | None = None
     ) -> list[tuple[str, float]]: ...
 
+    async def memory_parameters(self, workspace: Workspace) -> str | None:
+        """Which FSRS parameters the workspace's memory model has, and since when."""
+        ...
+
 
 class ReadinessView(Protocol):
     """``/quiz stats readiness``: each member with a goal date and their expected recall."""

@@ -39,6 +39,7 @@ from storage.sql.channels import Channels, Meta
 from storage.sql.coach import Coach
 from storage.sql.dashboard import Dashboard
 from storage.sql.deliveries import Deliveries
+from storage.sql.fitted_parameters import FittedParameters
 from storage.sql.installations import Installations
 from storage.sql.learning import Learning
 from storage.sql.member_cache import MemberCache
@@ -106,6 +107,7 @@ class PostgresStore:
         self.reports = Reports(db)
         self.unfinished_cards = UnfinishedCards(db, _APPEND_CARD_PART)
         self.learning = Learning(db)
+        self.fitted_parameters = FittedParameters(db)
         self.bank = Bank(db)
         self.recaps = Recaps(db)
         self.seasons = Seasons(db)

@@ -58,6 +58,15 @@ _EVERY_FIRST_GRADE = (
     " WHERE f.nth = 1 GROUP BY 1, 2, 3"
 )
 
+# Every first sight of each question by the members of one member's workspace.
+_WORKSPACE_QUESTION_FIRST_GRADES = (
+    f"SELECT f.question_id, COUNT(*), {_LAPSE}"
+    f" FROM ({_FIRSTS}) AS f"
+    " JOIN members m ON m.id = f.member_id"
+    " JOIN members me ON me.platform = m.platform AND me.workspace = m.workspace"
+    " WHERE f.nth = 1 AND me.id = ? GROUP BY 1"
+)
+
 
 class Learning:
     """``LearningStore`` on a store's database (either backend)."""
@@ -142,6 +151,10 @@ class Learning:
             FirstGradeCount(row[0], row[1], row[2], FirstGrades(int(row[3]), int(row[4] or 0)))
             for row in rows
         ]
+
+    async def question_first_grades(self, member_id: int) -> dict[int, FirstGrades]:
+        rows = await self._db.fetch(_WORKSPACE_QUESTION_FIRST_GRADES, (member_id,))
+        return {int(row[0]): FirstGrades(int(row[1]), int(row[2] or 0)) for row in rows}
 
     async def goal(self, member_id: int) -> date | None:
         rows = await self._db.fetch(

@@ -19,6 +19,8 @@ from cryptography.fernet import Fernet
 
 from adapters.slack.installations import TokenSeal
 from bot.kernel.installations import InstallationRecord
+from bot.learning.parameter_fit import DEFAULTS, FitOutcome
+from bot.learning.parameter_store import FitRecord
 from storage.database import AnyStore
 from storage.migrations import bundled_migrations
 from storage.postgres.migrations import bundled_postgres_migrations
@@ -33,6 +35,7 @@ BAD_DISCORD_TOKEN = "discord-SECRET-TEST-bad"
 GOOD_CLIENT_SECRET = "client-SECRET-TEST-good"
 FERNET_KEY = "yTPtRRNDafZrqrD8Dd5Jwo8hlvR4WZbD6jIf4ZAhqjE="  # a Fernet key made for this test
 REPO = str(Path(__file__).resolve().parents[2])
+FITTED = datetime(2026, 9, 1, 3, 0, tzinfo=UTC)
 LATEST = {
     "sqlite": bundled_migrations()[-1].version,
     "postgres": bundled_postgres_migrations()[-1].version,
@@ -140,7 +143,8 @@ async def test_a_good_setup_passes_every_check(apis: FakeApis, tmp_path: Path) -
     assert lines[2].startswith("ok    packs: 1 pack(s) (ai-infra), ")
     assert lines[3] == "ok    slack: signed in as quizbot in workspace Acme"
     assert lines[4] == "ok    discord: signed in as quizbot (id 4242)"
-    assert lines[5] == "everything looks fine"
+    assert lines[5].startswith("ok    memory model: FSRS defaults everywhere")
+    assert lines[6] == "everything looks fine"
     assert_no_secret(output)
 
 
@@ -441,3 +445,24 @@ async def test_a_dashboard_address_without_the_server_fails_the_config_check(
     short_secret = {**env, "QUIZBOT_HTTP_PORT": "8080", "QUIZBOT_DASHBOARD_SECRET": "short"}
     code, output = await doctor(tmp_path, short_secret)
     assert code == 1 and "QUIZBOT_DASHBOARD_SECRET" in output and "short" not in output
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_doctor_says_which_memory_parameters_each_workspace_uses(
+    backend: str, tmp_path: Path
+) -> None:
+    async with configured_store(backend, tmp_path) as (url, store):
+        fits = store.fitted_parameters
+        kept = FitOutcome(480, 120, 0.61, 0.55, DEFAULTS, True)
+        rejected = FitOutcome(500, 125, 0.55, 0.57, DEFAULTS, False)
+        await fits.record_fit(FitRecord("slack", "T1", FITTED, "weekly", kept))
+        later = FITTED.replace(day=8)
+        await fits.record_fit(FitRecord("slack", "T1", later, "weekly", rejected))
+        await fits.record_fit(FitRecord("slack", "T2", FITTED, "weekly", rejected))
+        code, output = await doctor(tmp_path, clean_env(QUIZBOT_DATABASE_URL=url))
+    assert code == 0, output
+    [line] = [line for line in output.splitlines() if "memory model" in line]
+    assert line.startswith(
+        "ok    memory model: slack/T1 FSRS defaults, fitted parameters kept since 2026-09-01"
+    )
+    assert "; last fit 2026-09-08" in line and ": not kept); slack/T2 FSRS defaults" in line

@@ -202,3 +202,33 @@ def test_own_counts_newer_than_the_crowd_never_make_it_negative() -> None:
     assert newer.team == {}
     assert newer.everyone == {"gpu": FirstGrades(9, 1)}
     assert 0 < newer.prior("gpu") < 1
+
+
+async def test_teammates_first_grades_of_a_question_set_its_difficulty_for_the_member(
+    store: Store,
+) -> None:
+    topics = await bank(store)
+    questions = sorted(topics)
+    learning = LearningService(store.learning, lambda: topics)
+    alice = await member(store, "alice")
+    teammates = [await member(store, f"mate{n}") for n in range(6)]
+    stranger = await member(store, "stranger", workspace="elsewhere")
+    hard, easy, unseen = questions[0], questions[2], questions[4]
+    for mate in teammates:
+        await first_grades(learning, mate, [hard], Grade.MISSED)
+        await first_grades(learning, mate, [easy], Grade.GOOD)
+    # another workspace's first sights tell nothing of this team's questions
+    await first_grades(learning, stranger, [unseen], Grade.MISSED)
+    sights = await learning.first_sights(alice, later())
+    assert sights.questions[hard] == FirstGrades(6, 6)
+    assert sights.questions[easy] == FirstGrades(6, 0)
+    assert unseen not in sights.questions
+    priors = sights.priors({q: topics[q] for q in (hard, easy, unseen)})
+    level = sights.prior(topics[unseen])
+    assert priors[unseen] == level
+    assert priors[hard] < level < priors[easy]
+    # a new first grade counts at once, with no crowd refresh
+    at = T0 + timedelta(days=1)
+    await learning.grade(teammates[0], unseen, Grade.GOOD, at)
+    again = await learning.first_sights(alice, at)
+    assert again.questions[unseen] == FirstGrades(1, 0)
