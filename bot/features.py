@@ -90,6 +90,11 @@ FAMILIES: tuple[Family, ...] = (
         *("remind", "notify", "away"),
     ),
     _family("data", "Your own data: a copy of it, or erase it", "export", "forget"),
+    _family(
+        "team",
+        "The team: this season's standings, the channel's stats, its page in the browser",
+        *("season", "stats", "dashboard"),
+    ),
 )
 FAMILY_OF = {member.name: family for family in FAMILIES for member in family.members}
 
