@@ -274,7 +274,7 @@ class CoachAssessor:
         if question is None:
             return
         if self._stand_in is not None:
-            await self._stand_in.card_due(stored, round_)
+            await self._stand_in.card_due(stored, round_, channel)
         card = coach_card(
             assessment_id=stored.id,
             number=round_.number,

@@ -16,7 +16,7 @@ import logging
 from bot.coach.agreement import agreement
 from bot.coaching.store import AssessmentState, CoachStore, StoredAssessment
 from bot.kernel.clock import Clock
-from bot.kernel.models import Round
+from bot.kernel.models import ChannelSettings, Round
 from bot.learning.service import LearningService, NotRevealed, RoundToGrade
 from bot.learning.store import GradeSource, OwnGradeKept
 from bot.reviews.rubric import grade_from_coverage
@@ -33,11 +33,13 @@ class CoachStandIn:
         self._learning = learning
         self._clock = clock
 
-    async def card_due(self, stored: StoredAssessment, round_: Round) -> bool:
+    async def card_due(
+        self, stored: StoredAssessment, round_: Round, channel: ChannelSettings
+    ) -> bool:
         """The coach's card of ``stored`` is due: grade the member's card from its ticks when
-        the rule is met and the round has no grade of theirs or their reviewers'. True when
-        the coach's grade was recorded."""
-        if stored.state not in _STANDS_IN or not stored.key_points:
+        the coach is still on in ``channel``, the rule is met there and the round has no
+        grade of theirs or their reviewers'. True when the coach's grade was recorded."""
+        if stored.state not in _STANDS_IN or not stored.key_points or not channel.coach:
             return False
         measured = agreement(await self._coach.judged_by_both(round_.channel_id))
         if not measured.meets_the_stand_in_rule:

@@ -104,6 +104,29 @@ async def test_nothing_stands_in_on_fewer_than_twenty_answers_measured(
     assert await own_grade(quiz, "ann") is None
 
 
+async def test_nothing_stands_in_once_the_coach_is_turned_off(
+    quiz: QuizHarness, server: ScriptedEndpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured_as(quiz, monkeypatch, AGREEING)
+    await coach_on(quiz)
+    server.queue(ticks(*STRONG_TICKS))
+    await answered(quiz)  # read while the coach was on
+    await quiz.command("config coach off")
+
+    await reveal(quiz)
+
+    assert await own_grade(quiz, "ann") is None
+    # nor when a reading queued before comes due now (a delivery retried after the switch)
+    round_ = await quiz.round()
+    [answer] = await quiz.service.store.answers.round_answers(round_.id)
+    stored = await quiz.service.store.coach.assessment(answer.id, MODEL)
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert stored is not None and channel is not None
+    stand_in = CoachStandIn(quiz.service.store.coach, quiz.service.learning, quiz.clock)
+    assert not await stand_in.card_due(stored, round_, channel)
+    assert await own_grade(quiz, "ann") is None
+
+
 async def test_the_members_own_grade_later_replaces_it(
     quiz: QuizHarness, server: ScriptedEndpoint, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -151,7 +174,9 @@ async def test_a_teammates_review_outranks_it_and_it_never_replaces_one(
     stored = await quiz.service.store.coach.assessment(answer.id, MODEL)
     assert stored is not None
     stand_in = CoachStandIn(quiz.service.store.coach, quiz.service.learning, quiz.clock)
-    assert not await stand_in.card_due(stored, round_)
+    channel = await quiz.service.engine.channel(quiz.channel)
+    assert channel is not None
+    assert not await stand_in.card_due(stored, round_, channel)
     assert [s for _, s, replaced in await sources(quiz, "ann") if not replaced] == ["reviews"]
 
 
