@@ -24,6 +24,7 @@ from bot.coaching.consent import CoachSwitch
 from bot.coaching.metrics import CoachMetrics, NoCoachMetrics
 from bot.coaching.setup import CoachSetup
 from bot.coaching.spending import CoachSpendingReport
+from bot.coaching.stand_in import CoachStandIn
 from bot.dashboard.pages import DashboardPages, DashboardSettings
 from bot.kernel.clock import Clock
 from bot.kernel.coach_consent import CoachConsent
@@ -203,6 +204,7 @@ def build_core(
         question_for=engine.question_for,
         clock=clock,
         metrics=coach_metrics,
+        stand_in=CoachStandIn(store.coach, learning, clock),
     )
     dashboard_sections: dict[DashboardPage, Ranked[DashboardSectionSource]] = {
         page: Ranked() for page in DashboardPage

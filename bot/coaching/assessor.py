@@ -31,6 +31,7 @@ from bot.coaching.setup import (
     card_key,
     notice_key,
 )
+from bot.coaching.stand_in import CoachStandIn
 from bot.coaching.store import (
     AnswerToAssess,
     AssessmentState,
@@ -78,7 +79,9 @@ class CoachAssessor:
         question_for: QuestionFor,
         clock: Clock,
         metrics: CoachMetrics,
+        stand_in: CoachStandIn | None = None,
     ) -> None:
+        self._stand_in = stand_in
         self._setup = setup
         self._coach = coach
         self._answers = answers
@@ -270,6 +273,8 @@ class CoachAssessor:
         question = self._question_for(channel.ref, round_.question_id)
         if question is None:
             return
+        if self._stand_in is not None:
+            await self._stand_in.card_due(stored, round_, channel)
         card = coach_card(
             assessment_id=stored.id,
             number=round_.number,

@@ -7,12 +7,14 @@ from typing import Protocol
 from bot.coaching.assessor import CoachAssessor, QuestionFor
 from bot.coaching.cards import COACH_ACTIONS
 from bot.coaching.commands import SUBCOMMANDS, CoachCommands
+from bot.coaching.dashboard_section import CoachOnThePage
 from bot.coaching.decisions import TICKS_FORM, CoachDecisions, opens_form
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.setup import CoachSetup
 from bot.coaching.store import CoachStore
-from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, Parts
+from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, OnDashboard, Parts
 from bot.kernel.clock import Clock
+from bot.kernel.dashboard_views import DashboardPage
 from bot.kernel.events import ButtonPress, FormSubmit
 from bot.kernel.members import MemberIds
 from bot.kernel.outbox_queue import OutboxQueue
@@ -77,6 +79,9 @@ def build(deps: CoachDeps) -> Parts:
         forms=(FormRoute(on_form, lambda e: e.kind == TICKS_FORM),),
         performers=deps.coach_assessor.performers(),
         answered=deps.coach_assessor.answered,
+        dashboard_sections=(
+            OnDashboard(DashboardPage.LEAD, 60, CoachOnThePage(store.coach, setup)),
+        ),
     )
 
 

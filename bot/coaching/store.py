@@ -83,6 +83,21 @@ class Usage:
     member_requests: int
 
 
+@dataclass(frozen=True, slots=True)
+class DecisionCounts:
+    """What members did with the coach's cards: how many they accepted as read, edited or
+    dismissed, and how many members decided at all."""
+
+    accepted: int
+    edited: int
+    dismissed: int
+    members: int
+
+    @property
+    def decided(self) -> int:
+        return self.accepted + self.edited + self.dismissed
+
+
 class CoachStore(Protocol):
     """Persistence of the coach. Every write is committed before it returns."""
 
@@ -145,4 +160,9 @@ class CoachStore(Protocol):
 
     async def month_usage(self, platform: str, workspace: str, since: date) -> tuple[int, int]:
         """The workspace's coach requests and tokens since ``since``."""
+        ...
+
+    async def decision_counts(self, channel_id: int, since: datetime) -> DecisionCounts:
+        """The decisions on the coach's cards of the channel's answers made at ``since`` or
+        later."""
         ...

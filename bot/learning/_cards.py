@@ -36,16 +36,16 @@ def graded_card(
     due: datetime,
     timezone: str,
     *,
-    replaced_reviews: bool = False,
+    stood_in: str | None = None,
 ) -> Card:
     """The private confirmation of a grade: what was recorded and when the question returns.
-    ``replaced_reviews``: the grade ``replaced`` was the reviewers' score standing in for the
-    member's own, which is no change of the member's grade."""
+    ``stood_in``: whose grade ``replaced`` was when it stood in for the member's own ("your
+    reviewers' score", "the coach's grade"), which is no change of the member's grade."""
     returns = f"This question comes back for you on {day_text(due, timezone)}."
-    if replaced is not None and replaced_reviews:
+    if replaced is not None and stood_in:
         return info(
             f"Question #{round_number} graded: {grade.word}",
-            f"Your own grade replaces your reviewers' score ({replaced.word}), which stood in"
+            f"Your own grade replaces {stood_in} ({replaced.word}), which stood in"
             f" for it. {returns} Points are not affected.",
         )
     if replaced is None or replaced == grade:

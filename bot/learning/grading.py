@@ -15,6 +15,8 @@ from bot.learning._cards import graded_card
 from bot.learning.service import LearningService, NotRevealed, RoundToGrade
 from bot.learning.store import GradeSource
 
+_STOOD_IN = {GradeSource.REVIEWS: "your reviewers' score", GradeSource.COACH: "the coach's grade"}
+
 
 class RoundGrading:
     """Records members' grades of channel rounds and tells each when the question returns."""
@@ -58,7 +60,7 @@ class RoundGrading:
             result.replaced,
             result.card.due,
             channel.timezone,
-            replaced_reviews=result.replaced_source is GradeSource.REVIEWS,
+            stood_in=_STOOD_IN.get(result.replaced_source) if result.replaced_source else None,
         )
         if why:
             card = dataclasses.replace(card, body=f"{why}. {card.body}")

@@ -17,14 +17,25 @@ CardBuilder = Callable[[int, Sequence[LoggedGrade]], MemoryCard | None]
 
 
 class GradeSource(StrEnum):
-    """Who gave a grade: the member, or (the member gave none) their answer's reviewers."""
+    """Who gave a grade (a stored value: never renamed): the member; when they gave none,
+    their answer's reviewers; below both, the coach standing in for a member who never
+    grades (:attr:`rank`: a source's grade replaces only one of the same rank or lower)."""
 
     SELF = "self"
     REVIEWS = "reviews"
+    COACH = "coach"
+
+    @property
+    def rank(self) -> int:
+        return _RANKS[self]
+
+
+_RANKS = {GradeSource.SELF: 3, GradeSource.REVIEWS: 2, GradeSource.COACH: 1}
 
 
 class OwnGradeKept(Exception):
-    """A grade from reviews was not recorded: the member graded the round themselves."""
+    """A grade that stands in (from reviews or the coach) was not recorded: the round has a
+    grade of a higher rank (the member's own, or for the coach's, their reviewers')."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from bot.coach.verification import VerifiedTick
 from bot.coaching.store import (
     AnswerToAssess,
     AssessmentState,
+    DecisionCounts,
     NewAssessment,
     StoredAssessment,
     Usage,
@@ -225,6 +226,21 @@ class Coach:
             coach[answer_id] = frozenset(t.point for t in _ticks_from_db(row[1]))
             reviewers.setdefault(answer_id, set()).update(int(p) for p in json.loads(row[2]))
         return [(coach[a], frozenset(reviewers[a])) for a in coach]
+
+    async def decision_counts(self, channel_id: int, since: datetime) -> DecisionCounts:
+        row = await self._db.fetch_one(
+            "SELECT COALESCE(SUM(CASE WHEN c.state = 'accepted' THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN c.state = 'edited' THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN c.state = 'dismissed' THEN 1 ELSE 0 END), 0),"
+            " COUNT(DISTINCT c.member_id) FROM coach_assessments c"
+            " JOIN answers a ON a.id = c.answer_id"
+            " WHERE a.channel_id = ? AND c.state IN ('accepted', 'edited', 'dismissed')"
+            " AND c.decided_at >= ?",
+            (channel_id, to_db(since)),
+        )
+        if row is None:
+            return DecisionCounts(0, 0, 0, 0)
+        return DecisionCounts(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
     async def month_usage(self, platform: str, workspace: str, since: date) -> tuple[int, int]:
         row = await self._db.fetch_one(

@@ -205,9 +205,11 @@ async def _log_grade(
                 " WHERE round_id = ? AND member_id = ? AND replaced_at IS NULL",
                 (draft.round_id, draft.member_id),
             )
-            own = bool(earlier) and earlier[0][3] == GradeSource.SELF.value
-            if own and draft.source is GradeSource.REVIEWS:
-                raise OwnGradeKept(f"round {draft.round_id}: the member graded it")
+            if earlier and GradeSource(earlier[0][3]).rank > draft.source.rank:
+                raise OwnGradeKept(
+                    f"round {draft.round_id}: a grade from {earlier[0][3]} outranks"
+                    f" {draft.source.value}"
+                )
             if earlier:
                 replaced = Grade(earlier[0][1])
                 replaced_source = GradeSource(earlier[0][3])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.coach.verification import VerifiedTick
-from bot.coaching.store import AssessmentState, NewAssessment
+from bot.coaching.store import AssessmentState, DecisionCounts, NewAssessment
 from bot.store import Store
 from tests.storage.backends import BACKENDS, open_store
 from tests.storage.test_store import T0, draft, member, new_channel, new_round
@@ -144,6 +144,41 @@ async def test_a_months_usage_adds_its_days(store: Store) -> None:
     assert await store.coach.month_usage("slack", "T1", date(2026, 3, 1)) == (2, 240)
     assert await store.coach.month_usage("slack", "T2", date(2026, 3, 1)) == (0, 0)
     assert await store.coach.month_usage("slack", "T1", date(2026, 4, 1)) == (0, 0)
+
+
+async def test_decisions_are_counted_per_channel_from_a_moment_on(store: Store) -> None:
+    channel_id = await new_channel(store, "C-decided")
+    decisions = (
+        ("ann", AssessmentState.ACCEPTED, T0),
+        ("bob", AssessmentState.ACCEPTED, T0),
+        ("carol", AssessmentState.EDITED, T0),
+        ("dan", AssessmentState.DISMISSED, T0),
+        ("eve", AssessmentState.ACCEPTED, T0 - timedelta(days=40)),  # before the moment
+    )
+    for day, (name, state, at) in enumerate(decisions):
+        round_ = await new_round(store, channel_id, T0 + timedelta(days=day))
+        author = await member(store, name)
+        recorded = await store.answers.record_answer(draft(round_, author, f"m-{name}"))
+        assert recorded.answer_id is not None
+        stored = await store.coach.record_assessment(
+            assessed(recorded.answer_id, author, key=f"k-{name}"),
+            platform="slack",
+            workspace="T1",
+            requests=1,
+        )
+        await store.coach.decide(stored.id, state, (1,), at)
+    await store.coach.record_assessment(  # read, not decided: not counted
+        assessed((await an_answer(store, "fay"))[0], await member(store, "fay"), key="k-fay"),
+        platform="slack",
+        workspace="T1",
+        requests=1,
+    )
+
+    counted = await store.coach.decision_counts(channel_id, T0 - timedelta(days=1))
+
+    assert counted == DecisionCounts(accepted=2, edited=1, dismissed=1, members=4)
+    assert counted.decided == 4
+    assert await store.coach.decision_counts(channel_id + 99, T0) == DecisionCounts(0, 0, 0, 0)
 
 
 async def test_a_members_export_holds_their_coach_rows_and_erasure_takes_them(
