@@ -45,6 +45,7 @@ from bot.kernel.models import (
     ChannelSettings,
     OutboxAction,
     OutboxDraft,
+    action_key,
     direct_draft,
 )
 from bot.kernel.outbox_queue import OutboxQueue
@@ -62,6 +63,11 @@ QuestionFor = Callable[[ChannelRef, int], Question | None]
 
 class CoachRetry(Exception):
     """The endpoint failed this attempt; the outbox tries again after its backoff."""
+
+
+class OutlineNotOut(Exception):
+    """The round's outline waits for its own retry: its cards wait with it, tried again
+    after the outbox's backoff (and given up with the outline)."""
 
 
 class CoachAssessor:
@@ -149,8 +155,10 @@ class CoachAssessor:
             stored = await self._assess(platform, action, setup, answer)
             if stored is None:
                 return
-        # the reveal read again: the outline may have come out while the model was reading
-        if stored.state is AssessmentState.READY and await self._revealed(answer.round_id):
+        # The outline read again: it may have come out while the model was reading. Until it
+        # is posted (the round marked revealed is not enough: its post may wait for a retry)
+        # the round's COACH_CARDS action, performed after the outline, offers the card.
+        if stored.state is AssessmentState.READY and await self._outline_out(answer.round_id):
             await self._offer(platform, stored, answer)
 
     async def _assess(
@@ -247,12 +255,15 @@ class CoachAssessor:
         key = notice_key(answer.answer_id, reading.model, "unavailable")
         await self._tell(platform, answer, unavailable_card(number), key)
 
-    async def _revealed(self, round_id: int) -> bool:
-        round_ = await self._rounds.get_round(round_id)
-        return round_ is not None and round_.revealed_at is not None
+    async def _outline_out(self, round_id: int) -> bool:
+        return await self._coach.outline_out(round_id, action_key(round_id, ActionKind.OUTLINE))
 
     async def _round_revealed(self, step: RoundStep) -> str | None:
-        """The round's outline is out: offer each card that waited for it."""
+        """The round's outline is out: offer each card that waited for it. Queued after the
+        outline, but performed even when the outline's post failed and waits for a retry:
+        then this waits too."""
+        if not await self._outline_out(step.round.id):
+            raise OutlineNotOut(f"the outline of round {step.round.id} is not posted yet")
         for stored in await self._coach.ready_of_round(step.round.id):
             answer = await self._coach.answer_to_assess(stored.answer_id)
             if answer is not None:

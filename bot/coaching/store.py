@@ -123,6 +123,11 @@ class CoachStore(Protocol):
         """A ready assessment's card is queued; False when it was not ready any more."""
         ...
 
+    async def outline_out(self, round_id: int, outline_key: str) -> bool:
+        """Whether the round was revealed and its outline (the outbox action ``outline_key``)
+        posted: done, or pruned since it was."""
+        ...
+
     async def ready_of_round(self, round_id: int) -> list[StoredAssessment]:
         """The round's assessments whose cards wait for its outline."""
         ...

@@ -180,6 +180,14 @@ class Coach:
             == 1
         )
 
+    async def outline_out(self, round_id: int, outline_key: str) -> bool:
+        row = await self._db.fetch_one(
+            "SELECT 1 FROM rounds r WHERE r.id = ? AND r.revealed_at IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = ? AND o.state <> 'done')",
+            (round_id, outline_key),
+        )
+        return row is not None
+
     async def ready_of_round(self, round_id: int) -> list[StoredAssessment]:
         columns = ", ".join(f"c.{name.strip()}" for name in _ASSESSMENT_COLUMNS.split(","))
         rows = await self._db.fetch(
