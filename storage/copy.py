@@ -62,6 +62,7 @@ TABLES = (
     "seasons",
     "season_champions",
     "dashboard_shares",
+    "coach_practice_readings",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

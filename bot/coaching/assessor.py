@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,6 +23,9 @@ from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutp
 from bot.coach.verification import VerifiedTick
 from bot.coaching.cards import coach_card, over_budget_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
+from bot.coaching.practice_reader import PracticeCoach, is_practice_key
+from bot.coaching.question_for import QuestionFor
+from bot.coaching.retry import CoachRetry
 from bot.coaching.setup import (
     CoachSetup,
     answer_of_key,
@@ -54,15 +56,10 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.outbox.performers import RoundPerformer, RoundStep, StepPerformer
 from bot.rounds.store import AnswerStore, RoundStore
-from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
-QuestionFor = Callable[[ChannelRef, int], Question | None]
-
-
-class CoachRetry(Exception):
-    """The endpoint failed this attempt; the outbox tries again after its backoff."""
+__all__ = ["CoachAssessor", "CoachRetry", "QuestionFor"]
 
 
 class OutlineNotOut(Exception):
@@ -93,11 +90,20 @@ class CoachAssessor:
         self._question_for = question_for
         self._clock = clock
         self._metrics = metrics
+        self.practice = PracticeCoach(
+            setup=setup,
+            coach=coach,
+            outbox=outbox,
+            question_for=question_for,
+            clock=clock,
+            metrics=metrics,
+        )
 
-    def performers(self) -> tuple[StepPerformer, RoundPerformer]:
+    def performers(self) -> tuple[StepPerformer, RoundPerformer, StepPerformer]:
         return (
             StepPerformer(ActionKind.COACH, self.perform, detached=True),
             RoundPerformer(ActionKind.COACH_CARDS, self._round_revealed, needs_question=False),
+            StepPerformer(ActionKind.COACH_PRACTICE_CARD, self.practice.perform),
         )
 
     # on the reply's path: queue, nothing more
@@ -143,6 +149,9 @@ class CoachAssessor:
 
     async def perform(self, platform: Platform, action: OutboxAction) -> None:
         """Read one answer (or find it read), and offer its card when the outline is out."""
+        if is_practice_key(action.key):
+            await self.practice.perform(platform, action)
+            return
         answer_id = answer_of_key(action.key)
         setup = self._setup
         if answer_id is None or setup is None:

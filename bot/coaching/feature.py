@@ -90,5 +90,8 @@ FEATURE: Feature[CoachDeps] = Feature(
         ErasedTable("coach_opt_outs", "their opt-out"),
         ErasedTable("coach_assessments", "the coach's readings of their answers"),
         ErasedTable("coach_member_usage", "how many readings they asked for each day"),
+        ErasedTable(
+            "coach_practice_readings", "the coach's readings of their practice answers, with them"
+        ),
     ),
 )

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.coach.verification import VerifiedTick
+from bot.coaching.practice_store import PracticeReadings
 from bot.kernel.refs import MemberRef
 
 
@@ -83,7 +84,7 @@ class Usage:
     member_requests: int
 
 
-class CoachStore(Protocol):
+class CoachStore(PracticeReadings, Protocol):
     """Persistence of the coach. Every write is committed before it returns."""
 
     async def refuse_coach(self, member_id: int, at: datetime) -> bool:

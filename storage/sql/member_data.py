@@ -82,6 +82,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("coach_member_usage", "DELETE FROM coach_member_usage WHERE member_id = ?"),
     ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
     ("dashboard_shares", "DELETE FROM dashboard_shares WHERE member_id = ?"),
+    ("coach_practice_readings", "DELETE FROM coach_practice_readings WHERE member_id = ?"),
     ("practice_sessions", "DELETE FROM practice_sessions WHERE member_id = ?"),
     ("bonuses", "DELETE FROM bonuses WHERE member_id = ?"),
     ("season_champions", "DELETE FROM season_champions WHERE member_id = ?"),

@@ -60,6 +60,10 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
         "SELECT * FROM coach_assessments WHERE member_id = ? ORDER BY id",
     ),
     ("coach_member_usage", "SELECT * FROM coach_member_usage WHERE member_id = ? ORDER BY day"),
+    (
+        "coach_practice_readings",
+        "SELECT * FROM coach_practice_readings WHERE member_id = ? ORDER BY id",
+    ),
     ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
     (
