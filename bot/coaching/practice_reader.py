@@ -19,6 +19,7 @@ from bot.coach.assessment import assess_answer
 from bot.coach.budget import budget_day, resets_at
 from bot.coach.cache_key import coach_cache_key
 from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
+from bot.coach.probe import ask_probe
 from bot.coaching.cards import over_budget_card, practice_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.practice_store import (
@@ -161,6 +162,8 @@ class PracticeCoach:
             if read is None:
                 return
             reading = read
+            if reading.state is ReadingState.READY:
+                await self._probe(setup, reading)
         # the outline may have been posted while the model was reading; if not, the step
         # queued with the outline offers the card
         if reading.state is ReadingState.READY and await self._outline_out(reading):
@@ -235,6 +238,69 @@ class PracticeCoach:
             result.usage.total_tokens,
         )
         return await self._record(reading, outcome, requests=result.requests)
+
+    async def probe(self, session_id: int) -> str | None:
+        """The coach's follow-up for the session, if it wrote one in time (a store read: the
+        member's answer never waits for the model)."""
+        setup = self._setup
+        if setup is None:
+            return None
+        try:
+            reading = await self._coach.practice_reading_of_session(
+                session_id, setup.endpoint.model
+            )
+            if reading is None or await self._coach.refuses_probe(reading.member_id):
+                return None
+            return reading.probe
+        except Exception:
+            log.exception("the coach's follow-up could not be read")
+            return None
+
+    async def _probe(self, setup: CoachSetup, reading: PracticeReading) -> None:
+        """Ask the model for the interviewer's probe on the first key point the answer missed
+        (by the verified ticks): within the budget and the deadline, or not at all."""
+        if await self._coach.refuses_probe(reading.member_id):
+            return
+        question = self._question(reading.direct, reading.question_id)
+        if question is None:
+            return
+        found = {tick.point for tick in reading.ticks}
+        missed = [n for n in range(1, len(question.key_points) + 1) if n not in found]
+        if not missed:
+            return  # nothing to probe
+        now = self._clock.now()
+        author = reading.author
+        usage = await self._coach.usage(
+            author.platform, author.workspace, reading.member_id, budget_day(now).date()
+        )
+        spent = setup.budget.spent(
+            workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
+        )
+        left = setup.endpoint.deadline - (now - reading.answered_at).total_seconds()
+        if spent is not None or left <= 0:
+            return
+        try:
+            probe = await asyncio.wait_for(
+                ask_probe(
+                    setup.client,
+                    question=question.question,
+                    key_point=question.key_points[missed[0] - 1],
+                    answer=reading.text,
+                ),
+                timeout=left,
+            )
+        except TimeoutError:
+            log.warning("the coach's probe took too long; none is asked")
+            return
+        self._metrics.coach_request("answered" if probe.question else "malformed")
+        self._metrics.coach_tokens(probe.usage.total_tokens)
+        await self._coach.record_practice_probe(
+            reading.id,
+            probe.question,
+            tokens=probe.usage.total_tokens,
+            requests=probe.requests,
+            at=now,
+        )
 
     async def _record(
         self, reading: PracticeReading, outcome: ReadingOutcome, requests: int = 0

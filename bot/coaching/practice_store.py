@@ -51,6 +51,7 @@ class PracticeReading:
     key_points: int
     ticks: tuple[VerifiedTick, ...]
     dropped: int
+    probe: str | None = None  # the coach's own follow-up, when it asked one
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,18 @@ class PracticeReadings(Protocol):
     async def mark_practice_shown(self, reading_id: int) -> bool:
         """A ready reading's card is queued; False when it was not ready any more."""
         ...
+
+    async def record_practice_probe(
+        self, reading_id: int, probe: str | None, *, tokens: int, requests: int, at: datetime
+    ) -> None:
+        """Keep the probe the coach wrote (None: none) and what asking it spent."""
+        ...
+
+    async def refuses_probe(self, member_id: int) -> bool:
+        """Whether the member turned the coach's follow-up off."""
+        ...
+
+    async def set_probe(self, member_id: int, on: bool, at: datetime) -> None: ...
 
     async def action_done(self, key: str) -> bool:
         """Whether the outbox action ``key`` was performed (its message posted)."""

@@ -12,6 +12,11 @@ class PracticeCoach(Protocol):
         Never raises: the answer's step goes on whatever the coach does."""
         ...
 
+    async def probe(self, session_id: int) -> str | None:
+        """The coach's own follow-up for the session, asked after the pack's (None: none).
+        Never raises."""
+        ...
+
     async def outline_queued(self, session_id: int) -> None:
         """The session's outline is queued: a card that waited for it may follow it."""
         ...

@@ -225,7 +225,12 @@ class PracticeSessions:
             return
         question = self._question(session)
         number = session.answers + 1  # the follow-up this answer unlocks
-        last = number > len(question.follow_ups)
+        # After the pack's follow-ups the answer coach may ask one of its own; an answer
+        # after that one (the session still waits for an answer) brings the outline.
+        probe = None
+        if number == len(question.follow_ups) + 1 and self._coach is not None:
+            probe = await self._coach.probe(session.id)
+        last = number > len(question.follow_ups) and probe is None
         state = PracticeState.GRADE if last else PracticeState.ANSWER
         # Queued before the session moves on: if queuing fails, the answer delivered or
         # written again brings this step; queued twice (a racing answer) its key sends it once.
@@ -233,6 +238,10 @@ class PracticeSessions:
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
+        elif probe is not None:
+            await self._send(
+                platform, session, "coach-probe", practice_cards.coach_probe_card(probe)
+            )
         else:
             took = self._answered_in(session, now)
             card = practice_cards.follow_up_card(question, number, session.id, answered_in=took)

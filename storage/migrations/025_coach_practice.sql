@@ -4,6 +4,8 @@
 -- (and it is in their export). state: pending (queued, not read yet), ready (read, its card
 -- waits for the session's outline), shown, unavailable (the endpoint failed past its
 -- retries), over_budget. ticks: the verified ticks, as coach_assessments keeps them.
+-- probe: the coach's own follow-up on the first key point the answer missed (the
+-- interviewer's probe), asked after the pack's follow-ups; NULL: none.
 CREATE TABLE coach_practice_readings (
     id INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES practice_sessions (id),
@@ -19,6 +21,13 @@ CREATE TABLE coach_practice_readings (
     state TEXT NOT NULL CHECK (state IN ('pending', 'ready', 'shown', 'unavailable',
         'over_budget')),
     read_at TEXT,
+    probe TEXT,
     UNIQUE (session_id, model)
 );
 CREATE INDEX coach_practice_readings_by_member ON coach_practice_readings (member_id);
+
+-- Members who turned the interviewer's probe off (`/quiz coach probe off`).
+CREATE TABLE coach_probe_opt_outs (
+    member_id INTEGER PRIMARY KEY REFERENCES members (id),
+    since TEXT NOT NULL
+);

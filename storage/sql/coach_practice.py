@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 from bot.coach.verification import VerifiedTick
 from bot.coaching.practice_store import (
@@ -19,7 +20,7 @@ from storage.timestamps import from_db, to_db
 _READING = (
     "SELECT c.id, c.session_id, c.member_id, m.platform, m.workspace, m.member,"
     " m.display_name, p.platform, p.workspace, p.direct_channel, p.question_id, c.model,"
-    " c.answer, c.answered_at, c.state, c.key_points, c.ticks, c.dropped"
+    " c.answer, c.answered_at, c.state, c.key_points, c.ticks, c.dropped, c.probe"
     " FROM coach_practice_readings c JOIN practice_sessions p ON p.id = c.session_id"
     " JOIN members m ON m.id = c.member_id"
 )
@@ -44,6 +45,7 @@ def _reading(row: Row) -> PracticeReading:
         key_points=int(row[15]),
         ticks=_ticks(row[16]),
         dropped=int(row[17]),
+        probe=None if row[18] is None else str(row[18]),
     )
 
 
@@ -122,6 +124,42 @@ class CoachPractice:
             (reading_id,),
         )
         return changed == 1
+
+    async def record_practice_probe(
+        self, reading_id: int, probe: str | None, *, tokens: int, requests: int, at: datetime
+    ) -> None:
+        async with self._db.transaction() as session:
+            await session.execute(
+                "UPDATE coach_practice_readings SET probe = ?, tokens = tokens + ? WHERE id = ?",
+                (probe, tokens, reading_id),
+            )
+            row = await session.fetch_one(
+                "SELECT m.platform, m.workspace, m.id FROM coach_practice_readings c"
+                " JOIN members m ON m.id = c.member_id WHERE c.id = ?",
+                (reading_id,),
+            )
+            if row is not None and (requests or tokens):
+                platform, workspace, member = str(row[0]), str(row[1]), int(row[2])
+                await spend(session, platform, workspace, member, at.date(), requests, tokens)
+
+    async def refuses_probe(self, member_id: int) -> bool:
+        row = await self._db.fetch_one(
+            "SELECT 1 FROM coach_probe_opt_outs WHERE member_id = ?", (member_id,)
+        )
+        return row is not None
+
+    async def set_probe(self, member_id: int, on: bool, at: datetime) -> None:
+        async with self._db.transaction() as session:
+            if on:
+                await session.execute(
+                    "DELETE FROM coach_probe_opt_outs WHERE member_id = ?", (member_id,)
+                )
+            else:
+                await session.execute(
+                    "INSERT INTO coach_probe_opt_outs (member_id, since) VALUES (?, ?)"
+                    " ON CONFLICT (member_id) DO NOTHING",
+                    (member_id, to_db(at)),
+                )
 
     async def action_done(self, key: str) -> bool:
         row = await self._db.fetch_one(

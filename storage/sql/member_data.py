@@ -79,6 +79,7 @@ _ERASE: tuple[tuple[str, str], ...] = (
     ("reminders", "DELETE FROM reminders WHERE member_id = ?"),
     ("notice_members", "DELETE FROM notice_members WHERE member_id = ?"),
     ("coach_opt_outs", "DELETE FROM coach_opt_outs WHERE member_id = ?"),
+    ("coach_probe_opt_outs", "DELETE FROM coach_probe_opt_outs WHERE member_id = ?"),
     ("coach_member_usage", "DELETE FROM coach_member_usage WHERE member_id = ?"),
     ("pair_members", "DELETE FROM pair_members WHERE member_id = ?"),
     ("dashboard_shares", "DELETE FROM dashboard_shares WHERE member_id = ?"),

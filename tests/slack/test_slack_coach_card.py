@@ -92,6 +92,7 @@ async def test_a_practice_answer_gets_its_card_in_the_im_after_the_outline(
     quiz, server = coached_slack
     await quiz.command("config coach on")
     server.queue(ticks(*STRONG_TICKS))
+    await quiz.command("coach probe off", by=ANN)
     await quiz.command("practice", by=ANN)
 
     await say_in_im(quiz, ANN, STRONG)

@@ -54,6 +54,7 @@ async def test_a_practice_answer_is_read_and_its_card_follows_the_outline(
     quiz: QuizHarness, server: ScriptedEndpoint
 ) -> None:
     await quiz.command("config coach on")
+    await quiz.command("coach probe off", by="ann")  # its own follow-up: see the probe's tests
     await quiz.command("practice", by="ann")
     server.queue(ticks(*STRONG_TICKS))
 
@@ -80,6 +81,7 @@ async def test_a_reading_that_ends_after_the_outline_sends_its_card_then(
     quiz: QuizHarness, server: ScriptedEndpoint, clock: FakeClock
 ) -> None:
     await quiz.command("config coach on")
+    await quiz.command("coach probe off", by="ann")  # its own follow-up: see the probe's tests
     await quiz.command("practice", by="ann")
     server.queue(error(503, "overloaded"), ticks(*STRONG_TICKS))
     await write(quiz, "ann", STRONG)
@@ -98,6 +100,7 @@ async def test_a_failing_endpoint_says_the_coach_is_unavailable(
     quiz: QuizHarness, server: ScriptedEndpoint, clock: FakeClock
 ) -> None:
     await quiz.command("config coach on")
+    await quiz.command("coach probe off", by="ann")  # its own follow-up: see the probe's tests
     await quiz.command("practice", by="ann")
     server.queue(*[error(503, "overloaded")] * 10)
     await write(quiz, "ann", STRONG)
@@ -130,6 +133,7 @@ async def test_the_answer_read_is_exported_and_erased_with_the_member(
     quiz: QuizHarness, server: ScriptedEndpoint
 ) -> None:
     await quiz.command("config coach on")
+    await quiz.command("coach probe off", by="ann")  # its own follow-up: see the probe's tests
     await quiz.command("practice", by="ann")
     server.queue(ticks(*STRONG_TICKS))
     await write(quiz, "ann", STRONG)
@@ -148,6 +152,7 @@ async def test_the_card_waits_while_the_outlines_post_waits_for_a_retry(
     quiz: QuizHarness, server: ScriptedEndpoint, clock: FakeClock
 ) -> None:
     await quiz.command("config coach on")
+    await quiz.command("coach probe off", by="ann")  # its own follow-up: see the probe's tests
     await quiz.command("practice", by="ann")
     server.queue(ticks(*STRONG_TICKS))
     await write(quiz, "ann", STRONG)
