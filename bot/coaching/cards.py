@@ -22,8 +22,9 @@ QUOTE_SHOWN = 200  # characters of a quote on the card
 def turned_on_card(reader: str) -> Card:
     return info(
         "The answer coach is on in this channel",
-        f"From now on {reader} reads each member's first answer here and proposes, to its"
-        " author only, which key points it covers, each with a quote from the answer. It is"
+        f"From now on {reader} reads each member's first answer here (and the workspace's"
+        " private practice answers) and proposes, to its author only, which key points it"
+        " covers, each with a quote from the answer. It is"
         " sent the question, its key points and the answer: no name, no id. Nothing counts"
         " until the author accepts it. `/quiz coach off` keeps your answers from it.",
     )

@@ -58,8 +58,8 @@ def probe_card(on: bool) -> Response:
 def consent_card(on: bool, reader: str | None, channel_on: bool | None) -> Response:
     if not on:
         body = (
-            "The coach reads none of your answers, in any channel. `/quiz coach on` lets it"
-            " read them where an admin turned it on."
+            "The coach reads none of your answers, in any channel or in practice. `/quiz coach"
+            " on` lets it read them where an admin turned it on."
         )
     else:
         where = (
@@ -71,9 +71,9 @@ def consent_card(on: bool, reader: str | None, channel_on: bool | None) -> Respo
         )
         who = f" ({reader})" if reader else ""
         body = (
-            f"The coach{who} may read your first answers where an admin turned it on, without"
-            f" your name, and shows you privately what it found.{where} `/quiz coach off` stops"
-            " it."
+            f"The coach{who} may read your first answers where an admin turned it on (and your"
+            " practice answers, where a channel of your workspace has it on), without your"
+            f" name, and shows you privately what it found.{where} `/quiz coach off` stops it."
         )
     return Response(info("Your answer coach", body))
 
