@@ -48,11 +48,13 @@ _FORBIDDEN = re.compile(r"[*_`~<>#|\[\]{}\\@]|https?:|www\.|:\w+:")
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """What the probe request came to: the question (None: no probe), its cost."""
+    """What the probe request came to: the question (None: no probe), its cost, and whether
+    the request itself failed (rather than its reply)."""
 
     question: str | None
     usage: Usage
     requests: int
+    failed: bool = False
 
 
 def probe_messages(question: str, key_point: str, answer: str) -> list[ChatMessage]:
@@ -98,7 +100,7 @@ async def ask_probe(client: CoachClient, *, question: str, key_point: str, answe
         )
     except CoachError as problem:
         log.warning("the coach's probe could not be asked for: %s", problem)
-        return Probe(None, Usage(0, 0, 0), 1)
+        return Probe(None, Usage(0, 0, 0), 1, failed=True)
     probe = checked_probe(completion.content)
     if probe is None:
         log.warning("the coach's probe was not one plain question; none is asked")

@@ -292,7 +292,8 @@ class PracticeCoach:
         except TimeoutError:
             log.warning("the coach's probe took too long; none is asked")
             return
-        self._metrics.coach_request("answered" if probe.question else "malformed")
+        outcome = "failed" if probe.failed else "answered" if probe.question else "malformed"
+        self._metrics.coach_request(outcome)
         self._metrics.coach_tokens(probe.usage.total_tokens)
         await self._coach.record_practice_probe(
             reading.id,
