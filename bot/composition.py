@@ -170,6 +170,18 @@ def build_core(
         wake_outbox=outbox.wake,
         is_away=is_away or member_away,
     )
+    coach_metrics = metrics if isinstance(metrics, CoachMetrics) else NoCoachMetrics()
+    coach_assessor = CoachAssessor(
+        setup=coach,
+        coach=store.coach,
+        answers=store.answers,
+        rounds=store.rounds,
+        outbox=engine,
+        question_for=engine.question_for,
+        clock=clock,
+        metrics=coach_metrics,
+        stand_in=CoachStandIn(store.coach, learning, clock),
+    )
     practice = PracticeSessions(
         engine,
         outbox=engine,
@@ -180,6 +192,7 @@ def build_core(
         clock=clock,
         default_timezone=config.default_timezone,
         goal_hint=GoalHint(store.meta),
+        coach=coach_assessor.practice,
     )
     reminders = DailyReminders(
         reminders=store.reminders,
@@ -193,18 +206,6 @@ def build_core(
     timed = TimedSteps(store.skipped_days)
     sender = NoticeSender(
         notices=store.notices, answers=store.answers, outbox=store.outbox, away=store.away
-    )
-    coach_metrics = metrics if isinstance(metrics, CoachMetrics) else NoCoachMetrics()
-    coach_assessor = CoachAssessor(
-        setup=coach,
-        coach=store.coach,
-        answers=store.answers,
-        rounds=store.rounds,
-        outbox=engine,
-        question_for=engine.question_for,
-        clock=clock,
-        metrics=coach_metrics,
-        stand_in=CoachStandIn(store.coach, learning, clock),
     )
     dashboard_sections: dict[DashboardPage, Ranked[DashboardSectionSource]] = {
         page: Ranked() for page in DashboardPage

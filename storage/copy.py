@@ -63,6 +63,8 @@ TABLES = (
     "season_champions",
     "dashboard_shares",
     "fitted_parameters",
+    "coach_practice_readings",
+    "coach_probe_opt_outs",
 )
 _CHUNK = 1000
 # Columns one dialect has and the other not: the outbox lease exists on PostgreSQL only.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,6 +23,9 @@ from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutp
 from bot.coach.verification import VerifiedTick
 from bot.coaching.cards import coach_card, over_budget_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
+from bot.coaching.practice_reader import PracticeCoach, is_practice_key
+from bot.coaching.question_for import QuestionFor
+from bot.coaching.retry import CoachRetry
 from bot.coaching.setup import (
     CoachSetup,
     answer_of_key,
@@ -46,6 +48,7 @@ from bot.kernel.models import (
     ChannelSettings,
     OutboxAction,
     OutboxDraft,
+    action_key,
     direct_draft,
 )
 from bot.kernel.outbox_queue import OutboxQueue
@@ -54,15 +57,15 @@ from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card
 from bot.outbox.performers import RoundPerformer, RoundStep, StepPerformer
 from bot.rounds.store import AnswerStore, RoundStore
-from questions.pack import Question
 
 log = logging.getLogger(__name__)
 
-QuestionFor = Callable[[ChannelRef, int], Question | None]
+__all__ = ["CoachAssessor", "CoachRetry", "QuestionFor"]
 
 
-class CoachRetry(Exception):
-    """The endpoint failed this attempt; the outbox tries again after its backoff."""
+class OutlineNotOut(Exception):
+    """The round's outline waits for its own retry: its cards wait with it, tried again
+    after the outbox's backoff (and given up with the outline)."""
 
 
 class CoachAssessor:
@@ -90,11 +93,20 @@ class CoachAssessor:
         self._question_for = question_for
         self._clock = clock
         self._metrics = metrics
+        self.practice = PracticeCoach(
+            setup=setup,
+            coach=coach,
+            outbox=outbox,
+            question_for=question_for,
+            clock=clock,
+            metrics=metrics,
+        )
 
-    def performers(self) -> tuple[StepPerformer, RoundPerformer]:
+    def performers(self) -> tuple[StepPerformer, RoundPerformer, StepPerformer]:
         return (
             StepPerformer(ActionKind.COACH, self.perform, detached=True),
             RoundPerformer(ActionKind.COACH_CARDS, self._round_revealed, needs_question=False),
+            StepPerformer(ActionKind.COACH_PRACTICE_CARD, self.practice.perform),
         )
 
     # on the reply's path: queue, nothing more
@@ -140,6 +152,9 @@ class CoachAssessor:
 
     async def perform(self, platform: Platform, action: OutboxAction) -> None:
         """Read one answer (or find it read), and offer its card when the outline is out."""
+        if is_practice_key(action.key):
+            await self.practice.perform(platform, action)
+            return
         answer_id = answer_of_key(action.key)
         setup = self._setup
         if answer_id is None or setup is None:
@@ -152,8 +167,10 @@ class CoachAssessor:
             stored = await self._assess(platform, action, setup, answer)
             if stored is None:
                 return
-        # the reveal read again: the outline may have come out while the model was reading
-        if stored.state is AssessmentState.READY and await self._revealed(answer.round_id):
+        # The outline read again: it may have come out while the model was reading. Until it
+        # is posted (the round marked revealed is not enough: its post may wait for a retry)
+        # the round's COACH_CARDS action, performed after the outline, offers the card.
+        if stored.state is AssessmentState.READY and await self._outline_out(answer.round_id):
             await self._offer(platform, stored, answer)
 
     async def _assess(
@@ -250,12 +267,15 @@ class CoachAssessor:
         key = notice_key(answer.answer_id, reading.model, "unavailable")
         await self._tell(platform, answer, unavailable_card(number), key)
 
-    async def _revealed(self, round_id: int) -> bool:
-        round_ = await self._rounds.get_round(round_id)
-        return round_ is not None and round_.revealed_at is not None
+    async def _outline_out(self, round_id: int) -> bool:
+        return await self._coach.outline_out(round_id, action_key(round_id, ActionKind.OUTLINE))
 
     async def _round_revealed(self, step: RoundStep) -> str | None:
-        """The round's outline is out: offer each card that waited for it."""
+        """The round's outline is out: offer each card that waited for it. Queued after the
+        outline, but performed even when the outline's post failed and waits for a retry:
+        then this waits too."""
+        if not await self._outline_out(step.round.id):
+            raise OutlineNotOut(f"the outline of round {step.round.id} is not posted yet")
         for stored in await self._coach.ready_of_round(step.round.id):
             answer = await self._coach.answer_to_assess(stored.answer_id)
             if answer is not None:

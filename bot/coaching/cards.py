@@ -22,8 +22,9 @@ QUOTE_SHOWN = 200  # characters of a quote on the card
 def turned_on_card(reader: str) -> Card:
     return info(
         "The answer coach is on in this channel",
-        f"From now on {reader} reads each member's first answer here and proposes, to its"
-        " author only, which key points it covers, each with a quote from the answer. It is"
+        f"From now on {reader} reads each member's first answer here (and the workspace's"
+        " private practice answers) and proposes, to its author only, which key points it"
+        " covers, each with a quote from the answer. It is"
         " sent the question, its key points and the answer: no name, no id. Nothing counts"
         " until the author accepts it. `/quiz coach off` keeps your answers from it.",
     )
@@ -81,12 +82,40 @@ def coach_card(
     )
 
 
-def unavailable_card(number: int | None) -> Card:
+def unavailable_card(number: int | None, *, practice: bool = False) -> Card:
+    how = (
+        "with the grade buttons under the outline"
+        if practice
+        else "as always: the grade buttons under the outline, the key point checklist, or"
+        " `/quiz grade`"
+    )
     return info(
         "The coach is unavailable",
         f"It could not read your answer{f' to question #{number}' if number else ''}. Grade"
-        " it yourself as always: the grade buttons under the outline, the key point checklist,"
-        " or `/quiz grade`.",
+        f" it yourself {how}.",
+    )
+
+
+def practice_card(
+    *, key_points: Sequence[str], ticks: Sequence[VerifiedTick], dropped: int, model: str
+) -> Card:
+    """The member's card on a practice answer: the same checklist with quotes, after the
+    outline; they grade with the outline's buttons (a practice grade is their own)."""
+    found = {tick.point: tick.quote for tick in ticks}
+    covered = [f"✓ {p}. {key_points[p - 1]} — {_quote(q)}" for p, q in sorted(found.items())]
+    missed = [f"✗ {n}. {point}" for n, point in enumerate(key_points, 1) if n not in found]
+    grade = grade_from_coverage(len(found), len(key_points))
+    footer = f"Read by {model}. Nothing is recorded: grade yourself with the outline's buttons."
+    if dropped:
+        footer += f" Left out: {plural(dropped, 'tick')} it proposed without evidence."
+    return Card(
+        title="The coach read your practice answer",
+        body=(
+            f"It found {len(found)} of {len(key_points)} key points, each with a quote from"
+            f" your answer: that proposes {grade.word}."
+        ),
+        bullets=(*covered, *missed),
+        footer=footer,
     )
 
 

@@ -34,14 +34,32 @@ class CoachCardCommand(QuizCommand):
     points: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class CoachProbeCommand(QuizCommand):
+    """Let the coach ask its own follow-up in practice or not (None: say which)."""
+
+    on: bool | None
+
+
 DECISIONS = ("accept", "edit", "dismiss")
+
+
+def probe_card(on: bool) -> Response:
+    body = (
+        "In `/quiz practice` the coach may ask one follow-up of its own, after the pack's,"
+        " on the first key point your answer missed. `/quiz coach probe off` stops it."
+        if on
+        else "The coach asks no follow-up of its own in your practice. `/quiz coach probe on`"
+        " lets it."
+    )
+    return Response(info("The coach's follow-up", body))
 
 
 def consent_card(on: bool, reader: str | None, channel_on: bool | None) -> Response:
     if not on:
         body = (
-            "The coach reads none of your answers, in any channel. `/quiz coach on` lets it"
-            " read them where an admin turned it on."
+            "The coach reads none of your answers, in any channel or in practice. `/quiz coach"
+            " on` lets it read them where an admin turned it on."
         )
     else:
         where = (
@@ -53,9 +71,9 @@ def consent_card(on: bool, reader: str | None, channel_on: bool | None) -> Respo
         )
         who = f" ({reader})" if reader else ""
         body = (
-            f"The coach{who} may read your first answers where an admin turned it on, without"
-            f" your name, and shows you privately what it found.{where} `/quiz coach off` stops"
-            " it."
+            f"The coach{who} may read your first answers where an admin turned it on (and your"
+            " practice answers, where a channel of your workspace has it on), without your"
+            f" name, and shows you privately what it found.{where} `/quiz coach off` stops it."
         )
     return Response(info("Your answer coach", body))
 
@@ -78,13 +96,19 @@ class CoachCommands:
         self._reader = reader
 
     async def coach(
-        self, ctx: CommandContext, command: CoachConsentCommand | CoachCardCommand
+        self,
+        ctx: CommandContext,
+        command: CoachConsentCommand | CoachCardCommand | CoachProbeCommand,
     ) -> Response:
         if isinstance(command, CoachCardCommand):
             return await self._decisions.typed(
                 ctx.event.member, command.action, command.card, command.points
             )
         member_id = await self._members.member_id(ctx.event.member)
+        if isinstance(command, CoachProbeCommand):
+            if command.on is not None:
+                await self._coach.set_probe(member_id, command.on, self._clock.now())
+            return probe_card(not await self._coach.refuses_probe(member_id))
         channel_on = ctx.channel.coach if ctx.channel else None
         if command.on is None:
             on = not await self._coach.refuses_coach(member_id)
@@ -97,9 +121,17 @@ class CoachCommands:
         return consent_card(on, self._reader, channel_on)
 
 
-def coach_command(arguments: Arguments) -> CoachConsentCommand | CoachCardCommand:
+def coach_command(
+    arguments: Arguments,
+) -> CoachConsentCommand | CoachCardCommand | CoachProbeCommand:
     state = arguments.get("state")
     values = [str(v) for v in arguments.get("card", ())]  # type: ignore[union-attr]
+    if state == "probe":
+        if len(values) > 1 or (values and values[0].lower() not in ("on", "off")):
+            raise PartProblem(
+                "probe takes on or off.", form="/quiz coach probe on|off", example=PROBE_OFF
+            )
+        return CoachProbeCommand(values[0].lower() == "on" if values else None)
     if state in DECISIONS:
         example = f"/quiz coach {state} 7" + (" 1 3" if state == "edit" else "")
         if state != "edit" and len(values) > 1:
@@ -116,6 +148,8 @@ def coach_command(arguments: Arguments) -> CoachConsentCommand | CoachCardComman
     return CoachConsentCommand(None if state is None else state == "on")
 
 
+PROBE_OFF = "/quiz coach probe off"
+
 COACH = Subcommand(
     "coach",
     "the answer coach, for your answers",
@@ -125,14 +159,14 @@ COACH = Subcommand(
             "state",
             ParamKind.CHOICE,
             "on: let the coach read my answers; off: never send them; accept, edit, dismiss:"
-            " a coach's card, as its buttons do",
-            choices=(*DECISIONS, "on", "off"),
+            " a coach's card, as its buttons do; probe on|off: its own follow-up in practice",
+            choices=(*DECISIONS, "on", "off", "probe"),
         ),
         Param(
             "card",
             ParamKind.WORDS,
             "accept, dismiss: the card's number; edit: the card's number, then the key points"
-            " your answer covered",
+            " your answer covered; probe: on or off",
             metavar="CARD",
             label="card",
             needs="state",

@@ -93,7 +93,11 @@ FEATURE: Feature[CoachDeps] = Feature(
     aggregates=("coach",),
     member_tables=(
         ErasedTable("coach_opt_outs", "their opt-out"),
+        ErasedTable("coach_probe_opt_outs", "their opt-out of the coach's follow-up"),
         ErasedTable("coach_assessments", "the coach's readings of their answers"),
         ErasedTable("coach_member_usage", "how many readings they asked for each day"),
+        ErasedTable(
+            "coach_practice_readings", "the coach's readings of their practice answers, with them"
+        ),
     ),
 )

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.coach.verification import VerifiedTick
+from bot.coaching.practice_store import PracticeReadings
 from bot.kernel.refs import MemberRef
 
 
@@ -98,7 +99,7 @@ class DecisionCounts:
         return self.accepted + self.edited + self.dismissed
 
 
-class CoachStore(Protocol):
+class CoachStore(PracticeReadings, Protocol):
     """Persistence of the coach. Every write is committed before it returns."""
 
     async def refuse_coach(self, member_id: int, at: datetime) -> bool:
@@ -136,6 +137,11 @@ class CoachStore(Protocol):
 
     async def mark_shown(self, assessment_id: int) -> bool:
         """A ready assessment's card is queued; False when it was not ready any more."""
+        ...
+
+    async def outline_out(self, round_id: int, outline_key: str) -> bool:
+        """Whether the round was revealed and its outline (the outbox action ``outline_key``)
+        posted: done, or pruned since it was."""
         ...
 
     async def ready_of_round(self, round_id: int) -> list[StoredAssessment]:

@@ -74,6 +74,9 @@ class ActionKind(StrEnum):
     COACH = "coach"
     # a round's outline is out: the coach's cards that waited for it go to their members
     COACH_CARDS = "coach_cards"
+    # a practice session's outline is queued: the coach's card on its answer follows it, in
+    # the order of the member's direct messages (see bot.coaching.practice_reader)
+    COACH_PRACTICE_CARD = "coach_practice_card"
     # a channel's past season's champions, posted at the turn of the season, hung on the
     # last round of the season (see bot.seasons.turns)
     SEASON = "season"

@@ -84,6 +84,21 @@ def follow_up_card(
     )
 
 
+COACH_PROBE_TITLE = "Coach's follow-up"
+
+
+def coach_probe_card(probe: str) -> Card:
+    """The answer coach's own follow-up (written by the operator's model), after the pack's:
+    marked as the coach's, not the pack's."""
+    return Card(
+        title=COACH_PROBE_TITLE,
+        body=f"Coach's follow-up: {probe}",
+        footer="Asked by the answer coach on a key point your answer missed. Answer here;"
+        " `/quiz coach probe off` stops these.",
+        kind=CardKind.FOLLOW_UPS,
+    )
+
+
 def hint_card(question: Question, number: int, left: timedelta | None = None) -> Card:
     """Key point ``number`` (1-based) of the question, revealed as a hint; ``left``: the
     time a timed question still has."""

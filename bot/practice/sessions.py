@@ -32,6 +32,8 @@ from bot.learning.service import LearningService
 from bot.learning.store import SessionOver
 from bot.practice import _cards as practice_cards
 from bot.practice._cards import HINT_ACTION, NEXT_ACTION, session_of_value
+from bot.practice.coach_hook import PracticeCoach
+from bot.practice.keys import step_key
 from bot.practice.store import PracticeDraft, PracticeSession, PracticeState, PracticeStore
 from bot.practice.timer import (
     TimerStep,
@@ -89,8 +91,10 @@ class PracticeSessions:
         clock: Clock,
         default_timezone: str,
         goal_hint: GoalHint | None = None,
+        coach: PracticeCoach | None = None,
     ) -> None:
         self._questions = questions
+        self._coach = coach
         self._outbox = outbox
         self._clock = clock
         self._default_timezone = default_timezone
@@ -221,7 +225,12 @@ class PracticeSessions:
             return
         question = self._question(session)
         number = session.answers + 1  # the follow-up this answer unlocks
-        last = number > len(question.follow_ups)
+        # After the pack's follow-ups the answer coach may ask one of its own; an answer
+        # after that one (the session still waits for an answer) brings the outline.
+        probe = None
+        if number == len(question.follow_ups) + 1 and self._coach is not None:
+            probe = await self._coach.probe(session.id)
+        last = number > len(question.follow_ups) and probe is None
         state = PracticeState.GRADE if last else PracticeState.ANSWER
         # Queued before the session moves on: if queuing fails, the answer delivered or
         # written again brings this step; queued twice (a racing answer) its key sends it once.
@@ -229,11 +238,20 @@ class PracticeSessions:
         if last:
             card = practice_cards.outline_card(question, session.id)
             await self._send(platform, session, "outline", card)
+        elif probe is not None:
+            await self._send(
+                platform, session, "coach-probe", practice_cards.coach_probe_card(probe)
+            )
         else:
             took = self._answered_in(session, now)
             card = practice_cards.follow_up_card(question, number, session.id, answered_in=took)
             await self._send(platform, session, f"follow-up:{number}", card)
         await self._store.advance(session.id, session.answers, state, now, delivery=delivery)
+        if self._coach is not None:
+            if session.answers == 0 and not session.timed_out:  # the question's own answer
+                await self._coach.answered(session.id, session.member_id, event.text)
+            if last:
+                await self._coach.outline_queued(session.id)
 
     async def waiting_for_grade(self, channel: ChannelRef) -> PracticeSession | None:
         """The session whose DM ``channel`` is (a grade given there is for it)."""
@@ -298,6 +316,8 @@ class PracticeSessions:
         await self._send(platform, session, step, card)
         if await self._store.run_out(session.id, state, self._clock.now()):
             log.info("practice session %d: time ran out", session.id)
+        if state is PracticeState.GRADE and self._coach is not None:
+            await self._coach.outline_queued(session.id)
 
     @staticmethod
     def how_to_grade() -> Response:
@@ -382,5 +402,4 @@ class PracticeSessions:
 
 
 def _step_key(session: PracticeSession, step: str) -> str:
-    """The outbox key of a session's step ("practice:7:question"): one key, one message."""
-    return f"practice:{session.id}:{step}"
+    return step_key(session.id, step)

@@ -16,8 +16,10 @@ from bot.coaching.store import (
     Usage,
 )
 from bot.kernel.refs import MemberRef
+from storage.sql.coach_practice import CoachPractice
+from storage.sql.coach_spend import spend
 from storage.sql.quality import refresh_quality
-from storage.sql.session import Row, Session, SqlDatabase
+from storage.sql.session import Row, SqlDatabase
 from storage.timestamps import from_db, to_db
 
 _ASSESSMENT_COLUMNS = (
@@ -51,7 +53,7 @@ def _assessment(row: Row) -> StoredAssessment:
     )
 
 
-class Coach:
+class Coach(CoachPractice):
     """Members' opt-outs, the coach's assessments and its daily usage."""
 
     def __init__(self, db: SqlDatabase) -> None:
@@ -121,6 +123,12 @@ class Coach:
             f" AND state IN ({', '.join('?' for _ in _ANSWERED)}) ORDER BY id LIMIT 1",
             (cache_key, *_ANSWERED),
         )
+        if row is None:  # a practice answer read the same (the same text and key points)
+            row = await self._db.fetch_one(
+                "SELECT ticks, dropped FROM coach_practice_readings WHERE cache_key = ?"
+                " AND state IN ('ready', 'shown') ORDER BY id LIMIT 1",
+                (cache_key,),
+            )
         return None if row is None else (_ticks_from_db(row[0]), int(row[1]))
 
     async def usage(self, platform: str, workspace: str, member_id: int, day: date) -> Usage:
@@ -163,7 +171,9 @@ class Coach:
                 ),
             )
             if added is not None and (requests or a.tokens):
-                await _spend(session, platform, workspace, a.member_id, a.at.date(), requests, a)
+                await spend(
+                    session, platform, workspace, a.member_id, a.at.date(), requests, a.tokens
+                )
             row = await session.fetch_one(
                 f"SELECT {_ASSESSMENT_COLUMNS} FROM coach_assessments"
                 " WHERE answer_id = ? AND model = ?",
@@ -180,6 +190,14 @@ class Coach:
             )
             == 1
         )
+
+    async def outline_out(self, round_id: int, outline_key: str) -> bool:
+        row = await self._db.fetch_one(
+            "SELECT 1 FROM rounds r WHERE r.id = ? AND r.revealed_at IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = ? AND o.state <> 'done')",
+            (round_id, outline_key),
+        )
+        return row is not None
 
     async def ready_of_round(self, round_id: int) -> list[StoredAssessment]:
         columns = ", ".join(f"c.{name.strip()}" for name in _ASSESSMENT_COLUMNS.split(","))
@@ -249,27 +267,3 @@ class Coach:
             (platform, workspace, since.isoformat()),
         )
         return (int(row[0]), int(row[1])) if row else (0, 0)
-
-
-async def _spend(
-    session: Session,
-    platform: str,
-    workspace: str,
-    member_id: int,
-    day: date,
-    requests: int,
-    assessment: NewAssessment,
-) -> None:
-    await session.execute(
-        "INSERT INTO coach_workspace_usage (platform, workspace, day, requests, tokens)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, workspace, day) DO UPDATE"
-        " SET requests = coach_workspace_usage.requests + excluded.requests,"
-        " tokens = coach_workspace_usage.tokens + excluded.tokens",
-        (platform, workspace, day.isoformat(), requests, assessment.tokens),
-    )
-    await session.execute(
-        "INSERT INTO coach_member_usage (member_id, day, requests) VALUES (?, ?, ?)"
-        " ON CONFLICT (member_id, day) DO UPDATE"
-        " SET requests = coach_member_usage.requests + excluded.requests",
-        (member_id, day.isoformat(), requests),
-    )

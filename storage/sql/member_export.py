@@ -55,11 +55,16 @@ _MEMBER_ROWS: tuple[tuple[str, str], ...] = (
     ("notice_members", "SELECT * FROM notice_members WHERE member_id = ? ORDER BY channel_id"),
     ("practice_sessions", "SELECT * FROM practice_sessions WHERE member_id = ? ORDER BY id"),
     ("coach_opt_outs", "SELECT * FROM coach_opt_outs WHERE member_id = ?"),
+    ("coach_probe_opt_outs", "SELECT * FROM coach_probe_opt_outs WHERE member_id = ?"),
     (
         "coach_assessments",
         "SELECT * FROM coach_assessments WHERE member_id = ? ORDER BY id",
     ),
     ("coach_member_usage", "SELECT * FROM coach_member_usage WHERE member_id = ? ORDER BY day"),
+    (
+        "coach_practice_readings",
+        "SELECT * FROM coach_practice_readings WHERE member_id = ? ORDER BY id",
+    ),
     ("reveal_reactors", "SELECT * FROM reveal_reactors WHERE member_id = ? ORDER BY id"),
     ("bonuses", "SELECT * FROM bonuses WHERE member_id = ? ORDER BY id"),
     (

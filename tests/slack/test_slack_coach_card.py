@@ -84,3 +84,39 @@ async def test_the_card_comes_privately_after_the_outline_and_its_buttons_work(
 
     grades = await quiz.service.store.learning.round_grades(round_.id)
     assert list(grades.values()) == [Grade.NAILED]
+
+
+async def test_a_practice_answer_gets_its_card_in_the_im_after_the_outline(
+    coached_slack: tuple[SlackQuiz, ScriptedEndpoint],
+) -> None:
+    quiz, server = coached_slack
+    await quiz.command("config coach on")
+    server.queue(ticks(*STRONG_TICKS))
+    await quiz.command("coach probe off", by=ANN)
+    await quiz.command("practice", by=ANN)
+
+    await say_in_im(quiz, ANN, STRONG)
+    assert len(server.requests) == 1
+    assert not [m for m in quiz.fake.posts(f"D{ANN}") if "coach read" in m.text]
+    await say_in_im(quiz, ANN, "A tree halves the latency.")
+
+    texts = [" ".join(m.block_texts()) for m in quiz.fake.posts(f"D{ANN}")]
+    outline = next(i for i, t in enumerate(texts) if "Sample answer outline" in t)
+    card = next(i for i, t in enumerate(texts) if "coach read your practice answer" in t)
+    assert card > outline
+    assert "Inside one server NVLink" in texts[card]
+    assert len(server.requests) == 1
+
+
+async def say_in_im(quiz: SlackQuiz, member: str, text: str) -> None:
+    response = await quiz.event(
+        {
+            "type": "message",
+            "channel": f"D{member}",
+            "channel_type": "im",
+            "user": member,
+            "text": text,
+            "ts": quiz.member_ts(),
+        }
+    )
+    assert response.status == 200
