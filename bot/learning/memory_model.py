@@ -12,7 +12,7 @@ which the module-level functions use).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from itertools import groupby
@@ -174,6 +174,15 @@ channel_card = DEFAULT_MODEL.channel_card
 recall_after = DEFAULT_MODEL.recall_after
 recall = DEFAULT_MODEL.recall
 recall_gain = DEFAULT_MODEL.recall_gain
+
+
+# The model a workspace (platform, workspace id) runs on: the learning service's
+# ``workspace_model``; features that forecast take it, :func:`defaults_everywhere` in tests.
+ModelOf = Callable[[str, str], Awaitable[MemoryModel]]
+
+
+async def defaults_everywhere(_platform: str, _workspace: str) -> MemoryModel:
+    return DEFAULT_MODEL
 
 
 def reviewed_within(card: MemoryCard | None, now: datetime, span: timedelta) -> bool:

@@ -90,9 +90,15 @@ class LearningService:
     # the memory model in use (a workspace's kept FSRS fit, else the defaults)
 
     async def model_for(self, workspace: Workspace | None) -> MemoryModel:
-        if self.fitting is None or workspace is None:
+        if workspace is None:
             return DEFAULT_MODEL
-        return await self.fitting.model(workspace.platform, workspace.workspace_id)
+        return await self.workspace_model(workspace.platform, workspace.workspace_id)
+
+    async def workspace_model(self, platform: str, workspace: str) -> MemoryModel:
+        """The model of the workspace (a :data:`~bot.learning.memory_model.ModelOf`)."""
+        if self.fitting is None:
+            return DEFAULT_MODEL
+        return await self.fitting.model(platform, workspace)
 
     async def member_model(self, member_id: int) -> MemoryModel:
         """The model of the member's workspace (cached: the lookup is once per member)."""
