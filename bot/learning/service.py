@@ -120,6 +120,11 @@ class LearningService:
         task.add_done_callback(self._rebuilds.discard)
         return task
 
+    async def rebuilds_done(self) -> None:
+        """Wait for the background rebuilds under way (tests, and a clean stop)."""
+        while self._rebuilds:
+            await asyncio.gather(*self._rebuilds)
+
     async def _rebuild(self, platform: str, workspace: str, model: MemoryModel) -> int:
         try:
             rebuilt = await self.store.rebuild_cards(
