@@ -256,7 +256,9 @@ class LearningService:
             question_topics, topics, topic, difficulty=difficulty, difficulties=levels
         )
         unseen = {q: question_topics[q] for q in eligible if q not in cards}
-        request = PracticeRequest(member_id, [], cards, at, target, pace, sights.priors(unseen))
+        model = await self.member_model(member_id)
+        priors = sights.priors(unseen)
+        request = PracticeRequest(member_id, [], cards, at, target, pace, priors, model)
         return await asyncio.to_thread(self._choose, eligible, request)
 
     def _choose(self, eligible: list[int], request: PracticeRequest) -> int | None:

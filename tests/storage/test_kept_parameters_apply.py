@@ -25,6 +25,7 @@ from bot.learning.memory_model import (
 from bot.learning.parameter_fit import DEFAULTS, FitOutcome, Item
 from bot.learning.parameter_fitting import PARAMETER_REFRESH, ParameterFitting
 from bot.learning.parameter_store import FitRecord
+from bot.learning.practice_policy import PracticeRequest
 from bot.learning.service import LearningService
 from bot.learning.store import CardBuilder, LearningStore
 from bot.member_data.service import MemberDataService
@@ -195,3 +196,28 @@ async def test_the_rebuild_never_holds_up_a_reply(store: Store) -> None:
     await asyncio.wait_for(learning.rebuilds_done(), timeout=30)
     fitted = MemoryModel(FORGETFUL)
     assert await store.learning.member_cards(people[2]) == await replayed(store, fitted, people[2])
+
+
+class Recording:
+    """A practice policy that records what it is asked to choose with."""
+
+    def __init__(self) -> None:
+        self.requests: list[PracticeRequest] = []
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        self.requests.append(request)
+        return None
+
+
+async def test_practice_is_chosen_with_the_members_workspace_model(store: Store) -> None:
+    _, people = await team_log(store, members=1, questions=3)
+    await team_log(store, members=1, questions=3, workspace="elsewhere")
+    kept = FitOutcome(480, 120, 0.61, 0.55, FORGETFUL, True)
+    await store.fitted_parameters.record_fit(FitRecord("fake", "team", LATER, "weekly", kept))
+    policy = Recording()
+    fitting = ParameterFitting(store.fitted_parameters, FixedClock(LATER), answering(FORGETFUL))  # type: ignore[arg-type]
+    learning = LearningService(store.learning, dict, policy, fitting=fitting)
+    elsewhere = await store.members.member_id(MemberRef("fake", "elsewhere", "m0", "M0"))
+    await learning.choose_practice(people[0], LATER)
+    await learning.choose_practice(elsewhere, LATER)
+    assert [r.model.parameters for r in policy.requests] == [FORGETFUL, DEFAULTS]
