@@ -84,6 +84,7 @@ class LearningService:
         self._crowd: tuple[datetime, list[FirstGradeCount]] | None = None
         self._member_workspaces: dict[int, tuple[str, str] | None] = {}  # a member never moves
         self._rebuilds: set[asyncio.Task[int]] = set()
+        self._one_rebuild = asyncio.Lock()
         if fitting is not None:
             fitting.on_kept = self.rebuild_in_background
 
@@ -114,7 +115,9 @@ class LearningService:
     ) -> asyncio.Task[int]:
         """Replay the workspace's stored cards under ``model`` (a fit just kept), returning at
         once: a reply never waits for it. A grade recorded meanwhile is built with ``model``
-        already, so the rebuilt and the new cards agree."""
+        already, so the rebuilt and the new cards agree. Rebuilds run one at a time, each
+        with the model in use when it starts: a fit kept while an older rebuild still runs
+        is replayed after it, so the older one never has the last word."""
         task = asyncio.create_task(self._rebuild(platform, workspace, model))
         self._rebuilds.add(task)
         task.add_done_callback(self._rebuilds.discard)
@@ -126,6 +129,12 @@ class LearningService:
             await asyncio.gather(*self._rebuilds)
 
     async def _rebuild(self, platform: str, workspace: str, model: MemoryModel) -> int:
+        async with self._one_rebuild:
+            if self.fitting is not None:
+                model = await self.fitting.model(platform, workspace)
+            return await self._replay(platform, workspace, model)
+
+    async def _replay(self, platform: str, workspace: str, model: MemoryModel) -> int:
         try:
             rebuilt = await self.store.rebuild_cards(
                 platform, workspace, member_card=model.member_card, channel_card=model.channel_card

@@ -37,6 +37,8 @@ from tests.storage.test_fitted_parameters_store import T0, FixedClock, answering
 # a fit that forecasts the team's log worse than the defaults: never kept
 STRONG = (*[2 * w for w in DEFAULTS[:4]], *DEFAULTS[4:])
 LATER = T0 + timedelta(days=60)
+# a fit that forecasts the team's log better still than FORGETFUL
+SHARPER = (0.04, 0.15, 0.4, 1.8, *FORGETFUL[4:])
 
 
 @pytest.fixture(params=BACKENDS)
@@ -124,7 +126,7 @@ async def test_another_replica_follows_a_kept_fit_within_the_refresh(store: Stor
 
 async def test_after_an_erasure_the_refits_parameters_are_used(store: Store) -> None:
     _, people = await team_log(store, members=4)
-    answers = [FORGETFUL, (0.04, 0.15, 0.4, 1.8, *FORGETFUL[4:])]
+    answers = [FORGETFUL, SHARPER]
     asked: list[int] = []
 
     def optimize(items: Sequence[Item]) -> Sequence[float]:
@@ -160,7 +162,7 @@ async def test_after_an_erasure_the_refits_parameters_are_used(store: Store) -> 
 
 
 class HeldRebuild:
-    """The store, with a rebuild that waits to be released."""
+    """The store, with its first rebuild waiting to be released (later ones run through)."""
 
     def __init__(self, store: LearningStore) -> None:
         self._store = store
@@ -173,8 +175,9 @@ class HeldRebuild:
     async def rebuild_cards(
         self, platform: str, workspace: str, *, member_card: CardBuilder, channel_card: CardBuilder
     ) -> int:
-        self.started.set()
-        await self.release.wait()
+        if not self.started.is_set():
+            self.started.set()
+            await self.release.wait()
         return await self._store.rebuild_cards(
             platform, workspace, member_card=member_card, channel_card=channel_card
         )
@@ -221,3 +224,25 @@ async def test_practice_is_chosen_with_the_members_workspace_model(store: Store)
     await learning.choose_practice(people[0], LATER)
     await learning.choose_practice(elsewhere, LATER)
     assert [r.model.parameters for r in policy.requests] == [FORGETFUL, DEFAULTS]
+
+
+async def test_a_rebuild_under_older_parameters_never_has_the_last_word(store: Store) -> None:
+    _, people = await team_log(store, members=3)
+    answers = iter([FORGETFUL, SHARPER])
+
+    def optimize(items: Sequence[Item]) -> Sequence[float]:
+        return next(answers)
+
+    held = HeldRebuild(store.learning)
+    fitting = ParameterFitting(store.fitted_parameters, FixedClock(LATER), optimize)
+    learning = LearningService(held, dict, fitting=fitting)
+    first = await fitting.fit_workspace("fake", "team", "weekly")
+    await asyncio.wait_for(held.started.wait(), timeout=10)
+    second = await fitting.fit_workspace("fake", "team", "weekly")
+    assert first is not None and first.outcome.kept
+    assert second is not None and second.outcome.kept
+    held.release.set()  # the first rebuild finishes after the second fit was kept
+    await asyncio.wait_for(learning.rebuilds_done(), timeout=30)
+    sharper = MemoryModel(SHARPER)
+    for member in people:
+        assert await store.learning.member_cards(member) == await replayed(store, sharper, member)
