@@ -224,7 +224,12 @@ def build_core(
         retime_open_round=engine.retime_open_round,
         learning=learning,
         grading=grading,
-        readiness=Readiness(store.member_data, store.learning, engine.questions.graded_topics),
+        readiness=Readiness(
+            store.member_data,
+            store.learning,
+            engine.questions.graded_topics,
+            learning.workspace_model,
+        ),
         recaps=recaps,
         pairings=pairings,
         practice=practice,

@@ -35,9 +35,10 @@ async def check_memory_parameters(database: Database, read_table: ReadTable) -> 
         last = latest[where]
         tried = f"last fit {last[2]}: {'kept' if last[3] else 'not kept'}"
         if where in kept:
+            fit = kept[where]
             parts.append(
-                f"{where} FSRS defaults, fitted parameters kept since {kept[where][2]}"
-                f" (not yet applied to the cards; {tried})"
+                f"{where} parameters fitted to the team's reviews, in use since {fit[2]}"
+                f" (held-out log loss {fit[5]:.4f} against {fit[4]:.4f} before; {tried})"
             )
         else:
             parts.append(f"{where} FSRS defaults ({tried})")

@@ -71,7 +71,11 @@ def build(deps: DashboardDeps) -> Parts:
         handlers=(DashboardCommands(deps.dashboard, store, deps.store.members, deps.clock),),
         dashboard_sections=(
             OnDashboard(LEAD, 10, Participation(store)),
-            OnDashboard(LEAD, 20, RecallHeatmap(store, topics, deps.readiness)),
+            OnDashboard(
+                LEAD,
+                20,
+                RecallHeatmap(store, topics, deps.readiness, deps.learning.workspace_model),
+            ),
             OnDashboard(LEAD, 30, ItemAnalysis(store, deps.store.bank, deps.question_for)),
             OnDashboard(LEAD, 40, MockInterviews(store)),
             OnDashboard(

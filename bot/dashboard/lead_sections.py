@@ -26,6 +26,7 @@ from bot.kernel.dashboard_views import (
 )
 from bot.kernel.grades import Grade
 from bot.kernel.refs import ChannelRef
+from bot.learning.memory_model import ModelOf, defaults_everywhere
 from bot.member_data.readiness import Readiness
 from questions.pack import Question
 
@@ -91,19 +92,22 @@ class RecallHeatmap:
         store: DashboardStore,
         topics: Topics,
         readiness: Readiness,
+        models: ModelOf = defaults_everywhere,
     ) -> None:
         self._store = store
         self._topics = topics
         self._readiness = readiness
+        self._models = models
 
     async def __call__(self, view: DashboardView) -> DashboardSection:
         workspace = workspace_of(view.channel.ref)
         topics = self._topics(workspace)
         members = await self._store.channel_members(view.channel.id)
         cards = await self._store.channel_card_figures(view.channel.id)
+        model = await self._models(workspace.platform, workspace.workspace_id)
         # thousands of forecasts: off the event loop, as the cards were built
         now_rows = await asyncio.to_thread(
-            lambda: {m: per_topic(cards.get(m, ()), topics, view.now) for m, _ in members}
+            lambda: {m: per_topic(model, cards.get(m, ()), topics, view.now) for m, _ in members}
         )
         names = dict(members)
         goal_rows: dict[int, dict[str, float]] = {}

@@ -34,7 +34,8 @@ class MemberRecall:
         mastery = await self._learning.mastery(view.member_id, view.now, workspace)
         goal = await self._learning.store.goal(view.member_id)
         cards = await self._learning.store.member_cards(view.member_id)
-        now = per_topic(cards.values(), self._topics(workspace), view.now)
+        model = await self._learning.model_for(workspace)
+        now = per_topic(model, cards.values(), self._topics(workspace), view.now)
         columns = tuple(sorted(set(now) | set(mastery.per_topic)))
         target = f"on {mastery.target:%a %d %b %Y}" + (
             " (your goal)" if goal else " (30 days ahead)"

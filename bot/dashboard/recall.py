@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from bot.learning.memory_model import recall_after
+from bot.learning.memory_model import MemoryModel
 
 
 class CardFigures(Protocol):
@@ -21,15 +21,16 @@ class CardFigures(Protocol):
 
 
 def per_topic(
-    cards: Iterable[CardFigures], topics: Mapping[int, str], at: datetime
+    model: MemoryModel, cards: Iterable[CardFigures], topics: Mapping[int, str], at: datetime
 ) -> dict[str, float]:
-    """The mean expected recall at ``at`` of each topic's graded questions."""
+    """The mean expected recall at ``at`` of each topic's graded questions, as the
+    workspace's ``model`` forecasts it."""
     per_topic: dict[str, list[float]] = {}
     for card in cards:
         topic = topics.get(card.question_id)
         if topic is not None:
             per_topic.setdefault(topic, []).append(
-                recall_after(card.stability, card.last_review, at)
+                model.recall_after(card.stability, card.last_review, at)
             )
     return {topic: average(values) for topic, values in per_topic.items()}
 

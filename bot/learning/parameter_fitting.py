@@ -4,17 +4,23 @@ A fit reads the workspace's pooled review log, runs :func:`bot.learning.paramete
 in a worker thread (never on the event loop, so no reply waits for it), and stores the
 outcome, kept or not, with a log line of its figures. A fit that fails, or an optimizer
 that is not installed, leaves the parameters in use as they were.
+
+The parameters in use (the newest kept fit, else FSRS's defaults) are cached per workspace:
+a fit kept on this replica replaces its entry at once (and rebuilds the stored cards, see
+``on_kept``); another replica reads the store again once its entry is
+:data:`PARAMETER_REFRESH` old, so it follows a fit kept elsewhere within minutes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.kernel.clock import Clock
+from bot.learning.memory_model import DEFAULT_MODEL, MemoryModel
 from bot.learning.parameter_fit import (
     DEFAULTS,
     MIN_REVIEWS,
@@ -32,6 +38,10 @@ from bot.scheduling.slot_plans import Planned, slot_plan
 log = logging.getLogger(__name__)
 
 WEEKLY = slot_plan("sun 03:00", "UTC", 24)  # the weekly fit, at a quiet hour
+PARAMETER_REFRESH = timedelta(minutes=5)  # a cached workspace's parameters are read again
+# What a kept fit starts (the stored cards replayed under the new model), given the
+# workspace; it returns at once, the work going on in the background.
+OnKept = Callable[[str, str, MemoryModel], object]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +52,19 @@ class ParametersInUse:
     since: datetime | None  # the kept fit's time; None: FSRS's defaults
     fit: FitRecord | None = None
 
+    def model(self) -> MemoryModel:
+        return DEFAULT_MODEL if self.fit is None else MemoryModel(self.parameters)
+
     def describe(self) -> str:
-        """What the cards run on, and the kept fit if any: it is stored and reported, not
-        yet applied to the cards and forecasts (they replay with FSRS's defaults)."""
+        """What the cards and forecasts run on: the kept fit since when, with its held-out
+        log loss against the parameters it replaced; or FSRS's defaults."""
         if self.fit is None or self.since is None:
             return f"FSRS defaults (a fit needs {MIN_REVIEWS} reviews with a forecast)"
         outcome = self.fit.outcome
         return (
-            f"FSRS defaults; parameters fitted to the team's reviews kept since"
-            f" {self.since:%Y-%m-%d %H:%M} UTC (held-out log loss {outcome.loss_fitted:.4f}"
-            f" against {outcome.loss_before:.4f}, {outcome.held_out} reviews held out),"
-            " not yet applied to the cards"
+            f"fitted to the team's reviews, in use since {self.since:%Y-%m-%d %H:%M} UTC"
+            f" (held-out log loss {outcome.loss_fitted:.4f} against {outcome.loss_before:.4f}"
+            f" before, {outcome.held_out} reviews held out)"
         )
 
 
@@ -67,8 +79,24 @@ class ParameterFitting:
         self._optimizer = optimizer if optimizer is not None else rust_optimizer()
         self._one_at_a_time = asyncio.Lock()
         self._background: set[asyncio.Task[object]] = set()
+        self._cached: dict[tuple[str, str], tuple[datetime, ParametersInUse]] = {}
+        self.on_kept: OnKept | None = None
 
     async def in_use(self, platform: str, workspace: str) -> ParametersInUse:
+        """The workspace's parameters in use, as read at most :data:`PARAMETER_REFRESH` ago."""
+        now = self._clock.now()
+        cached = self._cached.get((platform, workspace))
+        if cached is not None and timedelta(0) <= now - cached[0] < PARAMETER_REFRESH:
+            return cached[1]
+        in_use = await self._read_in_use(platform, workspace)
+        self._cached[(platform, workspace)] = (now, in_use)
+        return in_use
+
+    async def model(self, platform: str, workspace: str) -> MemoryModel:
+        """The memory model the workspace's cards and forecasts run on."""
+        return (await self.in_use(platform, workspace)).model()
+
+    async def _read_in_use(self, platform: str, workspace: str) -> ParametersInUse:
         record = await self._store.in_use(platform, workspace)
         if record is None or record.outcome.parameters is None:
             return ParametersInUse(DEFAULTS, None)
@@ -86,7 +114,7 @@ class ParameterFitting:
             return None
         async with self._one_at_a_time:
             reviews = await self._store.pooled_reviews(platform, workspace)
-            current = await self.in_use(platform, workspace)
+            current = await self._read_in_use(platform, workspace)
             count = forecastable(histories(reviews))
             if count < MIN_REVIEWS:
                 log.info(
@@ -100,7 +128,12 @@ class ParameterFitting:
             outcome = await asyncio.to_thread(fit, reviews, current.parameters, self._optimizer)
             record = FitRecord(platform, workspace, self._clock.now(), reason, outcome)
             await self._store.record_fit(record)
+            if outcome.kept:
+                in_use = await self._read_in_use(platform, workspace)
+                self._cached[(platform, workspace)] = (self._clock.now(), in_use)
         _log_fit(record)
+        if outcome.kept and self.on_kept is not None:
+            self.on_kept(platform, workspace, in_use.model())
         return record
 
     async def fit_all(self, reason: str) -> list[FitRecord]:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
-from bot.learning._practice_forecast import DAY, Forecast, state_of
+from bot.learning._practice_forecast import DAY, Forecast, model_curve, state_of
 from bot.learning.first_sight import DEFAULT_PRIOR_RECALL
-from bot.learning.memory_model import MemoryCard
+from bot.learning.memory_model import DEFAULT_MODEL, MemoryCard, MemoryModel
 
 # Days ahead planned for when the member has no goal date (several: their gains averaged),
 # rolling on with every choice. On the bench, with recall measured 30, 60, 90 and 180 days
@@ -50,6 +50,7 @@ class PracticeRequest:
     # the member's recall on first sight of each candidate they never graded (absent:
     # DEFAULT_PRIOR_RECALL)
     priors: Mapping[int, float] = field(default_factory=dict)
+    model: MemoryModel = DEFAULT_MODEL  # the member's workspace's (its kept fit, or defaults)
 
     def horizons(self, no_goal: Sequence[float]) -> list[float]:
         """The days ahead to plan for: to the goal, or ``no_goal`` without one."""
@@ -80,8 +81,13 @@ class PlannedRecallGain:
     def choose(self, request: PracticeRequest) -> int | None:
         if not request.candidates:
             return None
+        curve = model_curve(request.model)
         forecasts = [
-            Forecast(days, request.reviews_per_day * days / len(request.candidates))
+            Forecast(
+                days,
+                request.reviews_per_day * days / len(request.candidates),
+                curve=curve,
+            )
             for days in request.horizons(self.no_goal_horizons)
         ]
         never_graded: dict[float, float] = {}  # the same gain for every such question

@@ -9,6 +9,7 @@ a member's next practice question with the practice policy.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -20,11 +21,13 @@ from bot.kernel.grades import Grade
 from bot.kernel.pair_facts import PairRating
 from bot.learning import memory_model
 from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
-from bot.learning.memory_model import MemoryCard
+from bot.learning.memory_model import DEFAULT_MODEL, MemoryCard, MemoryModel
 from bot.learning.parameter_fitting import ParameterFitting
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
 from bot.learning.store import GradeDraft, GradeResult, GradeSource, LearningStore
 from questions.pack import Difficulty
+
+log = logging.getLogger(__name__)
 
 DEFAULT_HORIZON = timedelta(days=30)  # the target date without a goal
 ONE_REVIEW_A_DAY = timedelta(days=1)  # a question graded this recently is not practised again
@@ -79,6 +82,70 @@ class LearningService:
         self.policy: PracticePolicy = policy or shipped_policy()
         # every member's first grades, and when they were read (see first_sights)
         self._crowd: tuple[datetime, list[FirstGradeCount]] | None = None
+        self._member_workspaces: dict[int, tuple[str, str] | None] = {}  # a member never moves
+        self._rebuilds: set[asyncio.Task[int]] = set()
+        self._one_rebuild = asyncio.Lock()
+        if fitting is not None:
+            fitting.on_kept = self.rebuild_in_background
+
+    # the memory model in use (a workspace's kept FSRS fit, else the defaults)
+
+    async def model_for(self, workspace: Workspace | None) -> MemoryModel:
+        if workspace is None:
+            return DEFAULT_MODEL
+        return await self.workspace_model(workspace.platform, workspace.workspace_id)
+
+    async def workspace_model(self, platform: str, workspace: str) -> MemoryModel:
+        """The model of the workspace (a :data:`~bot.learning.memory_model.ModelOf`)."""
+        if self.fitting is None:
+            return DEFAULT_MODEL
+        return await self.fitting.model(platform, workspace)
+
+    async def member_model(self, member_id: int) -> MemoryModel:
+        """The model of the member's workspace (cached: the lookup is once per member)."""
+        if self.fitting is None:
+            return DEFAULT_MODEL
+        if member_id not in self._member_workspaces:
+            self._member_workspaces[member_id] = await self.store.member_workspace(member_id)
+        found = self._member_workspaces[member_id]
+        return DEFAULT_MODEL if found is None else await self.fitting.model(*found)
+
+    def rebuild_in_background(
+        self, platform: str, workspace: str, model: MemoryModel
+    ) -> asyncio.Task[int]:
+        """Replay the workspace's stored cards under ``model`` (a fit just kept), returning at
+        once: a reply never waits for it. A grade recorded meanwhile is built with ``model``
+        already, so the rebuilt and the new cards agree. Rebuilds run one at a time, each
+        with the model in use when it starts: a fit kept while an older rebuild still runs
+        is replayed after it, so the older one never has the last word."""
+        task = asyncio.create_task(self._rebuild(platform, workspace, model))
+        self._rebuilds.add(task)
+        task.add_done_callback(self._rebuilds.discard)
+        return task
+
+    async def rebuilds_done(self) -> None:
+        """Wait for the background rebuilds under way (tests, and a clean stop)."""
+        while self._rebuilds:
+            await asyncio.gather(*self._rebuilds)
+
+    async def _rebuild(self, platform: str, workspace: str, model: MemoryModel) -> int:
+        async with self._one_rebuild:
+            if self.fitting is not None:
+                model = await self.fitting.model(platform, workspace)
+            return await self._replay(platform, workspace, model)
+
+    async def _replay(self, platform: str, workspace: str, model: MemoryModel) -> int:
+        try:
+            rebuilt = await self.store.rebuild_cards(
+                platform, workspace, member_card=model.member_card, channel_card=model.channel_card
+            )
+        except Exception:
+            log.exception(
+                "%s/%s: rebuilding the cards under new parameters failed", platform, workspace
+            )
+            return 0
+        log.info("%s/%s: %d cards rebuilt under the kept parameters", platform, workspace, rebuilt)
+        return rebuilt
 
     # grading
 
@@ -134,10 +201,9 @@ class LearningService:
         return await self._record(draft)
 
     async def _record(self, draft: GradeDraft) -> GradeResult:
+        model = await self.member_model(draft.member_id)
         return await self.store.record_grade(
-            draft,
-            member_card=memory_model.member_card,
-            channel_card=memory_model.channel_card,
+            draft, member_card=model.member_card, channel_card=model.channel_card
         )
 
     # goals and practice
@@ -199,7 +265,9 @@ class LearningService:
             question_topics, topics, topic, difficulty=difficulty, difficulties=levels
         )
         unseen = {q: question_topics[q] for q in eligible if q not in cards}
-        request = PracticeRequest(member_id, [], cards, at, target, pace, sights.priors(unseen))
+        model = await self.member_model(member_id)
+        priors = sights.priors(unseen)
+        request = PracticeRequest(member_id, [], cards, at, target, pace, priors, model)
         return await asyncio.to_thread(self._choose, eligible, request)
 
     def _choose(self, eligible: list[int], request: PracticeRequest) -> int | None:
@@ -230,8 +298,9 @@ class LearningService:
         cards = await self.store.member_cards(member_id)
         upcoming = [c.due for c in cards.values() if c.due > at]
         target = await self.target(member_id, at)
+        model = await self.member_model(member_id)
         return Mastery(
-            per_topic=self._per_topic(cards, target, workspace),
+            per_topic=self._per_topic(model, cards, target, workspace),
             target=target,
             due=sum(1 for c in cards.values() if c.due <= at),
             next_review=min(upcoming, default=None),
@@ -259,7 +328,8 @@ class LearningService:
         """The channel's mean expected recall per topic 30 days after ``at``, by its own
         cards (right after a grade, recall "now" is 100% whatever the grade)."""
         cards = await self.store.channel_cards(channel_id)
-        return self._per_topic(cards, at + DEFAULT_HORIZON, workspace)
+        model = await self.model_for(workspace)
+        return self._per_topic(model, cards, at + DEFAULT_HORIZON, workspace)
 
     async def channel_due(
         self, channel_id: int, start: datetime, end: datetime, workspace: Workspace | None = None
@@ -278,7 +348,8 @@ class LearningService:
     ) -> dict[str, float]:
         """The member's mean expected recall per topic on their target date."""
         target = await self.target(member_id, at)
-        return self._per_topic(await self.store.member_cards(member_id), target, workspace)
+        cards = await self.store.member_cards(member_id)
+        return self._per_topic(await self.member_model(member_id), cards, target, workspace)
 
     async def members_recall(
         self,
@@ -298,22 +369,28 @@ class LearningService:
             ]
             for m in sorted(member_ids)
         ]
+        model = await self.model_for(workspace)
         # replaying a few hundred grades is pure CPU: off the event loop
-        return await asyncio.to_thread(_recall_at_moments, logs, topics, moments)
+        return await asyncio.to_thread(_recall_at_moments, model, logs, topics, moments)
 
     def _per_topic(
-        self, cards: Mapping[int, MemoryCard], target: datetime, workspace: Workspace | None
+        self,
+        model: MemoryModel,
+        cards: Mapping[int, MemoryCard],
+        target: datetime,
+        workspace: Workspace | None,
     ) -> dict[str, float]:
         topics = self._graded_topics(workspace)
         recalls: dict[str, list[float]] = defaultdict(list)
         for question_id, card in cards.items():
             topic = topics.get(question_id)
             if topic is not None:
-                recalls[topic].append(memory_model.recall(card, target))
+                recalls[topic].append(model.recall(card, target))
         return {t: sum(r) / len(r) for t, r in sorted(recalls.items())}
 
 
 def _recall_at_moments(
+    model: MemoryModel,
     logs: Sequence[Sequence[tuple[int, Grade, datetime]]],
     topics: Mapping[int, str],
     moments: Sequence[datetime],
@@ -329,10 +406,8 @@ def _recall_at_moments(
         for index, moment in enumerate(moments):
             while applied < len(graded) and graded[applied][2] <= moment:
                 question_id, grade, at = graded[applied]
-                cards[question_id] = memory_model.review(
-                    question_id, cards.get(question_id), grade, at
-                )
+                cards[question_id] = model.review(question_id, cards.get(question_id), grade, at)
                 applied += 1
-            totals[index] += sum(memory_model.recall(card, moment) for card in cards.values())
+            totals[index] += sum(model.recall(card, moment) for card in cards.values())
             counts[index] += len(cards)
     return [total / count if count else None for total, count in zip(totals, counts, strict=True)]

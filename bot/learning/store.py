@@ -104,6 +104,17 @@ class LearningStore(Protocol):
         a single grade of the round stays current."""
         ...
 
+    async def member_workspace(self, member_id: int) -> tuple[str, str] | None:
+        """(platform, workspace) of the member; None for an unknown member."""
+        ...
+
+    async def rebuild_cards(
+        self, platform: str, workspace: str, *, member_card: CardBuilder, channel_card: CardBuilder
+    ) -> int:
+        """Replay every stored card of the workspace's members and channels from its grades
+        with these builders (one owner per transaction); how many cards were rebuilt."""
+        ...
+
     async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
         """The member's cards by question id."""
         ...

@@ -11,7 +11,7 @@ from bot.bank.store import Workspace
 from bot.kernel.cards import info, percent, plural
 from bot.kernel.refs import ChannelRef
 from bot.kernel.render import Card, Field
-from bot.learning import memory_model
+from bot.learning.memory_model import ModelOf, defaults_everywhere
 from bot.learning.store import LearningStore
 from bot.member_data.store import MemberDataStore, MemberGoal
 
@@ -33,10 +33,12 @@ class Readiness:
         data: MemberDataStore,
         learning: LearningStore,
         topics: Callable[[Workspace | None], Mapping[int, str]],
+        models: ModelOf = defaults_everywhere,
     ) -> None:
         self._data = data
         self._learning = learning
         self._topics = topics
+        self._models = models
 
     async def card(self, channel: ChannelRef, workspace: Workspace, now: datetime) -> Card:
         """The lead's view of the members' readiness on their goal dates."""
@@ -45,6 +47,7 @@ class Readiness:
     async def members(self, channel: ChannelRef, workspace: Workspace) -> list[MemberReadiness]:
         goals = await self._data.workspace_goals(channel.platform, channel.workspace)
         topics = self._topics(workspace)
+        model = await self._models(workspace.platform, workspace.workspace_id)
         found = []
         for goal in goals:
             moment = datetime.combine(goal.goal, time(), UTC)
@@ -53,7 +56,7 @@ class Readiness:
             for question_id, card in cards.items():
                 topic = topics.get(question_id)
                 if topic is not None:
-                    per_topic.setdefault(topic, []).append(memory_model.recall(card, moment))
+                    per_topic.setdefault(topic, []).append(model.recall(card, moment))
             recalls = [r for rs in per_topic.values() for r in rs]
             means = {t: sum(rs) / len(rs) for t, rs in per_topic.items()}
             found.append(

@@ -10,6 +10,7 @@ from bot.feature import ChannelSchedule, ErasedTable, Feature, OnMe, Parts
 from bot.kernel.clock import Clock
 from bot.kernel.models import ChannelSettings
 from bot.kernel.stores import ChannelStore, MetaStore
+from bot.learning.memory_model import MemoryModel
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.seasons.commands import SUBCOMMANDS, SeasonCommands
 from bot.seasons.me_section import TitlesSection
@@ -36,6 +37,10 @@ class SeasonsOutbox(Protocol):
     def wake(self) -> None: ...
 
 
+class SeasonsLearning(Protocol):
+    async def workspace_model(self, platform: str, workspace: str) -> MemoryModel: ...
+
+
 class SeasonsDeps(Protocol):
     @property
     def store(self) -> SeasonsStores: ...
@@ -43,11 +48,15 @@ class SeasonsDeps(Protocol):
     def clock(self) -> Clock: ...
     @property
     def outbox(self) -> SeasonsOutbox: ...
+    @property
+    def learning(self) -> SeasonsLearning: ...
 
 
 def build(deps: SeasonsDeps) -> Parts:
     store, clock = deps.store, deps.clock
-    standings = SeasonStandings(store.seasons, store.away, store.skipped_days)
+    standings = SeasonStandings(
+        store.seasons, store.away, store.skipped_days, deps.learning.workspace_model
+    )
     wake: Callable[[], None] = deps.outbox.wake
     turns = SeasonTurns(
         seasons=store.seasons,

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from bot.away.store import AwayStore
 from bot.kernel.grades import Grade
 from bot.kernel.models import ChannelSettings
-from bot.learning.memory_model import MemoryCard, recall, review
+from bot.learning.memory_model import MemoryCard, MemoryModel, ModelOf, defaults_everywhere
 from bot.scheduling.skipped_days import SkippedDayStore
 from bot.seasons.periods import Season, local_day
 from bot.seasons.store import Champion, MemberTotal, SeasonStore, Title
@@ -70,11 +70,16 @@ class SeasonStandings:
     """Computes standings from the store's aggregates, the away periods and the model."""
 
     def __init__(
-        self, seasons: SeasonStore, away: AwayStore, skipped_days: SkippedDayStore
+        self,
+        seasons: SeasonStore,
+        away: AwayStore,
+        skipped_days: SkippedDayStore,
+        models: ModelOf = defaults_everywhere,
     ) -> None:
         self._seasons = seasons
         self._away = away
         self._skipped_days = skipped_days
+        self._models = models
 
     async def of(self, channel: ChannelSettings, season: Season, now: datetime) -> Standings:
         """The standings of ``season`` in the channel as of ``now`` (its end, once over)."""
@@ -86,7 +91,8 @@ class SeasonStandings:
         taking_part = {t.member_id: t for t in (*points, *reviewers)}
         away = await self._away_for_most(channel, season, until, taking_part.values())
         ranked = [m for m in taking_part if m not in away]
-        gains = await self._gains(ranked, start, until)
+        model = await self._models(channel.ref.platform, channel.ref.workspace)
+        gains = await self._gains(model, ranked, start, until)
         names = {t.member_id: t.name for t in taking_part.values()}
         return Standings(
             season=season,
@@ -127,12 +133,12 @@ class SeasonStandings:
         return frozenset(away)
 
     async def _gains(
-        self, member_ids: Sequence[int], start: datetime, end: datetime
+        self, model: MemoryModel, member_ids: Sequence[int], start: datetime, end: datetime
     ) -> dict[int, float]:
         if not member_ids:
             return {}
         logs = await self._seasons.grade_logs(member_ids, end)
-        return await asyncio.to_thread(_recall_gains, logs, start, end)
+        return await asyncio.to_thread(_recall_gains, model, logs, start, end)
 
 
 def _ranking(totals: Sequence[MemberTotal], away: frozenset[int]) -> tuple[Standing, ...]:
@@ -140,7 +146,10 @@ def _ranking(totals: Sequence[MemberTotal], away: frozenset[int]) -> tuple[Stand
 
 
 def _recall_gains(
-    logs: dict[int, list[tuple[int, Grade, datetime]]], start: datetime, end: datetime
+    model: MemoryModel,
+    logs: dict[int, list[tuple[int, Grade, datetime]]],
+    start: datetime,
+    end: datetime,
 ) -> dict[int, float]:
     """Each member's gain in mean expected recall (percentage points) over the questions
     graded before ``end``, from ``start`` to ``end``: each question's card is replayed
@@ -157,10 +166,10 @@ def _recall_gains(
             card: MemoryCard | None = None
             at_start: MemoryCard | None = None
             for grade, at in sorted(graded, key=lambda g: g[1]):
-                card = review(question_id, card, grade, at)
+                card = model.review(question_id, card, grade, at)
                 if at < start:
                     at_start = card
-            before += recall(at_start, start)
-            after += recall(card, end)
+            before += model.recall(at_start, start)
+            after += model.recall(card, end)
         gains[member_id] = round(100 * (after - before) / len(by_question), 1)
     return gains

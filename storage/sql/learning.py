@@ -102,6 +102,43 @@ class Learning:
                     await _save_card(session, "channel_cards", "channel_id", draft.channel_id, team)
         return GradeResult(card, replaced, replaced_source)
 
+    async def member_workspace(self, member_id: int) -> tuple[str, str] | None:
+        rows = await self._db.fetch(
+            "SELECT platform, workspace FROM members WHERE id = ?", (member_id,)
+        )
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def rebuild_cards(
+        self, platform: str, workspace: str, *, member_card: CardBuilder, channel_card: CardBuilder
+    ) -> int:
+        rebuilt = 0
+        for table, owner, build in (
+            ("members", "member_id", member_card),
+            ("channels", "channel_id", channel_card),
+        ):
+            owners = await self._db.fetch(
+                f"SELECT id FROM {table} WHERE platform = ? AND workspace = ? ORDER BY id",
+                (platform, workspace),
+            )
+            for (owner_id,) in owners:
+                rebuilt += await self._rebuild_owner(f"{table[:-1]}_cards", owner, owner_id, build)
+        return rebuilt
+
+    async def _rebuild_owner(
+        self, cards: str, owner: str, owner_id: int, build: CardBuilder
+    ) -> int:
+        rebuilt = 0
+        async with self._db.transaction() as session:
+            rows = await _rows(
+                session, f"SELECT question_id FROM {cards} WHERE {owner} = ?", (owner_id,)
+            )
+            for (question_id,) in rows:
+                card = build(int(question_id), await _log(session, owner, owner_id, question_id))
+                if card is not None:
+                    await _save_card(session, cards, owner, owner_id, card)
+                    rebuilt += 1
+        return rebuilt
+
     async def member_cards(self, member_id: int) -> dict[int, MemoryCard]:
         return await self._cards("member_cards", "member_id", member_id)
 

@@ -15,15 +15,18 @@ from bot.kernel.grades import Grade
 from bot.learning import memory_model
 from bot.learning._practice_forecast import (
     DAY,
+    DEFAULT_CURVE,
     Forecast,
     State,
     _stability_again,
     _stability_good,
+    curve_of,
     recall_at,
     review_at,
     state_of,
 )
 from tests import practice_reference as reference
+from tests.core.learning.test_parameter_fit import FORGETFUL
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -96,3 +99,20 @@ def test_the_written_out_reviews_are_the_schedulers(rating: Rating) -> None:
         after = review_at(state, rating, at)
         assert after is not None
         assert written_out(stability, difficulty, recall, same_day) == after[0]
+
+
+def test_a_fitted_curves_written_out_reviews_are_its_schedulers() -> None:
+    curve = curve_of(FORGETFUL)
+    rng = random.Random(7)
+    for _ in range(500):
+        state = random_state(rng) or (1.0, 5.0, -2.0)
+        at = rng.choice([0.0, rng.uniform(0.0, 1.5), rng.uniform(1.5, 200.0)])
+        stability, difficulty, last = state
+        recall = curve.recall_at(state, at)
+        same_day = math.floor(at - last) < 1
+        good = curve.review_at(state, Rating.Good, at)
+        again = curve.review_at(state, Rating.Again, at)
+        assert good is not None and again is not None
+        assert curve.stability_good(stability, difficulty, recall, same_day) == good[0]
+        assert curve.stability_again(stability, difficulty, recall, same_day) == again[0]
+    assert curve.first_stability_good != DEFAULT_CURVE.first_stability_good

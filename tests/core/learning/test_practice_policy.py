@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.kernel.grades import Grade
 from bot.learning._practice_forecast import practice_gain
-from bot.learning.memory_model import MemoryCard, recall, recall_gain, review
+from bot.learning.memory_model import MemoryCard, MemoryModel, recall, recall_gain, review
 from bot.learning.practice_policy import (
     NO_GOAL_HORIZONS,
     ExpectedRecallGain,
     PlannedRecallGain,
     PracticeRequest,
 )
+from tests.core.learning.test_parameter_fit import FORGETFUL
 from tests.harness import QuizHarness
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -241,3 +243,28 @@ async def test_the_service_passes_no_target_without_a_goal_and_the_learned_prior
     await learning.set_goal(member_id, (now + timedelta(days=40)).date())
     await learning.choose_practice(member_id, now)
     assert recording.requests[-1].target is not None
+
+
+def test_with_a_kept_fit_the_gain_is_the_fitted_models_one_review_gain() -> None:
+    fitted = MemoryModel(FORGETFUL)
+    card = fitted.review(1, None, Grade.PARTLY, NOW - timedelta(days=5))
+    for question, seen in ((1, card), (2, None)):
+        for target_days in (3, 30, 90):
+            target = NOW + timedelta(days=target_days)
+            gain = practice_gain(seen, NOW, target, share=0.0, model=fitted)
+            assert gain == pytest.approx(fitted.recall_gain(question, seen, NOW, target), abs=1e-12)
+            assert gain != pytest.approx(recall_gain(question, seen, NOW, target), abs=1e-6)
+
+
+def test_the_policy_weighs_with_the_requests_model() -> None:
+    """The same cards, two weeks ahead at half a review a day: the team's forgetful fit
+    practises the question never seen, FSRS's defaults the one just missed."""
+    fitted = MemoryModel(FORGETFUL)
+    cards = {
+        1: fitted.review(1, None, Grade.MISSED, NOW - timedelta(days=2)),
+        2: fitted.review(2, None, Grade.GOOD, NOW - timedelta(days=9)),
+        3: fitted.review(3, None, Grade.PARTLY, NOW - timedelta(days=4)),
+    }
+    request = PracticeRequest(1, [1, 2, 3, 4], cards, NOW, NOW + timedelta(days=14), 0.5)
+    assert POLICY.choose(request) == 1
+    assert POLICY.choose(replace(request, model=fitted)) == 4

@@ -1,5 +1,7 @@
-"""`/quiz stats` says which FSRS parameters the team's memory model has (FSRS's defaults)
-and, once a fit is kept, since when, with its held-out figures."""
+"""`/quiz stats` says which FSRS parameters the team's memory model runs on (FSRS's defaults)
+and, once a fit is kept, that fit, since when, with its held-out figures. A fit recorded
+by another replica is followed once this one's cached parameters are older than
+:data:`PARAMETER_REFRESH`."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from datetime import UTC, datetime
 
 from bot.kernel.render import Field
 from bot.learning.parameter_fit import DEFAULTS, FitOutcome
+from bot.learning.parameter_fitting import PARAMETER_REFRESH
 from bot.learning.parameter_store import FitRecord
 from tests.harness import QuizHarness
 
@@ -28,9 +31,11 @@ async def test_stats_say_defaults_then_the_kept_fit_and_since_when(quiz: QuizHar
     await fits.record_fit(
         FitRecord("fake", "other", fitted_at, "weekly", FitOutcome(1, 1, 1, 1, DEFAULTS, True))
     )
+    cached = (await quiz.command("stats", by="bob")).card
+    assert memory_field(cached.fields).startswith("FSRS defaults (a fit needs 400 reviews")
+    quiz.clock.advance(seconds=PARAMETER_REFRESH.total_seconds())
     after = (await quiz.command("stats", by="bob")).card
     assert memory_field(after.fields) == (
-        "FSRS defaults; parameters fitted to the team's reviews kept since 2026-09-06 03:00"
-        " UTC (held-out log loss 0.5512 against 0.6130, 120 reviews held out), not yet"
-        " applied to the cards"
+        "fitted to the team's reviews, in use since 2026-09-06 03:00 UTC (held-out log loss"
+        " 0.5512 against 0.6130 before, 120 reviews held out)"
     )
