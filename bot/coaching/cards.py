@@ -97,15 +97,25 @@ def unavailable_card(number: int | None, *, practice: bool = False) -> Card:
 
 
 def practice_card(
-    *, key_points: Sequence[str], ticks: Sequence[VerifiedTick], dropped: int, model: str
+    *,
+    card: str,
+    key_points: Sequence[str],
+    ticks: Sequence[VerifiedTick],
+    dropped: int,
+    model: str,
 ) -> Card:
     """The member's card on a practice answer: the same checklist with quotes, after the
-    outline; they grade with the outline's buttons (a practice grade is their own)."""
+    outline, and the channel card's buttons (``card`` names it); its grade is their own
+    practice grade, never a channel's points."""
     found = {tick.point: tick.quote for tick in ticks}
     covered = [f"✓ {p}. {key_points[p - 1]} — {_quote(q)}" for p, q in sorted(found.items())]
     missed = [f"✗ {n}. {point}" for n, point in enumerate(key_points, 1) if n not in found]
     grade = grade_from_coverage(len(found), len(key_points))
-    footer = f"Read by {model}. Nothing is recorded: grade yourself with the outline's buttons."
+    footer = (
+        f"Read by {model}; nothing is recorded until you accept or edit (or grade with the"
+        f" outline's buttons). Typed: `/quiz coach accept {card}`, `/quiz coach edit {card}"
+        f" 1 3`, `/quiz coach dismiss {card}`."
+    )
     if dropped:
         footer += f" Left out: {plural(dropped, 'tick')} it proposed without evidence."
     return Card(
@@ -116,6 +126,11 @@ def practice_card(
         ),
         bullets=(*covered, *missed),
         footer=footer,
+        buttons=(
+            Button("Accept", ACCEPT_ACTION, card),
+            Button("Edit ticks", EDIT_ACTION, card),
+            Button("Dismiss", DISMISS_ACTION, card),
+        ),
     )
 
 

@@ -99,10 +99,10 @@ class CoachCommands:
         self,
         ctx: CommandContext,
         command: CoachConsentCommand | CoachCardCommand | CoachProbeCommand,
-    ) -> Response:
+    ) -> Response | None:
         if isinstance(command, CoachCardCommand):
             return await self._decisions.typed(
-                ctx.event.member, command.action, command.card, command.points
+                ctx.event.member, command.action, command.card, command.points, ctx.platform
             )
         member_id = await self._members.member_id(ctx.event.member)
         if isinstance(command, CoachProbeCommand):

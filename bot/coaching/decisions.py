@@ -17,6 +17,12 @@ from bot.coaching.cards import (
     dismissed_card,
 )
 from bot.coaching.metrics import CoachMetrics
+from bot.coaching.practice_decisions import (
+    PracticeDecisions,
+    practice_reading_of,
+    practice_value,
+    ticked,
+)
 from bot.coaching.store import AssessmentState, CoachStore, StoredAssessment
 from bot.kernel.cards import error, info
 from bot.kernel.clock import Clock
@@ -31,6 +37,7 @@ from bot.kernel.forms import (
     not_chosen,
 )
 from bot.kernel.models import ChannelSettings, Round
+from bot.kernel.platform import Platform
 from bot.kernel.refs import MemberRef
 from bot.kernel.render import Response
 from bot.learning.grading import RoundGrading
@@ -51,16 +58,25 @@ def opens_form(event: Command | ButtonPress) -> bool:
 
 
 def ticks_form(assessment: StoredAssessment, round_: Round, question: Question) -> Form:
+    return _ticks_form(
+        str(assessment.id),
+        f"Question #{round_.number}: your key points",
+        tuple(t.point for t in assessment.ticks),
+        question,
+    )
+
+
+def _ticks_form(target: str, title: str, ticked: tuple[int, ...], question: Question) -> Form:
     return Form(
         kind=TICKS_FORM,
-        target=str(assessment.id),
-        title=f"Question #{round_.number}: your key points",
+        target=target,
+        title=title,
         fields=(
             FormField(
                 COVERED,
                 "Which key points did your answer cover?",
                 required=False,
-                value=" ".join(str(t.point) for t in assessment.ticks),
+                value=" ".join(str(point) for point in ticked),
                 choices=tuple(_label(p) for p in question.key_points),
                 multiple=True,
             ),
@@ -81,7 +97,9 @@ class CoachDecisions:
         grading: RoundGrading,
         clock: Clock,
         metrics: CoachMetrics,
+        practice: PracticeDecisions | None = None,
     ) -> None:
+        self._practice = practice
         self._coach = coach
         self._rounds = rounds
         self._question_for = question_for
@@ -89,16 +107,44 @@ class CoachDecisions:
         self._clock = clock
         self._metrics = metrics
 
-    async def on_button(self, event: ButtonPress) -> Response:
+    async def on_button(
+        self, event: ButtonPress, platform: Platform | None = None
+    ) -> Response | None:
+        reading_id = practice_reading_of(event.value)
+        if reading_id is not None:
+            return await self._practice_press(platform, event.member, reading_id, event.action)
         return await self._press(await self._card_of(event.member, event.value), event.action)
 
-    async def typed(self, member: MemberRef, action: str, value: str, points: str) -> Response:
+    async def typed(
+        self,
+        member: MemberRef,
+        action: str,
+        value: str,
+        points: str,
+        platform: Platform | None = None,
+    ) -> Response | None:
         """A card's button typed as ``/quiz coach accept|edit|dismiss CARD [N...]`` (the
-        console shows no buttons)."""
+        console shows no buttons; a practice card's number starts with r)."""
         if not value:
             raise Refused(
                 f"Give the number of the coach's card: `/quiz coach {action} 7` (the card's"
                 " footer names it)."
+            )
+        reading_id = practice_reading_of(value)
+        if reading_id is not None:
+            if action != "edit":
+                act = ACCEPT_ACTION if action == "accept" else DISMISS_ACTION
+                return await self._practice_press(platform, member, reading_id, act)
+            practice = self._practice_decisions()
+            _, question = await practice.card(member, reading_id)
+            total = len(question.key_points)
+            if not points.strip() or not_chosen(points, total):
+                raise Refused(
+                    f"Give the key points your answer covered, numbers from 1 to {total}:"
+                    f" `/quiz coach edit {value} 1 3`."
+                )
+            return await practice.record(
+                _platform(platform), member, reading_id, chosen(points, total)
             )
         card = await self._card_of(member, value)
         if action != "edit":
@@ -124,9 +170,36 @@ class CoachDecisions:
             return Response(dismissed_card())
         raise Refused("That button is not the coach's.")
 
-    async def on_form(self, submit: FormSubmit) -> Response:
-        card = await self._card_of(submit.member, submit.target)
-        total = len(card.question.key_points)
+    async def _practice_press(
+        self, platform: Platform | None, member: MemberRef, reading_id: int, action: str
+    ) -> Response | None:
+        practice = self._practice_decisions()
+        if action == ACCEPT_ACTION:
+            return await practice.record(_platform(platform), member, reading_id, None)
+        if action == EDIT_ACTION:
+            reading, question = await practice.card(member, reading_id)
+            title = "Your practice answer: your key points"
+            form = _ticks_form(practice_value(reading_id), title, ticked(reading), question)
+            return Response(info("Tick the key points your answer covered."), form=form)
+        if action == DISMISS_ACTION:
+            return await practice.dismiss(member, reading_id)
+        raise Refused("That button is not the coach's.")
+
+    def _practice_decisions(self) -> PracticeDecisions:
+        if self._practice is None:
+            raise Refused("The coach's practice cards are not wired here.")
+        return self._practice
+
+    async def on_form(
+        self, submit: FormSubmit, platform: Platform | None = None
+    ) -> Response | None:
+        reading_id = practice_reading_of(submit.target)
+        if reading_id is not None:
+            _, question = await self._practice_decisions().card(submit.member, reading_id)
+            total = len(question.key_points)
+        else:
+            card = await self._card_of(submit.member, submit.target)
+            total = len(card.question.key_points)
         value = submit.values.get(COVERED, "")
         wrong = not_chosen(value, total)
         if wrong:
@@ -134,6 +207,10 @@ class CoachDecisions:
                 COVERED, f"Give key points as numbers from 1 to {total}, not {' '.join(wrong)}."
             )
             return Response(error(f"Nothing was recorded: {problem.message}"), problems=(problem,))
+        if reading_id is not None:
+            return await self._practice_decisions().record(
+                _platform(platform), submit.member, reading_id, chosen(value, total)
+            )
         return await self._record(card, chosen(value, total), edited=True)
 
     async def _record(
@@ -185,6 +262,12 @@ class CoachDecisions:
         if question is None or not question.key_points:
             raise Refused(f"Question #{round_.number} is no longer in any pack.")
         return _Card(assessment, round_, channel, question, author)
+
+
+def _platform(platform: Platform | None) -> Platform:
+    if platform is None:
+        raise Refused("Grade this practice question with the outline's buttons here.")
+    return platform
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from bot.coaching.commands import SUBCOMMANDS, CoachCommands
 from bot.coaching.dashboard_section import CoachOnThePage
 from bot.coaching.decisions import TICKS_FORM, CoachDecisions, opens_form
 from bot.coaching.metrics import CoachMetrics
+from bot.coaching.practice_decisions import PracticeDecisions, PracticeGrading
 from bot.coaching.setup import CoachSetup
 from bot.coaching.store import CoachStore
 from bot.feature import ButtonRoute, ErasedTable, Feature, FormRoute, OnDashboard, Parts
@@ -52,6 +53,8 @@ class CoachDeps(Protocol):
     def grading(self) -> RoundGrading: ...
     @property
     def clock(self) -> Clock: ...
+    @property
+    def practice(self) -> PracticeGrading: ...
 
 
 def build(deps: CoachDeps) -> Parts:
@@ -64,13 +67,19 @@ def build(deps: CoachDeps) -> Parts:
         grading=deps.grading,
         clock=deps.clock,
         metrics=deps.coach_metrics,
+        practice=PracticeDecisions(
+            coach=store.coach,
+            practice=deps.practice,
+            question_for=deps.question_for,
+            clock=deps.clock,
+        ),
     )
 
     async def on_button(event: ButtonPress, platform: Platform) -> Response | None:
-        return await decisions.on_button(event)
+        return await decisions.on_button(event, platform)
 
     async def on_form(event: FormSubmit, platform: Platform) -> Response | None:
-        return await decisions.on_form(event)
+        return await decisions.on_form(event, platform)
 
     reader = None if setup is None else setup.reader()
     return Parts(

@@ -6,8 +6,9 @@ outline, never before it.
 Practice belongs to no channel: the coach reads a member's practice when their workspace
 has any channel with the coach on and they have not opted out (``/quiz coach off``). The
 answer's text is kept with the reading (practice stores it nowhere else), erased with the
-member and in their export. The card proposes a grade; the member grades with the outline's
-buttons as always (a practice grade is their own, never a channel's points).
+member and in their export. The card proposes a grade: the member accepts it, edits its
+ticks or dismisses it (``practice_decisions``), or grades with the outline's buttons as
+always (a practice grade is their own, never a channel's points).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutp
 from bot.coach.probe import ask_probe
 from bot.coaching.cards import over_budget_card, practice_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
+from bot.coaching.practice_decisions import practice_value
 from bot.coaching.practice_store import (
     PracticeAnswer,
     PracticeReading,
@@ -320,6 +322,7 @@ class PracticeCoach:
         if question is None:
             return
         card = practice_card(
+            card=practice_value(reading.id),
             key_points=question.key_points,
             ticks=reading.ticks,
             dropped=reading.dropped,

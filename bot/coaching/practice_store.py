@@ -20,6 +20,9 @@ class ReadingState(StrEnum):
     SHOWN = "shown"  # its card is queued to the member
     UNAVAILABLE = "unavailable"
     OVER_BUDGET = "over_budget"
+    ACCEPTED = "accepted"  # its proposed grade became the member's practice grade
+    EDITED = "edited"  # the member's grade followed the ticks they kept
+    DISMISSED = "dismissed"  # nothing recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,13 @@ class PracticeReadings(Protocol):
 
     async def mark_practice_shown(self, reading_id: int) -> bool:
         """A ready reading's card is queued; False when it was not ready any more."""
+        ...
+
+    async def decide_practice_reading(
+        self, reading_id: int, state: ReadingState, at: datetime
+    ) -> bool:
+        """Record what the member did with a shown reading's card (accepted, edited or
+        dismissed); False when it was not shown or is decided already (a second press)."""
         ...
 
     async def record_practice_probe(

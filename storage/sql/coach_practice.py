@@ -25,6 +25,8 @@ _READING = (
     " JOIN members m ON m.id = c.member_id"
 )
 
+_DECISIONS = frozenset({ReadingState.ACCEPTED, ReadingState.EDITED, ReadingState.DISMISSED})
+
 
 def _ticks(text: str) -> tuple[VerifiedTick, ...]:
     return tuple(VerifiedTick(int(t["point"]), str(t["quote"])) for t in json.loads(text))
@@ -122,6 +124,18 @@ class CoachPractice:
         changed = await self._db.change(
             "UPDATE coach_practice_readings SET state = 'shown' WHERE id = ? AND state = 'ready'",
             (reading_id,),
+        )
+        return changed == 1
+
+    async def decide_practice_reading(
+        self, reading_id: int, state: ReadingState, at: datetime
+    ) -> bool:
+        if state not in _DECISIONS:
+            raise ValueError(f"{state.value} is not a decision on a practice card")
+        changed = await self._db.change(
+            "UPDATE coach_practice_readings SET state = ?, decided_at = ?"
+            " WHERE id = ? AND state = 'shown'",
+            (state.value, to_db(at), reading_id),
         )
         return changed == 1
 

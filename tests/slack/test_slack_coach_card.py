@@ -120,3 +120,28 @@ async def say_in_im(quiz: SlackQuiz, member: str, text: str) -> None:
         }
     )
     assert response.status == 200
+
+
+async def test_the_practice_cards_buttons_record_the_practice_grade_once(
+    coached_slack: tuple[SlackQuiz, ScriptedEndpoint],
+) -> None:
+    quiz, server = coached_slack
+    await quiz.command("config coach on")
+    server.queue(ticks(*STRONG_TICKS))
+    await quiz.command("coach probe off", by=ANN)
+    await quiz.command("practice", by=ANN)
+    await say_in_im(quiz, ANN, STRONG)
+    await say_in_im(quiz, ANN, "A tree halves the latency.")
+    [card] = [m for m in quiz.fake.posts(f"D{ANN}") if "coach read your practice" in m.text]
+    actions = buttons(card)
+    assert set(actions) == {"quiz:coach_accept", "quiz:coach_edit", "quiz:coach_dismiss"}
+
+    await quiz.press_on(card.ts, "quiz:coach_edit", actions["quiz:coach_edit"], by=ANN)
+    view = quiz.fake.views[-1]
+    [block] = view["blocks"]
+    assert [o["value"] for o in block["element"]["initial_options"]] == ["1", "3"]
+    await quiz.submit(view, {"covered": ["1", "2", "3"]}, by=ANN)
+    await quiz.press_on(card.ts, "quiz:coach_accept", actions["quiz:coach_accept"], by=ANN)
+
+    graded = [m for m in quiz.fake.posts(f"D{ANN}") if "Practice graded" in m.text]
+    assert [m.text for m in graded] == ["Practice graded: nailed"]

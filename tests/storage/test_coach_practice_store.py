@@ -92,3 +92,46 @@ async def test_the_coach_is_on_for_a_member_where_a_channel_of_their_workspace_h
     assert channel is not None
     await store.channels.update_channel(channel, dataclasses.replace(channel, coach=True))
     assert await store.coach.coach_on_for(ann)
+
+
+async def a_shown_reading(store: Store) -> int:
+    session_id, ann = await a_session(store)
+    answer = PracticeAnswer(session_id, ann, "m", "a ring passes each chunk twice", T0)
+    reading_id = await store.coach.queue_practice_reading(answer)
+    assert reading_id is not None
+    read = ReadingOutcome(ReadingState.READY, T0, "key", 3, TICKS, 0, 120)
+    await store.coach.record_practice_reading(reading_id, read, requests=1)
+    assert await store.coach.mark_practice_shown(reading_id)
+    return reading_id
+
+
+@pytest.mark.parametrize(
+    "decision", [ReadingState.ACCEPTED, ReadingState.EDITED, ReadingState.DISMISSED]
+)
+async def test_a_shown_practice_card_is_decided_once(store: Store, decision: ReadingState) -> None:
+    reading_id = await a_shown_reading(store)
+
+    assert await store.coach.decide_practice_reading(reading_id, decision, T0)
+    assert not await store.coach.decide_practice_reading(reading_id, ReadingState.ACCEPTED, T0)
+
+    decided = await store.coach.practice_reading(reading_id)
+    assert decided is not None and decided.state is decision
+    assert decided.ticks == TICKS  # what the coach read is kept with the decision
+
+
+async def test_a_card_not_shown_yet_cannot_be_decided(store: Store) -> None:
+    session_id, ann = await a_session(store)
+    answer = PracticeAnswer(session_id, ann, "m", "a ring passes each chunk twice", T0)
+    reading_id = await store.coach.queue_practice_reading(answer)
+    assert reading_id is not None
+
+    assert not await store.coach.decide_practice_reading(reading_id, ReadingState.ACCEPTED, T0)
+    pending = await store.coach.practice_reading(reading_id)
+    assert pending is not None and pending.state is ReadingState.PENDING
+
+
+async def test_only_a_decision_is_recorded_as_one(store: Store) -> None:
+    reading_id = await a_shown_reading(store)
+
+    with pytest.raises(ValueError, match="ready is not a decision"):
+        await store.coach.decide_practice_reading(reading_id, ReadingState.READY, T0)

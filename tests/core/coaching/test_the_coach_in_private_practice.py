@@ -74,7 +74,12 @@ async def test_a_practice_answer_is_read_and_its_card_follows_the_outline(
     assert card.bullets[0].startswith(f"✓ 1. {KEY_POINTS[0]} — “A ring all-reduce passes")
     assert card.bullets[2] == f"✗ 2. {KEY_POINTS[1]}"
     assert "2 of 3 key points" in card.body
-    assert card.buttons == ()  # the member grades with the outline's buttons
+    # the channel card's three buttons, naming the practice reading
+    assert [(b.label, b.value) for b in card.buttons] == [
+        ("Accept", "r1"),
+        ("Edit ticks", "r1"),
+        ("Dismiss", "r1"),
+    ]
 
 
 async def test_a_reading_that_ends_after_the_outline_sends_its_card_then(
