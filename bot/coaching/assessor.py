@@ -11,16 +11,14 @@ points and model) costs no request at all.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.coach.assessment import assess_answer
 from bot.coach.budget import budget_day, resets_at
 from bot.coach.cache_key import coach_cache_key
-from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
 from bot.coach.verification import VerifiedTick
+from bot.coaching.asking import ask_the_coach
 from bot.coaching.cards import coach_card, over_budget_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.practice_reader import PracticeCoach, is_practice_key
@@ -212,34 +210,21 @@ class CoachAssessor:
             card = over_budget_card(spent, resets_at(now), now)
             await self._tell(platform, answer, card, notice_key(answer.answer_id, model, "budget"))
             return None
-        left = setup.endpoint.deadline - (now - answer.answered_at).total_seconds()
-        try:
-            if left <= 0:
-                raise EndpointUnavailable("the coach's deadline for this answer passed")
-            result = await asyncio.wait_for(
-                assess_answer(
-                    setup.client, question=question.question, key_points=points, answer=answer.text
-                ),
-                timeout=left,
-            )
-        except (EndpointUnavailable, TimeoutError) as problem:
-            self._metrics.coach_request("failed")
-            if action.attempts < setup.attempts and left > 0:
-                raise CoachRetry(str(problem) or "the coach took too long") from None
-            log.warning("the coach is unavailable for an answer: %s", problem)
-            await self._unavailable(platform, reading, channel.ref)
-            return None
-        except (EndpointRefused, MalformedOutput) as problem:
-            refused = isinstance(problem, EndpointRefused)
-            self._metrics.coach_request("refused" if refused else "malformed")
-            log.warning("the coach gave up on an answer: %s", problem)
+        result = await ask_the_coach(
+            setup,
+            self._metrics,
+            question=question.question,
+            key_points=points,
+            answer=answer.text,
+            answered_at=answer.answered_at,
+            now=now,
+            attempts=action.attempts,
+            what="an answer",
+        )
+        if result is None:
             await self._unavailable(platform, reading, channel.ref)
             return None
         verification = result.verification
-        self._metrics.coach_request("answered")
-        self._metrics.coach_tokens(result.usage.total_tokens)
-        for reason, count in verification.dropped_counts().items():
-            self._metrics.coach_dropped(reason.value, count)
         new = reading.new(
             AssessmentState.READY,
             verification.ticks,

@@ -16,11 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.coach.assessment import assess_answer
 from bot.coach.budget import budget_day, resets_at
 from bot.coach.cache_key import coach_cache_key
-from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
 from bot.coach.probe import ask_probe
+from bot.coaching.asking import ask_the_coach
 from bot.coaching.cards import over_budget_card, practice_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.practice_decisions import practice_value
@@ -31,7 +30,6 @@ from bot.coaching.practice_store import (
     ReadingState,
 )
 from bot.coaching.question_for import QuestionFor
-from bot.coaching.retry import CoachRetry
 from bot.coaching.setup import CoachSetup, model_tag
 from bot.coaching.store import CoachStore
 from bot.kernel.clock import Clock
@@ -202,34 +200,21 @@ class PracticeCoach:
             await self._record(reading, ReadingOutcome(ReadingState.OVER_BUDGET, now))
             await self._tell(reading, over_budget_card(spent, resets_at(now), now), "budget")
             return None
-        left = setup.endpoint.deadline - (now - reading.answered_at).total_seconds()
-        try:
-            if left <= 0:
-                raise EndpointUnavailable("the coach's deadline for this answer passed")
-            result = await asyncio.wait_for(
-                assess_answer(
-                    setup.client, question=question.question, key_points=points, answer=reading.text
-                ),
-                timeout=left,
-            )
-        except (EndpointUnavailable, TimeoutError) as problem:
-            self._metrics.coach_request("failed")
-            if action.attempts < setup.attempts and left > 0:
-                raise CoachRetry(str(problem) or "the coach took too long") from None
-            log.warning("the coach is unavailable for a practice answer: %s", problem)
-            await self._unavailable(reading)
-            return None
-        except (EndpointRefused, MalformedOutput) as problem:
-            refused = isinstance(problem, EndpointRefused)
-            self._metrics.coach_request("refused" if refused else "malformed")
-            log.warning("the coach gave up on a practice answer: %s", problem)
+        result = await ask_the_coach(
+            setup,
+            self._metrics,
+            question=question.question,
+            key_points=points,
+            answer=reading.text,
+            answered_at=reading.answered_at,
+            now=now,
+            attempts=action.attempts,
+            what="a practice answer",
+        )
+        if result is None:
             await self._unavailable(reading)
             return None
         verification = result.verification
-        self._metrics.coach_request("answered")
-        self._metrics.coach_tokens(result.usage.total_tokens)
-        for reason, count in verification.dropped_counts().items():
-            self._metrics.coach_dropped(reason.value, count)
         outcome = ReadingOutcome(
             ReadingState.READY,
             now,
