@@ -20,7 +20,13 @@ from bot.bank.store import Workspace
 from bot.kernel.grades import Grade
 from bot.kernel.pair_facts import PairRating
 from bot.learning import memory_model
-from bot.learning.first_sight import CROWD_REFRESH, FirstGradeCount, FirstSights, first_sights
+from bot.learning.first_sight import (
+    CROWD_REFRESH,
+    FirstGradeCount,
+    FirstGrades,
+    FirstSights,
+    first_sights,
+)
 from bot.learning.memory_model import DEFAULT_MODEL, MemoryCard, MemoryModel
 from bot.learning.parameter_fitting import ParameterFitting
 from bot.learning.practice_policy import PracticePolicy, PracticeRequest, shipped_policy
@@ -82,6 +88,8 @@ class LearningService:
         self.policy: PracticePolicy = policy or shipped_policy()
         # every member's first grades, and when they were read (see first_sights)
         self._crowd: tuple[datetime, list[FirstGradeCount]] | None = None
+        # each workspace's first sights of each question, as last read
+        self._questions_seen: dict[tuple[str, str], tuple[datetime, Mapping[int, FirstGrades]]] = {}
         self._member_workspaces: dict[int, tuple[str, str] | None] = {}  # a member never moves
         self._rebuilds: set[asyncio.Task[int]] = set()
         self._one_rebuild = asyncio.Lock()
@@ -234,8 +242,20 @@ class LearningService:
         if cached is None or not timedelta(0) <= at - cached[0] < CROWD_REFRESH:
             cached = self._crowd = (at, await self.store.first_grades())
         own = await self.store.first_grades(member_id)
-        questions = await self.store.question_first_grades(member_id)
-        return first_sights(own, cached[1], questions)
+        return first_sights(own, cached[1], await self._question_first_grades(member_id, own, at))
+
+    async def _question_first_grades(
+        self, member_id: int, own: Sequence[FirstGradeCount], at: datetime
+    ) -> Mapping[int, FirstGrades]:
+        """The member's workspace's first sights of each question, read as the crowd's are:
+        at most every :data:`CROWD_REFRESH` per workspace (the read scans every grade)."""
+        place = (own[0].platform, own[0].workspace) if own else None
+        cached = self._questions_seen.get(place) if place is not None else None
+        if cached is None or not timedelta(0) <= at - cached[0] < CROWD_REFRESH:
+            cached = (at, await self.store.question_first_grades(member_id))
+            if place is not None:
+                self._questions_seen[place] = cached
+        return cached[1]
 
     async def prior_recall(self, member_id: int, at: datetime, topic: str | None = None) -> float:
         """The member's learned recall on first sight of a question of ``topic``."""
