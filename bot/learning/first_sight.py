@@ -29,7 +29,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from bot.learning.question_difficulty import difficulty_offset, first_sight_recall
+from bot.learning.question_difficulty import (
+    difficulty_offset,
+    first_sight_recall,
+    question_strength,
+)
 
 # The prior recall with no first grade anywhere: the middle of what a team new to a
 # field (0.05) and a team of seniors (0.6) recall on first sight, leaning low.
@@ -75,6 +79,11 @@ class FirstSights:
     everyone: Mapping[str, FirstGrades] = field(default_factory=dict)  # all, them included
     # the first sights of each question by the member's workspace (question id -> counts)
     questions: Mapping[int, FirstGrades] = field(default_factory=dict)
+    # K of a question's first sights, read from ``questions`` (see question_strength)
+    question_weight: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "question_weight", question_strength(self.questions.values()))
 
     def team_rate(self, topic: str | None = None) -> float:
         """The member's team's recall on first sight of a question of ``topic`` (None: of no
@@ -95,7 +104,7 @@ class FirstSights:
         """The member's recall on first sight of this question: their level moved by the
         question's difficulty as the team's first grades of it show."""
         seen = self.questions.get(question_id, NONE)
-        offset = difficulty_offset(seen, self.team_rate(topic))
+        offset = difficulty_offset(seen, self.team_rate(topic), self.question_weight)
         return first_sight_recall(self.prior(topic), offset)
 
     def priors(self, topics: Mapping[int, str]) -> dict[int, float]:
@@ -105,7 +114,7 @@ class FirstSights:
         priors: dict[int, float] = {}
         for question_id, topic in topics.items():
             seen = self.questions.get(question_id, NONE)
-            offset = difficulty_offset(seen, team[topic])
+            offset = difficulty_offset(seen, team[topic], self.question_weight)
             priors[question_id] = first_sight_recall(by_topic[topic], offset)
         return priors
 
