@@ -1,7 +1,9 @@
-"""One reading of an answer by the coach under the answer's deadline, as the channel's and
-practice's readers both make it: a failure is retried by the outbox while attempts and time
-are left (:class:`CoachRetry`), anything else is given up (None); what the reply cost and
-what the verification dropped are counted."""
+"""What the channel's and practice's readers both do before and while asking the coach: a
+reply cached for the same answer, key points and model is used without a request
+(:func:`cached_reading`); no request once a daily budget is spent (:func:`budget_spent`);
+and one reading under the answer's deadline (:func:`ask_the_coach`): a failure is retried
+by the outbox while attempts and time are left (:class:`CoachRetry`), anything else is
+given up (None); what the reply cost and what the verification dropped are counted."""
 
 from __future__ import annotations
 
@@ -11,12 +13,43 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.coach.assessment import Assessment, assess_answer
+from bot.coach.budget import budget_day
 from bot.coach.errors import EndpointRefused, EndpointUnavailable, MalformedOutput
+from bot.coach.verification import VerifiedTick
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.retry import CoachRetry
 from bot.coaching.setup import CoachSetup
+from bot.coaching.store import CoachStore
 
 log = logging.getLogger(__name__)
+
+
+async def cached_reading(
+    coach: CoachStore, metrics: CoachMetrics, cache_key: str
+) -> tuple[tuple[VerifiedTick, ...], int] | None:
+    """The verified ticks (and how many were dropped) of an earlier reading with the same
+    ``cache_key`` (answer text, key points, model), counted as a cached request; None."""
+    cached = await coach.cached_ticks(cache_key)
+    if cached is not None:
+        metrics.coach_request("cached")
+    return cached
+
+
+async def budget_spent(
+    setup: CoachSetup,
+    coach: CoachStore,
+    *,
+    platform: str,
+    workspace: str,
+    member_id: int,
+    now: datetime,
+) -> str | None:
+    """Which daily budget the member's next request would exceed, as they are told (the
+    workspace's tokens or the member's requests); None: neither."""
+    usage = await coach.usage(platform, workspace, member_id, budget_day(now).date())
+    return setup.budget.spent(
+        workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
+    )
 
 
 async def ask_the_coach(

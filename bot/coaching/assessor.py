@@ -15,10 +15,10 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.coach.budget import budget_day, resets_at
+from bot.coach.budget import resets_at
 from bot.coach.cache_key import coach_cache_key
 from bot.coach.verification import VerifiedTick
-from bot.coaching.asking import ask_the_coach
+from bot.coaching.asking import ask_the_coach, budget_spent, cached_reading
 from bot.coaching.cards import coach_card, over_budget_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.practice_reader import PracticeCoach, is_practice_key
@@ -194,15 +194,16 @@ class CoachAssessor:
             len(points),
             now,
         )
-        cached = await self._coach.cached_ticks(reading.cache_key)
+        cached = await cached_reading(self._coach, self._metrics, reading.cache_key)
         if cached is not None:
-            self._metrics.coach_request("cached")
             return await self._record(reading.new(AssessmentState.READY, *cached), channel.ref)
-        usage = await self._coach.usage(
-            channel.ref.platform, channel.ref.workspace, answer.member_id, budget_day(now).date()
-        )
-        spent = setup.budget.spent(
-            workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
+        spent = await budget_spent(
+            setup,
+            self._coach,
+            platform=channel.ref.platform,
+            workspace=channel.ref.workspace,
+            member_id=answer.member_id,
+            now=now,
         )
         if spent is not None:
             self._metrics.coach_request("over_budget")

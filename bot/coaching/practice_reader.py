@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
-from bot.coach.budget import budget_day, resets_at
+from bot.coach.budget import resets_at
 from bot.coach.cache_key import coach_cache_key
 from bot.coach.probe import ask_probe
-from bot.coaching.asking import ask_the_coach
+from bot.coaching.asking import ask_the_coach, budget_spent, cached_reading
 from bot.coaching.cards import over_budget_card, practice_card, unavailable_card
 from bot.coaching.metrics import CoachMetrics
 from bot.coaching.practice_decisions import practice_value
@@ -181,20 +182,13 @@ class PracticeCoach:
         model = setup.endpoint.model
         now = self._clock.now()
         cache_key = coach_cache_key(question.question, points, reading.text, model=model)
-        cached = await self._coach.cached_ticks(cache_key)
+        cached = await cached_reading(self._coach, self._metrics, cache_key)
         if cached is not None:
-            self._metrics.coach_request("cached")
             outcome = ReadingOutcome(
                 ReadingState.READY, now, cache_key, len(points), cached[0], cached[1]
             )
             return await self._record(reading, outcome)
-        author = reading.author
-        usage = await self._coach.usage(
-            author.platform, author.workspace, reading.member_id, budget_day(now).date()
-        )
-        spent = setup.budget.spent(
-            workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
-        )
+        spent = await self._budget_spent(setup, reading, now)
         if spent is not None:
             self._metrics.coach_request("over_budget")
             await self._record(reading, ReadingOutcome(ReadingState.OVER_BUDGET, now))
@@ -256,13 +250,7 @@ class PracticeCoach:
         if not missed:
             return  # nothing to probe
         now = self._clock.now()
-        author = reading.author
-        usage = await self._coach.usage(
-            author.platform, author.workspace, reading.member_id, budget_day(now).date()
-        )
-        spent = setup.budget.spent(
-            workspace_tokens=usage.workspace_tokens, member_requests=usage.member_requests
-        )
+        spent = await self._budget_spent(setup, reading, now)
         left = setup.endpoint.deadline - (now - reading.answered_at).total_seconds()
         if spent is not None or left <= 0:
             return
@@ -288,6 +276,19 @@ class PracticeCoach:
             tokens=probe.usage.total_tokens,
             requests=probe.requests,
             at=now,
+        )
+
+    async def _budget_spent(
+        self, setup: CoachSetup, reading: PracticeReading, now: datetime
+    ) -> str | None:
+        author = reading.author
+        return await budget_spent(
+            setup,
+            self._coach,
+            platform=author.platform,
+            workspace=author.workspace,
+            member_id=reading.member_id,
+            now=now,
         )
 
     async def _record(
