@@ -775,6 +775,11 @@ def versus_round_robin(
 
 
 def main(args: argparse.Namespace) -> None:
+    if getattr(args, "team_ceiling", False):
+        import team_population as population
+
+        print("\n".join(population.ceiling_main(args.jobs)))
+        return
     if getattr(args, "team", False) or getattr(args, "team_report", ""):
         team(args)
         return
@@ -876,6 +881,11 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--team-out", default="", help="team: append each run here (JSON lines)")
     parser.add_argument("--team-report", default="", help="team: the tables of a --team-out file")
+    parser.add_argument(
+        "--team-ceiling",
+        action="store_true",
+        help="team: what the team's grades could teach at best where target (a) is missed",
+    )
     return parser.parse_args()
 
 

@@ -57,6 +57,7 @@ from learning import (
     TrueMemoryOracle,
     Truth,
     learners,
+    true_gain,
 )
 
 from bot.kernel.grades import Grade
@@ -80,6 +81,7 @@ class TeamLearner(Learner):
 
     scales: dict[int, float] = field(default_factory=dict)
     kept: bool = False
+    level: float = 0.0  # the first-sight recall of a question of no difficulty (d = 0)
 
     def recall(self, question: int, at: datetime) -> float:
         card = self.cards.get(question)
@@ -113,7 +115,7 @@ def team(
         priors = {q: sigmoid(logit(level) + d) for q, d in enumerate(difficulty)}
         scales = {q: math.exp(STABILITY_SCALE * d) for q, d in enumerate(difficulty)}
         memory = memory_model.SCHEDULER if defaults else base.memory
-        made.append(TeamLearner(base.name, memory, priors, scales=scales, kept=kept))
+        made.append(TeamLearner(base.name, memory, priors, scales=scales, kept=kept, level=level))
     return made, difficulty
 
 
@@ -127,6 +129,8 @@ class TeamLog:
     own: list[dict[str, FirstGrades]]  # each member's first sights per topic
     by_question: dict[int, FirstGrades] = field(default_factory=dict)
     reviews: list[Review] = field(default_factory=list)
+    # each question's first sights: who, and whether they recalled it (for the oracles)
+    first_sights: dict[int, list[tuple[int, bool]]] = field(default_factory=dict)
 
     def record(self, member: int, question: int, grade: Grade, at: datetime) -> None:
         card = self.cards[member].get(question)
@@ -139,6 +143,7 @@ class TeamLog:
             self.by_question[question] = self.by_question.get(
                 question, FirstGrades()
             ) + FirstGrades(1, missed)
+            self.first_sights.setdefault(question, []).append((member, not missed))
         self.cards[member][question] = memory_model.review(question, card, grade, at)
         self.grades[member].append(at)
         self.reviews.append(Review((member, question), int(grade.rating), at))
@@ -184,7 +189,7 @@ def simulate_team(
     end = START + timedelta(days=max(days))
     measured_at = tuple(START + timedelta(days=d) for d in sorted(days))
     truth = Truth(dict(enumerate(people)), {q: q for q in range(questions)}, measured_at)
-    policy = _policy(setup, truth)
+    policy = _policy(setup, truth, log, spread)
     target = end if goal else None
     measured: dict[int, list[float]] = {}
     pending = sorted(days)
@@ -222,15 +227,92 @@ def simulate_team(
     return measured, log.reviews
 
 
-def _policy(setup: str, truth: Truth) -> PracticePolicy | None:
+def _policy(setup: str, truth: Truth, log: TeamLog, spread: float) -> PracticePolicy | None:
     made: dict[str, Callable[[], PracticePolicy]] = {
         "round-robin": RoundRobin,
         "practice-fit": PlannedRecallGain,
         "shipped": PlannedRecallGain,
         "question-oracle": lambda: TrueMemoryOracle(truth),
         "level-oracle": lambda: TrueLevelOracle(truth),
+        SEEN_ORACLE: lambda: TeamSeenOracle(truth, log),
+        GRADES_ORACLE: lambda: TeamGradesOracle(truth, log, spread),
     }
     return made[setup]()
+
+
+# Not in the grid: how far the team's grades can teach a question's difficulty, run where
+# target (a) is missed (``--team-ceiling``).
+SEEN_ORACLE = "team-seen-oracle"
+GRADES_ORACLE = "team-grades-oracle"
+
+
+@dataclass(frozen=True)
+class TeamSeenOracle:
+    """What the team's first grades could teach at best: the question oracle's greedy
+    choice, told a question's true first-sight recall for the member once anyone in the
+    team has graded it, and only the member's true level for a question nobody in the
+    team has graded yet (no grade has said anything about it)."""
+
+    truth: Truth
+    log: TeamLog
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        learner = self.truth.learners[request.member_id]
+        ahead = self.truth.measured_ahead(request.now)
+        level = statistics.fmean(learner.priors.values())
+        best: tuple[float, int] | None = None
+        for question_id in request.candidates:
+            unseen = question_id not in self.log.by_question
+            question = self.truth.bank_index[question_id]
+            gain = true_gain(learner, question, request.now, ahead, level if unseen else None)
+            if best is None or gain > best[0]:
+                best = (gain, question_id)
+        return None if best is None else best[1]
+
+
+@dataclass(frozen=True)
+class TeamGradesOracle:
+    """The best a rule could know of a question's difficulty from the team's first grades:
+    the question oracle's greedy choice with a question the member never graded recalled
+    at the posterior mean of their first-sight recall, given the true spread of
+    difficulties and every teammate's true level and first-sight outcome of it (Bayes,
+    on a grid of difficulties). A question nobody graded is at the member's level."""
+
+    truth: Truth
+    log: TeamLog
+    spread: float
+
+    def choose(self, request: PracticeRequest) -> int | None:
+        learner = self.truth.learners[request.member_id]
+        assert isinstance(learner, TeamLearner)
+        ahead = self.truth.measured_ahead(request.now)
+        best: tuple[float, int] | None = None
+        for question_id in request.candidates:
+            first_sight = None
+            if question_id not in learner.cards:
+                first_sight = self._posterior_recall(learner.level, question_id)
+            question = self.truth.bank_index[question_id]
+            gain = true_gain(learner, question, request.now, ahead, first_sight)
+            if best is None or gain > best[0]:
+                best = (gain, question_id)
+        return None if best is None else best[1]
+
+    def _posterior_recall(self, level: float, question_id: int) -> float:
+        weights = [math.exp(-0.5 * z * z) for z in _GRID]
+        for member, recalled in self.log.first_sights.get(question_id, ()):
+            other = self.truth.learners[member]
+            assert isinstance(other, TeamLearner)
+            base = logit(other.level)
+            for n, z in enumerate(_GRID):
+                chance = sigmoid(base + z * self.spread)
+                weights[n] *= chance if recalled else 1.0 - chance
+        total = sum(weights)
+        own = logit(level)
+        recalls = (sigmoid(own + z * self.spread) for z in _GRID)
+        return sum(w * r for w, r in zip(weights, recalls, strict=True)) / total
+
+
+_GRID = tuple(-4.0 + 0.2 * n for n in range(41))  # difficulty in standard deviations
 
 
 def _choose(
@@ -502,6 +584,48 @@ def team_main(quick: bool, kept: bool, jobs: int, out: str | None) -> list[str]:
     results = collect(done)
     lines = [f"team population: {len(work)} runs, {time.perf_counter() - started:.0f} s"]
     lines += team_report(results, settings_of(results))
+    return lines
+
+
+# The settings where target (a) is missed: a team of 8 or 16 on 120 questions at spread
+# 0.5, 30 days on (team size, bank, spread, goal).
+CEILING_SETTINGS = ((8, 120, 0.5, True), (8, 120, 0.5, False), (16, 120, 0.5, False))
+CEILING_DAY = 30
+
+
+def ceiling_main(jobs: int) -> list[str]:
+    """Round-robin, the shipped rule and the team-seen oracle where target (a) is missed:
+    how far a rule that learns difficulty from the team's grades could go there."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.perf_counter()
+    work: list[TeamJob] = [
+        (seed, size, bank, spread, goal, (CEILING_DAY,), setup)
+        for size, bank, spread, goal in CEILING_SETTINGS
+        for seed in range(1, math.ceil(TARGET_LEARNERS / size) + 1)
+        for setup in ("round-robin", "shipped", GRADES_ORACLE, SEEN_ORACLE)
+    ]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = collect(list(pool.map(run_team_job, work, chunksize=1)))
+    lines = [
+        f"team-seen ceiling: {len(work)} runs, {time.perf_counter() - started:.0f} s",
+        "| team | bank | spread | goal | day | learners | shipped vs rr"
+        " | team-grades oracle vs rr | team-seen oracle vs rr |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for size, bank, spread, goal in CEILING_SETTINGS:
+        setting = (size, bank, spread, goal, CEILING_DAY)
+        rr = results[("round-robin", setting)]
+        shipped = versus(results[("shipped", setting)], rr)
+        seen = versus(results[(SEEN_ORACLE, setting)], rr)
+        grades = versus(results[(GRADES_ORACLE, setting)], rr)
+        learners_run = sum(len(recalls) for recalls in rr.values())
+        label = "goal" if goal else "no goal"
+        lines.append(
+            f"| {size} | {bank} | {spread:g} | {label} | {CEILING_DAY} | {learners_run} |"
+            f" {shipped} | {grades} | {seen} |"
+        )
     return lines
 
 

@@ -11,6 +11,7 @@ BENCH = Path(__file__).resolve().parents[3] / "bench"
 sys.path.insert(0, str(BENCH))
 
 import team_population as population  # noqa: E402
+from learning import Truth  # noqa: E402
 
 from bot.kernel.grades import Grade  # noqa: E402
 
@@ -63,3 +64,18 @@ def test_the_report_checks_the_targets_from_the_figures() -> None:
     assert lines[3].endswith(": 1; shipped >= 1.02x round-robin in 1")
     assert "shipped/question oracle 0.33" in lines[4]
     assert lines[5].endswith("below by > 2 SE in 0 of 1; above by > 1 SE in 1 of 1")
+
+
+def test_the_team_grades_oracle_reads_each_teammates_first_sight_by_their_level() -> None:
+    people, _ = population.team(1, 3, 6, 1.0, kept=False)
+    log = population.TeamLog(6, [{}, {}, {}], [[], [], []], [{}, {}, {}])
+    for member in (1, 2):
+        log.record(member, 0, Grade.MISSED, population.START)
+        log.record(member, 1, Grade.GOOD, population.START)
+    truth = Truth(dict(enumerate(people)), {q: q for q in range(6)}, ())
+    oracle = population.TeamGradesOracle(truth, log, spread=1.0)
+    level = people[0].level
+    nobody = oracle._posterior_recall(level, 2)
+    # a question nobody graded: the member's level, averaged over the spread of difficulty
+    assert abs(nobody - level) < 0.1
+    assert oracle._posterior_recall(level, 0) < nobody < oracle._posterior_recall(level, 1)
