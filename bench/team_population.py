@@ -46,8 +46,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
+from fsrs import Rating
 from learning import (
     ANSWER_CHANCE,
+    GRADE_NOISE,
     PRACTICE_DAY_CHANCE,
     PRACTICE_PER_DAY,
     TOPICS,
@@ -58,6 +60,7 @@ from learning import (
     Truth,
     learners,
     true_gain,
+    true_rating,
 )
 
 from bot.kernel.grades import Grade
@@ -248,10 +251,10 @@ GRADES_ORACLE = "team-grades-oracle"
 
 @dataclass(frozen=True)
 class TeamSeenOracle:
-    """What the team's first grades could teach at best: the question oracle's greedy
-    choice, told a question's true first-sight recall for the member once anyone in the
-    team has graded it, and only the member's true level for a question nobody in the
-    team has graded yet (no grade has said anything about it)."""
+    """More than the team's grades can tell: the question oracle's greedy choice, told a
+    question's true first-sight recall for the member as soon as anyone in the team has
+    graded it, and only the member's true level for a question nobody in the team has
+    graded yet (no grade has said anything about it)."""
 
     truth: Truth
     log: TeamLog
@@ -274,9 +277,10 @@ class TeamSeenOracle:
 class TeamGradesOracle:
     """The best a rule could know of a question's difficulty from the team's first grades:
     the question oracle's greedy choice with a question the member never graded recalled
-    at the posterior mean of their first-sight recall, given the true spread of
-    difficulties and every teammate's true level and first-sight outcome of it (Bayes,
-    on a grid of difficulties). A question nobody graded is at the member's level."""
+    at the posterior mean of their first-sight recall, given every teammate's first grade
+    of it and what a deployment cannot know: the true spread of difficulties, each
+    teammate's true level and how often a grade is one step off (Bayes, on a grid of
+    difficulties). A question nobody graded is at the member's level."""
 
     truth: Truth
     log: TeamLog
@@ -304,8 +308,8 @@ class TeamGradesOracle:
             assert isinstance(other, TeamLearner)
             base = logit(other.level)
             for n, z in enumerate(_GRID):
-                chance = sigmoid(base + z * self.spread)
-                weights[n] *= chance if recalled else 1.0 - chance
+                graded_recalled = _graded_recalled(sigmoid(base + z * self.spread))
+                weights[n] *= graded_recalled if recalled else 1.0 - graded_recalled
         total = sum(weights)
         own = logit(level)
         recalls = (sigmoid(own + z * self.spread) for z in _GRID)
@@ -313,6 +317,14 @@ class TeamGradesOracle:
 
 
 _GRID = tuple(-4.0 + 0.2 * n for n in range(41))  # difficulty in standard deviations
+_SLIP = GRADE_NOISE / 2  # a grade one step off, toward the other outcome
+
+
+def _graded_recalled(chance: float) -> float:
+    """How often a first sight of recall ``chance`` is graded other than missed: recalled
+    and not a hard recall read one step down as a miss, or missed and read one step up."""
+    down = _SLIP if true_rating(chance) is Rating.Hard else 0.0
+    return chance * (1.0 - down) + (1.0 - chance) * _SLIP
 
 
 def _choose(
@@ -594,8 +606,8 @@ CEILING_DAY = 30
 
 
 def ceiling_main(jobs: int) -> list[str]:
-    """Round-robin, the shipped rule and the team-seen oracle where target (a) is missed:
-    how far a rule that learns difficulty from the team's grades could go there."""
+    """Round-robin, the shipped rule and the team-grades and team-seen oracles where target
+    (a) is missed: how far a rule that learns difficulty from the team's grades could go."""
     import time
     from concurrent.futures import ProcessPoolExecutor
 
@@ -609,7 +621,7 @@ def ceiling_main(jobs: int) -> list[str]:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = collect(list(pool.map(run_team_job, work, chunksize=1)))
     lines = [
-        f"team-seen ceiling: {len(work)} runs, {time.perf_counter() - started:.0f} s",
+        f"team ceiling: {len(work)} runs, {time.perf_counter() - started:.0f} s",
         "| team | bank | spread | goal | day | learners | shipped vs rr"
         " | team-grades oracle vs rr | team-seen oracle vs rr |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
