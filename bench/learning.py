@@ -312,14 +312,17 @@ def best_true_review(
     truth: Truth,
     request: PracticeRequest,
     ahead: Sequence[datetime],
-    first_sight: float | None = None,
+    first_sight: Callable[[int], float | None] | None = None,
 ) -> int | None:
-    """The candidate of largest :func:`true_gain` (ties: the earlier); None without one."""
+    """The candidate of largest :func:`true_gain` (ties: the earlier); None without one.
+    ``first_sight``: by question id, the recall taken for a question the learner never saw
+    (None: its own)."""
     learner = truth.learners[request.member_id]
     best: tuple[float, int] | None = None
     for question_id in request.candidates:
         question = truth.bank_index[question_id]
-        gain = true_gain(learner, question, request.now, ahead, first_sight)
+        assumed = None if first_sight is None else first_sight(question_id)
+        gain = true_gain(learner, question, request.now, ahead, assumed)
         if best is None or gain > best[0]:
             best = (gain, question_id)
     return None if best is None else best[1]
@@ -373,7 +376,7 @@ class TrueLevelOracle:
         else:
             ahead = [request.now + timedelta(days=self.days_ahead)]
         level = statistics.fmean(learner.priors.values())  # what the learner's grades estimate
-        return best_true_review(self.truth, request, ahead, first_sight=level)
+        return best_true_review(self.truth, request, ahead, first_sight=lambda _: level)
 
 
 @dataclass(frozen=True)

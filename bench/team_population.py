@@ -58,8 +58,8 @@ from learning import (
     TrueLevelOracle,
     TrueMemoryOracle,
     Truth,
+    best_true_review,
     learners,
-    true_gain,
     true_rating,
 )
 
@@ -261,16 +261,14 @@ class TeamSeenOracle:
 
     def choose(self, request: PracticeRequest) -> int | None:
         learner = self.truth.learners[request.member_id]
-        ahead = self.truth.measured_ahead(request.now)
         level = statistics.fmean(learner.priors.values())
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            unseen = question_id not in self.log.by_question
-            question = self.truth.bank_index[question_id]
-            gain = true_gain(learner, question, request.now, ahead, level if unseen else None)
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
+        seen = self.log.by_question
+        return best_true_review(
+            self.truth,
+            request,
+            self.truth.measured_ahead(request.now),
+            first_sight=lambda question_id: None if question_id in seen else level,
+        )
 
 
 @dataclass(frozen=True)
@@ -289,17 +287,16 @@ class TeamGradesOracle:
     def choose(self, request: PracticeRequest) -> int | None:
         learner = self.truth.learners[request.member_id]
         assert isinstance(learner, TeamLearner)
-        ahead = self.truth.measured_ahead(request.now)
-        best: tuple[float, int] | None = None
-        for question_id in request.candidates:
-            first_sight = None
-            if question_id not in learner.cards:
-                first_sight = self._posterior_recall(learner.level, question_id)
-            question = self.truth.bank_index[question_id]
-            gain = true_gain(learner, question, request.now, ahead, first_sight)
-            if best is None or gain > best[0]:
-                best = (gain, question_id)
-        return None if best is None else best[1]
+        return best_true_review(
+            self.truth,
+            request,
+            self.truth.measured_ahead(request.now),
+            first_sight=lambda question_id: (
+                None
+                if question_id in learner.cards  # seen: its true memory, no posterior needed
+                else self._posterior_recall(learner.level, question_id)
+            ),
+        )
 
     def _posterior_recall(self, level: float, question_id: int) -> float:
         weights = [math.exp(-0.5 * z * z) for z in _GRID]
