@@ -167,10 +167,12 @@ def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | N
 # none closer than 3.9 days (a test checks the installed one).
 PROBE_STEP = timedelta(hours=12)
 _ONE_OFFSET_DAYS = 8  # a weekly slot is found; a rarer one is left to the walk
-# The last span probed in each zone (by its name) with the offset it keeps throughout: the
-# channels of a zone (25 of 10,000 in each of 400) ask about nearly the same days.
+# The span probed in each zone (by its name) with the offset it keeps throughout, grown by
+# the days beyond it that later questions with the same offset ask about: the channels of a
+# zone (25 of 10,000 in each of 400) ask about nearly the same days.
 _ONE_OFFSET_SPANS: dict[str, tuple[datetime, datetime, timedelta]] = {}
-_SPAN_PROBED = timedelta(days=14)
+_SPAN_MARGIN = timedelta(days=4)
+_NO_TIME = timedelta()
 
 
 def _first_slot_at_one_offset(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
@@ -198,19 +200,38 @@ def _keeps_offset(tz: ZoneInfo, offset: timedelta, start: datetime, slot: dateti
     known = _ONE_OFFSET_SPANS.get(tz.key) if tz.key is not None else None
     if known is not None and known[0] <= start and end <= known[1]:
         return known[2] == offset
-    reach = max(end, start + _SPAN_PROBED)  # probed once for the zone's other channels
-    probe = start
-    while probe < reach:
-        if probe.astimezone(tz).utcoffset() != offset:
-            return False
-        probe += PROBE_STEP
-    if reach.astimezone(tz).utcoffset() != offset:
+    if known is not None and known[2] == offset and known[0] <= end and start <= known[1]:
+        low, high = known[0], known[1]  # what was probed grows by the days beyond it
+    elif start.astimezone(tz).utcoffset() != offset:
         return False
+    else:
+        low = high = start
+    # a margin either side, probed while the offset holds: a zone's channels (25 of 10,000
+    # in each of 400) ask about days a little apart, and each read two weeks again when
+    # its days began a few hours before those already read
+    if start <= low:
+        low = _reach(tz, offset, low, start - _SPAN_MARGIN, -PROBE_STEP)
+    if high < end:
+        high = _reach(tz, offset, high, end + _SPAN_MARGIN, PROBE_STEP)
     if tz.key is not None:
         if len(_ONE_OFFSET_SPANS) >= _FOLLOWING_LIMIT:
             _ONE_OFFSET_SPANS.clear()
-        _ONE_OFFSET_SPANS[tz.key] = (start, reach, offset)
-    return True
+        _ONE_OFFSET_SPANS[tz.key] = (low, high, offset)
+    return low <= start and end <= high
+
+
+def _reach(
+    tz: ZoneInfo, offset: timedelta, edge: datetime, limit: datetime, step: timedelta
+) -> datetime:
+    """The furthest probe from ``edge`` (where ``tz`` has ``offset``) toward ``limit``, a
+    ``step`` at a time, up to which the zone keeps ``offset``."""
+    probe = edge + step
+    while (probe >= limit) if step < _NO_TIME else (probe <= limit):
+        if probe.astimezone(tz).utcoffset() != offset:
+            break
+        edge = probe
+        probe += step
+    return edge
 
 
 @lru_cache(maxsize=256)  # start-up asks it for every channel, with the same instant

@@ -127,3 +127,34 @@ def test_a_daily_next_slot_looks_at_two_local_days_at_most(
         2026, 12, 10, 8, 0, tzinfo=UTC
     )
     assert len(days) <= 2, f"{len(days)} days looked at: {days}"
+
+
+class CountingZone(ZoneInfo):
+    """A zone that counts the instants converted into it (each probe of its offset is one)."""
+
+    conversions = 0
+
+    def fromutc(self, dt: datetime) -> datetime:
+        type(self).conversions += 1
+        return super().fromutc(dt)
+
+
+def test_a_zones_channels_read_its_offset_over_their_days_once_not_once_each() -> None:
+    # Start-up asks each channel of a zone (25 of 10,000 in each of 400) for the slot after
+    # its last round: a few days apart, latest first as they come. Each read the zone's
+    # offset over two weeks again (29 readings) whenever its days began before those
+    # already read; the days read before are read again for none of them.
+    slot_arithmetic._FOLLOWING.clear()
+    slot_arithmetic._ONE_OFFSET_SPANS.clear()
+    zone = CountingZone("Europe/Berlin")
+    CountingZone.conversions = 0
+    now = datetime(2026, 12, 9, 11, 0, tzinfo=UTC)
+    texts = [f"daily {hour:02d}:{minute:02d}" for hour in range(7, 12) for minute in (0, 30)]
+    for number, text in enumerate(texts * 3):
+        last_round = now - timedelta(hours=7 * number + 1)
+        slot = next_slot(parse_schedule(text), zone, last_round)
+        assert slot == walked(text, ZoneInfo("Europe/Berlin"), last_round)
+    asked = len(texts) * 3
+    # one conversion of each channel's instant, and the zone's offset over the channels'
+    # days (a probe every 12 hours over 9 days back and two weeks ahead)
+    assert CountingZone.conversions <= asked + 50, f"{CountingZone.conversions} for {asked}"
