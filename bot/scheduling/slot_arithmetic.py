@@ -52,20 +52,13 @@ class MissedSlot:
 
 
 SKIPPED_COUNT_LIMIT = 10_000
+# nothing to post late and nothing skipped: the usual restart, once for each of 10,000 channels
+_NOTHING_MISSED = MissedSlot(post=None)
 
 
 def _require_aware(value: datetime, name: str) -> None:
-    if value.tzinfo is None or value.utcoffset() is None:
+    if value.utcoffset() is None:  # a naive datetime's too
         raise ValueError(f"{name} must be timezone-aware, got {value!r}")
-
-
-@lru_cache(maxsize=1024)
-def _wall_times(spec: ScheduleSpec) -> tuple[time, ...]:
-    """The local times of a day's slots, earliest first (sorted once per schedule, not
-    for every day that start-up's slot arithmetic walks, for each of 10,000 schedules)."""
-    return tuple(
-        time(hour, minute) for hour in sorted(spec.hours) for minute in sorted(spec.minutes)
-    )
 
 
 def _slots_on(
@@ -89,7 +82,7 @@ def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[d
     (offsets stay under +16 h, a gap's time read with the offset before it): a pending
     slot below it is final. Inlined: start-up walks this for each of 10,000 channels."""
     _require_aware(after, "after")
-    times = _wall_times(spec)
+    times = spec.wall_times
     runs_on, combine, push, pop = spec.runs_on, datetime.combine, heapq.heappush, heapq.heappop
     day = after.astimezone(tz).date() - _TWO_DAYS
     horizon = _midnight_utc_naive(day)  # of the next day to walk, minus _ONE_DAY
@@ -114,7 +107,7 @@ def slots_after(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> Iterator[d
 def slots_until(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> Iterator[datetime]:
     """Slots at or before ``at_or_before``, descending, each once (UTC-aware)."""
     _require_aware(at_or_before, "at_or_before")
-    times = _wall_times(spec)
+    times = spec.wall_times
     day = at_or_before.astimezone(tz).date() + _TWO_DAYS
     pending: list[tuple[float, datetime]] = []  # max-heap by negated timestamp
     last: datetime | None = None
@@ -142,7 +135,8 @@ _FOLLOWING_LIMIT = 65_536
 
 def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
     """The first slot strictly after ``after`` (UTC-aware), or None if it never fires."""
-    _require_aware(after, "after")
+    if after.utcoffset() is None:  # checked inline: asked for each of 10,000 channels
+        _require_aware(after, "after")
     if tz.key is None:  # a zone read from a file has no name to remember it by
         return next(slots_after(spec, tz, after), None)
     key = (spec.text, tz.key)
@@ -161,15 +155,18 @@ def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | N
 
 # Most first slots lie where the zone keeps one UTC offset: there a slot is its wall time
 # less that offset, and the first after an instant is the first wall time after its local
-# time, with no calendar walk (start-up asks for 10,000 channels' slots). The offset is read
-# every PROBE_STEP from two days before the instant to a day after the slot (the walk's
-# margins); two changes of offset closer than that would go unseen, and the tz database has
-# none closer than 3.9 days (a test checks the installed one).
-PROBE_STEP = timedelta(hours=12)
-_ONE_OFFSET_DAYS = 8  # a weekly slot is found; a rarer one is left to the walk
-# The span probed in each zone (by its name) with the offset it keeps throughout, grown by
-# the days beyond it that later questions with the same offset ask about: the channels of a
-# zone (25 of 10,000 in each of 400) ask about nearly the same days.
+# time, with no calendar walk (start-up asks for 10,000 channels' slots); the last slot at
+# or before an instant likewise (the weekly catch-ups ask for a few hundred). The offset is
+# read every PROBE_STEP from two days before the earlier of the instant and the slot to two
+# days after the later (at least the walk's margins);
+# two changes of offset closer than that would go unseen, and the tz database has none
+# closer than 3.9 days (a test checks the installed one).
+PROBE_STEP = timedelta(days=1)
+_ONE_OFFSET_DAYS = 32  # a monthly slot (a season's turn) is found; a rarer one is left to the walk
+# The span probed in each zone (by its name), less two days at either end, with the offset
+# it keeps throughout, grown by the days beyond it that later questions with the same offset
+# ask about: the channels of a zone (25 of 10,000 in each of 400) ask about nearly the same
+# days.
 _ONE_OFFSET_SPANS: dict[str, tuple[datetime, datetime, timedelta]] = {}
 _SPAN_MARGIN = timedelta(days=4)
 _NO_TIME = timedelta()
@@ -181,25 +178,57 @@ def _first_slot_at_one_offset(spec: ScheduleSpec, tz: ZoneInfo, after: datetime)
     offset = local.utcoffset()
     if offset is None:
         return None
-    wall_after = local.replace(tzinfo=None)
-    times, runs_on, day = _wall_times(spec), spec.runs_on, wall_after.date()
+    times, day, time_after = spec.wall_times, local.date(), local.time()
+    months, days, weekdays = spec.months, spec.days, spec.weekdays
+    index = 0
+    while index < len(times) and times[index] <= time_after:
+        index += 1
+    if index == len(times):
+        index = -1  # no slot left on the day of ``after``
     for _ in range(_ONE_OFFSET_DAYS):
-        if runs_on(day):
-            for at in times:
-                wall = datetime.combine(day, at)
-                if wall > wall_after:
-                    slot = (wall - offset).replace(tzinfo=UTC)
-                    return slot if _keeps_offset(tz, offset, after - _TWO_DAYS, slot) else None
+        # spec.runs_on(day), inline: a day's weekday, day of month and month
+        if index >= 0 and day.weekday() in weekdays and day.day in days and day.month in months:
+            # the wall time read as UTC (its aware twin: no keyword to parse), less the offset
+            slot = datetime.combine(day, spec.utc_wall_times[index]) - offset
+            return slot if _keeps_offset(tz, offset, after, slot) else None
         day += _ONE_DAY
+        index = 0
     return None
 
 
-def _keeps_offset(tz: ZoneInfo, offset: timedelta, start: datetime, slot: datetime) -> bool:
-    """Whether ``tz`` has ``offset`` at every probe from ``start`` to a day after ``slot``."""
-    end = slot + _ONE_DAY
+def _last_slot_at_one_offset(
+    spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime
+) -> datetime | None:
+    """The latest slot at or before ``at_or_before`` if the zone's offset holds around it,
+    else None (the mirror of :func:`_first_slot_at_one_offset`)."""
+    local = at_or_before.astimezone(tz)
+    offset = local.utcoffset()
+    if offset is None:
+        return None
+    times, day, time_at = spec.wall_times, local.date(), local.time()
+    months, days, weekdays = spec.months, spec.days, spec.weekdays
+    index = len(times) - 1
+    while index >= 0 and times[index] > time_at:
+        index -= 1  # -1: no slot yet on the day of ``at_or_before``
+    for _ in range(_ONE_OFFSET_DAYS):
+        # spec.runs_on(day), inline: a day's weekday, day of month and month
+        if index >= 0 and day.weekday() in weekdays and day.day in days and day.month in months:
+            slot = datetime.combine(day, spec.utc_wall_times[index]) - offset
+            return slot if _keeps_offset(tz, offset, slot, at_or_before) else None
+        day -= _ONE_DAY
+        index = len(times) - 1
+    return None
+
+
+def _keeps_offset(tz: ZoneInfo, offset: timedelta, first: datetime, last: datetime) -> bool:
+    """Whether ``tz`` has ``offset`` at every probe from two days before ``first`` to two
+    days after ``last`` (the walk's margins)."""
     known = _ONE_OFFSET_SPANS.get(tz.key) if tz.key is not None else None
-    if known is not None and known[0] <= start and end <= known[1]:
+    if known is not None and known[0] <= first and last <= known[1]:
         return known[2] == offset
+    start, end = first - _TWO_DAYS, last + _TWO_DAYS
+    if known is not None:  # the span probed, without the margins kept off its ends
+        known = (known[0] - _TWO_DAYS, known[1] + _TWO_DAYS, known[2])
     if known is not None and known[2] == offset and known[0] <= end and start <= known[1]:
         low, high = known[0], known[1]  # what was probed grows by the days beyond it
     elif start.astimezone(tz).utcoffset() != offset:
@@ -216,7 +245,8 @@ def _keeps_offset(tz: ZoneInfo, offset: timedelta, start: datetime, slot: dateti
     if tz.key is not None:
         if len(_ONE_OFFSET_SPANS) >= _FOLLOWING_LIMIT:
             _ONE_OFFSET_SPANS.clear()
-        _ONE_OFFSET_SPANS[tz.key] = (low, high, offset)
+        # kept with the margins off, so that a question asks it with no arithmetic
+        _ONE_OFFSET_SPANS[tz.key] = (low + _TWO_DAYS, high - _TWO_DAYS, offset)
     return low <= start and end <= high
 
 
@@ -237,7 +267,10 @@ def _reach(
 @lru_cache(maxsize=256)  # start-up asks it for every channel, with the same instant
 def previous_slot(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> datetime | None:
     """The latest slot at or before ``at_or_before`` (UTC-aware), or None."""
-    return next(slots_until(spec, tz, at_or_before), None)
+    if at_or_before.utcoffset() is None:  # checked inline: asked for each of 10,000 channels
+        _require_aware(at_or_before, "at_or_before")
+    latest = _last_slot_at_one_offset(spec, tz, at_or_before)
+    return latest if latest is not None else next(slots_until(spec, tz, at_or_before), None)
 
 
 def missed_slot(
@@ -255,14 +288,15 @@ def missed_slot(
     ``last_round_at`` is skipped; with no round at all only the latest slot counts.
     Never more than one slot is posted.
     """
-    _require_aware(now, "now")
+    if now.utcoffset() is None:  # checked inline: asked for each of 10,000 channels
+        _require_aware(now, "now")
     if last_round_at is not None:
         following = next_slot(spec, tz, last_round_at)
         if following is None or following > now:
-            return MissedSlot(post=None)  # no slot since the last round: the usual restart
+            return _NOTHING_MISSED  # no slot since the last round: the usual restart
     latest = previous_slot(spec, tz, now)
     if latest is None or (last_round_at is not None and last_round_at >= latest):
-        return MissedSlot(post=None)
+        return _NOTHING_MISSED
     post = latest if now - latest <= grace else None
     skipped: list[datetime] = []  # oldest first, at most SKIPPED_COUNT_LIMIT
     if last_round_at is not None:

@@ -1,11 +1,13 @@
-"""The next slot without a calendar walk where the zone keeps one UTC offset (start-up asks
-for 10,000 channels' slots): it is the walk's slot in every zone of the tz database, around
-DST changes and in the zones whose offset changed twice within days, and the offset is read
-often enough that the tz database installed here hides no change between two readings."""
+"""The next slot, and the previous one, without a calendar walk where the zone keeps one UTC
+offset (start-up asks for 10,000 channels' slots): each is the walk's slot in every zone of
+the tz database, around DST changes and in the zones whose offset changed twice within
+days, and the offset is read often enough that the tz database installed here hides no
+change between two readings."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo, available_timezones
@@ -14,7 +16,7 @@ import pytest
 
 from bot.scheduling import slot_arithmetic
 from bot.scheduling.schedule_spec import parse_schedule
-from bot.scheduling.slot_arithmetic import PROBE_STEP, next_slot
+from bot.scheduling.slot_arithmetic import PROBE_STEP, next_slot, previous_slot, slots_until
 from tests.core.scheduling.test_slot_walk import ODD_ZONES, SCHEDULES
 from tests.slot_walk_reference import reference_slots_after
 
@@ -41,6 +43,17 @@ def walked(text: str, zone: ZoneInfo, after: datetime) -> datetime | None:
     return next(reference_slots_after(parse_schedule(text), zone, after), None)
 
 
+def fresh_previous_slot(text: str, zone: ZoneInfo, at_or_before: datetime) -> datetime | None:
+    """``previous_slot`` with nothing remembered from an earlier question."""
+    previous_slot.cache_clear()
+    slot_arithmetic._ONE_OFFSET_SPANS.clear()
+    return previous_slot(parse_schedule(text), zone, at_or_before)
+
+
+def walked_back(text: str, zone: ZoneInfo, at_or_before: datetime) -> datetime | None:
+    return next(slots_until(parse_schedule(text), zone, at_or_before), None)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_next_slot_is_the_walks_in_every_zone(seed: int) -> None:
     rng = random.Random(seed)
@@ -52,6 +65,11 @@ def test_the_next_slot_is_the_walks_in_every_zone(seed: int) -> None:
             after = after.replace(second=0, microsecond=0)
         text, zone = rng.choice(SCHEDULES), ZoneInfo(rng.choice(zones))
         assert fresh_next_slot(text, zone, after) == walked(text, zone, after), (text, zone, after)
+        assert fresh_previous_slot(text, zone, after) == walked_back(text, zone, after), (
+            text,
+            zone,
+            after,
+        )
 
 
 def test_the_next_slot_is_the_walks_hour_by_hour_across_changes_of_offset() -> None:
@@ -69,6 +87,11 @@ def test_the_next_slot_is_the_walks_hour_by_hour_across_changes_of_offset() -> N
             after = start + timedelta(hours=hour, minutes=17 * (hour % 4))
             for text in ("daily 09:00", "daily 02:30", "weekdays 00:30", "sun 03:00"):
                 assert fresh_next_slot(text, zone, after) == walked(text, zone, after), (
+                    text,
+                    key,
+                    after,
+                )
+                assert fresh_previous_slot(text, zone, after) == walked_back(text, zone, after), (
                     text,
                     key,
                     after,
@@ -158,3 +181,30 @@ def test_a_zones_channels_read_its_offset_over_their_days_once_not_once_each() -
     # one conversion of each channel's instant, and the zone's offset over the channels'
     # days (a probe every 12 hours over 9 days back and two weeks ahead)
     assert CountingZone.conversions <= asked + 50, f"{CountingZone.conversions} for {asked}"
+
+
+def test_a_monthly_turns_slots_need_no_calendar_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seasons turn on the first of the month in each channel's zone: start-up asks for the
+    # turn before now and the one after for each of about 400 zones, and each was a walk of
+    # up to a month of days (a quarter of the time of planning 10,000 channels).
+    walks: list[str] = []
+
+    def counted(name: str, walk: Any) -> Any:
+        def walking(*args: Any) -> Any:
+            walks.append(name)
+            return walk(*args)
+
+        return walking
+
+    monkeypatch.setattr(
+        slot_arithmetic, "slots_after", counted("after", slot_arithmetic.slots_after)
+    )
+    monkeypatch.setattr(
+        slot_arithmetic, "slots_until", counted("until", slot_arithmetic.slots_until)
+    )
+    monthly, now = "0 0 1 * *", datetime(2026, 12, 9, 11, 0, tzinfo=UTC)
+    for key in ("Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney"):
+        zone = ZoneInfo(key)
+        assert fresh_next_slot(monthly, zone, now) == walked(monthly, zone, now)
+        assert fresh_previous_slot(monthly, zone, now) == walked_back(monthly, zone, now)
+    assert walks == []
