@@ -35,6 +35,9 @@ OnAnswered = Callable[[Reply, ChannelSettings], Awaitable[None]]
 # At start: read what is stored and catch up on the slots missed while the bot was down,
 # given every stored channel and the platforms running here.
 Begin = Callable[[Sequence[ChannelSettings], Collection[str]], Awaitable[None]]
+PlanGroups = Callable[
+    [Sequence[ChannelSettings], Collection[str]], Iterable[tuple[SlotPlan, Sequence[int]]]
+]
 
 # What a feature's build is given: each face names the narrow collaborators it uses (a
 # Protocol); the composition root's one value offers them all, and mypy checks that it does.
@@ -68,6 +71,9 @@ class ChannelSchedule:
     begin: Begin
     plan: Callable[[ChannelSettings], SlotPlan | None]
     on_slot: SlotHandler
+    # At start, instead of ``plan`` for each channel: the plans of the channels of the
+    # platforms given, each beside the channels it is for (those that do not fire left out).
+    plan_groups: PlanGroups | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,7 +68,7 @@ def build(deps: PairingDeps) -> Parts:
 
     async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
         await pairings.load(channels)
-        await pairings.catch_up(c for c in channels if c.ref.platform in platforms)
+        await pairings.catch_up(channels, platforms)
 
     def stored(channel_id: int, stored: StoredPairing | None) -> None:
         """Another replica changed the channel's pairing slot: kept and planned here too."""
@@ -89,7 +89,9 @@ def build(deps: PairingDeps) -> Parts:
     return Parts(
         handlers=(commands,),
         performers=(StepPerformer(ActionKind.PAIRING, pairings.perform),),
-        schedules=(ChannelSchedule(PAIR_JOB, begin, pairings.plan, pairings.on_slot),),
+        schedules=(
+            ChannelSchedule(PAIR_JOB, begin, pairings.plan, pairings.on_slot, pairings.plan_groups),
+        ),
         follows=follows,
         me_sections=(OnMe(30, MockInterviewsSection(store.pairs)),),
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -46,6 +46,7 @@ from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
 from bot.scheduling.slot_plans import SlotPlan
+from bot.scheduling.zone_groups import alike, zone_groups
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -91,12 +92,16 @@ class WeeklyPairings:
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._pairs.pair_schedules()
-        for channel in channels:
-            known = stored.get(channel.id)
-            if known is None:  # the default: nothing kept for each of 10,000 channels
-                self._settings.pop(channel.id, None)
-            else:
-                self._settings[channel.id] = PairSetting(*known)
+        # the default is kept as nothing for each of 10,000 channels; the few settings of
+        # their own are looked at, not every channel
+        ids = {channel.id for channel in channels}
+        for channel_id in [c for c in self._settings if c in ids and c not in stored]:
+            del self._settings[channel_id]
+        self._settings.update(
+            (channel_id, PairSetting(*known))
+            for channel_id, known in stored.items()
+            if channel_id in ids
+        )
 
     def setting(self, channel_id: int) -> PairSetting:
         return self._settings.get(channel_id, DEFAULT_SETTING)
@@ -126,8 +131,21 @@ class WeeklyPairings:
         return sorted(set(self._question_topics().values()))
 
     def plan(self, channel: ChannelSettings) -> SlotPlan | None:
+        return self._plan_with(channel, self.setting(channel.id))
+
+    def plan_groups(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str]
+    ) -> Iterator[tuple[SlotPlan, list[int]]]:
+        """Every channel's pairing plan at once (start-up): one for each zone's channels on
+        the default pairing, one for each channel with a pairing slot of its own."""
+        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
+            plan = self._plan_with(same.channels[0], same.setting)
+            if plan is not None:
+                yield plan, same.ids
+
+    def _plan_with(self, channel: ChannelSettings, setting: PairSetting) -> SlotPlan | None:
         try:
-            return pairing_plan(channel, self.setting(channel.id))
+            return pairing_plan(channel, setting)
         except ScheduleError as problem:
             log.error("no pairing: %s", problem, extra=about(channel.ref))
             return None
@@ -151,36 +169,25 @@ class WeeklyPairings:
             return
         await self.record(channel, slot)
 
-    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
+    async def catch_up(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str] | None = None
+    ) -> None:
         """After downtime: each channel's last pairing slot within its grace window (a
-        week already paired is recorded once, so asking again changes nothing).
+        week already paired is recorded once, so asking again changes nothing); the
+        channels of ``platforms`` (None: of every platform).
 
         What is due depends on the pairing's schedule, zone and grace only: worked out once
-        for each, not for each of 10,000 channels; and the pairings due are recorded in one
-        transaction, not one a channel."""
+        for each zone's channels on the default pairing, not for each of 10,000 channels;
+        and the pairings due are recorded in one transaction, not one a channel."""
         now = self._clock.now()
-        # keyed by what a plan is made of (see pairing_plan), before any plan is built: a
-        # channel's is built for its scheduler
-        decisions: dict[tuple[PairSetting, str, float, bool], datetime | None] = {}
         due: list[tuple[ChannelSettings, PairingDue]] = []
-        for channel in channels:
-            setting = self.setting(channel.id)
-            group = (
-                setting,
-                channel.timezone,
-                channel.grace_hours,
-                channel.disabled_reason is None,
-            )
-            if group not in decisions:
-                plan = self.plan(channel)
-                decisions[group] = (
-                    None
-                    if plan is None
-                    else missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
-                )
-            slot = decisions[group]
+        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
+            plan = self._plan_with(same.channels[0], same.setting)
+            if plan is None:
+                continue
+            slot = missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
             if slot is not None:
-                due.append((channel, _pairing_due(channel, slot)))
+                due += ((channel, _pairing_due(channel, slot)) for channel in same.channels)
         recorded = await self._pairs.record_pairings([pairing for _, pairing in due], now)
         for channel, pairing in due:
             if pairing.key in recorded:

@@ -37,12 +37,14 @@ def build(deps: RecapsDeps) -> Parts:
 
     async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
         await recaps.load(channels)
-        await recaps.catch_up(c for c in channels if c.ref.platform in platforms)
+        await recaps.catch_up(channels, platforms)
 
     return Parts(
         handlers=(RecapCommands(recaps, deps.settings, clock),),
         performers=(RecapPost(recaps.card, deps.store.recaps, clock).performer(),),
-        schedules=(ChannelSchedule("recap", begin, recaps.plan, recaps.on_slot),),
+        schedules=(
+            ChannelSchedule("recap", begin, recaps.plan, recaps.on_slot, recaps.plan_groups),
+        ),
         me_sections=(OnMe(10, ActivitySection(recaps)),),
     )
 

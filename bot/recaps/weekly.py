@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -42,6 +42,7 @@ from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 from bot.scheduling.slot_plans import SlotPlan
+from bot.scheduling.zone_groups import alike, zone_groups
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned
@@ -101,12 +102,16 @@ class WeeklyRecaps:
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._recaps.recap_schedules()
-        for channel in channels:
-            known = stored.get(channel.id)
-            if known is None:  # the default: nothing kept for each of 10,000 channels
-                self._settings.pop(channel.id, None)
-            else:
-                self._settings[channel.id] = RecapSetting(*known)
+        # the default is kept as nothing for each of 10,000 channels; the few settings of
+        # their own are looked at, not every channel
+        ids = {channel.id for channel in channels}
+        for channel_id in [c for c in self._settings if c in ids and c not in stored]:
+            del self._settings[channel_id]
+        self._settings.update(
+            (channel_id, RecapSetting(*known))
+            for channel_id, known in stored.items()
+            if channel_id in ids
+        )
 
     def setting(self, channel_id: int) -> RecapSetting:
         return self._settings.get(channel_id, DEFAULT_SETTING)
@@ -116,8 +121,21 @@ class WeeklyRecaps:
         self._settings[channel_id] = setting
 
     def plan(self, channel: ChannelSettings) -> SlotPlan | None:
+        return self._plan_with(channel, self.setting(channel.id))
+
+    def plan_groups(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str]
+    ) -> Iterator[tuple[SlotPlan, list[int]]]:
+        """Every channel's recap plan at once (start-up): one for each zone's channels on
+        the default recap, one for each channel with a recap of its own."""
+        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
+            plan = self._plan_with(same.channels[0], same.setting)
+            if plan is not None:
+                yield plan, same.ids
+
+    def _plan_with(self, channel: ChannelSettings, setting: RecapSetting) -> SlotPlan | None:
         try:
-            return recap_plan(channel, self.setting(channel.id))
+            return recap_plan(channel, setting)
         except ScheduleError as problem:
             log.error("no recap: %s", problem, extra=about(channel.ref))
             return None
@@ -144,8 +162,11 @@ class WeeklyRecaps:
             log.info("recap of %s recorded", record.week, extra=about(channel.ref))
             self._wake_outbox()
 
-    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
-        """After downtime: each channel's last recap slot within its grace window, once.
+    async def catch_up(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str] | None = None
+    ) -> None:
+        """After downtime: each channel's last recap slot within its grace window, once
+        (the channels of ``platforms``; None: of every platform).
 
         A fixed number of queries for any number of channels (start-up at 10k channels),
         and one warning for all the recaps missed beyond their grace window."""
@@ -154,26 +175,22 @@ class WeeklyRecaps:
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime, str]] = []
         # What is due depends on the recap's setting and the channel's zone and grace only:
-        # worked out once for each (a few hundred zones at most), not for each of 10,000
-        # channels, and before a plan is built (a channel's is built for its scheduler).
-        # A skipped recap at or before the mark was checked by an earlier start: nothing to
-        # do, so a restart looks up none of last week's recaps again.
-        decisions: dict[_PlanKey, tuple[MissedSlot, str] | None] = {}
-        for channel in channels:
-            group = _plan_key(channel, self.setting(channel.id))
-            if group not in decisions:
-                plan = self.plan(channel)
-                decisions[group] = (
-                    None if plan is None else _to_do(_decided(plan, now), warned_through)
-                )
-            decided = decisions[group]
+        # worked out once for each zone's channels on the default recap (a few hundred
+        # zones at most), not for each of 10,000 channels. A skipped recap at or before the
+        # mark was checked by an earlier start: nothing to do, so a restart looks up none
+        # of last week's recaps again.
+        groups = zone_groups(channels, platforms)
+        for same in alike(groups, self._settings, DEFAULT_SETTING):
+            plan = self._plan_with(same.channels[0], same.setting)
+            decided = None if plan is None else _to_do(_decided(plan, now), warned_through)
             if decided is None:
                 continue
             decision, week = decided
             if decision.post is not None:
-                due.append((channel, decision.post))
+                due += ((channel, decision.post) for channel in same.channels)
             elif decision.newest_skipped is not None:
-                missed.append((channel, decision.newest_skipped, recap_key(channel.id, week)))
+                slot = decision.newest_skipped
+                missed += ((c, slot, recap_key(c.id, week)) for c in same.channels)
         recorded = await self._recaps.recorded_keys([key for _, _, key in missed])
         unrecorded = [(c, slot) for c, slot, key in missed if key not in recorded]
         # one query for both: the due recaps' weeks, and the missed ones' (a week without a
@@ -264,15 +281,6 @@ class WeeklyRecaps:
         png = await asyncio.to_thread(chart_png.recap_png, chart)  # ~0.1 s of CPU
         image = Image(png, f"recap-{record.week}.png", f"{chart.title}: {describe(chart)}")
         return dataclasses.replace(recap_card(recap), image=image)
-
-
-# What a channel's recap plan is made of: its recap setting, and the channel's zone, grace
-# window and whether it is disabled (see recap_plan).
-_PlanKey = tuple[RecapSetting, str, float, bool]
-
-
-def _plan_key(channel: ChannelSettings, setting: RecapSetting) -> _PlanKey:
-    return (setting, channel.timezone, channel.grace_hours, channel.disabled_reason is None)
 
 
 def _decided(plan: SlotPlan, now: datetime) -> tuple[MissedSlot, str]:

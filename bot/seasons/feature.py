@@ -68,12 +68,12 @@ def build(deps: SeasonsDeps) -> Parts:
     )
 
     async def begin(channels: Sequence[ChannelSettings], platforms: Collection[str]) -> None:
-        await turns.catch_up(c for c in channels if c.ref.platform in platforms)
+        await turns.catch_up(channels, platforms)
 
     return Parts(
         handlers=(SeasonCommands(standings, store.seasons, clock),),
         performers=(SeasonPost(turns).performer(),),
-        schedules=(ChannelSchedule("season", begin, turns.plan, turns.on_slot),),
+        schedules=(ChannelSchedule("season", begin, turns.plan, turns.on_slot, turns.plan_groups),),
         me_sections=(OnMe(40, TitlesSection(store.seasons)),),
     )
 

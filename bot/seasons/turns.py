@@ -13,7 +13,8 @@ once. A season with no round in the channel has nothing to rank and posts nothin
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+import operator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 
 from bot.kernel.clock import Clock
@@ -23,8 +24,9 @@ from bot.kernel.render import Card
 from bot.kernel.stores import ChannelStore, MetaStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.skips_warned import SkipsWarned
-from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
+from bot.scheduling.slot_arithmetic import missed_slot
 from bot.scheduling.slot_plans import SlotPlan, channel_plan
+from bot.scheduling.zone_groups import alike_by, zone_groups
 from bot.seasons.cards import season_post_card
 from bot.seasons.periods import ended_at_turn, turn_schedule
 from bot.seasons.standings import SeasonStandings
@@ -57,6 +59,16 @@ class SeasonTurns:
     def plan(self, channel: ChannelSettings) -> SlotPlan | None:
         return season_plan(channel)
 
+    def plan_groups(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str]
+    ) -> Iterator[tuple[SlotPlan, list[int]]]:
+        """Every channel's turns at once (start-up): one plan for each zone's channels
+        with seasons of one length."""
+        for same in alike_by(zone_groups(channels, platforms), _LENGTH):
+            plan = season_plan(same.channels[0])
+            if plan is not None:
+                yield plan, same.ids
+
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
         """A turn fired: record the season that ended, once."""
         channel = await self._channels.get_channel_by_id(channel_id)
@@ -64,33 +76,25 @@ class SeasonTurns:
             return
         await self._record(channel, slot)
 
-    async def catch_up(self, channels: Iterable[ChannelSettings]) -> None:
-        """At start: each channel's latest turn, if within its grace window, once. What is
-        due is worked out once for each length, zone and grace window, not for each of
-        10,000 channels; the turns missed beyond their window are one warning, once."""
+    async def catch_up(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str] | None = None
+    ) -> None:
+        """At start: each channel's latest turn, if within its grace window, once (the
+        channels of ``platforms``; None: of every platform). What is due is worked out once
+        for each zone's channels with seasons of one length, not for each of 10,000
+        channels; the turns missed beyond their window are one warning, once."""
         now = self._clock.now()
-        decisions: dict[tuple[object, ...], MissedSlot | None] = {}
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime]] = []
-        for channel in channels:
-            group = (
-                channel.seasons,
-                channel.timezone,
-                channel.grace_hours,
-                channel.disabled_reason is None,
-            )
-            if group not in decisions:
-                plan = season_plan(channel)
-                decisions[group] = (
-                    None if plan is None else missed_slot(plan.spec, plan.tz, now, plan.grace, None)
-                )
-            decision = decisions[group]
-            if decision is None:
+        for same in alike_by(zone_groups(channels, platforms), _LENGTH):
+            plan = season_plan(same.channels[0])
+            if plan is None:
                 continue
+            decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
             if decision.post is not None:
-                due.append((channel, decision.post))
+                due += ((channel, decision.post) for channel in same.channels)
             elif decision.newest_skipped is not None:
-                missed.append((channel, decision.newest_skipped))
+                missed += ((channel, decision.newest_skipped) for channel in same.channels)
         for channel, turn in due:
             await self._record(channel, turn)
         await self._warn_missed(missed)
@@ -144,6 +148,9 @@ class SeasonTurns:
         if record is None:
             return None
         return season_post_card(record, channel.season_role)
+
+
+_LENGTH = operator.attrgetter("seasons")  # a channel's seasons' length
 
 
 def season_plan(channel: ChannelSettings) -> SlotPlan | None:
