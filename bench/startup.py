@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import random
@@ -161,6 +162,7 @@ async def serve(
     from bench_platform import BenchPlatform
 
     from adapters.ops.health import start_health_server
+    from adapters.ops import heap
     from adapters.ops.heap import freeze_start_up_heap
     from adapters.ops.logs import configure_logging
     from adapters.ops.metrics import PrometheusMetrics
@@ -185,7 +187,9 @@ async def serve(
             metrics=metrics,
         )
         freeze_start_up_heap()  # as quizbot run does, before the start and once up
-        await service.start()
+        # a checkout from before the collector was paused for the start has no pause
+        with getattr(heap, "collections_paused", contextlib.nullcontext)():
+            await service.start()
         stopping = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         health = await start_health_server(port, store.meta, [], metrics, host="127.0.0.1")

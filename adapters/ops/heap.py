@@ -9,11 +9,18 @@ again; they are still freed by reference counting if ever dropped. Frozen before
 start too (the modules, settings and catalog already loaded): the full collections
 that building 10,000 channels' schedules triggers then scan what the start builds,
 not the whole heap each time (about 0.1 s of a start at 10,000 channels).
+
+Between the two, while the start builds its objects, the collector is paused: nearly all
+it would scan lives on (200 young and 17 older collections at 10,000 channels found
+little to free, 25-40 ms of the start), and the second freeze collects the young
+generations once before setting the heap aside.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def freeze_start_up_heap() -> int:
@@ -22,3 +29,16 @@ def freeze_start_up_heap() -> int:
     gc.collect(1)  # garbage of the start itself is not kept forever; a full pass would cost more
     gc.freeze()
     return gc.get_freeze_count()
+
+
+@contextmanager
+def collections_paused() -> Iterator[None]:
+    """No cyclic garbage collection within (reference counting still frees what is dropped);
+    the collector is as it was after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -17,7 +17,7 @@ from adapters.console.connector import ConsolePlatform
 from adapters.console.view import CONSOLE_CHANNEL, ShownRound
 from adapters.ops.coach_wiring import coach_setup
 from adapters.ops.health import HealthServer, start_health_server
-from adapters.ops.heap import freeze_start_up_heap
+from adapters.ops.heap import collections_paused, freeze_start_up_heap
 from adapters.ops.metrics import PrometheusMetrics
 from adapters.platforms import PlatformChoice, choose_platforms
 from adapters.plugin import Wiring
@@ -168,7 +168,8 @@ async def run_bot(
                 console.let_time_pass(service.pass_time)
             console.show_round(await _round_on_view(service))
         freeze_start_up_heap()  # what is loaded: the start's collections need not scan it
-        await service.start()
+        with collections_paused():  # what the start builds lives on: nothing to collect
+            await service.start()
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):

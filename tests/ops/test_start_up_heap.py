@@ -1,6 +1,7 @@
 """The bot sets its heap aside from the full garbage collections twice: what it loaded
 before starting (modules, settings, the catalog), so the collections a start at 10,000
-channels triggers do not scan all of it again, and what the start built, once it is up."""
+channels triggers do not scan all of it again, and what the start built, once it is up;
+between the two, while the start builds, the collector is paused."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.ops import runtime
-from adapters.ops.heap import freeze_start_up_heap
+from adapters.ops.heap import collections_paused, freeze_start_up_heap
 from bot.service import QuizService
 from bot.settings import Settings
 
@@ -38,11 +39,26 @@ async def test_the_bot_freezes_its_heap_before_and_once_it_is_up(
     real_start = QuizService.start
 
     async def start(service: QuizService) -> None:
-        calls.append("start")
+        calls.append("start" if not gc.isenabled() else "start while collecting")
         await real_start(service)
 
     monkeypatch.setattr(runtime, "freeze_start_up_heap", freeze)
     monkeypatch.setattr(QuizService, "start", start)
     settings = Settings(_env_file=None, db_path=tmp_path / "q.db")  # type: ignore[call-arg]
     assert await runtime.run_bot(settings, stdin=io.StringIO(""), stdout=io.StringIO()) == 0
+    # the collector paused while the start builds what lives on, and running again after
     assert calls == ["freeze", "start", "freeze"]
+    assert gc.isenabled()
+
+
+def test_the_collector_is_paused_within_and_as_it_was_after() -> None:
+    with collections_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collections_paused():
+            pass
+        assert not gc.isenabled()  # a caller's own pause is not lifted
+    finally:
+        gc.enable()
