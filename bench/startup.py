@@ -161,8 +161,8 @@ async def serve(
         importlib.import_module(f"adapters.{adapter}.connector")
     from bench_platform import BenchPlatform
 
-    from adapters.ops.health import start_health_server
     from adapters.ops import heap
+    from adapters.ops.health import start_health_server
     from adapters.ops.heap import freeze_start_up_heap
     from adapters.ops.logs import configure_logging
     from adapters.ops.metrics import PrometheusMetrics

@@ -7,9 +7,9 @@ change between two readings."""
 from __future__ import annotations
 
 import random
-from typing import Any
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
+from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 import pytest

@@ -19,12 +19,18 @@ import pytest
 
 import bot.pairing.weekly
 import bot.recaps.weekly
+import bot.seasons.turns
 from bot.pairing.schedule import pairing_plan
 from bot.recaps._schedule import recap_plan
+from bot.seasons.turns import season_plan
 from bot.service import QuizService
 from questions.catalog import Catalog
 from storage.sqlite.store import SqliteStore
-from tests.core.scheduling.test_start_up_scales_with_schedules import add_channels, started
+from tests.core.scheduling.test_start_up_scales_with_schedules import (
+    add_channels,
+    own_schedule,
+    started,
+)
 from tests.fakes import FakePlatform
 
 # Bytes of Python objects a started bot keeps per channel (1,814 before issue #35, then
@@ -56,6 +62,37 @@ async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
     for kind, channels in plans.items():
         # once for the scheduler; the catch-up builds one per (schedule, zone, grace) only
         assert len(channels) - len(set(channels)) <= 12, f"{kind} plans: {len(channels)}"
+
+
+async def test_the_weekly_plans_are_worked_out_for_each_zone_not_each_channel(
+    db_path: Path,
+    platform: FakePlatform,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Nearly every channel keeps the default recap, pairing and seasons: its plans are its
+    # zone's. Start-up asked for each channel's three plans (30,000 at 10,000 channels),
+    # each joined to its group one by one.
+    await add_channels(db_path, 120, catalog)
+    zones = len({own_schedule(number)[1] for number in range(120)})
+    asked: dict[str, int] = {"recap": 0, "pairing": 0, "season": 0}
+
+    def counted(kind: str, plan: Any) -> Any:
+        def count(*args: Any) -> Any:
+            asked[kind] += 1
+            return plan(*args)
+
+        return count
+
+    monkeypatch.setattr(bot.recaps.weekly, "recap_plan", counted("recap", recap_plan))
+    monkeypatch.setattr(bot.pairing.weekly, "pairing_plan", counted("pairing", pairing_plan))
+    monkeypatch.setattr(bot.seasons.turns, "season_plan", counted("season", season_plan))
+    async with started(db_path, platform, catalog) as service:
+        for job in ("recap", "pair", "season"):
+            assert len(service.schedulers[job]._plans) == 120, job  # every channel planned
+    for kind, count in asked.items():
+        # the catch-up's and the scheduler's, once for each zone
+        assert count <= 2 * zones, f"{kind} plans: {count} for 120 channels in {zones} zones"
 
 
 def plans_held(service: QuizService) -> int:
