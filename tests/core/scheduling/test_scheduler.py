@@ -20,7 +20,8 @@ import pytest
 
 from bot.kernel.models import ChannelSettings
 from bot.kernel.refs import ChannelRef
-from bot.scheduling.scheduler import FIRE_CONCURRENCY, QuizScheduler, job_id
+from bot.scheduling.scheduler import FIRE_CONCURRENCY, QuizScheduler, _ids_of, job_id
+from bot.scheduling.slot_plans import SlotPlan, slot_plan
 
 # Wednesday 2031-01-15 06:00 UTC (07:00 in Berlin, winter)
 START = datetime(2031, 1, 15, 6, 0, tzinfo=UTC)
@@ -467,3 +468,38 @@ async def test_one_process_on_its_own_store_records_one_round_at_a_time(
     finally:
         await quiz_scheduler.shutdown()
     assert most == 1
+
+
+def plan_of(schedule: str, timezone: str = "Europe/Berlin") -> SlotPlan:
+    return slot_plan(schedule, timezone, 6.0)
+
+
+def held(quiz_scheduler: QuizScheduler) -> tuple[object, ...]:
+    """What the scheduler keeps: each channel's plan, each group's channels in order, and
+    each group's next slot."""
+    return (
+        dict(quiz_scheduler._plans),
+        {key: _ids_of(members) for key, members in quiz_scheduler._groups.items()},
+        dict(quiz_scheduler._next),
+    )
+
+
+async def test_plans_given_together_are_kept_as_given_one_by_one(
+    clock: StepClock, recorder: SlotRecorder
+) -> None:
+    # Start-up hands a zone's channels on the default recap to the scheduler at once; some
+    # of them may be planned already, and a group may be one channel: each is kept as
+    # set_plan keeps it.
+    friday, monday = plan_of("fri 16:00"), plan_of("mon 10:00", "Asia/Tokyo")
+    together, one_by_one = QuizScheduler(recorder, clock), QuizScheduler(recorder, clock)
+    for quiz_scheduler in (together, one_by_one):
+        quiz_scheduler.set_plan(5, monday)  # planned before, in another group
+        quiz_scheduler.set_plan(9, friday)
+    given = [(friday, [1, 2, 3]), (monday, [4, 5, 6]), (friday, [7])]
+    together.set_group_plans(given)
+    for plan, ids in given:
+        for channel_id in ids:
+            one_by_one.set_plan(channel_id, plan)
+    assert held(together) == held(one_by_one)
+    assert together.next_run(5) == together.next_run(4) != together.next_run(1)
+    assert _ids_of(together._groups[friday.group]) == [9, 1, 2, 3, 7]

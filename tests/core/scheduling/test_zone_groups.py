@@ -1,0 +1,61 @@
+"""Channels grouped by zone and grace window for the weekly plans: the disabled ones and
+those of platforms not running here left out, each channel with a setting of its own
+alone, and the groups worked out once for start-up's channels."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from bot.kernel.models import ChannelSettings, SeasonLength
+from bot.kernel.refs import ChannelRef
+from bot.scheduling.zone_groups import StartingChannels, alike, alike_by, zone_groups
+
+
+def channel(number: int, zone: str = "Europe/Berlin", **changes: Any) -> ChannelSettings:
+    ref = ChannelRef("slack", "T1", f"C{number}")
+    return dataclasses.replace(ChannelSettings(number, ref, zone, "daily 09:00"), **changes)
+
+
+def test_channels_are_grouped_by_zone_and_grace_window_in_order() -> None:
+    channels = [
+        channel(1),
+        channel(2, "Asia/Tokyo"),
+        channel(3),
+        channel(4, grace_hours=2.0),
+        channel(5, disabled_reason="removed"),
+        channel(6, ref=ChannelRef("discord", "G1", "C6")),
+    ]
+    groups = zone_groups(channels, {"slack"})
+    assert [(g.timezone, g.grace_hours, g.ids) for g in groups] == [
+        ("Europe/Berlin", 6.0, [1, 3]),
+        ("Asia/Tokyo", 6.0, [2]),
+        ("Europe/Berlin", 2.0, [4]),
+    ]
+    assert [g.ids for g in zone_groups(channels)] == [[1, 3, 6], [2], [4]]  # any platform
+
+
+def test_a_channel_with_a_setting_of_its_own_is_planned_alone() -> None:
+    groups = zone_groups([channel(n) for n in range(1, 6)], {"slack"})
+    same = [(a.setting, a.ids) for a in alike(groups, {2: "off", 4: "mon 10:00"}, "default")]
+    assert same == [("default", [1, 3, 5]), ("off", [2]), ("mon 10:00", [4])]
+    assert [(a.setting, a.ids) for a in alike(groups, {}, "default")] == [
+        ("default", [1, 2, 3, 4, 5])
+    ]
+
+
+def test_channels_are_split_by_a_setting_kept_on_them() -> None:
+    channels = [channel(1), channel(2, seasons=SeasonLength.QUARTERLY), channel(3)]
+    same = alike_by(zone_groups(channels), lambda c: c.seasons)
+    assert [(a.setting, a.ids) for a in same] == [
+        (SeasonLength.MONTHLY, [1, 3]),
+        (SeasonLength.QUARTERLY, [2]),
+    ]
+
+
+def test_start_ups_channels_are_grouped_once_for_every_feature() -> None:
+    starting = StartingChannels([channel(1), channel(2, "Asia/Tokyo")])
+    first = zone_groups(starting, {"slack"})
+    assert zone_groups(starting, ["slack"]) is first  # the recaps', pairings', seasons'
+    assert zone_groups(starting, {"discord"}) == []
+    assert list(starting) == [channel(1), channel(2, "Asia/Tokyo")]
