@@ -158,10 +158,10 @@ def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | N
 # time, with no calendar walk (start-up asks for 10,000 channels' slots); the last slot at
 # or before an instant likewise (the weekly catch-ups ask for a few hundred). The offset is
 # read every PROBE_STEP from two days before the earlier of the instant and the slot to two
-# days after the later (at least the walk's margins);
-# two changes of offset closer than that would go unseen, and the tz database has none
-# closer than 3.9 days (a test checks the installed one).
-PROBE_STEP = timedelta(days=1)
+# days after the later (at least the walk's margins); two changes of offset closer than a
+# step would go unseen, and the tz database has none closer than 3.9 days (a test checks
+# the installed one). Each probe is a conversion into the zone: 400 zones read over weeks.
+PROBE_STEP = timedelta(days=2)
 _ONE_OFFSET_DAYS = 32  # a monthly slot (a season's turn) is found; a rarer one is left to the walk
 # The span probed in each zone (by its name), less two days at either end, with the offset
 # it keeps throughout, grown by the days beyond it that later questions with the same offset
