@@ -46,7 +46,7 @@ from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
 from bot.scheduling.slot_plans import SlotPlan
-from bot.scheduling.zone_groups import alike, zone_groups
+from bot.scheduling.zone_groups import alike, keep_own_settings, zone_groups
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -92,16 +92,8 @@ class WeeklyPairings:
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._pairs.pair_schedules()
-        # the default is kept as nothing for each of 10,000 channels; the few settings of
-        # their own are looked at, not every channel
-        ids = {channel.id for channel in channels}
-        for channel_id in [c for c in self._settings if c in ids and c not in stored]:
-            del self._settings[channel_id]
-        self._settings.update(
-            (channel_id, PairSetting(*known))
-            for channel_id, known in stored.items()
-            if channel_id in ids
-        )
+        own = {channel_id: PairSetting(*known) for channel_id, known in stored.items()}
+        keep_own_settings(self._settings, own, channels)
 
     def setting(self, channel_id: int) -> PairSetting:
         return self._settings.get(channel_id, DEFAULT_SETTING)

@@ -42,7 +42,7 @@ from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 from bot.scheduling.slot_plans import SlotPlan
-from bot.scheduling.zone_groups import alike, zone_groups
+from bot.scheduling.zone_groups import alike, keep_own_settings, zone_groups
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned
@@ -102,16 +102,8 @@ class WeeklyRecaps:
 
     async def load(self, channels: Iterable[ChannelSettings]) -> None:
         stored = await self._recaps.recap_schedules()
-        # the default is kept as nothing for each of 10,000 channels; the few settings of
-        # their own are looked at, not every channel
-        ids = {channel.id for channel in channels}
-        for channel_id in [c for c in self._settings if c in ids and c not in stored]:
-            del self._settings[channel_id]
-        self._settings.update(
-            (channel_id, RecapSetting(*known))
-            for channel_id, known in stored.items()
-            if channel_id in ids
-        )
+        own = {channel_id: RecapSetting(*known) for channel_id, known in stored.items()}
+        keep_own_settings(self._settings, own, channels)
 
     def setting(self, channel_id: int) -> RecapSetting:
         return self._settings.get(channel_id, DEFAULT_SETTING)

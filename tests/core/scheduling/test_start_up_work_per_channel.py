@@ -1,7 +1,7 @@
 """What start-up does and keeps for each channel, at many channels on schedules and
-timezones of their own (bench/startup.py measures the same at 10,000): each channel's
-recap and pairing plans are worked out once (the catch-ups decide per schedule, zone and
-grace window, before any channel's plan is built), the memory a started bot keeps per
+timezones of their own (bench/startup.py measures the same at 10,000): the recaps',
+pairings' and seasons' plans are worked out for each zone, not for each channel (the
+catch-ups and the schedulers alike), the memory a started bot keeps per
 channel stays small (a channel on the default recap and pairing keeps no setting of its
 own, and the settings read from the store share their repeated strings), and reading the
 channels never holds all their raw rows at once (the peak resident size is what counts)."""
@@ -37,31 +37,6 @@ from tests.fakes import FakePlatform
 # 1,366 while each scheduler kept a dict for each group, though most hold one channel, then
 # 1,086 while each channel had a plan of its own in each scheduler; 762 now)
 KEPT_PER_CHANNEL = 900
-
-
-async def test_each_channels_recap_and_pairing_plans_are_worked_out_once(
-    db_path: Path,
-    platform: FakePlatform,
-    catalog: Catalog,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    await add_channels(db_path, 120, catalog)
-    plans: dict[str, list[int]] = {"recap": [], "pairing": []}
-
-    def counted(kind: str, plan: Any) -> Any:
-        def count(channel: Any, setting: Any) -> Any:
-            plans[kind].append(channel.id)
-            return plan(channel, setting)
-
-        return count
-
-    monkeypatch.setattr(bot.recaps.weekly, "recap_plan", counted("recap", recap_plan))
-    monkeypatch.setattr(bot.pairing.weekly, "pairing_plan", counted("pairing", pairing_plan))
-    async with started(db_path, platform, catalog):
-        pass
-    for kind, channels in plans.items():
-        # once for the scheduler; the catch-up builds one per (schedule, zone, grace) only
-        assert len(channels) - len(set(channels)) <= 12, f"{kind} plans: {len(channels)}"
 
 
 async def test_the_weekly_plans_are_worked_out_for_each_zone_not_each_channel(

@@ -9,7 +9,13 @@ from typing import Any
 
 from bot.kernel.models import ChannelSettings, SeasonLength
 from bot.kernel.refs import ChannelRef
-from bot.scheduling.zone_groups import StartingChannels, alike, alike_by, zone_groups
+from bot.scheduling.zone_groups import (
+    StartingChannels,
+    alike,
+    alike_by,
+    keep_own_settings,
+    zone_groups,
+)
 
 
 def channel(number: int, zone: str = "Europe/Berlin", **changes: Any) -> ChannelSettings:
@@ -59,3 +65,10 @@ def test_start_ups_channels_are_grouped_once_for_every_feature() -> None:
     assert zone_groups(starting, ["slack"]) is first  # the recaps', pairings', seasons'
     assert zone_groups(starting, {"discord"}) == []
     assert list(starting) == [channel(1), channel(2, "Asia/Tokyo")]
+
+
+def test_settings_of_their_own_are_kept_as_stored_for_the_channels_read() -> None:
+    kept = {1: "off", 2: "mon 10:00", 9: "tue 09:00"}  # 9: a channel not read now
+    keep_own_settings(kept, {2: "wed 10:00", 3: "off"}, [channel(n) for n in (1, 2, 3, 4)])
+    # 1 is back on the default, 2 changed, 3 has one of its own now, 9 is left as it was
+    assert kept == {2: "wed 10:00", 3: "off", 9: "tue 09:00"}
