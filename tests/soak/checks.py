@@ -1,11 +1,12 @@
 """What the platform should have received over a soak, against what it did receive.
 
 Each thing expected has an identity (the day's question of a channel, a member's notice
-of a channel's day, a member's reminder of a local date, a channel's recap of a week, a
-member's pairing brief of a week, ...) and the one moment it should arrive. Each message
-received is given its identity from its outbox key, its destination and when it came;
-then every identity is counted: missing, received more than once, at another moment, or
-not expected at all (which covers a holiday's post and a message to a member away).
+of a channel's day, a member's reminder of a local date, a channel's recap of a week, its
+season's post of a month, a member's pairing brief of a week, ...) and the one moment it
+should arrive. Each message received is given its identity from its outbox key, its
+destination and when it came; then every identity is counted: missing, received more
+than once, at another moment, or not expected at all (which covers a holiday's post and
+a message to a member away).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from tests.fakes import Sent
@@ -29,6 +30,7 @@ from tests.soak.scenario import (
     SoakChannel,
     SoakPlan,
     answers_of,
+    local,
     reveal_of,
 )
 
@@ -106,6 +108,10 @@ def expected_posts(plan: SoakPlan, journal: Journal) -> dict[Identity, datetime]
         for recap in plan.weekly(channel, RECAP):
             if any(recap - timedelta(days=7) <= slot < recap for slot in rounds):
                 expected[("recap", ch, week_of(recap, channel.timezone))] = recap
+        for turn, season_start in plan.turns(channel):
+            start = local(season_start, time(0), channel.timezone)
+            if any(start <= slot < turn for slot in rounds):
+                expected[("season", ch, f"{season_start:%Y-%m}")] = turn
         for pairing in plan.weekly(channel, PAIRING):
             day = channel.day_of(pairing)
             present = [
@@ -152,6 +158,8 @@ class Identities:
         if (match := re.fullmatch(r"recap:\d+:[^:]+", key)) and where in self._channels:
             channel = self._channels[where]
             return ("recap", channel.number, week_of(at, channel.timezone))
+        if (match := re.fullmatch(r"season:\d+:(\d{4}-\d\d)", key)) and where in self._channels:
+            return ("season", self._channels[where].number, match[1])
         if member and re.fullmatch(r"pair:\d+:brief:\d+", key):
             channel = self._member_channel[member]
             return ("brief", channel.number, week_of(at, channel.timezone), member)

@@ -136,6 +136,17 @@ class SoakPlan:
         days = (self.first_day + timedelta(days=n) for n in range(-1, self.days + 2))
         return [d for d in days if self.within(channel.slot(d))]
 
+    def turns(self, channel: SoakChannel) -> list[tuple[datetime, date]]:
+        """The channel's turns of (monthly) season in the soak: local midnight of a month's
+        first day, beside the first day of the season it ends."""
+        turns = []
+        for n in range(-1, self.days + 2):
+            day = self.first_day + timedelta(days=n)
+            turn = local(day, time(0), channel.timezone)
+            if day.day == 1 and self.within(turn):
+                turns.append((turn, (day - timedelta(days=1)).replace(day=1)))
+        return turns
+
     def weekly(self, channel: SoakChannel, weekly: tuple[int, time]) -> list[datetime]:
         """The channel's weekly moments (recap, pairing) in the soak."""
         weekday, at = weekly

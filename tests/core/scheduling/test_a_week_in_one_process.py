@@ -4,11 +4,11 @@ and reveal-after, on a fake clock that jumps to the next thing due (tests/schedu
 
 Every day's question arrives once at its local time, its outline once, each notice and
 last call once and never after the outline, each reminder on the day a review comes due,
-the week's recap and each week's pairing once; nothing on the holiday, nothing to the
-member away. Asserted from what the platform received (tests/soak/checks.py). Issue #35:
-a process that stays up posted its first question and never another, which a restart
-between days hid. The 90-day version with several channels, timezones and two replicas
-is ``bench/soak.py``.
+the week's recap, the month's season and each week's pairing once; nothing on the
+holiday, nothing to the member away. Asserted from what the platform received
+(tests/soak/checks.py). Issue #35: a process that stays up posted its first question and
+never another, which a restart between days hid. The 90-day version with several
+channels, timezones and two replicas is ``bench/soak.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from tests.soak.scenario import SoakChannel, SoakPlan
 from tests.storage.backends import BACKENDS, open_store
 
 WEEK = SoakPlan(
-    first_day=date(2031, 2, 3),  # a Monday: pairing at once, the recap on day 5
+    first_day=date(2031, 1, 27),  # a Monday: pairing at once, the recap on day 5, the
+    # season's turn (1 February) on day 6
     days=8,  # the second Monday too: the pairing fires again
     channels=(
         SoakChannel(
@@ -51,4 +52,5 @@ async def test_every_post_of_a_week_arrives_once_at_its_time(backend: str, tmp_p
     assert run.result.problems == [], run.result.summary()
     kinds = run.result.per_kind
     assert (kinds["question"], kinds["recap"], kinds["brief"]) == (7, 1, 4 + 3)
+    assert kinds["season"] == 1  # January's champions, at midnight in the channel's zone
     assert kinds["last call"] > 0 and kinds["reminder"] > 0
