@@ -213,23 +213,18 @@ class QuizScheduler:
         previous = self._plans.get(channel_id)
         if previous is not None and previous.group != plan.group:
             self._leave_group(channel_id, previous)
-        self._join(channel_id, plan, self._clock.now())
-        self._arm()
+        if self._join(channel_id, plan, self._clock.now()):
+            self._arm()
 
     def set_plans(self, planned: Iterable[tuple[int, SlotPlan | None]]) -> None:
         """:meth:`set_plan` for many channels in one pass: start-up plans 10,000 channels in
         each of four schedulers, nearly all of them new here and joining a group."""
-        plans, groups, now = self._plans, self._groups, self._clock.now()
+        plans, now = self._plans, self._clock.now()
         for channel_id, plan in planned:
             if plan is None or channel_id in plans:
                 self.set_plan(channel_id, plan)  # a removal or a change: the usual way
-                continue
-            members = groups.get(plan.group)
-            if members is None:
-                self._join(channel_id, plan, now)  # the group's first: its first slot
-            else:  # as _join does, inline: most channels join a group already there
-                plans[channel_id] = plan
-                groups[plan.group] = _joined(members, channel_id)
+            else:
+                self._join(channel_id, plan, now)
         self._arm()
 
     def set_group_plans(self, planned: Iterable[tuple[SlotPlan, Sequence[int]]]) -> None:
@@ -253,17 +248,18 @@ class QuizScheduler:
             plans.update(dict.fromkeys(ids, plan))
         self._arm()
 
-    def _join(self, channel_id: int, plan: SlotPlan, now: datetime) -> None:
+    def _join(self, channel_id: int, plan: SlotPlan, now: datetime) -> bool:
         """The channel into its plan's group (its first, from its first slot after ``now``);
-        the caller arms the job."""
+        True when it opened the group, whose slot the caller then arms."""
         group = plan.group
         members = self._groups.get(group)
         if members is None and not self._open_group(plan, now):
             self._plans.pop(channel_id, None)
             log.error("channel %d: schedule %r never fires", channel_id, plan.spec.text)
-            return
+            return False
         self._plans[channel_id] = plan
         self._groups[group] = _joined(members, channel_id)
+        return members is None
 
     def _open_group(self, plan: SlotPlan, now: datetime) -> bool:
         """Queue a new group's first slot after ``now``; False when its schedule never fires."""

@@ -15,6 +15,7 @@ resolved with ``fold=0`` (zoneinfo's default):
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -143,7 +144,7 @@ def next_slot(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | N
     known = _FOLLOWING.get(key)
     if known is not None and known[0] <= after < known[1]:
         return known[1]
-    following = _first_slot_at_one_offset(spec, tz, after)
+    following = _slot_at_one_offset(spec, tz, after, later=True)
     if following is None:
         following = next(slots_after(spec, tz, after), None)
     if following is not None:
@@ -172,51 +173,33 @@ _SPAN_MARGIN = timedelta(days=4)
 _NO_TIME = timedelta()
 
 
-def _first_slot_at_one_offset(spec: ScheduleSpec, tz: ZoneInfo, after: datetime) -> datetime | None:
-    """The first slot after ``after`` if the zone's offset holds around it, else None."""
-    local = after.astimezone(tz)
+def _slot_at_one_offset(
+    spec: ScheduleSpec, tz: ZoneInfo, instant: datetime, *, later: bool
+) -> datetime | None:
+    """The first slot after ``instant`` (``later``), or the latest at or before it, if the
+    zone's offset holds around it, else None."""
+    local = instant.astimezone(tz)
     offset = local.utcoffset()
     if offset is None:
         return None
-    times, day, time_after = spec.wall_times, local.date(), local.time()
+    times, day = spec.wall_times, local.date()
     months, days, weekdays = spec.months, spec.days, spec.weekdays
-    index = 0
-    while index < len(times) and times[index] <= time_after:
-        index += 1
-    if index == len(times):
-        index = -1  # no slot left on the day of ``after``
+    after_instant = bisect.bisect_right(times, local.time())  # the day's first time after it
+    if later:
+        index = after_instant if after_instant < len(times) else -1  # -1: none left that day
+        step, first_of_a_day = _ONE_DAY, 0
+    else:
+        index = after_instant - 1  # -1: none yet that day
+        step, first_of_a_day = -_ONE_DAY, len(times) - 1
     for _ in range(_ONE_OFFSET_DAYS):
         # spec.runs_on(day), inline: a day's weekday, day of month and month
         if index >= 0 and day.weekday() in weekdays and day.day in days and day.month in months:
             # the wall time read as UTC (its aware twin: no keyword to parse), less the offset
             slot = datetime.combine(day, spec.utc_wall_times[index]) - offset
-            return slot if _keeps_offset(tz, offset, after, slot) else None
-        day += _ONE_DAY
-        index = 0
-    return None
-
-
-def _last_slot_at_one_offset(
-    spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime
-) -> datetime | None:
-    """The latest slot at or before ``at_or_before`` if the zone's offset holds around it,
-    else None (the mirror of :func:`_first_slot_at_one_offset`)."""
-    local = at_or_before.astimezone(tz)
-    offset = local.utcoffset()
-    if offset is None:
-        return None
-    times, day, time_at = spec.wall_times, local.date(), local.time()
-    months, days, weekdays = spec.months, spec.days, spec.weekdays
-    index = len(times) - 1
-    while index >= 0 and times[index] > time_at:
-        index -= 1  # -1: no slot yet on the day of ``at_or_before``
-    for _ in range(_ONE_OFFSET_DAYS):
-        # spec.runs_on(day), inline: a day's weekday, day of month and month
-        if index >= 0 and day.weekday() in weekdays and day.day in days and day.month in months:
-            slot = datetime.combine(day, spec.utc_wall_times[index]) - offset
-            return slot if _keeps_offset(tz, offset, slot, at_or_before) else None
-        day -= _ONE_DAY
-        index = len(times) - 1
+            first, last = (instant, slot) if later else (slot, instant)
+            return slot if _keeps_offset(tz, offset, first, last) else None
+        day += step
+        index = first_of_a_day
     return None
 
 
@@ -269,7 +252,7 @@ def previous_slot(spec: ScheduleSpec, tz: ZoneInfo, at_or_before: datetime) -> d
     """The latest slot at or before ``at_or_before`` (UTC-aware), or None."""
     if at_or_before.utcoffset() is None:  # checked inline: asked for each of 10,000 channels
         _require_aware(at_or_before, "at_or_before")
-    latest = _last_slot_at_one_offset(spec, tz, at_or_before)
+    latest = _slot_at_one_offset(spec, tz, at_or_before, later=False)
     return latest if latest is not None else next(slots_until(spec, tz, at_or_before), None)
 
 
