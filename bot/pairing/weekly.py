@@ -46,7 +46,7 @@ from bot.pairing.store import PairGroup, PairingDue, PairMember, PairStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.slot_arithmetic import missed_slot, previous_slot
 from bot.scheduling.slot_plans import SlotPlan
-from bot.scheduling.zone_groups import alike, keep_own_settings, zone_groups
+from bot.scheduling.zone_groups import Alike, alike, keep_own_settings, planned, zone_groups
 from questions.pack import Question
 
 log = logging.getLogger(__name__)
@@ -128,12 +128,17 @@ class WeeklyPairings:
     def plan_groups(
         self, channels: Sequence[ChannelSettings], platforms: Collection[str]
     ) -> Iterator[tuple[SlotPlan, list[int]]]:
-        """Every channel's pairing plan at once (start-up): one for each zone's channels on
-        the default pairing, one for each channel with a pairing slot of its own."""
-        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
-            plan = self._plan_with(same.channels[0], same.setting)
-            if plan is not None:
-                yield plan, same.ids
+        """Every channel's pairing plan at once (start-up), beside the channels it is for."""
+        return ((plan, same.ids) for plan, same in self._planned(channels, platforms))
+
+    def _planned(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str] | None
+    ) -> Iterator[tuple[SlotPlan, Alike[PairSetting]]]:
+        """One plan for each zone's channels on the default pairing, one for each channel
+        with a pairing slot of its own (the channels of ``platforms``; None: of every
+        platform)."""
+        alikes = alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING)
+        return planned(alikes, self._plan_with)
 
     def _plan_with(self, channel: ChannelSettings, setting: PairSetting) -> SlotPlan | None:
         try:
@@ -173,10 +178,7 @@ class WeeklyPairings:
         and the pairings due are recorded in one transaction, not one a channel."""
         now = self._clock.now()
         due: list[tuple[ChannelSettings, PairingDue]] = []
-        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
-            plan = self._plan_with(same.channels[0], same.setting)
-            if plan is None:
-                continue
+        for plan, same in self._planned(channels, platforms):
             slot = missed_slot(plan.spec, plan.tz, now, plan.grace, None).post
             if slot is not None:
                 due += ((channel, _pairing_due(channel, slot)) for channel in same.channels)

@@ -42,7 +42,7 @@ from bot.scheduling.skipped_days import SkippedDayStore
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import MissedSlot, missed_slot
 from bot.scheduling.slot_plans import SlotPlan
-from bot.scheduling.zone_groups import alike, keep_own_settings, zone_groups
+from bot.scheduling.zone_groups import Alike, alike, keep_own_settings, planned, zone_groups
 
 log = logging.getLogger(__name__)
 SKIPS_WARNED_THROUGH = "recaps:skips_warned_through"  # meta key of SkipsWarned
@@ -118,12 +118,16 @@ class WeeklyRecaps:
     def plan_groups(
         self, channels: Sequence[ChannelSettings], platforms: Collection[str]
     ) -> Iterator[tuple[SlotPlan, list[int]]]:
-        """Every channel's recap plan at once (start-up): one for each zone's channels on
-        the default recap, one for each channel with a recap of its own."""
-        for same in alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING):
-            plan = self._plan_with(same.channels[0], same.setting)
-            if plan is not None:
-                yield plan, same.ids
+        """Every channel's recap plan at once (start-up), beside the channels it is for."""
+        return ((plan, same.ids) for plan, same in self._planned(channels, platforms))
+
+    def _planned(
+        self, channels: Sequence[ChannelSettings], platforms: Collection[str] | None
+    ) -> Iterator[tuple[SlotPlan, Alike[RecapSetting]]]:
+        """One plan for each zone's channels on the default recap, one for each channel
+        with a recap of its own (the channels of ``platforms``; None: of every platform)."""
+        alikes = alike(zone_groups(channels, platforms), self._settings, DEFAULT_SETTING)
+        return planned(alikes, self._plan_with)
 
     def _plan_with(self, channel: ChannelSettings, setting: RecapSetting) -> SlotPlan | None:
         try:
@@ -171,10 +175,8 @@ class WeeklyRecaps:
         # zones at most), not for each of 10,000 channels. A skipped recap at or before the
         # mark was checked by an earlier start: nothing to do, so a restart looks up none
         # of last week's recaps again.
-        groups = zone_groups(channels, platforms)
-        for same in alike(groups, self._settings, DEFAULT_SETTING):
-            plan = self._plan_with(same.channels[0], same.setting)
-            decided = None if plan is None else _to_do(_decided(plan, now), warned_through)
+        for plan, same in self._planned(channels, platforms):
+            decided = _to_do(_decided(plan, now), warned_through)
             if decided is None:
                 continue
             decision, week = decided

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from bot.kernel.models import ChannelSettings
+from bot.scheduling.slot_plans import SlotPlan
 
 Setting = TypeVar("Setting")
 
@@ -110,6 +111,18 @@ def alike_by(
         for setting in settings:
             members = [channel for channel in group.channels if setting_of(channel) == setting]
             yield Alike(setting, members, [channel.id for channel in members])
+
+
+def planned(
+    alikes: Iterable[Alike[Setting]],
+    plan_with: Callable[[ChannelSettings, Setting], SlotPlan | None],
+) -> Iterator[tuple[SlotPlan, Alike[Setting]]]:
+    """Each group of alike channels with its plan, made for its first channel (they share
+    all a plan is made of); a group with no plan (disabled, an invalid schedule) left out."""
+    for same in alikes:
+        plan = plan_with(same.channels[0], same.setting)
+        if plan is not None:
+            yield plan, same
 
 
 def keep_own_settings(

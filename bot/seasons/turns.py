@@ -19,14 +19,14 @@ from datetime import datetime
 
 from bot.kernel.clock import Clock
 from bot.kernel.log_context import about
-from bot.kernel.models import ChannelSettings
+from bot.kernel.models import ChannelSettings, SeasonLength
 from bot.kernel.render import Card
 from bot.kernel.stores import ChannelStore, MetaStore
 from bot.scheduling.schedule_spec import ScheduleError
 from bot.scheduling.skips_warned import SkipsWarned
 from bot.scheduling.slot_arithmetic import missed_slot
 from bot.scheduling.slot_plans import SlotPlan, channel_plan
-from bot.scheduling.zone_groups import alike_by, zone_groups
+from bot.scheduling.zone_groups import Alike, alike_by, planned, zone_groups
 from bot.seasons.cards import season_post_card
 from bot.seasons.periods import ended_at_turn, turn_schedule
 from bot.seasons.standings import SeasonStandings
@@ -62,12 +62,17 @@ class SeasonTurns:
     def plan_groups(
         self, channels: Sequence[ChannelSettings], platforms: Collection[str]
     ) -> Iterator[tuple[SlotPlan, list[int]]]:
-        """Every channel's turns at once (start-up): one plan for each zone's channels
-        with seasons of one length."""
-        for same in alike_by(zone_groups(channels, platforms), _LENGTH):
-            plan = season_plan(same.channels[0])
-            if plan is not None:
-                yield plan, same.ids
+        """Every channel's turns at once (start-up), beside the channels they are for."""
+        return ((plan, same.ids) for plan, same in self._planned(channels, platforms))
+
+    @staticmethod
+    def _planned(
+        channels: Sequence[ChannelSettings], platforms: Collection[str] | None
+    ) -> Iterator[tuple[SlotPlan, Alike[SeasonLength]]]:
+        """One plan for each zone's channels with seasons of one length (the channels of
+        ``platforms``; None: of every platform)."""
+        alikes = alike_by(zone_groups(channels, platforms), _LENGTH)
+        return planned(alikes, lambda channel, _length: season_plan(channel))
 
     async def on_slot(self, channel_id: int, slot: datetime) -> None:
         """A turn fired: record the season that ended, once."""
@@ -86,10 +91,7 @@ class SeasonTurns:
         now = self._clock.now()
         due: list[tuple[ChannelSettings, datetime]] = []
         missed: list[tuple[ChannelSettings, datetime]] = []
-        for same in alike_by(zone_groups(channels, platforms), _LENGTH):
-            plan = season_plan(same.channels[0])
-            if plan is None:
-                continue
+        for plan, same in self._planned(channels, platforms):
             decision = missed_slot(plan.spec, plan.tz, now, plan.grace, None)
             if decision.post is not None:
                 due += ((channel, decision.post) for channel in same.channels)

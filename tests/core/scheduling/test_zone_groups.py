@@ -9,11 +9,13 @@ from typing import Any
 
 from bot.kernel.models import ChannelSettings, SeasonLength
 from bot.kernel.refs import ChannelRef
+from bot.scheduling.slot_plans import SlotPlan, plan_for
 from bot.scheduling.zone_groups import (
     StartingChannels,
     alike,
     alike_by,
     keep_own_settings,
+    planned,
     zone_groups,
 )
 
@@ -72,3 +74,16 @@ def test_settings_of_their_own_are_kept_as_stored_for_the_channels_read() -> Non
     keep_own_settings(kept, {2: "wed 10:00", 3: "off"}, [channel(n) for n in (1, 2, 3, 4)])
     # 1 is back on the default, 2 changed, 3 has one of its own now, 9 is left as it was
     assert kept == {2: "wed 10:00", 3: "off", 9: "tue 09:00"}
+
+
+def test_each_group_is_planned_for_its_first_channel_and_one_with_no_plan_is_left_out() -> None:
+    groups = zone_groups([channel(1), channel(2, "Asia/Tokyo"), channel(3)])
+    asked: list[tuple[int, str]] = []
+
+    def plan_with(first: ChannelSettings, setting: str) -> SlotPlan | None:
+        asked.append((first.id, setting))
+        return None if first.timezone == "Asia/Tokyo" else plan_for(first)
+
+    got = [(plan.tz.key, same.ids) for plan, same in planned(alike(groups, {}, "on"), plan_with)]
+    assert got == [("Europe/Berlin", [1, 3])]
+    assert asked == [(1, "on"), (2, "on")]
